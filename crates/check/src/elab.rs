@@ -1,0 +1,1701 @@
+//! Elaboration of the AST into the core IR, with type and size inference.
+//!
+//! Each definition is checked in order (so no definition can call itself or a later
+//! one: F-tilde has no recursion). Expressions are flattened into A-normal form as
+//! they are checked: every sub-result becomes a [`Stmt`] in the current block.
+
+use crate::infer::{Infer, Kind, UnifyError};
+use std::collections::{HashMap, HashSet};
+use weir_ir::*;
+use weir_syntax::ast::{self, Expr, ExprKind, IndexEntry, Pat, SizeExp, TypeExp};
+use weir_syntax::{Diagnostic, Span};
+
+/// A failed elaboration; the diagnostic has been recorded.
+pub struct Failed;
+type R<T> = Result<T, Failed>;
+
+/// The checked signature of a top-level definition.
+#[derive(Clone, Debug)]
+pub struct DefSig {
+    pub core: Name,
+    pub size_params: Vec<Name>,
+    pub params: Vec<(Name, Type)>,
+    pub ret: Type,
+    pub span: Span,
+}
+
+#[derive(Clone)]
+enum Binding {
+    Var(Atom, Type),
+    /// `let f = \x -> e`: expanded at each use in the scope where it was defined.
+    LocalFun(Vec<Pat>, Box<Expr>, Vec<(String, Binding)>),
+}
+
+/// An argument that is either still syntax or already elaborated.
+#[derive(Clone)]
+enum In<'e> {
+    Ast(&'e Expr),
+    Ready(Atom, Type, Span),
+}
+
+impl In<'_> {
+    fn span(&self) -> Span {
+        match self {
+            In::Ast(e) => e.span,
+            In::Ready(_, _, s) => *s,
+        }
+    }
+}
+
+pub struct Checker<'a> {
+    pub infer: Infer,
+    pub defs: &'a HashMap<String, DefSig>,
+    /// All names of top-level definitions, for "defined later" errors.
+    pub later: &'a HashMap<String, Span>,
+    pub current: String,
+    scope: Vec<(String, Binding)>,
+    blocks: Vec<Vec<Stmt>>,
+    counter: &'a mut u32,
+    pub diags: Vec<Diagnostic>,
+    /// Spans of inference variables, for "cannot infer" errors.
+    var_spans: HashMap<u32, Span>,
+}
+
+fn is_reserved(name: &str) -> bool {
+    Builtin::from_name(name).is_some() || MathFn::from_name(name).is_some() || PrimType::from_name(name).is_some()
+}
+
+fn ordinal(i: usize) -> String {
+    match i + 1 {
+        1 => "first".into(),
+        2 => "second".into(),
+        3 => "third".into(),
+        4 => "fourth".into(),
+        n => format!("{n}th"),
+    }
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let v = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+            cur.push(v);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+impl<'a> Checker<'a> {
+    pub fn new(defs: &'a HashMap<String, DefSig>, later: &'a HashMap<String, Span>, counter: &'a mut u32) -> Self {
+        Checker {
+            infer: Infer::default(),
+            defs,
+            later,
+            current: String::new(),
+            scope: Vec::new(),
+            blocks: vec![Vec::new()],
+            counter,
+            diags: Vec::new(),
+            var_spans: HashMap::new(),
+        }
+    }
+
+    // ------------------------------------------------------------ utilities
+
+    fn fail<T>(&mut self, d: Diagnostic) -> R<T> {
+        self.diags.push(d);
+        Err(Failed)
+    }
+
+    fn fresh_name(&mut self, base: &str) -> Name {
+        *self.counter += 1;
+        format!("{}_{}", base, self.counter)
+    }
+
+    fn emit(&mut self, base: &str, ty: Type, exp: Exp, span: Span) -> Atom {
+        let var = self.fresh_name(base);
+        if let Some(b) = self.blocks.last_mut() {
+            b.push(Stmt {
+                var: var.clone(),
+                ty,
+                exp,
+                span,
+            });
+        }
+        Atom::Var(var)
+    }
+
+    fn push_block(&mut self) {
+        self.blocks.push(Vec::new());
+    }
+
+    /// Close a block with its result; sizes naming variables local to the block are
+    /// forgotten in the returned type.
+    fn pop_block(&mut self, result: Atom, ty: &Type, locals: &[Name]) -> (Body, Type) {
+        let stmts = self.blocks.pop().unwrap_or_default();
+        let mut local: HashSet<&str> = stmts.iter().map(|s| s.var.as_str()).collect();
+        local.extend(locals.iter().map(|s| s.as_str()));
+        let ty = forget(&self.infer.resolve(ty), &local);
+        (Body { stmts, result }, ty)
+    }
+
+    fn lookup(&self, name: &str) -> Option<Binding> {
+        self.scope.iter().rev().find(|(n, _)| n == name).map(|(_, b)| b.clone())
+    }
+
+    fn show(&self, t: &Type) -> String {
+        self.infer.show(t)
+    }
+
+    fn mismatch(&mut self, e: UnifyError, span: Span, ctx: &str) -> Diagnostic {
+        match e {
+            UnifyError::Size(a, b) => {
+                let (sa, sb) = (self.infer.show_size(&a), self.infer.show_size(&b));
+                Diagnostic::new("E0301", span, format!("size mismatch {ctx}: `{sa}` and `{sb}` are different sizes"))
+                    .with_label(format!("size `{sa}` here, but `{sb}` is required"))
+                    .with_help("the sizes must be the same size parameter or constant; if they are equal at run time, use the same size parameter for both (e.g. `[n]`), or a slice to make them equal")
+            }
+            UnifyError::Type(a, b) => {
+                let (sa, sb) = (self.show(&a), self.show(&b));
+                Diagnostic::new("E0201", span, format!("type mismatch {ctx}: expected {sb}, found {sa}"))
+                    .with_label(format!("this has type {sa}"))
+                    .with_help(conversion_help(&self.infer.resolve(&a), &self.infer.resolve(&b)))
+            }
+            UnifyError::Kind(k, t) => {
+                let st = self.show(&t);
+                Diagnostic::new("E0202", span, format!("type mismatch {ctx}: expected {}, found {st}", k.describe()))
+                    .with_label(format!("this has type {st}"))
+                    .with_help(match k {
+                        Kind::Float => "float literals like `1.0` are floats; use `1` for an integer or convert with `f64 x`",
+                        Kind::Int => "integer literals like `1` are integers; write `1.0` for a float",
+                        Kind::Num => "arithmetic needs numbers (f64, f32, i64, i32)",
+                        _ => "check the types of the operands",
+                    })
+            }
+        }
+    }
+
+    fn unify_at(&mut self, found: &Type, expected: &Type, span: Span, ctx: &str) -> R<()> {
+        match self.infer.unify(found, expected) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                let d = self.mismatch(e, span, ctx);
+                self.fail(d)
+            }
+        }
+    }
+
+    /// The size denoted by an `i64` atom (for `build n`, `iota n`, ...).
+    fn size_of_atom(&self, a: &Atom) -> Size {
+        match a {
+            Atom::Const(Const::I64(c)) if *c >= 0 => Size::Const(*c),
+            Atom::Var(v) => Size::Var(v.clone()),
+            _ => Size::Unknown,
+        }
+    }
+
+    fn expect_array(&mut self, t: &Type, span: Span, what: &str) -> R<(Size, Type)> {
+        match self.infer.shallow(t) {
+            Type::Array(s, e) => Ok((self.infer.size(&s), *e)),
+            Type::Infer(v) if self.infer.kind_of(v) == Kind::Any => {
+                let s = self.infer.fresh_size();
+                let e = self.infer.fresh(Kind::Any);
+                let arr = Type::array(s.clone(), e.clone());
+                self.unify_at(t, &arr, span, what)?;
+                Ok((s, e))
+            }
+            other => {
+                let so = self.show(&other);
+                self.fail(
+                    Diagnostic::new("E0203", span, format!("{what} needs an array, but this has type {so}"))
+                        .with_label(format!("type {so}, not an array"))
+                        .with_help("pass an array here"),
+                )
+            }
+        }
+    }
+
+    fn generalize(&self, t: &Type) -> Type {
+        generalize(&self.infer.resolve(t))
+    }
+
+    // ------------------------------------------------------------ types from syntax
+
+    /// Convert a type expression. `size_env` names the sizes allowed (size parameters);
+    /// when `None`, sizes are looked up as `i64` variables in scope.
+    fn type_exp(&mut self, t: &TypeExp, size_env: Option<&HashMap<String, Name>>, allow_fun: bool) -> R<Type> {
+        match t {
+            TypeExp::Prim(p, _) => Ok(Type::Prim(*p)),
+            TypeExp::Array(sz, e, _) => {
+                let size = match sz {
+                    SizeExp::Any(_) => Size::Unknown,
+                    SizeExp::Const(c, _) => Size::Const(*c),
+                    SizeExp::Named(id) => match size_env {
+                        Some(env) => match env.get(&id.name) {
+                            Some(core) => Size::Var(core.clone()),
+                            None => {
+                                return self.fail(
+                                    Diagnostic::new("E0302", id.span, format!("unknown size `{}`", id.name))
+                                        .with_label("not a size parameter of this definition")
+                                        .with_help(format!(
+                                            "declare it after the function name: `def f [{}] ...`, or write `[]` for a size that is not named",
+                                            id.name
+                                        )),
+                                );
+                            }
+                        },
+                        None => match self.lookup(&id.name) {
+                            Some(Binding::Var(a, ty)) if self.infer.resolve(&ty) == Type::I64 => self.size_of_atom(&a),
+                            _ => {
+                                return self.fail(
+                                    Diagnostic::new("E0302", id.span, format!("unknown size `{}`", id.name))
+                                        .with_label("no i64 variable of this name is in scope")
+                                        .with_help("sizes in annotations must be size parameters or i64 variables in scope; write `[]` for an unnamed size"),
+                                );
+                            }
+                        },
+                    },
+                };
+                let e = self.type_exp(e, size_env, false)?;
+                Ok(Type::array(size, e))
+            }
+            TypeExp::Tuple(ts, _) => {
+                let mut out = Vec::new();
+                for t in ts {
+                    out.push(self.type_exp(t, size_env, false)?);
+                }
+                Ok(Type::Tuple(out))
+            }
+            TypeExp::Fun(ps, r, span) => {
+                if !allow_fun {
+                    return self.fail(
+                        Diagnostic::new("E0401", *span, "function types are only allowed as parameter types")
+                            .with_label("a function type here")
+                            .with_help("Weir functions cannot be stored in arrays or tuples, or returned (F-tilde restriction); take the function as a parameter instead"),
+                    );
+                }
+                let mut out = Vec::new();
+                for p in ps {
+                    out.push(self.type_exp(p, size_env, false)?);
+                }
+                if let TypeExp::Fun(_, _, s) = &**r {
+                    return self.fail(
+                        Diagnostic::new("E0402", *s, "a function parameter cannot return a function")
+                            .with_label("function result")
+                            .with_help("write the function type with all its arguments: `f64 -> f64 -> f64`"),
+                    );
+                }
+                let r = self.type_exp(r, size_env, false)?;
+                Ok(Type::Fun(out, Box::new(r)))
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ patterns
+
+    /// Bind a pattern to an elaborated value.
+    fn bind_pat(&mut self, pat: &Pat, atom: Atom, ty: Type, span: Span) -> R<()> {
+        match pat {
+            Pat::Wild(_, ann) => {
+                if let Some(a) = ann {
+                    let at = self.type_exp(a, None, false)?;
+                    self.unify_at(&ty, &at, a.span(), "in the annotation")?;
+                }
+                Ok(())
+            }
+            Pat::Var(id, ann) => {
+                if is_reserved(&id.name) {
+                    return self.fail(
+                        Diagnostic::new("E0101", id.span, format!("`{}` is a builtin and cannot be rebound", id.name))
+                            .with_label("reserved name")
+                            .with_help("choose another name"),
+                    );
+                }
+                if let Some(a) = ann {
+                    let at = self.type_exp(a, None, false)?;
+                    self.unify_at(&ty, &at, id.span, &format!("in the annotation of `{}`", id.name))?;
+                }
+                // Give a fresh temporary the user's name.
+                let atom = match &atom {
+                    Atom::Var(v) if v.starts_with("t_") => {
+                        let new = self.fresh_name(&id.name);
+                        let renamed = self
+                            .blocks
+                            .last_mut()
+                            .and_then(|b| b.last_mut())
+                            .filter(|s| &s.var == v)
+                            .map(|s| s.var = new.clone())
+                            .is_some();
+                        if renamed { Atom::Var(new) } else { atom }
+                    }
+                    _ => atom,
+                };
+                self.scope.push((id.name.clone(), Binding::Var(atom, ty)));
+                Ok(())
+            }
+            Pat::Tuple(ps, pspan) => {
+                let t = self.infer.shallow(&ty);
+                let comps = match t {
+                    Type::Tuple(cs) if cs.len() == ps.len() => cs,
+                    Type::Infer(v) if self.infer.kind_of(v) == Kind::Any => {
+                        let cs: Vec<Type> = ps.iter().map(|_| self.infer.fresh(Kind::Any)).collect();
+                        self.unify_at(&ty, &Type::Tuple(cs.clone()), *pspan, "in the pattern")?;
+                        cs
+                    }
+                    other => {
+                        let so = self.show(&other);
+                        return self.fail(
+                            Diagnostic::new("E0204", *pspan, format!("this pattern has {} components but the value has type {so}", ps.len()))
+                                .with_label("tuple pattern")
+                                .with_help("match the number of components of the tuple"),
+                        );
+                    }
+                };
+                for (i, (p, ct)) in ps.iter().zip(comps).enumerate() {
+                    let a = self.emit("t", ct.clone(), Exp::Proj(atom.clone(), i), span);
+                    self.bind_pat(p, a, ct, span)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ definitions
+
+    pub fn def(&mut self, d: &ast::Def) -> R<(FunDef, DefSig)> {
+        self.current = d.name.name.clone();
+        let mut size_env = HashMap::new();
+        let mut size_params = Vec::new();
+        for s in &d.size_params {
+            if size_env.contains_key(&s.name) {
+                return self.fail(
+                    Diagnostic::new("E0102", s.span, format!("size parameter `{}` is declared twice", s.name))
+                        .with_label("second declaration")
+                        .with_help("remove one of them"),
+                );
+            }
+            let core = self.fresh_name(&s.name);
+            size_env.insert(s.name.clone(), core.clone());
+            size_params.push(core.clone());
+            self.scope.push((s.name.clone(), Binding::Var(Atom::Var(core), Type::I64)));
+        }
+        let mut params = Vec::new();
+        let mut param_pats = Vec::new();
+        let mut seen = HashSet::new();
+        for p in &d.params {
+            let ty = self.type_exp(&p.ty, Some(&size_env), true)?;
+            if d.entry && ty.has_fun() {
+                return self.fail(
+                    Diagnostic::new("E0403", p.ty.span(), "entry points cannot take functions")
+                        .with_label("function-typed parameter")
+                        .with_help("entry points are called with data; make this a `def` and call it from an entry"),
+                );
+            }
+            let core = match &p.pat {
+                Pat::Var(id, _) => {
+                    if !seen.insert(id.name.clone()) {
+                        return self.fail(
+                            Diagnostic::new("E0103", id.span, format!("parameter `{}` is declared twice", id.name))
+                                .with_label("second declaration")
+                                .with_help("rename one of the parameters"),
+                        );
+                    }
+                    self.fresh_name(&id.name)
+                }
+                _ => self.fresh_name("p"),
+            };
+            params.push((core.clone(), ty.clone()));
+            param_pats.push((p.pat.clone(), core, ty, p.span));
+        }
+        // every size parameter must be determined by a (non-function) parameter
+        for (s, core) in d.size_params.iter().zip(&size_params) {
+            if !params.iter().any(|(_, t)| !t.is_fun() && mentions(t, core)) {
+                return self.fail(
+                    Diagnostic::new("E0303", s.span, format!("size parameter `{}` is not used by any parameter's type", s.name))
+                        .with_label("cannot be determined from the arguments")
+                        .with_help(format!("use it in a parameter type, e.g. `(a: [{}]f64)`, or remove it", s.name)),
+                );
+            }
+        }
+        let ret = match &d.ret {
+            Some(t) => {
+                if let TypeExp::Fun(_, _, s) = t {
+                    return self.fail(
+                        Diagnostic::new("E0404", *s, "definitions cannot return functions")
+                            .with_label("function result type")
+                            .with_help("F-tilde restriction: take the extra arguments as parameters of this definition instead"),
+                    );
+                }
+                Some(self.type_exp(t, Some(&size_env), false)?)
+            }
+            None => None,
+        };
+        for (pat, core, ty, span) in &param_pats {
+            if let Type::Fun(..) = ty {
+                if let Pat::Var(id, _) = pat {
+                    self.scope.push((id.name.clone(), Binding::Var(Atom::Var(core.clone()), ty.clone())));
+                    continue;
+                }
+            }
+            self.bind_pat(pat, Atom::Var(core.clone()), ty.clone(), *span)?;
+        }
+        let (atom, bty) = self.expr(&d.body, ret.as_ref())?;
+        let ret = match ret {
+            Some(r) => {
+                let what = format!("between the body of `{}` and its declared result type", d.name.name);
+                let span = d.ret.as_ref().map(|t| t.span()).unwrap_or(d.body.span);
+                if let Err(e) = self.infer.unify(&bty, &r) {
+                    let diag = self
+                        .mismatch(e, d.body.span, &what)
+                        .with_secondary(span, "declared here");
+                    return self.fail(diag);
+                }
+                r
+            }
+            None => bty,
+        };
+        if self.infer.resolve(&ret).has_fun() {
+            return self.fail(
+                Diagnostic::new("E0404", d.body.span, "definitions cannot return functions")
+                    .with_label("this returns a function")
+                    .with_help("F-tilde restriction: take the extra arguments as parameters instead"),
+            );
+        }
+        let stmts = self.blocks.pop().unwrap_or_default();
+        let mut def = FunDef {
+            name: d.name.name.clone(),
+            entry: d.entry,
+            size_params: size_params.clone(),
+            params: params.clone(),
+            ret,
+            body: Body { stmts, result: atom },
+            span: d.span,
+        };
+        crate::zonk::zonk_def(self, &mut def)?;
+        let sig = DefSig {
+            core: def.name.clone(),
+            size_params,
+            params: def.params.clone(),
+            ret: def.ret.clone(),
+            span: d.span,
+        };
+        Ok((def, sig))
+    }
+
+    pub fn var_span(&self, v: u32) -> Option<Span> {
+        self.var_spans.get(&v).copied()
+    }
+
+    pub fn report(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    // ------------------------------------------------------------ expressions
+
+    pub fn expr(&mut self, e: &Expr, expected: Option<&Type>) -> R<(Atom, Type)> {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Error => Err(Failed),
+            ExprKind::Var(id) => self.var(id),
+            ExprKind::Int(v, suffix) => self.int_lit(*v, *suffix, expected, span),
+            ExprKind::Float(v, suffix) => self.float_lit(*v, *suffix, expected, span),
+            ExprKind::Bool(b) => Ok((Atom::Const(Const::Bool(*b)), Type::BOOL)),
+            ExprKind::Tuple(es) => {
+                let mut atoms = Vec::new();
+                let mut tys = Vec::new();
+                let exp_comps = expected.map(|t| self.infer.shallow(t));
+                for (i, e) in es.iter().enumerate() {
+                    let ex = match &exp_comps {
+                        Some(Type::Tuple(cs)) if cs.len() == es.len() => Some(cs[i].clone()),
+                        _ => None,
+                    };
+                    let (a, t) = self.expr(e, ex.as_ref())?;
+                    self.no_fun(&t, e.span)?;
+                    atoms.push(a);
+                    tys.push(t);
+                }
+                let ty = Type::Tuple(tys);
+                Ok((self.emit("t", ty.clone(), Exp::Tuple(atoms), span), ty))
+            }
+            ExprKind::ArrayLit(es) => {
+                let exp_elem = expected.and_then(|t| match self.infer.shallow(t) {
+                    Type::Array(_, e) => Some(*e),
+                    _ => None,
+                });
+                let mut atoms = Vec::new();
+                let mut elem: Option<Type> = exp_elem.clone();
+                for e in es {
+                    let (a, t) = self.expr(e, elem.as_ref())?;
+                    self.no_fun(&t, e.span)?;
+                    elem = Some(match elem {
+                        None => t,
+                        Some(prev) => match self.infer.join(&prev, &t) {
+                            Ok(j) => j,
+                            Err(err) => {
+                                let d = self.mismatch(err, e.span, "between the elements of the array literal");
+                                return self.fail(d);
+                            }
+                        },
+                    });
+                    atoms.push(a);
+                }
+                let elem = match elem {
+                    Some(t) => t,
+                    None => {
+                        let t = self.infer.fresh(Kind::Any);
+                        if let Type::Infer(v) = t {
+                            self.var_spans.insert(v, span);
+                        }
+                        t
+                    }
+                };
+                let ty = Type::array(Size::Const(atoms.len() as i64), elem);
+                Ok((self.emit("t", ty.clone(), Exp::ArrayLit(atoms), span), ty))
+            }
+            ExprKind::OpSection(op) => self.fail(
+                Diagnostic::new("E0405", span, format!("the operator section `({})` is a function, not a value", op.symbol()))
+                    .with_label("used as a value")
+                    .with_help("pass it to a function, as in `reduce (+) 0.0 xs`, or apply it: `(+) a b`"),
+            ),
+            ExprKind::Index(a, entries) => self.index(a, entries, span),
+            ExprKind::Proj(a, i, fspan) => {
+                let (at, ty) = self.expr(a, None)?;
+                match self.infer.shallow(&ty) {
+                    Type::Tuple(cs) if *i < cs.len() => {
+                        let ct = cs[*i].clone();
+                        Ok((self.emit("t", ct.clone(), Exp::Proj(at, *i), span), ct))
+                    }
+                    Type::Tuple(cs) => self.fail(
+                        Diagnostic::new("E0205", *fspan, format!("tuple has {} components; there is no component {i}", cs.len()))
+                            .with_label("no such component")
+                            .with_help(format!("components are numbered 0 to {}", cs.len() - 1)),
+                    ),
+                    Type::Infer(_) => self.fail(
+                        Diagnostic::new("E0206", a.span, "the type of this value is not known yet, so `.N` cannot be checked")
+                            .with_label("type unknown here")
+                            .with_help("add a type annotation, e.g. `\\(p: (f64, f64)) -> p.0`"),
+                    ),
+                    other => {
+                        let so = self.show(&other);
+                        self.fail(
+                            Diagnostic::new("E0205", *fspan, format!("`.{i}` needs a tuple, but the value has type {so}"))
+                                .with_label("not a tuple")
+                                .with_help("only tuples have numbered components"),
+                        )
+                    }
+                }
+            }
+            ExprKind::Apply(f, args) => {
+                let ins: Vec<In> = args.iter().map(In::Ast).collect();
+                self.apply(f, &ins, span, expected)
+            }
+            ExprKind::Binary(op, a, b, op_span) => {
+                if matches!(op, ast::BinOp::And | ast::BinOp::Or) {
+                    return self.short_circuit(*op, a, b, span);
+                }
+                self.binary(*op, &In::Ast(a), &In::Ast(b), *op_span, span, expected)
+            }
+            ExprKind::Unary(op, a) => {
+                let (at, ty) = self.expr(a, expected)?;
+                let k = match op {
+                    ast::UnOp::Neg => Kind::Num,
+                    ast::UnOp::Not => Kind::Scalar,
+                };
+                if *op == ast::UnOp::Not {
+                    self.unify_at(&ty, &Type::BOOL, a.span, "in the operand of `!`")?;
+                } else if let Err(err) = self.infer.constrain(&ty, k) {
+                    let d = self.mismatch(err, a.span, "in the operand of `-`");
+                    return self.fail(d);
+                }
+                let op = match op {
+                    ast::UnOp::Neg => UnOp::Neg,
+                    ast::UnOp::Not => UnOp::Not,
+                };
+                Ok((self.emit("t", ty.clone(), Exp::Un(op, at), span), ty))
+            }
+            ExprKind::Let(pat, rhs, body) => {
+                let mark = self.scope.len();
+                if let (Pat::Var(id, None), ExprKind::Lambda(ps, lb)) = (pat, &rhs.kind) {
+                    if is_reserved(&id.name) {
+                        return self.fail(
+                            Diagnostic::new("E0101", id.span, format!("`{}` is a builtin and cannot be rebound", id.name))
+                                .with_label("reserved name")
+                                .with_help("choose another name"),
+                        );
+                    }
+                    let captured = self.scope.clone();
+                    self.scope
+                        .push((id.name.clone(), Binding::LocalFun(ps.clone(), lb.clone(), captured)));
+                } else {
+                    let ann = match pat {
+                        Pat::Var(_, Some(t)) => Some(self.type_exp(t, None, false)?),
+                        _ => None,
+                    };
+                    let (a, t) = self.expr(rhs, ann.as_ref())?;
+                    self.no_fun(&t, rhs.span)?;
+                    self.bind_pat(pat, a, t, rhs.span)?;
+                }
+                let r = self.expr(body, expected);
+                self.scope.truncate(mark);
+                r
+            }
+            ExprKind::If(c, a, b) => {
+                let (ca, ct) = self.expr(c, Some(&Type::BOOL))?;
+                self.unify_at(&ct, &Type::BOOL, c.span, "in the condition of `if`")?;
+                let mark = self.scope.len();
+                self.push_block();
+                let ra = self.expr(a, expected);
+                self.scope.truncate(mark);
+                let (aa, at) = match ra {
+                    Ok(x) => x,
+                    Err(f) => {
+                        self.blocks.pop();
+                        return Err(f);
+                    }
+                };
+                let (ba, at) = self.pop_block(aa, &at, &[]);
+                self.push_block();
+                let rb = self.expr(b, Some(&at));
+                self.scope.truncate(mark);
+                let (ab, bt) = match rb {
+                    Ok(x) => x,
+                    Err(f) => {
+                        self.blocks.pop();
+                        return Err(f);
+                    }
+                };
+                let (bb, bt) = self.pop_block(ab, &bt, &[]);
+                self.no_fun(&at, a.span)?;
+                let ty = match self.infer.join(&at, &bt) {
+                    Ok(t) => t,
+                    Err(err) => {
+                        let d = self
+                            .mismatch(err, b.span, "between the branches of `if`")
+                            .with_secondary(a.span, "the `then` branch");
+                        return self.fail(d);
+                    }
+                };
+                Ok((self.emit("t", ty.clone(), Exp::If(ca, ba, bb), span), ty))
+            }
+            ExprKind::Lambda(..) => self.fail(
+                Diagnostic::new("E0406", span, "a lambda is a function, not a value")
+                    .with_label("lambda used as a value")
+                    .with_help("pass it as an argument (`map (\\x -> x + 1.0) xs`) or bind it with `let f = \\x -> ... in`; functions cannot be stored or returned"),
+            ),
+            ExprKind::Loop(pat, init, form, body) => self.loop_(pat, init, form, body, span),
+        }
+    }
+
+    fn no_fun(&mut self, t: &Type, span: Span) -> R<()> {
+        if self.infer.resolve(t).has_fun() {
+            return self.fail(
+                Diagnostic::new("E0407", span, "functions cannot be stored in tuples, arrays or variables")
+                    .with_label("a function value")
+                    .with_help("pass functions directly as arguments"),
+            );
+        }
+        Ok(())
+    }
+
+    fn int_lit(&mut self, v: i128, suffix: Option<PrimType>, expected: Option<&Type>, span: Span) -> R<(Atom, Type)> {
+        let target = match suffix {
+            Some(p) => Some(p),
+            None => expected.and_then(|t| self.infer.shallow(t).prim()).filter(|p| p.is_int()),
+        };
+        match target {
+            Some(p) => {
+                let c = match int_const(v, p) {
+                    Some(c) => c,
+                    None => return self.fail(out_of_range(v, p, span)),
+                };
+                Ok((Atom::Const(c), Type::Prim(p)))
+            }
+            None => {
+                let t = self.infer.fresh(Kind::Int);
+                if let Type::Infer(var) = t {
+                    self.var_spans.insert(var, span);
+                }
+                if i64::try_from(v).is_err() {
+                    return self.fail(out_of_range(v, PrimType::I64, span));
+                }
+                Ok((self.emit("lit", t.clone(), Exp::Atom(Atom::Const(Const::I64(v as i64))), span), t))
+            }
+        }
+    }
+
+    fn float_lit(&mut self, v: f64, suffix: Option<PrimType>, expected: Option<&Type>, span: Span) -> R<(Atom, Type)> {
+        let target = match suffix {
+            Some(p) => Some(p),
+            None => expected.and_then(|t| self.infer.shallow(t).prim()).filter(|p| p.is_float()),
+        };
+        match target {
+            Some(PrimType::F32) => Ok((Atom::Const(Const::F32(v as f32)), Type::Prim(PrimType::F32))),
+            Some(_) => Ok((Atom::Const(Const::F64(v)), Type::F64)),
+            None => {
+                let t = self.infer.fresh(Kind::Float);
+                if let Type::Infer(var) = t {
+                    self.var_spans.insert(var, span);
+                }
+                Ok((self.emit("lit", t.clone(), Exp::Atom(Atom::Const(Const::F64(v))), span), t))
+            }
+        }
+    }
+
+    fn var(&mut self, id: &ast::Ident) -> R<(Atom, Type)> {
+        match self.lookup(&id.name) {
+            Some(Binding::Var(a, t)) => {
+                if t.is_fun() {
+                    return self.fail(
+                        Diagnostic::new("E0408", id.span, format!("`{}` is a function and can only be called or passed as an argument", id.name))
+                            .with_label("function used as a value")
+                            .with_help(format!("call it with all its arguments: `{} x`", id.name)),
+                    );
+                }
+                return Ok((a, t));
+            }
+            Some(Binding::LocalFun(..)) => {
+                return self.fail(
+                    Diagnostic::new("E0408", id.span, format!("`{}` is a function and can only be called or passed as an argument", id.name))
+                        .with_label("function used as a value")
+                        .with_help(format!("call it with all its arguments: `{} x`", id.name)),
+                );
+            }
+            None => {}
+        }
+        if let Some(sig) = self.defs.get(&id.name).cloned() {
+            if sig.params.is_empty() {
+                let ty = sig.ret.clone();
+                return Ok((self.emit("t", ty.clone(), Exp::Call(sig.core.clone(), vec![]), id.span), ty));
+            }
+            return self.fail(
+                Diagnostic::new("E0409", id.span, format!("`{}` takes {} argument(s) and is used without them", id.name, sig.params.len()))
+                    .with_label("not applied")
+                    .with_help("Weir has no partial application or function values: call it with all its arguments, or pass it directly as an argument to a function"),
+            );
+        }
+        if is_reserved(&id.name) {
+            return self.fail(
+                Diagnostic::new("E0409", id.span, format!("the builtin `{}` is used without its arguments", id.name))
+                    .with_label("not applied")
+                    .with_help("apply it to all its arguments (see docs/language.md §5), or pass it as a function argument"),
+            );
+        }
+        Err(self.unbound(id))
+    }
+
+    fn unbound(&mut self, id: &ast::Ident) -> Failed {
+        if id.name == self.current {
+            self.diags.push(
+                Diagnostic::new("E0410", id.span, format!("`{}` calls itself: recursion is not allowed", id.name))
+                    .with_label("recursive use")
+                    .with_help("Weir (like F-tilde) has no general recursion; use `loop`, `ifold`, `build` or `map` to iterate"),
+            );
+            return Failed;
+        }
+        if self.later.contains_key(&id.name) {
+            self.diags.push(
+                Diagnostic::new("E0411", id.span, format!("`{}` is defined later in the file", id.name))
+                    .with_label("used before its definition")
+                    .with_help("move its definition above this one; definitions may only use earlier definitions (this rules out recursion)"),
+            );
+            return Failed;
+        }
+        let mut candidates: Vec<String> = self.scope.iter().map(|(n, _)| n.clone()).collect();
+        candidates.extend(self.defs.keys().cloned());
+        candidates.extend(Builtin::ALL.iter().map(|b| b.name().to_string()));
+        candidates.extend(MathFn::ALL.iter().map(|b| b.name().to_string()));
+        let best = candidates
+            .iter()
+            .map(|c| (distance(c, &id.name), c))
+            .filter(|(d, c)| *d <= 2 && *d < c.len())
+            .min();
+        let help = match best {
+            Some((_, c)) => format!("did you mean `{c}`?"),
+            None => "define it with `let`, as a parameter, or as an earlier `def`".to_string(),
+        };
+        self.diags.push(
+            Diagnostic::new("E0104", id.span, format!("unknown name `{}`", id.name))
+                .with_label("not in scope")
+                .with_help(help),
+        );
+        Failed
+    }
+
+    fn short_circuit(&mut self, op: ast::BinOp, a: &Expr, b: &Expr, span: Span) -> R<(Atom, Type)> {
+        let (aa, at) = self.expr(a, Some(&Type::BOOL))?;
+        self.unify_at(&at, &Type::BOOL, a.span, &format!("in the left operand of `{}`", op.symbol()))?;
+        let mark = self.scope.len();
+        self.push_block();
+        let r = self.expr(b, Some(&Type::BOOL));
+        self.scope.truncate(mark);
+        let (ba, bt) = match r {
+            Ok(x) => x,
+            Err(f) => {
+                self.blocks.pop();
+                return Err(f);
+            }
+        };
+        let (body_b, _) = self.pop_block(ba, &bt, &[]);
+        self.unify_at(&bt, &Type::BOOL, b.span, &format!("in the right operand of `{}`", op.symbol()))?;
+        let other = Body {
+            stmts: vec![],
+            result: Atom::Const(Const::Bool(op == ast::BinOp::Or)),
+        };
+        let exp = if op == ast::BinOp::And {
+            Exp::If(aa, body_b, other)
+        } else {
+            Exp::If(aa, other, body_b)
+        };
+        Ok((self.emit("t", Type::BOOL, exp, span), Type::BOOL))
+    }
+
+    fn arg_in(&mut self, a: &In, expected: Option<&Type>) -> R<(Atom, Type)> {
+        match a {
+            In::Ast(e) => {
+                let r = self.expr(e, expected)?;
+                self.no_fun(&r.1, e.span)?;
+                Ok(r)
+            }
+            In::Ready(a, t, _) => Ok((a.clone(), t.clone())),
+        }
+    }
+
+    fn binary(
+        &mut self,
+        op: ast::BinOp,
+        a: &In,
+        b: &In,
+        op_span: Span,
+        span: Span,
+        expected: Option<&Type>,
+    ) -> R<(Atom, Type)> {
+        use ast::BinOp as B;
+        if op == B::Concat {
+            return self.builtin(Builtin::Concat, &[a.clone(), b.clone()], span, op_span);
+        }
+        let arith = matches!(op, B::Add | B::Sub | B::Mul | B::Div | B::Rem | B::Pow);
+        let (aa, at) = self.arg_in(a, if arith { expected } else { None })?;
+        let (ba, bt) = self.arg_in(b, Some(&at))?;
+        let ctx = format!("between the operands of `{}`", op.symbol());
+        if let Err(e) = self.infer.unify(&bt, &at) {
+            let d = self.mismatch(e, b.span(), &ctx).with_secondary(a.span(), "left operand");
+            return self.fail(d);
+        }
+        let (kind, result) = match op {
+            B::And | B::Or => {
+                self.unify_at(&at, &Type::BOOL, a.span(), &format!("in the operands of `{}`", op.symbol()))?;
+                (Kind::Scalar, Type::BOOL)
+            }
+            B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge => (Kind::Scalar, Type::BOOL),
+            _ => (Kind::Num, at.clone()),
+        };
+        if let Err(e) = self.infer.constrain(&at, kind) {
+            let d = self.mismatch(e, a.span(), &format!("in the operands of `{}`", op.symbol()));
+            return self.fail(d);
+        }
+        let iop = match op {
+            B::Add => BinOp::Add,
+            B::Sub => BinOp::Sub,
+            B::Mul => BinOp::Mul,
+            B::Div => BinOp::Div,
+            B::Rem => BinOp::Rem,
+            B::Pow => BinOp::Pow,
+            B::Eq => BinOp::Eq,
+            B::Ne => BinOp::Ne,
+            B::Lt => BinOp::Lt,
+            B::Le => BinOp::Le,
+            B::Gt => BinOp::Gt,
+            B::Ge => BinOp::Ge,
+            B::And => BinOp::And,
+            B::Or => BinOp::Or,
+            B::Concat => BinOp::Concat,
+        };
+        Ok((self.emit("t", result.clone(), Exp::Bin(iop, aa, ba), span), result))
+    }
+
+    fn index(&mut self, a: &Expr, entries: &[IndexEntry], span: Span) -> R<(Atom, Type)> {
+        let (mut arr, mut ty) = self.expr(a, None)?;
+        for (k, entry) in entries.iter().enumerate() {
+            let (size, elem) = self.expect_array(&ty, a.span, "indexing")?;
+            match entry {
+                IndexEntry::Index(i) => {
+                    let (ia, it) = self.expr(i, Some(&Type::I64))?;
+                    self.unify_at(&it, &Type::I64, i.span, "in the index (indices are i64)")?;
+                    arr = self.emit("t", elem.clone(), Exp::Index(arr, ia), span);
+                    ty = elem;
+                }
+                IndexEntry::Slice(s, e, sspan) => {
+                    if k + 1 != entries.len() {
+                        return self.fail(
+                            Diagnostic::new("E0207", *sspan, "a slice must be the last index entry")
+                                .with_label("slice followed by more indices")
+                                .with_help("index the inner dimension first, or use `transpose`, e.g. `(transpose a)[j, s:e]`"),
+                        );
+                    }
+                    let (sa, st) = match s {
+                        Some(s) => self.expr(s, Some(&Type::I64))?,
+                        None => (Atom::Const(Const::I64(0)), Type::I64),
+                    };
+                    self.unify_at(&st, &Type::I64, s.as_ref().map(|s| s.span).unwrap_or(*sspan), "in the slice start")?;
+                    let (ea, et) = match e {
+                        Some(e) => self.expr(e, Some(&Type::I64))?,
+                        None => {
+                            let l = self.emit("t", Type::I64, Exp::Prim(Builtin::Length, vec![Arg::Atom(arr.clone())]), span);
+                            (l, Type::I64)
+                        }
+                    };
+                    self.unify_at(&et, &Type::I64, e.as_ref().map(|e| e.span).unwrap_or(*sspan), "in the slice end")?;
+                    let new_size = match (&sa, &ea) {
+                        (Atom::Const(Const::I64(x)), Atom::Const(Const::I64(y))) if y >= x => Size::Const(y - x),
+                        (Atom::Const(Const::I64(0)), _) if e.is_none() => size,
+                        _ => Size::Unknown,
+                    };
+                    let t = Type::array(new_size, elem);
+                    arr = self.emit("t", t.clone(), Exp::Slice(arr, sa, ea), span);
+                    ty = t;
+                }
+            }
+        }
+        Ok((arr, ty))
+    }
+
+    // ------------------------------------------------------------ application
+
+    fn arity_error(&mut self, what: &str, want: usize, got: usize, span: Span) -> Failed {
+        let help = if got < want {
+            "Weir has no partial application: pass all arguments, or wrap the call in a lambda, e.g. `\\y -> f x y`"
+        } else {
+            "too many arguments: functions cannot return functions, so every call takes exactly the declared arguments"
+        };
+        self.diags.push(
+            Diagnostic::new("E0412", span, format!("{what} takes {want} argument(s) but is given {got}"))
+                .with_label(format!("{got} argument(s)"))
+                .with_help(help),
+        );
+        Failed
+    }
+
+    fn apply(&mut self, f: &Expr, args: &[In], span: Span, expected: Option<&Type>) -> R<(Atom, Type)> {
+        match &f.kind {
+            ExprKind::Var(id) => {
+                match self.lookup(&id.name) {
+                    Some(Binding::Var(Atom::Var(core), t)) => {
+                        let Type::Fun(ps, r) = self.infer.shallow(&t) else {
+                            let st = self.show(&t);
+                            return self.fail(
+                                Diagnostic::new("E0413", id.span, format!("`{}` has type {st} and cannot be called", id.name))
+                                    .with_label("not a function")
+                                    .with_help("to index an array write `a[i]` with no space before `[`"),
+                            );
+                        };
+                        if ps.len() != args.len() {
+                            return Err(self.arity_error(&format!("`{}`", id.name), ps.len(), args.len(), span));
+                        }
+                        let mut atoms = Vec::new();
+                        for (i, (p, a)) in ps.iter().zip(args).enumerate() {
+                            let (at, ty) = self.arg_in(a, Some(p))?;
+                            self.unify_at(&ty, p, a.span(), &format!("in the {} argument of `{}`", ordinal(i), id.name))?;
+                            atoms.push(at);
+                        }
+                        let r = *r;
+                        return Ok((self.emit("t", r.clone(), Exp::Apply(core, atoms), span), r));
+                    }
+                    Some(Binding::Var(..)) => {
+                        return self.fail(
+                            Diagnostic::new("E0413", id.span, format!("`{}` is not a function", id.name))
+                                .with_label("not a function")
+                                .with_help("to index an array write `a[i]` with no space before `[`"),
+                        );
+                    }
+                    Some(Binding::LocalFun(pats, body, captured)) => {
+                        return self.local_fun_call(&id.name, &pats, &body, captured, args, span);
+                    }
+                    None => {}
+                }
+                if let Some(sig) = self.defs.get(&id.name).cloned() {
+                    return self.call_def(&id.name, &sig, args, span);
+                }
+                if let Some(b) = Builtin::from_name(&id.name) {
+                    return self.builtin(b, args, span, id.span);
+                }
+                if let Some(m) = MathFn::from_name(&id.name) {
+                    return self.math(m, args, span, expected);
+                }
+                if let Some(p) = PrimType::from_name(&id.name) {
+                    if args.len() != 1 {
+                        return Err(self.arity_error(&format!("the conversion `{}`", id.name), 1, args.len(), span));
+                    }
+                    let (a, t) = self.arg_in(&args[0], None)?;
+                    if let Err(e) = self.infer.constrain(&t, Kind::Scalar) {
+                        let d = self.mismatch(e, args[0].span(), &format!("in the argument of `{}`", id.name));
+                        return self.fail(d);
+                    }
+                    let ty = Type::Prim(p);
+                    return Ok((self.emit("t", ty.clone(), Exp::Convert(p, a), span), ty));
+                }
+                Err(self.unbound(id))
+            }
+            ExprKind::OpSection(op) => {
+                if args.len() != 2 {
+                    return Err(self.arity_error(&format!("`({})`", op.symbol()), 2, args.len(), span));
+                }
+                if matches!(op, ast::BinOp::And | ast::BinOp::Or) {
+                    if let (In::Ast(a), In::Ast(b)) = (&args[0], &args[1]) {
+                        return self.short_circuit(*op, a, b, span);
+                    }
+                }
+                self.binary(*op, &args[0], &args[1], f.span, span, expected)
+            }
+            ExprKind::Lambda(pats, body) => self.local_fun_call("lambda", pats, body, self.scope.clone(), args, span),
+            ExprKind::Apply(..) => self.fail(
+                Diagnostic::new("E0414", f.span, "the result of a call is applied to more arguments")
+                    .with_label("this call does not return a function")
+                    .with_help("functions cannot return functions; pass all arguments in one call"),
+            ),
+            _ => self.fail(
+                Diagnostic::new("E0413", f.span, "this expression is not a function and cannot be applied")
+                    .with_label("not a function")
+                    .with_help("to index an array write `a[i]` with no space before `[`; to build a tuple write `(a, b)`"),
+            ),
+        }
+    }
+
+    /// Inline a `let`-bound lambda (or a directly applied one) at its call site.
+    fn local_fun_call(
+        &mut self,
+        name: &str,
+        pats: &[Pat],
+        body: &Expr,
+        captured: Vec<(String, Binding)>,
+        args: &[In],
+        span: Span,
+    ) -> R<(Atom, Type)> {
+        if pats.len() != args.len() {
+            return Err(self.arity_error(&format!("`{name}`"), pats.len(), args.len(), span));
+        }
+        let mut ready = Vec::new();
+        for a in args {
+            ready.push(self.arg_in(a, None)?);
+        }
+        let saved = std::mem::replace(&mut self.scope, captured);
+        let mut r = Ok(());
+        for (p, (a, t)) in pats.iter().zip(ready) {
+            r = r.and(self.bind_pat(p, a, t, span));
+        }
+        let out = r.and_then(|_| self.expr(body, None));
+        self.scope = saved;
+        out
+    }
+
+    fn call_def(&mut self, name: &str, sig: &DefSig, args: &[In], span: Span) -> R<(Atom, Type)> {
+        if sig.params.len() != args.len() {
+            return Err(self.arity_error(&format!("`{name}`"), sig.params.len(), args.len(), span));
+        }
+        let mut subst = HashMap::new();
+        for s in &sig.size_params {
+            subst.insert(s.clone(), self.infer.fresh_size());
+        }
+        let params: Vec<Type> = sig.params.iter().map(|(_, t)| subst_sizes(t, &subst)).collect();
+        let mut out: Vec<Option<Arg>> = vec![None; args.len()];
+        // values first, so that lambdas see known parameter types
+        for (i, (p, a)) in params.iter().zip(args).enumerate() {
+            if p.is_fun() {
+                continue;
+            }
+            let (at, ty) = self.arg_in(a, Some(p))?;
+            self.unify_at(&ty, p, a.span(), &format!("in the {} argument of `{name}`", ordinal(i)))?;
+            out[i] = Some(Arg::Atom(at));
+        }
+        for (i, (p, a)) in params.iter().zip(args).enumerate() {
+            if let Type::Fun(ps, r) = p {
+                let (f, rt) = self.fun_arg(a, ps, &format!("the {} argument of `{name}`", ordinal(i)))?;
+                self.unify_at(&rt, r, a.span(), &format!("in the result of the function passed to `{name}`"))?;
+                out[i] = Some(Arg::Fun(f));
+            }
+        }
+        let ret = subst_sizes(&sig.ret, &subst);
+        let ret = self.infer.resolve(&ret);
+        let ret = unknown_infer_sizes(&ret);
+        let args: Vec<Arg> = out.into_iter().flatten().collect();
+        Ok((self.emit("t", ret.clone(), Exp::Call(sig.core.clone(), args), span), ret))
+    }
+
+    /// Elaborate a function argument against the expected parameter types.
+    fn fun_arg(&mut self, a: &In, params: &[Type], what: &str) -> R<(Fun, Type)> {
+        let e = match a {
+            In::Ast(e) => *e,
+            In::Ready(_, _, s) => {
+                return self.fail(
+                    Diagnostic::new("E0415", *s, format!("{what} must be a function"))
+                        .with_label("a value")
+                        .with_help("pass a lambda such as `\\x -> x + 1.0`"),
+                );
+            }
+        };
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Lambda(pats, body) => self.lambda(pats, body, params, self.scope.clone(), what, span),
+            ExprKind::Var(id) => match self.lookup(&id.name) {
+                Some(Binding::LocalFun(pats, body, captured)) => self.lambda(&pats, &body, params, captured, what, span),
+                Some(Binding::Var(Atom::Var(core), t)) if t.is_fun() => {
+                    let ft = Type::Fun(params.to_vec(), Box::new(self.infer.fresh(Kind::Any)));
+                    if let Type::Fun(ps, _) = self.infer.shallow(&t) {
+                        if ps.len() != params.len() {
+                            return Err(self.arity_error(&format!("`{}`", id.name), ps.len(), params.len(), span));
+                        }
+                    }
+                    self.unify_at(&t, &ft, span, &format!("in {what}"))?;
+                    let Type::Fun(_, r) = self.infer.resolve(&t) else {
+                        return Err(Failed);
+                    };
+                    Ok((Fun::Var(core), *r))
+                }
+                Some(Binding::Var(_, t)) => {
+                    let st = self.show(&t);
+                    self.fail(
+                        Diagnostic::new("E0415", span, format!("{what} must be a function, but `{}` has type {st}", id.name))
+                            .with_label("not a function")
+                            .with_help("pass a lambda such as `\\x -> x + 1.0`"),
+                    )
+                }
+                None => self.eta(e, params, what, span),
+            },
+            ExprKind::OpSection(_) => self.eta(e, params, what, span),
+            ExprKind::Apply(g, given) => {
+                let gname = match &g.kind {
+                    ExprKind::Var(id) => id.name.clone(),
+                    _ => "the function".into(),
+                };
+                self.fail(
+                    Diagnostic::new("E0416", span, format!("partial application of `{gname}` is not allowed"))
+                        .with_label(format!("`{gname}` applied to {} argument(s) here, the rest missing", given.len()))
+                        .with_help(format!("write a lambda that passes all arguments, e.g. `\\x -> {gname} ... x`")),
+                )
+            }
+            _ => self.fail(
+                Diagnostic::new("E0415", span, format!("{what} must be a function"))
+                    .with_label("not a function")
+                    .with_help("pass a lambda such as `\\x -> x + 1.0`, a definition's name, or an operator like `(+)`"),
+            ),
+        }
+    }
+
+    /// Eta-expand a named definition, builtin, conversion or operator into a lambda.
+    fn eta(&mut self, f: &Expr, params: &[Type], what: &str, span: Span) -> R<(Fun, Type)> {
+        let mut names = Vec::new();
+        let mut ins = Vec::new();
+        for p in params {
+            let n = self.fresh_name("x");
+            names.push((n.clone(), p.clone()));
+            ins.push(In::Ready(Atom::Var(n), p.clone(), span));
+        }
+        if let ExprKind::Var(id) = &f.kind {
+            let known = self.defs.contains_key(&id.name)
+                || Builtin::from_name(&id.name).is_some()
+                || MathFn::from_name(&id.name).is_some()
+                || PrimType::from_name(&id.name).is_some();
+            if !known {
+                return Err(self.unbound(id));
+            }
+        }
+        let _ = what;
+        self.push_block();
+        let r = self.apply(f, &ins, span, None);
+        let (atom, ty) = match r {
+            Ok(x) => x,
+            Err(e) => {
+                self.blocks.pop();
+                return Err(e);
+            }
+        };
+        let locals: Vec<Name> = names.iter().map(|(n, _)| n.clone()).collect();
+        let (body, ret) = self.pop_block(atom, &ty, &locals);
+        Ok((
+            Fun::Lambda(Lambda {
+                params: names,
+                ret: ret.clone(),
+                body,
+            }),
+            ret,
+        ))
+    }
+
+    fn lambda(
+        &mut self,
+        pats: &[Pat],
+        body: &Expr,
+        params: &[Type],
+        scope: Vec<(String, Binding)>,
+        what: &str,
+        span: Span,
+    ) -> R<(Fun, Type)> {
+        if pats.len() != params.len() {
+            return self.fail(
+                Diagnostic::new(
+                    "E0417",
+                    span,
+                    format!("this lambda takes {} parameter(s), but {what} is called with {}", pats.len(), params.len()),
+                )
+                .with_label(format!("{} parameter(s)", pats.len()))
+                .with_help(format!("write a lambda with {} parameter(s)", params.len())),
+            );
+        }
+        let saved = std::mem::replace(&mut self.scope, scope);
+        self.push_block();
+        let mut names = Vec::new();
+        let mut r = Ok(());
+        for (p, t) in pats.iter().zip(params) {
+            let n = match p {
+                Pat::Var(id, _) => self.fresh_name(&id.name),
+                _ => self.fresh_name("p"),
+            };
+            names.push((n.clone(), t.clone()));
+            if r.is_ok() {
+                r = self.bind_pat(p, Atom::Var(n), t.clone(), p.span());
+            }
+        }
+        let res = r.and_then(|_| self.expr(body, None));
+        self.scope = saved;
+        let (atom, ty) = match res {
+            Ok(x) => x,
+            Err(e) => {
+                self.blocks.pop();
+                return Err(e);
+            }
+        };
+        if self.infer.resolve(&ty).has_fun() {
+            self.blocks.pop();
+            return self.fail(
+                Diagnostic::new("E0418", body.span, "a lambda cannot return a function")
+                    .with_label("returns a function")
+                    .with_help("F-tilde restriction: give the lambda all the parameters at once"),
+            );
+        }
+        let locals: Vec<Name> = names.iter().map(|(n, _)| n.clone()).collect();
+        let (b, ret) = self.pop_block(atom, &ty, &locals);
+        Ok((
+            Fun::Lambda(Lambda {
+                params: names,
+                ret: ret.clone(),
+                body: b,
+            }),
+            ret,
+        ))
+    }
+
+    fn math(&mut self, m: MathFn, args: &[In], span: Span, expected: Option<&Type>) -> R<(Atom, Type)> {
+        if args.len() != m.arity() {
+            return Err(self.arity_error(&format!("`{}`", m.name()), m.arity(), args.len(), span));
+        }
+        let (a0, t0) = self.arg_in(&args[0], expected)?;
+        let kind = if m.allows_int() { Kind::Num } else { Kind::Float };
+        if let Err(e) = self.infer.constrain(&t0, kind) {
+            let d = self
+                .mismatch(e, args[0].span(), &format!("in the argument of `{}`", m.name()))
+                .with_note(format!("`{}` works on {}", m.name(), if m.allows_int() { "numbers" } else { "floats (f64, f32)" }));
+            return self.fail(d);
+        }
+        let mut atoms = vec![a0];
+        for (i, a) in args.iter().enumerate().skip(1) {
+            let (ai, ti) = self.arg_in(a, Some(&t0))?;
+            self.unify_at(&ti, &t0, a.span(), &format!("in the {} argument of `{}`", ordinal(i), m.name()))?;
+            atoms.push(ai);
+        }
+        Ok((self.emit("t", t0.clone(), Exp::Math(m, atoms), span), t0))
+    }
+
+    // ------------------------------------------------------------ builtins
+
+    fn builtin(&mut self, b: Builtin, args: &[In], span: Span, name_span: Span) -> R<(Atom, Type)> {
+        use Builtin::*;
+        let kinds = b.arg_kinds();
+        if args.len() != kinds.len() {
+            return Err(self.arity_error(&format!("`{}`", b.name()), kinds.len(), args.len(), span));
+        }
+        let _ = name_span;
+        let name = b.name();
+        // elaborate value arguments first
+        let mut vals: Vec<Option<(Atom, Type)>> = vec![None; args.len()];
+        for (i, (k, a)) in kinds.iter().zip(args).enumerate() {
+            if k.is_none() {
+                let exp = match (b, i) {
+                    (Build | Iota | Replicate | Split | Rotate | Unflatten | Slide | Pad, 0)
+                    | (Unflatten | Slide | Pad, 1)
+                    | (IFold, 2) => Some(Type::I64),
+                    _ => None,
+                };
+                let r = self.arg_in(a, exp.as_ref())?;
+                if let Some(e) = exp {
+                    self.unify_at(&r.1, &e, a.span(), &format!("in the {} argument of `{name}`", ordinal(i)))?;
+                }
+                vals[i] = Some(r);
+            }
+        }
+        let v = |i: usize| -> (Atom, Type) { vals[i].clone().unwrap_or((Atom::Const(Const::Bool(false)), Type::BOOL)) };
+        let what = |i: usize| format!("the {} argument of `{name}`", ordinal(i));
+        let mut fun_args: Vec<Option<Fun>> = vec![None; args.len()];
+        let ret: Type = match b {
+            Build => {
+                let (n, _) = v(0);
+                let (f, r) = self.fun_arg(&args[1], &[Type::I64], &what(1))?;
+                fun_args[1] = Some(f);
+                Type::array(self.size_of_atom(&n), r)
+            }
+            IFold => {
+                let (_, init_t) = v(1);
+                let g = self.generalize(&init_t);
+                let (f, r) = self.fun_arg(&args[0], &[g.clone(), Type::I64], &what(0))?;
+                fun_args[0] = Some(f);
+                self.loop_result(&init_t, &g, &r, args[0].span(), "ifold")?
+            }
+            Fold => {
+                let (_, init_t) = v(1);
+                let (_, el) = self.expect_array(&v(2).1, args[2].span(), name)?;
+                let g = self.generalize(&init_t);
+                let (f, r) = self.fun_arg(&args[0], &[g.clone(), el], &what(0))?;
+                fun_args[0] = Some(f);
+                self.loop_result(&init_t, &g, &r, args[0].span(), "fold")?
+            }
+            Length => {
+                self.expect_array(&v(0).1, args[0].span(), name)?;
+                Type::I64
+            }
+            Map | Map2 | Map3 => {
+                let n = args.len() - 1;
+                let mut els = Vec::new();
+                let mut size: Option<Size> = None;
+                for i in 1..=n {
+                    let (s, el) = self.expect_array(&v(i).1, args[i].span(), name)?;
+                    size = Some(self.same_size(size, s, args[i].span(), name, i)?);
+                    els.push(el);
+                }
+                let (f, r) = self.fun_arg(&args[0], &els, &what(0))?;
+                fun_args[0] = Some(f);
+                Type::array(size.unwrap_or(Size::Unknown), r)
+            }
+            Zip | Zip3 => {
+                let mut els = Vec::new();
+                let mut size: Option<Size> = None;
+                for i in 0..args.len() {
+                    let (s, el) = self.expect_array(&v(i).1, args[i].span(), name)?;
+                    size = Some(self.same_size(size, s, args[i].span(), name, i)?);
+                    els.push(el);
+                }
+                Type::array(size.unwrap_or(Size::Unknown), Type::Tuple(els))
+            }
+            Unzip | Unzip3 => {
+                let (s, el) = self.expect_array(&v(0).1, args[0].span(), name)?;
+                let k = if b == Unzip { 2 } else { 3 };
+                let comps: Vec<Type> = (0..k).map(|_| self.infer.fresh(Kind::Any)).collect();
+                self.unify_at(&el, &Type::Tuple(comps.clone()), args[0].span(), &format!("in the argument of `{name}` (an array of {k}-tuples)"))?;
+                Type::Tuple(comps.into_iter().map(|c| Type::array(s.clone(), self.infer.resolve(&c))).collect())
+            }
+            Reduce | Scan => {
+                let (s, el) = self.expect_array(&v(2).1, args[2].span(), name)?;
+                self.unify_at(&v(1).1, &el, args[1].span(), &format!("between the neutral element and the elements of `{name}`"))?;
+                let (f, r) = self.fun_arg(&args[0], &[el.clone(), el.clone()], &what(0))?;
+                fun_args[0] = Some(f);
+                self.unify_at(&r, &el, args[0].span(), &format!("in the result of the operator of `{name}`"))?;
+                if b == Reduce { el } else { Type::array(s, el) }
+            }
+            Filter => {
+                let (_, el) = self.expect_array(&v(1).1, args[1].span(), name)?;
+                let (f, r) = self.fun_arg(&args[0], std::slice::from_ref(&el), &what(0))?;
+                fun_args[0] = Some(f);
+                self.unify_at(&r, &Type::BOOL, args[0].span(), "in the result of the predicate of `filter`")?;
+                Type::array(Size::Unknown, el)
+            }
+            Iota => Type::array(self.size_of_atom(&v(0).0), Type::I64),
+            Replicate => {
+                let (x, t) = v(1);
+                let _ = x;
+                Type::array(self.size_of_atom(&v(0).0), t)
+            }
+            Concat => {
+                let (s1, e1) = self.expect_array(&v(0).1, args[0].span(), name)?;
+                let (s2, e2) = self.expect_array(&v(1).1, args[1].span(), name)?;
+                let e = match self.infer.join(&e1, &e2) {
+                    Ok(e) => e,
+                    Err(err) => {
+                        let d = self.mismatch(err, args[1].span(), "between the operands of `++`");
+                        return self.fail(d);
+                    }
+                };
+                let size = match (self.infer.size(&s1), self.infer.size(&s2)) {
+                    (Size::Const(a), Size::Const(c)) => Size::Const(a + c),
+                    _ => Size::Unknown,
+                };
+                Type::array(size, e)
+            }
+            Split => {
+                let (_, el) = self.expect_array(&v(1).1, args[1].span(), name)?;
+                Type::Tuple(vec![
+                    Type::array(self.size_of_atom(&v(0).0), el.clone()),
+                    Type::array(Size::Unknown, el),
+                ])
+            }
+            Flatten => {
+                let (s1, row) = self.expect_array(&v(0).1, args[0].span(), name)?;
+                let (s2, el) = self.expect_array(&row, args[0].span(), "flatten (an array of arrays)")?;
+                let size = match (self.infer.size(&s1), self.infer.size(&s2)) {
+                    (Size::Const(a), Size::Const(c)) => Size::Const(a * c),
+                    _ => Size::Unknown,
+                };
+                Type::array(size, el)
+            }
+            Unflatten => {
+                let (_, el) = self.expect_array(&v(2).1, args[2].span(), name)?;
+                Type::array(self.size_of_atom(&v(0).0), Type::array(self.size_of_atom(&v(1).0), el))
+            }
+            Transpose => {
+                let (s1, row) = self.expect_array(&v(0).1, args[0].span(), name)?;
+                let (s2, el) = self.expect_array(&row, args[0].span(), "transpose (an array of arrays)")?;
+                Type::array(s2, Type::array(s1, el))
+            }
+            Slide => {
+                let (_, el) = self.expect_array(&v(2).1, args[2].span(), name)?;
+                Type::array(Size::Unknown, Type::array(self.size_of_atom(&v(0).0), el))
+            }
+            Reverse => {
+                let (s, el) = self.expect_array(&v(0).1, args[0].span(), name)?;
+                Type::array(s, el)
+            }
+            Rotate => {
+                let (s, el) = self.expect_array(&v(1).1, args[1].span(), name)?;
+                Type::array(s, el)
+            }
+            Gather => {
+                let (_, el) = self.expect_array(&v(0).1, args[0].span(), name)?;
+                let (s, it) = self.expect_array(&v(1).1, args[1].span(), name)?;
+                self.unify_at(&it, &Type::I64, args[1].span(), "in the indices of `gather` (i64)")?;
+                Type::array(s, el)
+            }
+            Pad => {
+                let (_, el) = self.expect_array(&v(3).1, args[3].span(), name)?;
+                self.unify_at(&v(2).1, &el, args[2].span(), "between the padding value and the array elements")?;
+                Type::array(Size::Unknown, el)
+            }
+            Sum | Product | Maximum | Minimum => {
+                let (_, el) = self.expect_array(&v(0).1, args[0].span(), name)?;
+                if let Err(e) = self.infer.constrain(&el, Kind::Num) {
+                    let d = self.mismatch(e, args[0].span(), &format!("in the elements of `{name}`"));
+                    return self.fail(d);
+                }
+                el
+            }
+        };
+        let out_args: Vec<Arg> = (0..args.len())
+            .map(|i| match fun_args[i].take() {
+                Some(f) => Arg::Fun(f),
+                None => Arg::Atom(v(i).0),
+            })
+            .collect();
+        Ok((self.emit("t", ret.clone(), Exp::Prim(b, out_args), span), ret))
+    }
+
+    fn same_size(&mut self, prev: Option<Size>, s: Size, span: Span, name: &str, i: usize) -> R<Size> {
+        let Some(p) = prev else { return Ok(s) };
+        if let Err(e) = self.infer.unify_size(&p, &s) {
+            let d = self.mismatch(e, span, &format!("in the {} argument of `{name}`", ordinal(i)));
+            return self.fail(d);
+        }
+        let p = self.infer.size(&p);
+        Ok(if p == Size::Unknown { self.infer.size(&s) } else { p })
+    }
+
+    /// The type of a loop/fold result: the initial type if the body preserves its sizes,
+    /// else the generalised one.
+    fn loop_result(&mut self, init: &Type, general: &Type, body: &Type, span: Span, what: &str) -> R<Type> {
+        if let Err(e) = self.infer.unify(body, general) {
+            let d = self.mismatch(e, span, &format!("between the state of `{what}` and what its body returns"));
+            return self.fail(d);
+        }
+        let ri = self.infer.resolve(init);
+        let rb = self.infer.resolve(body);
+        Ok(if ri == rb { ri } else { generalize(&ri) })
+    }
+
+    fn loop_(&mut self, pat: &Pat, init: &Expr, form: &ast::LoopForm, body: &Expr, span: Span) -> R<(Atom, Type)> {
+        let ann = match pat {
+            Pat::Var(_, Some(t)) => Some(self.type_exp(t, None, false)?),
+            _ => None,
+        };
+        let (ia, it) = self.expr(init, ann.as_ref())?;
+        self.no_fun(&it, init.span)?;
+        let g = match &ann {
+            Some(a) => {
+                self.unify_at(&it, a, init.span, "between the loop's initial value and its annotation")?;
+                a.clone()
+            }
+            None => self.generalize(&it),
+        };
+        let state_name = match pat {
+            Pat::Var(id, _) => self.fresh_name(&id.name),
+            _ => self.fresh_name("state"),
+        };
+        let mark = self.scope.len();
+        let form_ir = match form {
+            ast::LoopForm::For(i, n) => {
+                let (na, nt) = self.expr(n, Some(&Type::I64))?;
+                self.unify_at(&nt, &Type::I64, n.span, "in the loop bound (i64)")?;
+                let iname = self.fresh_name(&i.name);
+                Some((iname, na, i.name.clone()))
+            }
+            ast::LoopForm::While(_) => None,
+        };
+        // bind the state pattern (inside the body blocks)
+        let bind_state = |this: &mut Self| -> R<()> {
+            let pat_plain = strip_ann(pat);
+            this.bind_pat(&pat_plain, Atom::Var(state_name.clone()), g.clone(), span)
+        };
+        let cond_body = match form {
+            ast::LoopForm::While(c) => {
+                self.push_block();
+                let r = bind_state(self).and_then(|_| self.expr(c, Some(&Type::BOOL)));
+                self.scope.truncate(mark);
+                let (ca, ct) = match r {
+                    Ok(x) => x,
+                    Err(e) => {
+                        self.blocks.pop();
+                        return Err(e);
+                    }
+                };
+                self.unify_at(&ct, &Type::BOOL, c.span, "in the loop condition")?;
+                let (b, _) = self.pop_block(ca, &ct, std::slice::from_ref(&state_name));
+                Some(b)
+            }
+            _ => None,
+        };
+        self.push_block();
+        let mut locals = vec![state_name.clone()];
+        if let Some((iname, _, src)) = &form_ir {
+            self.scope.push((src.clone(), Binding::Var(Atom::Var(iname.clone()), Type::I64)));
+            locals.push(iname.clone());
+        }
+        let r = bind_state(self).and_then(|_| self.expr(body, Some(&g)));
+        self.scope.truncate(mark);
+        let (ba, bt) = match r {
+            Ok(x) => x,
+            Err(e) => {
+                self.blocks.pop();
+                return Err(e);
+            }
+        };
+        let (b, bt) = self.pop_block(ba, &bt, &locals);
+        let result = self.loop_result(&it, &g, &bt, body.span, "loop")?;
+        let form = match (form_ir, cond_body) {
+            (Some((iname, na, _)), _) => LoopForm::For(iname, na),
+            (None, Some(c)) => LoopForm::While(c),
+            (None, None) => return Err(Failed),
+        };
+        let g = self.infer.resolve(&g);
+        let exp = Exp::Loop {
+            state: (state_name, g),
+            init: ia,
+            form,
+            body: b,
+        };
+        Ok((self.emit("t", result.clone(), exp, span), result))
+    }
+}
+
+fn strip_ann(p: &Pat) -> Pat {
+    match p {
+        Pat::Var(i, _) => Pat::Var(i.clone(), None),
+        Pat::Wild(s, _) => Pat::Wild(*s, None),
+        Pat::Tuple(ps, s) => Pat::Tuple(ps.iter().map(strip_ann).collect(), *s),
+    }
+}
+
+fn int_const(v: i128, p: PrimType) -> Option<Const> {
+    match p {
+        PrimType::I64 => i64::try_from(v).ok().map(Const::I64),
+        PrimType::I32 => i32::try_from(v).ok().map(Const::I32),
+        _ => None,
+    }
+}
+
+fn out_of_range(v: i128, p: PrimType, span: Span) -> Diagnostic {
+    Diagnostic::new("E0208", span, format!("integer literal {v} does not fit in {}", p.name()))
+        .with_label("out of range")
+        .with_help(if p == PrimType::I32 {
+            "use an i64 (`...i64`) or a smaller value"
+        } else {
+            "integers are at most 64 bits; use a float literal for larger values"
+        })
+}
+
+fn conversion_help(found: &Type, expected: &Type) -> String {
+    match (found, expected) {
+        (Type::Prim(a), Type::Prim(b)) if a != b => format!("convert explicitly: `{} x`", b.name()),
+        (Type::Array(..), Type::Prim(_)) => "this is an array; index it (`a[i]`) or reduce it (`sum a`)".into(),
+        (Type::Prim(_), Type::Array(..)) => "a scalar was given where an array is needed".into(),
+        _ => "make both sides have the same type".into(),
+    }
+}
+
+/// Does a type mention a size variable?
+fn mentions(t: &Type, v: &str) -> bool {
+    match t {
+        Type::Array(s, e) => matches!(s, Size::Var(x) if x == v) || mentions(e, v),
+        Type::Tuple(ts) => ts.iter().any(|t| mentions(t, v)),
+        Type::Fun(ps, r) => ps.iter().any(|t| mentions(t, v)) || mentions(r, v),
+        _ => false,
+    }
+}
+
+pub fn subst_sizes(t: &Type, m: &HashMap<Name, Size>) -> Type {
+    match t {
+        Type::Array(s, e) => {
+            let s = match s {
+                Size::Var(v) => m.get(v).cloned().unwrap_or_else(|| s.clone()),
+                s => s.clone(),
+            };
+            Type::array(s, subst_sizes(e, m))
+        }
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| subst_sizes(t, m)).collect()),
+        Type::Fun(ps, r) => Type::Fun(ps.iter().map(|t| subst_sizes(t, m)).collect(), Box::new(subst_sizes(r, m))),
+        t => t.clone(),
+    }
+}
+
+fn unknown_infer_sizes(t: &Type) -> Type {
+    match t {
+        Type::Array(s, e) => Type::array(
+            if matches!(s, Size::Infer(_)) { Size::Unknown } else { s.clone() },
+            unknown_infer_sizes(e),
+        ),
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(unknown_infer_sizes).collect()),
+        t => t.clone(),
+    }
+}
+
+/// All sizes unknown.
+pub fn generalize(t: &Type) -> Type {
+    match t {
+        Type::Array(_, e) => Type::array(Size::Unknown, generalize(e)),
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(generalize).collect()),
+        t => t.clone(),
+    }
+}
+
+/// Replace sizes naming the given variables by `Unknown`.
+pub fn forget(t: &Type, local: &HashSet<&str>) -> Type {
+    match t {
+        Type::Array(s, e) => {
+            let s = match s {
+                Size::Var(v) if local.contains(v.as_str()) => Size::Unknown,
+                s => s.clone(),
+            };
+            Type::array(s, forget(e, local))
+        }
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| forget(t, local)).collect()),
+        Type::Fun(ps, r) => Type::Fun(ps.iter().map(|t| forget(t, local)).collect(), Box::new(forget(r, local))),
+        t => t.clone(),
+    }
+}

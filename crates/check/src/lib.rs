@@ -1,0 +1,64 @@
+//! Weir front end, part 2: name resolution, type and size inference, the F-tilde
+//! restrictions, and elaboration of the AST into the typed A-normal-form core IR.
+
+mod elab;
+mod infer;
+mod zonk;
+
+pub use elab::DefSig;
+pub use infer::display_name;
+
+use std::collections::HashMap;
+use weir_ir::Program;
+use weir_syntax::{Diagnostic, ast};
+
+/// Check a parsed program and elaborate it. Definitions that fail are reported and
+/// left out; later definitions are still checked.
+pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
+    let mut sigs: HashMap<String, DefSig> = HashMap::new();
+    let mut later: HashMap<String, weir_syntax::Span> = HashMap::new();
+    for d in &prog.defs {
+        later.entry(d.name.name.clone()).or_insert(d.name.span);
+    }
+    let mut out = Program::default();
+    let mut diags = Vec::new();
+    let mut counter = 0u32;
+    let mut seen: HashMap<String, weir_syntax::Span> = HashMap::new();
+    for d in &prog.defs {
+        later.remove(&d.name.name);
+        if let Some(prev) = seen.get(&d.name.name) {
+            diags.push(
+                Diagnostic::new("E0105", d.name.span, format!("`{}` is defined twice", d.name.name))
+                    .with_label("second definition")
+                    .with_secondary(*prev, "first defined here")
+                    .with_help("rename one of the definitions"),
+            );
+            continue;
+        }
+        seen.insert(d.name.name.clone(), d.name.span);
+        if weir_ir::Builtin::from_name(&d.name.name).is_some()
+            || weir_ir::MathFn::from_name(&d.name.name).is_some()
+            || weir_ir::PrimType::from_name(&d.name.name).is_some()
+            || d.name.name == "call"
+            || d.name.name == "apply"
+        {
+            diags.push(
+                Diagnostic::new("E0101", d.name.span, format!("`{}` is a builtin and cannot be redefined", d.name.name))
+                    .with_label("reserved name")
+                    .with_help(format!("choose another name, e.g. `my_{}`", d.name.name)),
+            );
+            continue;
+        }
+        let result = {
+            let mut ck = elab::Checker::new(&sigs, &later, &mut counter);
+            let r = ck.def(d);
+            diags.append(&mut ck.diags);
+            r
+        };
+        if let Ok((def, sig)) = result {
+            sigs.insert(d.name.name.clone(), sig);
+            out.defs.push(def);
+        }
+    }
+    (out, diags)
+}

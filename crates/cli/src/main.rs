@@ -1,0 +1,297 @@
+//! `weir`: check, run and test Weir programs.
+
+use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use weir_driver::inputs::{classify, read_args};
+use weir_driver::pipeline::{PASSES, dump_after, render_runtime_error};
+use weir_driver::testblock::{Expect, ValueSrc, parse_blocks, run_cases};
+use weir_driver::{compile_file, run_entry, with_big_stack};
+use weir_interp::format_value;
+
+#[derive(Parser)]
+#[command(name = "weir", version, about = "Weir: a functional array language compiled to fast C", long_about = None)]
+struct Cli {
+    /// Colour diagnostics (auto: when stderr is a terminal).
+    #[arg(long, global = true, default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Parse and type-check a program.
+    Check { file: PathBuf },
+    /// Run an entry point. With no inputs, uses the first test block's first input.
+    Run {
+        file: PathBuf,
+        /// Entry point (default: the first `entry` in the file).
+        #[arg(short, long)]
+        entry: Option<String>,
+        /// Inputs: inline values (`"[1.0, 2.0]"`), value files, `.npy` files, or `-` for stdin.
+        inputs: Vec<String>,
+        /// Use the reference interpreter (currently the only backend).
+        #[arg(long)]
+        interp: bool,
+        /// Write an array result to this `.npy` file instead of printing it.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Run the test blocks of .weir files (directories are searched recursively).
+    Test {
+        #[arg(default_value = "examples")]
+        paths: Vec<PathBuf>,
+    },
+    /// Developer tools: print the program after a pass.
+    Dev {
+        /// The pass after which to print (`parse`, `elaborate`); `list` to list them.
+        #[arg(long)]
+        dump_after: String,
+        file: Option<PathBuf>,
+    },
+    /// Convert an ADBench instance (gmm or ba) to Weir input values on stdout.
+    Adbench {
+        #[arg(value_parser = ["gmm", "ba"])]
+        kind: String,
+        file: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let color = match cli.color.as_str() {
+        "always" => true,
+        "never" => false,
+        _ => std::io::stderr().is_terminal(),
+    };
+    with_big_stack(move || run(cli.cmd, color))
+}
+
+fn fail(msg: impl AsRef<str>) -> ExitCode {
+    eprintln!("error: {}", msg.as_ref());
+    ExitCode::FAILURE
+}
+
+fn run(cmd: Cmd, color: bool) -> ExitCode {
+    match cmd {
+        Cmd::Check { file } => match compile_file(&file) {
+            Ok(c) => {
+                let n = c.program.defs.len();
+                println!("{}: ok ({n} definition{})", file.display(), if n == 1 { "" } else { "s" });
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprint!("{}", e.render(color));
+                ExitCode::FAILURE
+            }
+        },
+        Cmd::Run {
+            file,
+            entry,
+            inputs,
+            interp: _,
+            output,
+        } => cmd_run(&file, entry, &inputs, output.as_deref(), color),
+        Cmd::Test { paths } => cmd_test(&paths, color),
+        Cmd::Dev { dump_after: pass, file } => {
+            if pass == "list" {
+                for (p, what) in PASSES {
+                    println!("{p:<12} {what}");
+                }
+                return ExitCode::SUCCESS;
+            }
+            let Some(file) = file else {
+                return fail("`weir dev --dump-after PASS FILE` needs a file");
+            };
+            let c = match compile_file(&file) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprint!("{}", e.render(color));
+                    return ExitCode::FAILURE;
+                }
+            };
+            match dump_after(&c, &pass) {
+                Some(s) => {
+                    print!("{s}");
+                    ExitCode::SUCCESS
+                }
+                None => fail(format!(
+                    "unknown pass `{pass}`; the passes are: {}",
+                    PASSES.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
+                )),
+            }
+        }
+        Cmd::Adbench { kind, file } => {
+            let text = match std::fs::read_to_string(&file) {
+                Ok(t) => t,
+                Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
+            };
+            let r = if kind == "gmm" {
+                weir_driver::adbench::gmm(&text)
+            } else {
+                weir_driver::adbench::ba(&text)
+            };
+            match r {
+                Ok(s) => {
+                    print!("{s}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(format!("{}: {e}", file.display())),
+            }
+        }
+    }
+}
+
+fn cmd_run(file: &Path, entry: Option<String>, inputs: &[String], output: Option<&Path>, color: bool) -> ExitCode {
+    let c = match compile_file(file) {
+        Ok(c) => c,
+        Err(e) => {
+            eprint!("{}", e.render(color));
+            return ExitCode::FAILURE;
+        }
+    };
+    let entry_def = match &entry {
+        Some(name) => match c.program.find(name) {
+            Some(d) if d.entry => d,
+            Some(_) => return fail(format!("`{name}` is a `def`, not an `entry`; only entry points can be run")),
+            None => {
+                let names: Vec<&str> = c.program.entries().map(|d| d.name.as_str()).collect();
+                return fail(format!("no entry point `{name}` in {}; the entries are: {}", file.display(), names.join(", ")));
+            }
+        },
+        None => match c.program.entries().next() {
+            Some(d) => d,
+            None => return fail(format!("{} has no `entry` definition to run", file.display())),
+        },
+    };
+    let name = entry_def.name.clone();
+    let args = if inputs.is_empty() && !entry_def.params.is_empty() {
+        // the first test block's first input for this entry
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let dir = file.parent().unwrap_or(Path::new("."));
+        let cases = match parse_blocks(&text, dir) {
+            Ok(cs) => cs,
+            Err(e) => return fail(format!("{}: test block: {e}", file.display())),
+        };
+        let first_entry = c.program.entries().next().map(|d| d.name.clone());
+        let case = cases.iter().find(|cs| {
+            let applies = if cs.entries.is_empty() {
+                first_entry.as_deref() == Some(name.as_str())
+            } else {
+                cs.entries.contains(&name)
+            };
+            applies && matches!(cs.expect, Expect::Output(_))
+        });
+        let Some(case) = case else {
+            return fail(format!(
+                "`{name}` takes {} argument(s) and {} has no test block input for it; pass the inputs on the command line",
+                entry_def.params.len(),
+                file.display()
+            ));
+        };
+        let where_ = match &case.input {
+            ValueSrc::Inline(_) => format!("{}:{}", file.display(), case.line),
+            ValueSrc::File(p) => p.display().to_string(),
+        };
+        eprintln!("(using the test input at {where_})");
+        match weir_driver::testblock::case_args(&c, &name, &case.input) {
+            Ok(a) => a,
+            Err(e) => return fail(e),
+        }
+    } else {
+        let sources = match classify(inputs) {
+            Ok(s) => s,
+            Err(e) => return fail(e),
+        };
+        match read_args(entry_def, &sources) {
+            Ok(a) => a,
+            Err(e) => return fail(format!("bad input for `{name}`: {e}")),
+        }
+    };
+    match run_entry(&c, &name, args) {
+        Ok(v) => {
+            if let Some(out) = output {
+                match weir_interp::npy::write_npy(&v).and_then(|b| std::fs::write(out, b).map_err(|e| e.to_string())) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => fail(format!("cannot write {}: {e}", out.display())),
+                }
+            } else {
+                println!("{}", format_value(&v));
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprint!("{}", render_runtime_error(&c, &e, color));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn collect_files(p: &Path, out: &mut Vec<PathBuf>) {
+    if p.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        entries.sort();
+        for e in entries {
+            collect_files(&e, out);
+        }
+    } else if p.extension().is_some_and(|e| e == "weir") {
+        out.push(p.to_path_buf());
+    }
+}
+
+fn cmd_test(paths: &[PathBuf], color: bool) -> ExitCode {
+    let mut files = Vec::new();
+    for p in paths {
+        if !p.exists() {
+            return fail(format!("{} does not exist", p.display()));
+        }
+        collect_files(p, &mut files);
+    }
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for f in &files {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                println!("{}: FAILED (cannot read: {e})", f.display());
+                failed += 1;
+                continue;
+            }
+        };
+        let dir = f.parent().unwrap_or(Path::new("."));
+        let cases = match parse_blocks(&text, dir) {
+            Ok(c) => c,
+            Err(e) => {
+                println!("{}: FAILED (bad test block: {e})", f.display());
+                failed += 1;
+                continue;
+            }
+        };
+        let c = match compile_file(f) {
+            Ok(c) => c,
+            Err(e) => {
+                println!("{}: FAILED (does not compile)\n{}", f.display(), e.render(color));
+                failed += 1;
+                continue;
+            }
+        };
+        let outcomes = run_cases(&c, &cases);
+        let bad: Vec<_> = outcomes.iter().filter(|o| o.failure.is_some()).collect();
+        let ok = outcomes.len() - bad.len();
+        passed += ok;
+        failed += bad.len();
+        if bad.is_empty() {
+            println!("{}: ok ({ok} case{})", f.display(), if ok == 1 { "" } else { "s" });
+        } else {
+            println!("{}: {} of {} case(s) FAILED", f.display(), bad.len(), outcomes.len());
+            for o in bad {
+                println!("  {}:{} (entry `{}`): {}", f.display(), o.line, o.entry, o.failure.as_deref().unwrap_or(""));
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}

@@ -1,0 +1,100 @@
+//! Reading an entry point's arguments: inline text, value files and `.npy` files.
+
+use std::path::Path;
+use weir_interp::npy::read_npy_file;
+use weir_interp::value::{count_values, parse_values};
+use weir_interp::Value;
+use weir_ir::{FunDef, Type};
+
+/// The parameters of an entry, named for messages (`argument 2 (b: [n]f64)`).
+pub fn param_names(d: &FunDef) -> Vec<(String, Type)> {
+    d.params
+        .iter()
+        .enumerate()
+        .map(|(i, (n, t))| (format!("argument {} (`{}`)", i + 1, weir_check::display_name(n)), t.clone()))
+        .collect()
+}
+
+/// One source of argument values.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// Value text (inline or read from a file), with a description for messages.
+    Text(String, String),
+    /// An `.npy` file, holding one value.
+    Npy(std::path::PathBuf),
+}
+
+/// Interpret command-line input arguments: `.npy` files, value files, or inline values.
+pub fn classify(args: &[String]) -> Result<Vec<Source>, String> {
+    let mut out = Vec::new();
+    for a in args {
+        let p = Path::new(a);
+        if a.ends_with(".npy") {
+            out.push(Source::Npy(p.to_path_buf()));
+        } else if a == "-" {
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
+            out.push(Source::Text(s, "standard input".into()));
+        } else if p.is_file() {
+            let s = std::fs::read_to_string(p).map_err(|e| format!("cannot read {a}: {e}"))?;
+            out.push(Source::Text(s, a.clone()));
+        } else {
+            out.push(Source::Text(a.clone(), format!("the argument `{a}`")));
+        }
+    }
+    Ok(out)
+}
+
+/// Read the arguments of `entry` from the sources, in order.
+pub fn read_args(entry: &FunDef, sources: &[Source]) -> Result<Vec<Value>, String> {
+    let params = param_names(entry);
+    let mut vals = Vec::new();
+    for src in sources {
+        let rest = &params[vals.len().min(params.len())..];
+        match src {
+            Source::Npy(path) => {
+                let Some((name, ty)) = rest.first() else {
+                    return Err(format!("too many inputs: `{}` takes {} argument(s)", entry.name, params.len()));
+                };
+                vals.push(read_npy_file(path, ty).map_err(|e| format!("{name} from {}: {e}", path.display()))?);
+            }
+            Source::Text(text, what) => {
+                let k = count_values(text).map_err(|e| format!("in {what}: {e}"))?;
+                if k > rest.len() {
+                    return Err(format!(
+                        "too many inputs: `{}` takes {} argument(s), but {what} holds {k} more value(s) than remain",
+                        entry.name,
+                        params.len()
+                    ));
+                }
+                let vs = parse_values(text, &rest[..k]).map_err(|e| match e.offset {
+                    Some(o) => format!("in {what} at {}: {}", line_col(text, o), e.message),
+                    None => format!("in {what}: {}", e.message),
+                })?;
+                vals.extend(vs);
+            }
+        }
+    }
+    if vals.len() != params.len() {
+        return Err(format!(
+            "`{}` takes {} argument(s) ({}), but {} were given",
+            entry.name,
+            params.len(),
+            params
+                .iter()
+                .map(|(n, t)| format!("{n}: {}", weir_ir::print::type_to_string(t)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            vals.len()
+        ));
+    }
+    Ok(vals)
+}
+
+/// `line L, column C` of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> String {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map(|s| s.chars().count()).unwrap_or(0) + 1;
+    format!("line {line}, column {col}")
+}

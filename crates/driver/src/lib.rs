@@ -1,0 +1,22 @@
+//! The Weir driver: the pipeline assembled in one place, test blocks, input handling
+//! and the ADBench converters. The CLI is a thin layer over this crate.
+
+pub mod adbench;
+pub mod inputs;
+pub mod pipeline;
+pub mod testblock;
+
+pub use pipeline::{Compiled, LoadError, compile_file, compile_source, run_entry};
+
+/// Run `f` on a thread with a large stack, so that deeply nested (but accepted)
+/// programs cannot overflow the stack in recursive passes.
+pub fn with_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let handle = std::thread::Builder::new().stack_size(256 << 20).spawn(f);
+    match handle {
+        Ok(h) => match h.join() {
+            Ok(v) => v,
+            Err(p) => std::panic::resume_unwind(p),
+        },
+        Err(_) => panic!("cannot spawn the compiler thread"),
+    }
+}

@@ -1,0 +1,120 @@
+//! The pipeline, assembled in one place: parse → check/elaborate → (verify) → run.
+//!
+//! Passes are listed in [`PASSES`]; `weir dev --dump-after PASS` prints the program
+//! after any of them. The IR verifier runs after every core-IR pass in debug builds
+//! and tests.
+
+use std::path::Path;
+use weir_interp::{Interp, RuntimeError, Value};
+use weir_ir::Program;
+use weir_syntax::{Diagnostic, SourceMap, Span, ast};
+
+/// The passes, in order, with what they produce.
+pub const PASSES: &[(&str, &str)] = &[
+    ("parse", "the surface AST"),
+    ("elaborate", "the typed A-normal-form core IR (after name resolution, type and size inference)"),
+];
+
+/// A successfully checked program.
+pub struct Compiled {
+    pub sources: SourceMap,
+    pub ast: ast::Program,
+    pub program: Program,
+}
+
+/// Why a program could not be loaded.
+pub enum LoadError {
+    /// The file could not be read.
+    Io(String),
+    /// Parse or type errors.
+    Diagnostics(SourceMap, Vec<Diagnostic>),
+}
+
+impl LoadError {
+    /// Render for the terminal.
+    pub fn render(&self, color: bool) -> String {
+        match self {
+            LoadError::Io(m) => format!("error: {m}\n"),
+            LoadError::Diagnostics(sm, ds) => {
+                let mut s = weir_syntax::diag::render_all(ds, sm, color);
+                s.push_str(&format!(
+                    "\n{} error{} found.\n",
+                    ds.len(),
+                    if ds.len() == 1 { "" } else { "s" }
+                ));
+                s
+            }
+        }
+    }
+}
+
+/// Should the IR verifier run after each pass?
+pub fn verify_enabled() -> bool {
+    cfg!(debug_assertions) || std::env::var_os("WEIR_VERIFY").is_some()
+}
+
+/// Run the verifier; a failure is a compiler bug, reported as an internal error.
+pub fn verify(prog: &Program, after: &str) -> Result<(), String> {
+    weir_ir::verify::verify_program(prog).map_err(|errs| {
+        format!(
+            "internal compiler error: the core IR is invalid after pass `{after}`:\n  {}\nplease report this with the program that caused it",
+            errs.join("\n  ")
+        )
+    })
+}
+
+/// Compile source text (the name is used in messages).
+pub fn compile_source(name: &str, text: &str) -> Result<Compiled, LoadError> {
+    let mut sources = SourceMap::new();
+    let file = sources.add(name, text);
+    let (ast, mut diags) = weir_syntax::parse_file(file, text);
+    let (program, cdiags) = weir_check::check_program(&ast);
+    diags.extend(cdiags);
+    if !diags.is_empty() {
+        return Err(LoadError::Diagnostics(sources, diags));
+    }
+    if verify_enabled() {
+        verify(&program, "elaborate").map_err(LoadError::Io)?;
+    }
+    Ok(Compiled { sources, ast, program })
+}
+
+/// Read and compile a file.
+pub fn compile_file(path: &Path) -> Result<Compiled, LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
+    compile_source(&path.display().to_string(), &text)
+}
+
+/// Run an entry point on the reference interpreter.
+pub fn run_entry(c: &Compiled, entry: &str, args: Vec<Value>) -> Result<Value, RuntimeError> {
+    let mut it = Interp::new(&c.program);
+    it.call(entry, args)
+}
+
+/// Render a runtime error with its source location.
+pub fn render_runtime_error(c: &Compiled, e: &RuntimeError, color: bool) -> String {
+    if e.span == Span::default() && c.sources.files().is_empty() {
+        return format!("error: {}\n", e.message);
+    }
+    let code = if e.message.starts_with("index out of bounds") || e.message.starts_with("slice") {
+        "E0901"
+    } else if e.message.starts_with("size mismatch") {
+        "E0902"
+    } else if e.message.starts_with("integer division") {
+        "E0903"
+    } else {
+        "E0900"
+    };
+    Diagnostic::new(code, e.span, format!("runtime error: {}", e.message))
+        .with_label("failed here")
+        .render(&c.sources, color)
+}
+
+/// The program after a named pass, as text.
+pub fn dump_after(c: &Compiled, pass: &str) -> Option<String> {
+    match pass {
+        "parse" => Some(format!("{:#?}\n", c.ast)),
+        "elaborate" | "check" | "core" => Some(weir_ir::print::program_to_string(&c.program)),
+        _ => None,
+    }
+}

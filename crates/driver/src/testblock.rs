@@ -1,0 +1,267 @@
+//! Test blocks embedded in Weir comments (docs/language.md §8) and running them.
+
+use crate::inputs::{Source, param_names, read_args};
+use crate::pipeline::{Compiled, render_runtime_error, run_entry};
+use std::path::{Path, PathBuf};
+use weir_interp::value::{compare, count_values, parse_values};
+use weir_interp::{Value, format_value};
+use weir_ir::Type;
+
+/// Where a case's values come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ValueSrc {
+    Inline(String),
+    File(PathBuf),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expect {
+    Output(ValueSrc),
+    Error(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    /// Entry points the case applies to (empty: the file's first entry).
+    pub entries: Vec<String>,
+    pub input: ValueSrc,
+    pub expect: Expect,
+    pub tolerance: f64,
+    /// 1-based line of the `input` in the file.
+    pub line: usize,
+}
+
+/// Default relative tolerance for floats.
+pub const DEFAULT_TOLERANCE: f64 = 1e-9;
+
+/// Extract the test cases of a file. `dir` resolves `@ path` references.
+pub fn parse_blocks(text: &str, dir: &Path) -> Result<Vec<Case>, String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut cases = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].trim() != "-- ==" {
+            i += 1;
+            continue;
+        }
+        // collect the block: following comment lines
+        let mut block: Vec<(usize, String)> = Vec::new();
+        i += 1;
+        while i < lines.len() {
+            let t = lines[i].trim_start();
+            let Some(rest) = t.strip_prefix("--") else { break };
+            if rest.trim() == "==" {
+                break;
+            }
+            block.push((i + 1, rest.strip_prefix(' ').unwrap_or(rest).to_string()));
+            i += 1;
+        }
+        parse_block(&block, dir, &mut cases)?;
+    }
+    Ok(cases)
+}
+
+fn parse_block(block: &[(usize, String)], dir: &Path, cases: &mut Vec<Case>) -> Result<(), String> {
+    let mut entries: Vec<String> = Vec::new();
+    let mut tolerance = DEFAULT_TOLERANCE;
+    let mut pending: Option<(ValueSrc, usize)> = None;
+    let mut k = 0;
+    // Read `{ ... }` possibly spanning lines, starting after `keyword` on line k.
+    let braces = |k: &mut usize, rest: &str| -> Result<String, String> {
+        let line = block[*k].0;
+        let Some(start) = rest.find('{') else {
+            return Err(format!("line {line}: expected `{{ values }}` or `@ file`"));
+        };
+        let mut acc = String::new();
+        let mut cur = rest[start + 1..].to_string();
+        loop {
+            if let Some(end) = cur.find('}') {
+                acc.push_str(&cur[..end]);
+                if !cur[end + 1..].trim().is_empty() {
+                    return Err(format!("line {}: unexpected text after `}}`", block[*k].0));
+                }
+                return Ok(acc);
+            }
+            acc.push_str(&cur);
+            acc.push('\n');
+            *k += 1;
+            if *k >= block.len() {
+                return Err(format!("line {line}: `{{` is never closed"));
+            }
+            cur = block[*k].1.clone();
+        }
+    };
+    let src = |k: &mut usize, rest: &str| -> Result<ValueSrc, String> {
+        let r = rest.trim();
+        if let Some(p) = r.strip_prefix('@') {
+            Ok(ValueSrc::File(dir.join(p.trim())))
+        } else {
+            braces(k, rest).map(ValueSrc::Inline)
+        }
+    };
+    while k < block.len() {
+        let (line, text) = (block[k].0, block[k].1.trim().to_string());
+        if text.is_empty() {
+            k += 1;
+            continue;
+        }
+        if let Some(r) = text.strip_prefix("entry:") {
+            entries = r.split_whitespace().map(String::from).collect();
+        } else if let Some(r) = text.strip_prefix("tolerance:") {
+            tolerance = r
+                .trim()
+                .parse()
+                .map_err(|_| format!("line {line}: `tolerance:` needs a number, found `{}`", r.trim()))?;
+        } else if let Some(r) = text.strip_prefix("input") {
+            if let Some((_, l)) = &pending {
+                return Err(format!("line {l}: this input has no `output` or `error:`"));
+            }
+            pending = Some((src(&mut k, r)?, line));
+        } else if let Some(r) = text.strip_prefix("output") {
+            let Some((input, l)) = pending.take() else {
+                return Err(format!("line {line}: `output` without a preceding `input`"));
+            };
+            cases.push(Case {
+                entries: entries.clone(),
+                input,
+                expect: Expect::Output(src(&mut k, r)?),
+                tolerance,
+                line: l,
+            });
+        } else if let Some(r) = text.strip_prefix("error:") {
+            let Some((input, l)) = pending.take() else {
+                return Err(format!("line {line}: `error:` without a preceding `input`"));
+            };
+            cases.push(Case {
+                entries: entries.clone(),
+                input,
+                expect: Expect::Error(r.trim().to_string()),
+                tolerance,
+                line: l,
+            });
+        } else {
+            return Err(format!(
+                "line {line}: unknown test-block line `{text}` (expected entry:, input, output, error: or tolerance:)"
+            ));
+        }
+        k += 1;
+    }
+    if let Some((_, l)) = pending {
+        return Err(format!("line {l}: this input has no `output` or `error:`"));
+    }
+    Ok(())
+}
+
+fn read_src(src: &ValueSrc) -> Result<Source, String> {
+    match src {
+        ValueSrc::Inline(t) => Ok(Source::Text(t.clone(), "the test block".into())),
+        ValueSrc::File(p) if p.extension().is_some_and(|e| e == "npy") => Ok(Source::Npy(p.clone())),
+        ValueSrc::File(p) => std::fs::read_to_string(p)
+            .map(|t| Source::Text(t, p.display().to_string()))
+            .map_err(|e| format!("cannot read {}: {e}", p.display())),
+    }
+}
+
+/// Parse expected output values for a result type; a tuple result may be given as
+/// one value per component.
+pub fn parse_expected(src: &ValueSrc, ret: &Type) -> Result<Value, String> {
+    let text = match read_src(src)? {
+        Source::Text(t, _) => t,
+        Source::Npy(p) => return weir_interp::npy::read_npy_file(&p, ret),
+    };
+    let n = count_values(&text).map_err(|e| e.to_string())?;
+    if let Type::Tuple(ts) = ret {
+        if n == ts.len() && n != 1 {
+            let named: Vec<(String, Type)> = ts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (format!("expected component {i}"), t.clone()))
+                .collect();
+            return parse_values(&text, &named).map(Value::tuple).map_err(|e| e.to_string());
+        }
+    }
+    parse_values(&text, &[("expected output".into(), ret.clone())])
+        .map(|mut v| v.remove(0))
+        .map_err(|e| e.to_string())
+}
+
+/// The arguments of a case for an entry.
+pub fn case_args(c: &Compiled, entry: &str, src: &ValueSrc) -> Result<Vec<Value>, String> {
+    let Some(d) = c.program.find(entry).filter(|d| d.entry) else {
+        return Err(format!("no entry point named `{entry}`"));
+    };
+    let _ = param_names(d);
+    read_args(d, &[read_src(src)?])
+}
+
+/// The outcome of one case.
+pub struct Outcome {
+    pub entry: String,
+    pub line: usize,
+    pub failure: Option<String>,
+}
+
+/// Run every case of a compiled file on the interpreter.
+pub fn run_cases(c: &Compiled, cases: &[Case]) -> Vec<Outcome> {
+    let first_entry = c.program.entries().next().map(|d| d.name.clone());
+    let mut out = Vec::new();
+    for case in cases {
+        let entries = if case.entries.is_empty() {
+            first_entry.iter().cloned().collect()
+        } else {
+            case.entries.clone()
+        };
+        if entries.is_empty() {
+            out.push(Outcome {
+                entry: "?".into(),
+                line: case.line,
+                failure: Some("the file has no entry point".into()),
+            });
+        }
+        for entry in entries {
+            let failure = run_case(c, &entry, case).err();
+            out.push(Outcome {
+                entry,
+                line: case.line,
+                failure,
+            });
+        }
+    }
+    out
+}
+
+fn run_case(c: &Compiled, entry: &str, case: &Case) -> Result<(), String> {
+    let args = match (case_args(c, entry, &case.input), &case.expect) {
+        (Ok(a), _) => a,
+        (Err(e), Expect::Error(want)) if e.contains(want.as_str()) => return Ok(()),
+        (Err(e), _) => return Err(format!("bad input: {e}")),
+    };
+    let ret = c.program.find(entry).map(|d| d.ret.clone()).unwrap_or(Type::F64);
+    let result = run_entry(c, entry, args);
+    match (&case.expect, result) {
+        (Expect::Output(src), Ok(v)) => {
+            let expected = parse_expected(src, &ret)?;
+            compare(&v, &expected, case.tolerance).map_err(|d| {
+                let shown = format_value(&v);
+                let shown = if shown.len() > 200 { format!("{}...", &shown[..200]) } else { shown };
+                format!("wrong result: {d}\n      result: {shown}")
+            })
+        }
+        (Expect::Output(_), Err(e)) => Err(format!(
+            "expected a result, but the program failed:\n{}",
+            render_runtime_error(c, &e, false)
+        )),
+        (Expect::Error(want), Err(e)) => {
+            if e.message.contains(want.as_str()) {
+                Ok(())
+            } else {
+                Err(format!("expected an error containing `{want}`, got: {}", e.message))
+            }
+        }
+        (Expect::Error(want), Ok(v)) => {
+            let shown = format_value(&v);
+            let shown = if shown.len() > 200 { format!("{}...", &shown[..200]) } else { shown };
+            Err(format!("expected an error containing `{want}`, but it returned {shown}"))
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! The Weir reference interpreter and value formats.
+//!
+//! [`Interp`] evaluates the core IR directly; it is the definition of what every
+//! compiled program must compute. Values have a text format ([`value`]) and can be
+//! read from and written to `.npy` files ([`npy`]).
+
+pub mod eval;
+pub mod npy;
+pub mod value;
+
+pub use eval::{Interp, RuntimeError};
+pub use value::{Value, ValueError, compare, format_value, parse_value, parse_values};

@@ -1,0 +1,475 @@
+//! Runtime values and their text format (docs/language.md §7).
+
+use std::fmt::Write;
+use std::rc::Rc;
+use weir_ir::print::{f32_text, float_text, type_to_string};
+use weir_ir::{PrimType, Size, Type};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    F64(f64),
+    F32(f32),
+    I64(i64),
+    I32(i32),
+    Bool(bool),
+    Tuple(Rc<Vec<Value>>),
+    Array(Rc<Vec<Value>>),
+}
+
+impl Value {
+    pub fn array(v: Vec<Value>) -> Value {
+        Value::Array(Rc::new(v))
+    }
+    pub fn tuple(v: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(v))
+    }
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Value::I64(v) => Some(*v),
+            _ => None,
+        }
+    }
+    pub fn as_array(&self) -> Option<&Rc<Vec<Value>>> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+    /// Shape of a (regular) array value: lengths along the first elements.
+    pub fn shape(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut v = self;
+        while let Value::Array(a) = v {
+            out.push(a.len());
+            match a.first() {
+                Some(x) => v = x,
+                None => break,
+            }
+        }
+        out
+    }
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Value::F64(_) => "an f64",
+            Value::F32(_) => "an f32",
+            Value::I64(_) => "an i64",
+            Value::I32(_) => "an i32",
+            Value::Bool(_) => "a bool",
+            Value::Tuple(_) => "a tuple",
+            Value::Array(_) => "an array",
+        }
+    }
+}
+
+/// Print a value in the text format.
+pub fn format_value(v: &Value) -> String {
+    let mut s = String::new();
+    write_value(&mut s, v);
+    s
+}
+
+fn write_value(s: &mut String, v: &Value) {
+    match v {
+        Value::F64(x) => s.push_str(&float_text(*x)),
+        Value::F32(x) => {
+            s.push_str(&f32_text(*x));
+            s.push_str("f32");
+        }
+        Value::I64(x) => {
+            let _ = write!(s, "{x}");
+        }
+        Value::I32(x) => {
+            let _ = write!(s, "{x}i32");
+        }
+        Value::Bool(b) => {
+            let _ = write!(s, "{b}");
+        }
+        Value::Tuple(xs) => {
+            s.push('(');
+            for (i, x) in xs.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                write_value(s, x);
+            }
+            s.push(')');
+        }
+        Value::Array(xs) => {
+            s.push('[');
+            for (i, x) in xs.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                write_value(s, x);
+            }
+            s.push(']');
+        }
+    }
+}
+
+/// A value that failed to parse or did not match its expected type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueError {
+    /// Byte offset in the text, if it came from text.
+    pub offset: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for ValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Untyped value syntax.
+#[derive(Debug, Clone)]
+enum VTree {
+    Num(String, usize),
+    Bool(bool, usize),
+    List(Vec<VTree>, usize),
+    Tuple(Vec<VTree>, usize),
+}
+
+impl VTree {
+    fn offset(&self) -> usize {
+        match self {
+            VTree::Num(_, o) | VTree::Bool(_, o) | VTree::List(_, o) | VTree::Tuple(_, o) => *o,
+        }
+    }
+    fn describe(&self) -> String {
+        match self {
+            VTree::Num(t, _) => format!("the number `{t}`"),
+            VTree::Bool(b, _) => format!("`{b}`"),
+            VTree::List(xs, _) => format!("an array of {} elements", xs.len()),
+            VTree::Tuple(xs, _) => format!("a tuple of {} components", xs.len()),
+        }
+    }
+}
+
+struct VParser<'t> {
+    text: &'t str,
+    pos: usize,
+    depth: usize,
+}
+
+impl<'t> VParser<'t> {
+    fn skip_ws(&mut self) {
+        let b = self.text.as_bytes();
+        while self.pos < b.len() {
+            if b[self.pos].is_ascii_whitespace() {
+                self.pos += 1;
+            } else if self.text[self.pos..].starts_with("--") || b[self.pos] == b'#' {
+                while self.pos < b.len() && b[self.pos] != b'\n' {
+                    self.pos += 1;
+                }
+            } else {
+                break;
+            }
+        }
+    }
+    fn err<T>(&self, msg: String) -> Result<T, ValueError> {
+        Err(ValueError {
+            offset: Some(self.pos),
+            message: msg,
+        })
+    }
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+    fn tree(&mut self) -> Result<VTree, ValueError> {
+        self.skip_ws();
+        self.depth += 1;
+        if self.depth > 200 {
+            return self.err("value nested too deeply".into());
+        }
+        let start = self.pos;
+        let r = match self.peek() {
+            None => self.err("expected a value, found the end of the input".into()),
+            Some(b'[') | Some(b'(') => {
+                let open = self.peek();
+                self.pos += 1;
+                let close = if open == Some(b'[') { b']' } else { b')' };
+                let mut items = Vec::new();
+                self.skip_ws();
+                if self.peek() == Some(close) {
+                    self.pos += 1;
+                } else {
+                    loop {
+                        items.push(self.tree()?);
+                        self.skip_ws();
+                        match self.peek() {
+                            Some(b',') => self.pos += 1,
+                            Some(c) if c == close => {
+                                self.pos += 1;
+                                break;
+                            }
+                            _ => {
+                                return self.err(format!(
+                                    "expected `,` or `{}` in the {}",
+                                    close as char,
+                                    if close == b']' { "array" } else { "tuple" }
+                                ));
+                            }
+                        }
+                    }
+                }
+                if close == b']' {
+                    Ok(VTree::List(items, start))
+                } else if items.len() == 1 {
+                    Ok(items.pop().unwrap_or(VTree::Bool(false, start)))
+                } else {
+                    Ok(VTree::Tuple(items, start))
+                }
+            }
+            Some(_) => {
+                let b = self.text.as_bytes();
+                while self.pos < b.len() && (b[self.pos].is_ascii_alphanumeric() || b"._+-".contains(&b[self.pos])) {
+                    // a sign is only part of a number at the start or after an exponent
+                    if (b[self.pos] == b'+' || b[self.pos] == b'-')
+                        && self.pos > start
+                        && !matches!(b[self.pos - 1], b'e' | b'E')
+                    {
+                        break;
+                    }
+                    self.pos += 1;
+                }
+                let word = &self.text[start..self.pos];
+                match word {
+                    "" => {
+                        let c = self.text[self.pos..].chars().next().unwrap_or(' ');
+                        self.err(format!("unexpected character `{c}` in a value"))
+                    }
+                    "true" => Ok(VTree::Bool(true, start)),
+                    "false" => Ok(VTree::Bool(false, start)),
+                    w => Ok(VTree::Num(w.to_string(), start)),
+                }
+            }
+        };
+        self.depth -= 1;
+        r
+    }
+}
+
+/// Parse all values in a text (separated by white space).
+fn parse_trees(text: &str) -> Result<Vec<VTree>, ValueError> {
+    let mut p = VParser { text, pos: 0, depth: 0 };
+    let mut out = Vec::new();
+    loop {
+        p.skip_ws();
+        if p.pos >= text.len() {
+            break;
+        }
+        out.push(p.tree()?);
+    }
+    Ok(out)
+}
+
+fn num(text: &str, p: PrimType, off: usize) -> Result<Value, ValueError> {
+    let bad = |what: &str| ValueError {
+        offset: Some(off),
+        message: format!("expected {what}, found `{text}`"),
+    };
+    let (body, suffix) = split_suffix(text);
+    if let Some(s) = suffix {
+        if s != p {
+            return Err(ValueError {
+                offset: Some(off),
+                message: format!("expected a value of type {}, found `{text}` (a {})", p.name(), s.name()),
+            });
+        }
+    }
+    let clean: String = body.chars().filter(|c| *c != '_').collect();
+    let is_int_text = clean.trim_start_matches(['-', '+']).chars().all(|c| c.is_ascii_digit()) && !clean.is_empty();
+    match p {
+        PrimType::F64 | PrimType::F32 => {
+            let v = match clean.as_str() {
+                "inf" | "+inf" => f64::INFINITY,
+                "-inf" => f64::NEG_INFINITY,
+                "nan" | "-nan" | "+nan" => f64::NAN,
+                c => c.parse::<f64>().map_err(|_| bad(&format!("a number of type {}", p.name())))?,
+            };
+            Ok(if p == PrimType::F64 { Value::F64(v) } else { Value::F32(v as f32) })
+        }
+        PrimType::I64 | PrimType::I32 => {
+            if !is_int_text {
+                return Err(bad(&format!("an integer of type {}", p.name())));
+            }
+            let v: i128 = clean.parse().map_err(|_| bad("an integer"))?;
+            if p == PrimType::I64 {
+                i64::try_from(v).map(Value::I64).map_err(|_| bad("an integer that fits in i64"))
+            } else {
+                i32::try_from(v).map(Value::I32).map_err(|_| bad("an integer that fits in i32"))
+            }
+        }
+        PrimType::Bool => Err(bad("`true` or `false`")),
+    }
+}
+
+fn split_suffix(text: &str) -> (&str, Option<PrimType>) {
+    for (s, p) in [
+        ("f64", PrimType::F64),
+        ("f32", PrimType::F32),
+        ("i64", PrimType::I64),
+        ("i32", PrimType::I32),
+    ] {
+        if let Some(b) = text.strip_suffix(s) {
+            if !b.is_empty() {
+                return (b, Some(p));
+            }
+        }
+    }
+    (text, None)
+}
+
+fn convert(t: &VTree, ty: &Type) -> Result<Value, ValueError> {
+    let mismatch = |t: &VTree| ValueError {
+        offset: Some(t.offset()),
+        message: format!("expected a value of type {}, found {}", type_to_string(ty), t.describe()),
+    };
+    match (ty, t) {
+        (Type::Prim(PrimType::Bool), VTree::Bool(b, _)) => Ok(Value::Bool(*b)),
+        (Type::Prim(p), VTree::Num(text, off)) => num(text, *p, *off),
+        (Type::Tuple(ts), VTree::Tuple(xs, _)) if ts.len() == xs.len() => {
+            Ok(Value::tuple(xs.iter().zip(ts).map(|(x, t)| convert(x, t)).collect::<Result<_, _>>()?))
+        }
+        (Type::Array(size, elem), VTree::List(xs, off)) => {
+            if let Size::Const(c) = size {
+                if *c as usize != xs.len() {
+                    return Err(ValueError {
+                        offset: Some(*off),
+                        message: format!("expected an array of {c} elements, found {}", xs.len()),
+                    });
+                }
+            }
+            let vals: Vec<Value> = xs.iter().map(|x| convert(x, elem)).collect::<Result<_, _>>()?;
+            if let Some(first) = vals.first() {
+                let s0 = first.shape();
+                for (x, v) in xs.iter().zip(&vals) {
+                    if v.shape() != s0 {
+                        return Err(ValueError {
+                            offset: Some(x.offset()),
+                            message: format!(
+                                "irregular array: this element has shape {:?} but the first has shape {:?} (arrays must be rectangular)",
+                                v.shape(),
+                                s0
+                            ),
+                        });
+                    }
+                }
+            }
+            Ok(Value::array(vals))
+        }
+        _ => Err(mismatch(t)),
+    }
+}
+
+/// Parse values for the given types from text. `what` names each value for messages.
+pub fn parse_values(text: &str, types: &[(String, Type)]) -> Result<Vec<Value>, ValueError> {
+    let trees = parse_trees(text)?;
+    if trees.len() != types.len() {
+        return Err(ValueError {
+            offset: None,
+            message: format!(
+                "expected {} value(s) ({}), found {}",
+                types.len(),
+                types
+                    .iter()
+                    .map(|(n, t)| format!("{n}: {}", type_to_string(t)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                trees.len()
+            ),
+        });
+    }
+    trees
+        .iter()
+        .zip(types)
+        .map(|(t, (n, ty))| {
+            convert(t, ty).map_err(|e| ValueError {
+                offset: e.offset,
+                message: format!("{n}: {}", e.message),
+            })
+        })
+        .collect()
+}
+
+/// Parse one value of a type.
+pub fn parse_value(text: &str, ty: &Type) -> Result<Value, ValueError> {
+    let mut v = parse_values(text, &[("value".to_string(), ty.clone())])?;
+    v.pop().ok_or(ValueError {
+        offset: None,
+        message: "no value".into(),
+    })
+}
+
+/// Count the values in a text without types (for splitting inputs).
+pub fn count_values(text: &str) -> Result<usize, ValueError> {
+    parse_trees(text).map(|t| t.len())
+}
+
+/// Does a value have the given type (sizes checked where constant)?
+pub fn check_type(v: &Value, ty: &Type) -> Result<(), String> {
+    match (v, ty) {
+        (Value::F64(_), Type::Prim(PrimType::F64))
+        | (Value::F32(_), Type::Prim(PrimType::F32))
+        | (Value::I64(_), Type::Prim(PrimType::I64))
+        | (Value::I32(_), Type::Prim(PrimType::I32))
+        | (Value::Bool(_), Type::Prim(PrimType::Bool)) => Ok(()),
+        (Value::Tuple(xs), Type::Tuple(ts)) if xs.len() == ts.len() => {
+            xs.iter().zip(ts).try_for_each(|(x, t)| check_type(x, t))
+        }
+        (Value::Array(xs), Type::Array(s, e)) => {
+            if let Size::Const(c) = s {
+                if *c as usize != xs.len() {
+                    return Err(format!("expected {c} elements, found {}", xs.len()));
+                }
+            }
+            xs.iter().try_for_each(|x| check_type(x, e))
+        }
+        _ => Err(format!("expected a value of type {}, found {}", type_to_string(ty), v.kind_name())),
+    }
+}
+
+/// Compare an actual against an expected value. Floats match within relative
+/// tolerance `tol`: `|a - b| <= tol * max(1, |a|, |b|)`; NaN matches NaN.
+/// Returns a description of the first difference.
+pub fn compare(actual: &Value, expected: &Value, tol: f64) -> Result<(), String> {
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        if a.is_nan() || b.is_nan() {
+            return a.is_nan() && b.is_nan();
+        }
+        if a == b {
+            return true;
+        }
+        (a - b).abs() <= tol * 1f64.max(a.abs()).max(b.abs())
+    }
+    fn go(a: &Value, e: &Value, tol: f64, path: &mut Vec<usize>) -> Result<(), String> {
+        let at = |path: &Vec<usize>| {
+            if path.is_empty() {
+                String::new()
+            } else {
+                format!(" at index {path:?}")
+            }
+        };
+        match (a, e) {
+            (Value::F64(x), Value::F64(y)) if close(*x, *y, tol) => Ok(()),
+            (Value::F32(x), Value::F32(y)) if close(*x as f64, *y as f64, tol.max(1e-6)) => Ok(()),
+            (Value::I64(x), Value::I64(y)) if x == y => Ok(()),
+            (Value::I32(x), Value::I32(y)) if x == y => Ok(()),
+            (Value::Bool(x), Value::Bool(y)) if x == y => Ok(()),
+            (Value::Tuple(xs), Value::Tuple(ys)) | (Value::Array(xs), Value::Array(ys)) => {
+                if xs.len() != ys.len() {
+                    return Err(format!("length {} differs from expected {}{}", xs.len(), ys.len(), at(path)));
+                }
+                for (i, (x, y)) in xs.iter().zip(ys.iter()).enumerate() {
+                    path.push(i);
+                    go(x, y, tol, path)?;
+                    path.pop();
+                }
+                Ok(())
+            }
+            _ => Err(format!("got {} but expected {}{}", format_value(a), format_value(e), at(path))),
+        }
+    }
+    go(actual, expected, tol, &mut Vec::new())
+}

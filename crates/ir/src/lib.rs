@@ -1,0 +1,417 @@
+//! The Weir core IR: typed, A-normal form, unique names.
+//!
+//! Every intermediate result is bound by a [`Stmt`] to a name that is unique in its
+//! function; operands are [`Atom`]s (variables or constants). Functions appear only
+//! as arguments ([`Arg::Fun`]): lambdas or function-typed parameters. The IR has a
+//! text form ([`print`]), a parser for it ([`parse`]) and a [`verify`] pass.
+
+pub mod parse;
+pub mod print;
+pub mod verify;
+
+pub use weir_syntax::Span;
+pub use weir_syntax::ast::{BinOp, PrimType, UnOp};
+
+/// A variable name. Unique within its function (the elaborator appends `_N`).
+pub type Name = String;
+
+/// A size in an array type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Size {
+    Const(i64),
+    /// An `i64` variable in scope (a size parameter or a local).
+    Var(Name),
+    /// Not known statically; checked at run time where it matters.
+    Unknown,
+    /// An inference variable (only during type checking; never in a finished program).
+    Infer(u32),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    Prim(PrimType),
+    Array(Size, Box<Type>),
+    Tuple(Vec<Type>),
+    Fun(Vec<Type>, Box<Type>),
+    /// An inference variable (only during type checking).
+    Infer(u32),
+}
+
+impl Type {
+    pub const F64: Type = Type::Prim(PrimType::F64);
+    pub const I64: Type = Type::Prim(PrimType::I64);
+    pub const BOOL: Type = Type::Prim(PrimType::Bool);
+
+    pub fn array(size: Size, elem: Type) -> Type {
+        Type::Array(size, Box::new(elem))
+    }
+    pub fn elem(&self) -> Option<&Type> {
+        match self {
+            Type::Array(_, e) => Some(e),
+            _ => None,
+        }
+    }
+    pub fn prim(&self) -> Option<PrimType> {
+        match self {
+            Type::Prim(p) => Some(*p),
+            _ => None,
+        }
+    }
+    /// Rank (number of array dimensions) of the type.
+    pub fn rank(&self) -> usize {
+        match self {
+            Type::Array(_, e) => 1 + e.rank(),
+            _ => 0,
+        }
+    }
+    pub fn is_fun(&self) -> bool {
+        matches!(self, Type::Fun(..))
+    }
+    /// Does the type contain a function type anywhere?
+    pub fn has_fun(&self) -> bool {
+        match self {
+            Type::Fun(..) => true,
+            Type::Array(_, e) => e.has_fun(),
+            Type::Tuple(ts) => ts.iter().any(|t| t.has_fun()),
+            _ => false,
+        }
+    }
+    /// Same type ignoring sizes.
+    pub fn same_shape(&self, other: &Type) -> bool {
+        match (self, other) {
+            (Type::Prim(a), Type::Prim(b)) => a == b,
+            (Type::Array(_, a), Type::Array(_, b)) => a.same_shape(b),
+            (Type::Tuple(a), Type::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_shape(y)),
+            (Type::Fun(a, r), Type::Fun(b, s)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_shape(y)) && r.same_shape(s)
+            }
+            (Type::Infer(a), Type::Infer(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// Scalar constants.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Const {
+    F64(f64),
+    F32(f32),
+    I64(i64),
+    I32(i32),
+    Bool(bool),
+}
+
+impl Const {
+    pub fn prim(self) -> PrimType {
+        match self {
+            Const::F64(_) => PrimType::F64,
+            Const::F32(_) => PrimType::F32,
+            Const::I64(_) => PrimType::I64,
+            Const::I32(_) => PrimType::I32,
+            Const::Bool(_) => PrimType::Bool,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Atom {
+    Var(Name),
+    Const(Const),
+}
+
+/// Scalar math functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MathFn {
+    Sqrt,
+    Exp,
+    Log,
+    Sin,
+    Cos,
+    Tan,
+    Tanh,
+    Abs,
+    Floor,
+    Ceil,
+    Lgamma,
+    Atan2,
+    Pow,
+    Min,
+    Max,
+}
+
+impl MathFn {
+    pub const ALL: [MathFn; 15] = [
+        MathFn::Sqrt,
+        MathFn::Exp,
+        MathFn::Log,
+        MathFn::Sin,
+        MathFn::Cos,
+        MathFn::Tan,
+        MathFn::Tanh,
+        MathFn::Abs,
+        MathFn::Floor,
+        MathFn::Ceil,
+        MathFn::Lgamma,
+        MathFn::Atan2,
+        MathFn::Pow,
+        MathFn::Min,
+        MathFn::Max,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            MathFn::Sqrt => "sqrt",
+            MathFn::Exp => "exp",
+            MathFn::Log => "log",
+            MathFn::Sin => "sin",
+            MathFn::Cos => "cos",
+            MathFn::Tan => "tan",
+            MathFn::Tanh => "tanh",
+            MathFn::Abs => "abs",
+            MathFn::Floor => "floor",
+            MathFn::Ceil => "ceil",
+            MathFn::Lgamma => "lgamma",
+            MathFn::Atan2 => "atan2",
+            MathFn::Pow => "pow",
+            MathFn::Min => "min",
+            MathFn::Max => "max",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<MathFn> {
+        MathFn::ALL.iter().copied().find(|m| m.name() == s)
+    }
+    pub fn arity(self) -> usize {
+        match self {
+            MathFn::Atan2 | MathFn::Pow | MathFn::Min | MathFn::Max => 2,
+            _ => 1,
+        }
+    }
+    /// Works on integers too (otherwise floats only).
+    pub fn allows_int(self) -> bool {
+        matches!(self, MathFn::Abs | MathFn::Min | MathFn::Max)
+    }
+}
+
+/// Array builtins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    Build,
+    IFold,
+    Length,
+    Map,
+    Map2,
+    Map3,
+    Zip,
+    Zip3,
+    Unzip,
+    Unzip3,
+    Fold,
+    Reduce,
+    Scan,
+    Filter,
+    Iota,
+    Replicate,
+    Concat,
+    Split,
+    Flatten,
+    Unflatten,
+    Transpose,
+    Slide,
+    Reverse,
+    Rotate,
+    Gather,
+    Pad,
+    Sum,
+    Product,
+    Maximum,
+    Minimum,
+}
+
+impl Builtin {
+    pub const ALL: [Builtin; 30] = [
+        Builtin::Build,
+        Builtin::IFold,
+        Builtin::Length,
+        Builtin::Map,
+        Builtin::Map2,
+        Builtin::Map3,
+        Builtin::Zip,
+        Builtin::Zip3,
+        Builtin::Unzip,
+        Builtin::Unzip3,
+        Builtin::Fold,
+        Builtin::Reduce,
+        Builtin::Scan,
+        Builtin::Filter,
+        Builtin::Iota,
+        Builtin::Replicate,
+        Builtin::Concat,
+        Builtin::Split,
+        Builtin::Flatten,
+        Builtin::Unflatten,
+        Builtin::Transpose,
+        Builtin::Slide,
+        Builtin::Reverse,
+        Builtin::Rotate,
+        Builtin::Gather,
+        Builtin::Pad,
+        Builtin::Sum,
+        Builtin::Product,
+        Builtin::Maximum,
+        Builtin::Minimum,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::Build => "build",
+            Builtin::IFold => "ifold",
+            Builtin::Length => "length",
+            Builtin::Map => "map",
+            Builtin::Map2 => "map2",
+            Builtin::Map3 => "map3",
+            Builtin::Zip => "zip",
+            Builtin::Zip3 => "zip3",
+            Builtin::Unzip => "unzip",
+            Builtin::Unzip3 => "unzip3",
+            Builtin::Fold => "fold",
+            Builtin::Reduce => "reduce",
+            Builtin::Scan => "scan",
+            Builtin::Filter => "filter",
+            Builtin::Iota => "iota",
+            Builtin::Replicate => "replicate",
+            Builtin::Concat => "concat",
+            Builtin::Split => "split",
+            Builtin::Flatten => "flatten",
+            Builtin::Unflatten => "unflatten",
+            Builtin::Transpose => "transpose",
+            Builtin::Slide => "slide",
+            Builtin::Reverse => "reverse",
+            Builtin::Rotate => "rotate",
+            Builtin::Gather => "gather",
+            Builtin::Pad => "pad",
+            Builtin::Sum => "sum",
+            Builtin::Product => "product",
+            Builtin::Maximum => "maximum",
+            Builtin::Minimum => "minimum",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Builtin> {
+        if s == "join" {
+            return Some(Builtin::Flatten);
+        }
+        Builtin::ALL.iter().copied().find(|b| b.name() == s)
+    }
+    /// For each argument: `Some(k)` if it is a function of `k` parameters, `None` for a value.
+    pub fn arg_kinds(self) -> &'static [Option<usize>] {
+        use Builtin::*;
+        match self {
+            Build => &[None, Some(1)],
+            IFold => &[Some(2), None, None],
+            Map => &[Some(1), None],
+            Map2 => &[Some(2), None, None],
+            Map3 => &[Some(3), None, None, None],
+            Fold | Reduce | Scan => &[Some(2), None, None],
+            Filter => &[Some(1), None],
+            Length | Unzip | Unzip3 | Iota | Flatten | Transpose | Reverse | Sum | Product | Maximum
+            | Minimum => &[None],
+            Zip | Replicate | Concat | Split | Rotate | Gather => &[None, None],
+            Zip3 | Unflatten | Slide => &[None, None, None],
+            Pad => &[None, None, None, None],
+        }
+    }
+}
+
+/// A function argument: a lambda, or a variable of function type (a parameter).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fun {
+    Lambda(Lambda),
+    Var(Name),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lambda {
+    pub params: Vec<(Name, Type)>,
+    pub ret: Type,
+    pub body: Body,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    Atom(Atom),
+    Fun(Fun),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoopForm {
+    /// `for counter < bound`
+    For(Name, Atom),
+    /// `while cond` (the condition sees the state)
+    While(Body),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Exp {
+    Atom(Atom),
+    Bin(BinOp, Atom, Atom),
+    Un(UnOp, Atom),
+    Convert(PrimType, Atom),
+    Math(MathFn, Vec<Atom>),
+    Tuple(Vec<Atom>),
+    Proj(Atom, usize),
+    ArrayLit(Vec<Atom>),
+    /// `a[i]` (one dimension)
+    Index(Atom, Atom),
+    /// `a[s:e]`
+    Slice(Atom, Atom, Atom),
+    If(Atom, Body, Body),
+    /// Call of a top-level definition.
+    Call(Name, Vec<Arg>),
+    /// Call of a function-typed parameter.
+    Apply(Name, Vec<Atom>),
+    Prim(Builtin, Vec<Arg>),
+    Loop {
+        state: (Name, Type),
+        init: Atom,
+        form: LoopForm,
+        body: Body,
+    },
+}
+
+/// `let var: ty = exp`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub var: Name,
+    pub ty: Type,
+    pub exp: Exp,
+    pub span: Span,
+}
+
+/// A sequence of statements and a result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Body {
+    pub stmts: Vec<Stmt>,
+    pub result: Atom,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunDef {
+    pub name: Name,
+    pub entry: bool,
+    pub size_params: Vec<Name>,
+    pub params: Vec<(Name, Type)>,
+    pub ret: Type,
+    pub body: Body,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Program {
+    pub defs: Vec<FunDef>,
+}
+
+impl Program {
+    pub fn find(&self, name: &str) -> Option<&FunDef> {
+        self.defs.iter().find(|d| d.name == name)
+    }
+    pub fn entries(&self) -> impl Iterator<Item = &FunDef> {
+        self.defs.iter().filter(|d| d.entry)
+    }
+}

@@ -1,0 +1,202 @@
+//! The surface syntax tree. Every node carries its span.
+
+use crate::source::Span;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrimType {
+    F64,
+    F32,
+    I64,
+    I32,
+    Bool,
+}
+
+impl PrimType {
+    pub fn name(self) -> &'static str {
+        match self {
+            PrimType::F64 => "f64",
+            PrimType::F32 => "f32",
+            PrimType::I64 => "i64",
+            PrimType::I32 => "i32",
+            PrimType::Bool => "bool",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<PrimType> {
+        Some(match s {
+            "f64" => PrimType::F64,
+            "f32" => PrimType::F32,
+            "i64" => PrimType::I64,
+            "i32" => PrimType::I32,
+            "bool" => PrimType::Bool,
+            _ => return None,
+        })
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, PrimType::F64 | PrimType::F32)
+    }
+    pub fn is_int(self) -> bool {
+        matches!(self, PrimType::I64 | PrimType::I32)
+    }
+}
+
+/// A size in an array type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SizeExp {
+    /// `[]`
+    Any(Span),
+    /// `[n]`
+    Named(Ident),
+    /// `[3]`
+    Const(i64, Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeExp {
+    Prim(PrimType, Span),
+    Array(SizeExp, Box<TypeExp>, Span),
+    Tuple(Vec<TypeExp>, Span),
+    Fun(Vec<TypeExp>, Box<TypeExp>, Span),
+}
+
+impl TypeExp {
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExp::Prim(_, s) | TypeExp::Array(_, _, s) | TypeExp::Tuple(_, s) | TypeExp::Fun(_, _, s) => *s,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pat {
+    Var(Ident, Option<TypeExp>),
+    Wild(Span, Option<TypeExp>),
+    Tuple(Vec<Pat>, Span),
+}
+
+impl Pat {
+    pub fn span(&self) -> Span {
+        match self {
+            Pat::Var(i, _) => i.span,
+            Pat::Wild(s, _) | Pat::Tuple(_, s) => *s,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Pow,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Concat,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Pow => "**",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+            BinOp::Concat => "++",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+/// One entry between `[` and `]` of an index expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IndexEntry {
+    Index(Expr),
+    Slice(Option<Expr>, Option<Expr>, Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoopForm {
+    For(Ident, Box<Expr>),
+    While(Box<Expr>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Var(Ident),
+    /// Integer literal with its optional suffix type.
+    Int(i128, Option<PrimType>),
+    Float(f64, Option<PrimType>),
+    Bool(bool),
+    Tuple(Vec<Expr>),
+    ArrayLit(Vec<Expr>),
+    /// `(+)` and friends.
+    OpSection(BinOp),
+    Index(Box<Expr>, Vec<IndexEntry>),
+    Proj(Box<Expr>, usize, Span),
+    Apply(Box<Expr>, Vec<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>, Span),
+    Unary(UnOp, Box<Expr>),
+    Let(Pat, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Lambda(Vec<Pat>, Box<Expr>),
+    Loop(Pat, Box<Expr>, LoopForm, Box<Expr>),
+    /// A placeholder for a sub-expression that failed to parse.
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub pat: Pat,
+    pub ty: TypeExp,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Def {
+    pub name: Ident,
+    pub entry: bool,
+    pub size_params: Vec<Ident>,
+    pub params: Vec<Param>,
+    pub ret: Option<TypeExp>,
+    pub body: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Program {
+    pub defs: Vec<Def>,
+}

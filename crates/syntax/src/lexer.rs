@@ -1,0 +1,201 @@
+//! The lexer (logos). Produces tokens with spans; bad characters become error tokens.
+
+use crate::source::{FileId, Span};
+use logos::Logos;
+
+#[derive(Logos, Clone, Debug, PartialEq)]
+#[logos(skip r"[ \t\r\n\f]+")]
+#[logos(skip(r"--[^\n]*", allow_greedy = true))]
+pub enum Tok {
+    #[token("def")]
+    Def,
+    #[token("entry")]
+    Entry,
+    #[token("let")]
+    Let,
+    #[token("in")]
+    In,
+    #[token("if")]
+    If,
+    #[token("then")]
+    Then,
+    #[token("else")]
+    Else,
+    #[token("loop")]
+    Loop,
+    #[token("for")]
+    For,
+    #[token("while")]
+    While,
+    #[token("do")]
+    Do,
+    #[token("true")]
+    True,
+    #[token("false")]
+    False,
+    #[regex(r"[A-Za-z_][A-Za-z0-9_']*", |lex| lex.slice().to_string())]
+    Ident(String),
+    /// Integer literal text (digits, underscores, optional suffix), parsed later.
+    #[regex(r"[0-9][0-9_]*(i32|i64)?", |lex| lex.slice().to_string())]
+    #[regex(r"0x[0-9a-fA-F_]+(i32|i64)?", |lex| lex.slice().to_string())]
+    Int(String),
+    /// Float literal text, parsed later.
+    #[regex(r"[0-9][0-9_]*\.[0-9][0-9_]*([eE][+-]?[0-9]+)?(f32|f64)?", |lex| lex.slice().to_string())]
+    #[regex(r"[0-9][0-9_]*[eE][+-]?[0-9]+(f32|f64)?", |lex| lex.slice().to_string())]
+    #[regex(r"[0-9][0-9_]*(f32|f64)", |lex| lex.slice().to_string())]
+    Float(String),
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token(",")]
+    Comma,
+    #[token(":")]
+    Colon,
+    #[token(".")]
+    Dot,
+    #[token("\\")]
+    Backslash,
+    #[token("->")]
+    Arrow,
+    #[token("=")]
+    Eq,
+    #[token("==")]
+    EqEq,
+    #[token("!=")]
+    NotEq,
+    #[token("<")]
+    Lt,
+    #[token("<=")]
+    Le,
+    #[token(">")]
+    Gt,
+    #[token(">=")]
+    Ge,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+    #[token("**")]
+    StarStar,
+    #[token("/")]
+    Slash,
+    #[token("%")]
+    Percent,
+    #[token("&&")]
+    AndAnd,
+    #[token("||")]
+    OrOr,
+    #[token("!")]
+    Bang,
+    #[token("++")]
+    PlusPlus,
+    #[token("|>")]
+    Pipe,
+    #[token("'")]
+    Quote,
+    /// A character no token starts with.
+    Error(String),
+    Eof,
+}
+
+impl Tok {
+    /// How the token is shown in error messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Tok::Ident(s) => format!("identifier `{s}`"),
+            Tok::Int(s) => format!("integer literal `{s}`"),
+            Tok::Float(s) => format!("float literal `{s}`"),
+            Tok::Error(s) => format!("unexpected character `{s}`"),
+            Tok::Eof => "end of file".to_string(),
+            t => format!("`{}`", t.text()),
+        }
+    }
+    pub fn text(&self) -> &str {
+        match self {
+            Tok::Def => "def",
+            Tok::Entry => "entry",
+            Tok::Let => "let",
+            Tok::In => "in",
+            Tok::If => "if",
+            Tok::Then => "then",
+            Tok::Else => "else",
+            Tok::Loop => "loop",
+            Tok::For => "for",
+            Tok::While => "while",
+            Tok::Do => "do",
+            Tok::True => "true",
+            Tok::False => "false",
+            Tok::Ident(s) | Tok::Int(s) | Tok::Float(s) | Tok::Error(s) => s,
+            Tok::LParen => "(",
+            Tok::RParen => ")",
+            Tok::LBracket => "[",
+            Tok::RBracket => "]",
+            Tok::LBrace => "{",
+            Tok::RBrace => "}",
+            Tok::Comma => ",",
+            Tok::Colon => ":",
+            Tok::Dot => ".",
+            Tok::Backslash => "\\",
+            Tok::Arrow => "->",
+            Tok::Eq => "=",
+            Tok::EqEq => "==",
+            Tok::NotEq => "!=",
+            Tok::Lt => "<",
+            Tok::Le => "<=",
+            Tok::Gt => ">",
+            Tok::Ge => ">=",
+            Tok::Plus => "+",
+            Tok::Minus => "-",
+            Tok::Star => "*",
+            Tok::StarStar => "**",
+            Tok::Slash => "/",
+            Tok::Percent => "%",
+            Tok::AndAnd => "&&",
+            Tok::OrOr => "||",
+            Tok::Bang => "!",
+            Tok::PlusPlus => "++",
+            Tok::Pipe => "|>",
+            Tok::Quote => "'",
+            Tok::Eof => "<eof>",
+        }
+    }
+}
+
+/// A token and where it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Token {
+    pub tok: Tok,
+    pub span: Span,
+}
+
+/// Lex a whole file. Never fails: unknown characters become [`Tok::Error`] tokens.
+/// The last token is always [`Tok::Eof`].
+pub fn lex(file: FileId, text: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut lexer = Tok::lexer(text);
+    while let Some(res) = lexer.next() {
+        let r = lexer.span();
+        let span = Span::new(file, r.start, r.end);
+        let tok = match res {
+            Ok(t) => t,
+            Err(()) => Tok::Error(lexer.slice().to_string()),
+        };
+        out.push(Token { tok, span });
+    }
+    out.push(Token {
+        tok: Tok::Eof,
+        span: Span::new(file, text.len(), text.len()),
+    });
+    out
+}

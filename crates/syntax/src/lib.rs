@@ -1,0 +1,14 @@
+//! Weir front end, part 1: source files, diagnostics, the lexer, the AST and the parser.
+//!
+//! Parsing never panics: [`parse_file`] returns an AST (possibly partial) and every
+//! error found, each with a span into the [`SourceMap`].
+
+pub mod ast;
+pub mod diag;
+pub mod lexer;
+pub mod parser;
+pub mod source;
+
+pub use diag::{Diagnostic, Label};
+pub use parser::parse_file;
+pub use source::{FileId, SourceMap, Span};

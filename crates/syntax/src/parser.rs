@@ -1,0 +1,870 @@
+//! Hand-written recursive-descent / precedence-climbing parser.
+//!
+//! Errors never abort the whole file: a definition that fails to parse is reported
+//! and skipped up to the next `def`/`entry`, so one run reports every broken
+//! definition. Nesting is bounded ([`MAX_DEPTH`]) so that no input can exhaust the stack.
+
+use crate::ast::*;
+use crate::diag::Diagnostic;
+use crate::lexer::{Tok, Token, lex};
+use crate::source::{FileId, Span};
+
+/// Maximum nesting of expressions, types and patterns (including operator chains).
+pub const MAX_DEPTH: usize = 400;
+
+type PResult<T> = Result<T, Diagnostic>;
+
+/// Parse a whole file. Returns the definitions that parsed and all errors.
+pub fn parse_file(file: FileId, text: &str) -> (Program, Vec<Diagnostic>) {
+    let toks = lex(file, text);
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        depth: 0,
+    };
+    let mut prog = Program::default();
+    let mut errors = Vec::new();
+    loop {
+        match p.peek() {
+            Tok::Eof => break,
+            Tok::Def | Tok::Entry => match p.def() {
+                Ok(d) => prog.defs.push(d),
+                Err(e) => {
+                    errors.push(e);
+                    p.depth = 0;
+                    p.skip_to_def();
+                }
+            },
+            _ => {
+                let t = p.cur().clone();
+                let e = if let Tok::Error(_) = t.tok {
+                    bad_char(&t)
+                } else {
+                    Diagnostic::new(
+                        "E0001",
+                        t.span,
+                        format!("expected a definition, found {}", t.tok.describe()),
+                    )
+                    .with_label("a top-level item must start with `def` or `entry`")
+                    .with_help("write `def name (x: f64) : f64 = ...`; did a previous definition end too early?")
+                };
+                errors.push(e);
+                p.bump();
+                p.skip_to_def();
+            }
+        }
+    }
+    (prog, errors)
+}
+
+fn bad_char(t: &Token) -> Diagnostic {
+    Diagnostic::new(
+        "E0002",
+        t.span,
+        format!("unexpected character `{}`", t.tok.text().escape_debug()),
+    )
+    .with_label("no Weir token starts with this character")
+    .with_help("remove it; comments start with `--`")
+}
+
+struct Parser {
+    toks: Vec<Token>,
+    pos: usize,
+    depth: usize,
+}
+
+fn is_binop(t: &Tok) -> Option<(BinOp, u8, bool)> {
+    // (operator, precedence, right-associative)
+    Some(match t {
+        Tok::OrOr => (BinOp::Or, 1, false),
+        Tok::AndAnd => (BinOp::And, 2, false),
+        Tok::EqEq => (BinOp::Eq, 3, false),
+        Tok::NotEq => (BinOp::Ne, 3, false),
+        Tok::Lt => (BinOp::Lt, 3, false),
+        Tok::Le => (BinOp::Le, 3, false),
+        Tok::Gt => (BinOp::Gt, 3, false),
+        Tok::Ge => (BinOp::Ge, 3, false),
+        Tok::PlusPlus => (BinOp::Concat, 4, true),
+        Tok::Plus => (BinOp::Add, 5, false),
+        Tok::Minus => (BinOp::Sub, 5, false),
+        Tok::Star => (BinOp::Mul, 6, false),
+        Tok::Slash => (BinOp::Div, 6, false),
+        Tok::Percent => (BinOp::Rem, 6, false),
+        Tok::StarStar => (BinOp::Pow, 7, true),
+        _ => return None,
+    })
+}
+
+impl Parser {
+    fn cur(&self) -> &Token {
+        let i = self.pos.min(self.toks.len() - 1);
+        &self.toks[i]
+    }
+    fn peek(&self) -> &Tok {
+        &self.cur().tok
+    }
+    fn peek_at(&self, k: usize) -> &Tok {
+        let i = (self.pos + k).min(self.toks.len() - 1);
+        &self.toks[i].tok
+    }
+    fn span(&self) -> Span {
+        self.cur().span
+    }
+    fn prev_span(&self) -> Span {
+        if self.pos == 0 {
+            self.span()
+        } else {
+            self.toks[(self.pos - 1).min(self.toks.len() - 1)].span
+        }
+    }
+    fn bump(&mut self) -> Token {
+        let t = self.cur().clone();
+        if self.pos < self.toks.len() - 1 {
+            self.pos += 1;
+        }
+        t
+    }
+    fn eat(&mut self, t: &Tok) -> bool {
+        if self.peek() == t {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn skip_to_def(&mut self) {
+        while !matches!(self.peek(), Tok::Def | Tok::Entry | Tok::Eof) {
+            self.bump();
+        }
+    }
+    fn unexpected(&self, what: &str) -> Diagnostic {
+        let t = self.cur();
+        if let Tok::Error(_) = t.tok {
+            return bad_char(t);
+        }
+        Diagnostic::new(
+            "E0003",
+            t.span,
+            format!("expected {what}, found {}", t.tok.describe()),
+        )
+        .with_label(format!("expected {what} here"))
+    }
+    fn expect(&mut self, t: &Tok, ctx: &str) -> PResult<Token> {
+        if self.peek() == t {
+            Ok(self.bump())
+        } else {
+            let mut d = self.unexpected(&format!("`{}` {ctx}", t.text()));
+            d = d.with_help(match t {
+                Tok::RParen => "check that every `(` has a matching `)`".to_string(),
+                Tok::RBracket => "check that every `[` has a matching `]`".to_string(),
+                Tok::In => "a `let` binding is followed by `in` and the expression that uses it".to_string(),
+                Tok::Then => "write `if condition then a else b`".to_string(),
+                Tok::Else => "every `if` needs an `else` branch: `if c then a else b`".to_string(),
+                Tok::Eq => "a definition reads `def name (x: t) : result_type = body`".to_string(),
+                Tok::Arrow => "a lambda reads `\\x y -> body`".to_string(),
+                _ => format!("insert `{}`", t.text()),
+            });
+            Err(d)
+        }
+    }
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Diagnostic::new(
+                "E0004",
+                self.span(),
+                "expression nested too deeply",
+            )
+            .with_label(format!("nesting exceeds {MAX_DEPTH} levels here"))
+            .with_help("split the expression into several `let` bindings or definitions"));
+        }
+        Ok(())
+    }
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+    fn ident(&mut self, what: &str) -> PResult<Ident> {
+        match self.peek().clone() {
+            Tok::Ident(name) => {
+                let t = self.bump();
+                Ok(Ident { name, span: t.span })
+            }
+            _ => Err(self.unexpected(what)),
+        }
+    }
+
+    // ---------------------------------------------------------------- definitions
+
+    fn def(&mut self) -> PResult<Def> {
+        let start = self.span();
+        let entry = matches!(self.bump().tok, Tok::Entry);
+        let name = self.ident("a definition name").map_err(|d| {
+            d.with_help("a definition reads `def name (x: t) : result_type = body`")
+        })?;
+        let mut size_params = Vec::new();
+        while self.peek() == &Tok::LBracket {
+            self.bump();
+            let id = self.ident("a size parameter name").map_err(|d| {
+                d.with_help("size parameters are names in brackets, as in `def f [n] (a: [n]f64)`")
+            })?;
+            self.expect(&Tok::RBracket, "to close the size parameter")?;
+            size_params.push(id);
+        }
+        let mut params = Vec::new();
+        loop {
+            match self.peek() {
+                Tok::LParen => {
+                    let pstart = self.span();
+                    self.bump();
+                    let pat = self.pattern()?;
+                    if self.peek() != &Tok::Colon {
+                        return Err(self
+                            .unexpected("`:` and the parameter's type")
+                            .with_help("parameters of definitions need a type: `(x: f64)`"));
+                    }
+                    self.bump();
+                    let ty = self.type_exp()?;
+                    self.expect(&Tok::RParen, "to close the parameter")?;
+                    params.push(Param {
+                        pat,
+                        ty,
+                        span: pstart.to(self.prev_span()),
+                    });
+                }
+                Tok::Ident(_) => {
+                    let id = self.ident("a parameter")?;
+                    return Err(Diagnostic::new(
+                        "E0005",
+                        id.span,
+                        format!("parameter `{}` has no type", id.name),
+                    )
+                    .with_label("untyped parameter")
+                    .with_help(format!("write `({}: f64)` (or whatever its type is)", id.name)));
+                }
+                _ => break,
+            }
+        }
+        let ret = if self.eat(&Tok::Colon) {
+            Some(self.type_exp()?)
+        } else {
+            None
+        };
+        self.expect(&Tok::Eq, "before the definition's body")?;
+        let body = self.expr()?;
+        let span = start.to(self.prev_span());
+        if !matches!(self.peek(), Tok::Def | Tok::Entry | Tok::Eof) {
+            return Err(self
+                .unexpected("the end of the definition")
+                .with_help("a definition's body is one expression; is an operator or `in` missing?"));
+        }
+        Ok(Def {
+            name,
+            entry,
+            size_params,
+            params,
+            ret,
+            body,
+            span,
+        })
+    }
+
+    // ---------------------------------------------------------------- types
+
+    fn type_exp(&mut self) -> PResult<TypeExp> {
+        self.enter()?;
+        let r = self.type_exp_inner();
+        self.leave();
+        r
+    }
+
+    fn type_exp_inner(&mut self) -> PResult<TypeExp> {
+        let start = self.span();
+        let first = self.type_atom()?;
+        if self.peek() != &Tok::Arrow {
+            return Ok(first);
+        }
+        let mut parts = vec![first];
+        while self.eat(&Tok::Arrow) {
+            parts.push(self.type_atom()?);
+        }
+        let ret = parts.pop().unwrap_or(TypeExp::Tuple(vec![], start));
+        Ok(TypeExp::Fun(parts, Box::new(ret), start.to(self.prev_span())))
+    }
+
+    fn type_atom(&mut self) -> PResult<TypeExp> {
+        let start = self.span();
+        match self.peek().clone() {
+            Tok::Ident(name) => match PrimType::from_name(&name) {
+                Some(p) => {
+                    self.bump();
+                    Ok(TypeExp::Prim(p, start))
+                }
+                None => Err(Diagnostic::new("E0006", start, format!("unknown type `{name}`"))
+                    .with_label("not a type")
+                    .with_help("the scalar types are f64, f32, i64, i32 and bool; arrays are written `[n]f64`")),
+            },
+            Tok::LBracket => {
+                self.bump();
+                let size = match self.peek().clone() {
+                    Tok::RBracket => SizeExp::Any(self.span()),
+                    Tok::Ident(_) => SizeExp::Named(self.ident("a size")?),
+                    Tok::Int(text) => {
+                        let t = self.bump();
+                        match parse_int(&text) {
+                            Some((v, None)) | Some((v, Some(PrimType::I64))) if (0..=i64::MAX as i128).contains(&v) => {
+                                SizeExp::Const(v as i64, t.span)
+                            }
+                            _ => {
+                                return Err(Diagnostic::new("E0007", t.span, format!("invalid array size `{text}`"))
+                                    .with_label("sizes are non-negative i64 constants or size parameters")
+                                    .with_help("write a size like `[3]` or `[n]`"));
+                            }
+                        }
+                    }
+                    _ => return Err(self.unexpected("a size (a name, a constant, or nothing) after `[`")),
+                };
+                if !matches!(size, SizeExp::Any(_)) && self.peek() != &Tok::RBracket {
+                    return Err(self
+                        .unexpected("`]`")
+                        .with_help("sizes in types are a single name or constant: `[n]f64`, `[3]f64`, `[]f64`"));
+                }
+                self.expect(&Tok::RBracket, "to close the array size")?;
+                let elem = self.type_atom()?;
+                Ok(TypeExp::Array(size, Box::new(elem), start.to(self.prev_span())))
+            }
+            Tok::LParen => {
+                self.bump();
+                let mut tys = vec![self.type_exp()?];
+                while self.eat(&Tok::Comma) {
+                    tys.push(self.type_exp()?);
+                }
+                self.expect(&Tok::RParen, "to close the type")?;
+                if tys.len() == 1 {
+                    Ok(tys.pop().unwrap_or(TypeExp::Tuple(vec![], start)))
+                } else {
+                    Ok(TypeExp::Tuple(tys, start.to(self.prev_span())))
+                }
+            }
+            _ => Err(self
+                .unexpected("a type")
+                .with_help("types are f64, f32, i64, i32, bool, `[n]t`, `(t1, t2)` or `t1 -> t2`")),
+        }
+    }
+
+    // ---------------------------------------------------------------- patterns
+
+    fn pattern(&mut self) -> PResult<Pat> {
+        self.enter()?;
+        let r = self.pattern_inner();
+        self.leave();
+        r
+    }
+
+    fn pattern_inner(&mut self) -> PResult<Pat> {
+        let start = self.span();
+        match self.peek().clone() {
+            Tok::Ident(name) => {
+                self.bump();
+                if name == "_" {
+                    Ok(Pat::Wild(start, None))
+                } else {
+                    Ok(Pat::Var(Ident { name, span: start }, None))
+                }
+            }
+            Tok::LParen => {
+                self.bump();
+                let first = self.pattern()?;
+                if self.eat(&Tok::Colon) {
+                    let ty = self.type_exp()?;
+                    self.expect(&Tok::RParen, "to close the typed pattern")?;
+                    return Ok(match first {
+                        Pat::Var(i, _) => Pat::Var(i, Some(ty)),
+                        Pat::Wild(s, _) => Pat::Wild(s, Some(ty)),
+                        p @ Pat::Tuple(..) => {
+                            return Err(Diagnostic::new("E0008", p.span(), "type annotations on tuple patterns are not supported")
+                                .with_label("annotate the components instead")
+                                .with_help("write `((a: f64), (b: f64))`"));
+                        }
+                    });
+                }
+                let mut pats = vec![first];
+                while self.eat(&Tok::Comma) {
+                    pats.push(self.pattern()?);
+                }
+                self.expect(&Tok::RParen, "to close the pattern")?;
+                if pats.len() == 1 {
+                    Ok(pats.pop().unwrap_or(Pat::Wild(start, None)))
+                } else {
+                    Ok(Pat::Tuple(pats, start.to(self.prev_span())))
+                }
+            }
+            _ => Err(self
+                .unexpected("a pattern (a name, `_` or a tuple of patterns)")
+                .with_help("bind a name, as in `let x = ...` or `\\x -> ...`")),
+        }
+    }
+
+    // ---------------------------------------------------------------- expressions
+
+    fn expr(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.expr_inner();
+        self.leave();
+        r
+    }
+
+    fn expr_inner(&mut self) -> PResult<Expr> {
+        self.binary(0)
+    }
+
+    /// Precedence climbing. Level 0 is `|>`.
+    fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+        let lhs = self.unary()?;
+        let saved = self.depth;
+        let result = self.binary_rest(lhs, min_prec);
+        self.depth = saved;
+        result
+    }
+
+    fn binary_rest(&mut self, mut lhs: Expr, min_prec: u8) -> PResult<Expr> {
+        {
+            loop {
+                if min_prec == 0 && self.peek() == &Tok::Pipe {
+                    let op_span = self.span();
+                    self.bump();
+                    self.enter()?;
+                    let rhs = self.binary(1)?;
+                    // `x |> f a` means `f a x`
+                    let span = lhs.span.to(rhs.span);
+                    lhs = match rhs.kind {
+                        ExprKind::Apply(f, mut args) => {
+                            args.push(lhs);
+                            Expr {
+                                kind: ExprKind::Apply(f, args),
+                                span,
+                            }
+                        }
+                        ExprKind::Var(_) | ExprKind::OpSection(_) | ExprKind::Lambda(..) => Expr {
+                            kind: ExprKind::Apply(Box::new(rhs), vec![lhs]),
+                            span,
+                        },
+                        _ => {
+                            return Err(Diagnostic::new("E0009", rhs.span, "the right side of `|>` must be a function call")
+                                .with_secondary(op_span, "pipe")
+                                .with_label("not a function application")
+                                .with_help("write `x |> f a` for `f a x`"));
+                        }
+                    };
+                    continue;
+                }
+                let Some((op, prec, right)) = is_binop(self.peek()) else {
+                    break;
+                };
+                if prec < min_prec.max(1) {
+                    break;
+                }
+                let op_span = self.span();
+                self.bump();
+                self.enter()?;
+                let rhs = self.binary(if right { prec } else { prec + 1 })?;
+                if prec == 3 && is_binop(self.peek()).map(|b| b.1) == Some(3) {
+                    return Err(Diagnostic::new("E0010", self.span(), "comparison operators cannot be chained")
+                        .with_label("second comparison")
+                        .with_help("use `&&`: write `a < b && b < c`"));
+                }
+                let span = lhs.span.to(rhs.span);
+                lhs = Expr {
+                    kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs), op_span),
+                    span,
+                };
+            }
+            Ok(lhs)
+        }
+    }
+
+    fn unary(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        match self.peek() {
+            Tok::Minus | Tok::Bang => {
+                let op = if self.peek() == &Tok::Minus { UnOp::Neg } else { UnOp::Not };
+                self.bump();
+                self.enter()?;
+                let e = self.unary();
+                self.leave();
+                let e = e?;
+                // fold negative literals
+                let span = start.to(e.span);
+                Ok(match (op, e.kind) {
+                    (UnOp::Neg, ExprKind::Int(v, s)) => Expr {
+                        kind: ExprKind::Int(-v, s),
+                        span,
+                    },
+                    (UnOp::Neg, ExprKind::Float(v, s)) => Expr {
+                        kind: ExprKind::Float(-v, s),
+                        span,
+                    },
+                    (op, kind) => Expr {
+                        kind: ExprKind::Unary(op, Box::new(Expr { kind, span: e.span })),
+                        span,
+                    },
+                })
+            }
+            Tok::Let | Tok::If | Tok::Backslash | Tok::Loop => self.prefix_form(),
+            _ => self.application(),
+        }
+    }
+
+    /// `let`, `if`, lambda and `loop`: they extend as far to the right as possible.
+    fn prefix_form(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        match self.peek() {
+            Tok::Let => {
+                self.bump();
+                let mut pat = self.pattern()?;
+                if self.eat(&Tok::Colon) {
+                    let ty = self.type_exp()?;
+                    pat = match pat {
+                        Pat::Var(i, _) => Pat::Var(i, Some(ty)),
+                        Pat::Wild(s, _) => Pat::Wild(s, Some(ty)),
+                        p => {
+                            return Err(Diagnostic::new("E0008", p.span(), "type annotations on tuple patterns are not supported")
+                                .with_label("annotate the components instead")
+                                .with_help("write `let ((a: f64), (b: f64)) = ...`"));
+                        }
+                    };
+                }
+                self.expect(&Tok::Eq, "after the bound pattern")?;
+                let rhs = self.expr()?;
+                let body = if self.peek() == &Tok::Let {
+                    self.expr()?
+                } else {
+                    self.expect(&Tok::In, "after the bound expression")?;
+                    self.expr()?
+                };
+                let span = start.to(body.span);
+                Ok(Expr {
+                    kind: ExprKind::Let(pat, Box::new(rhs), Box::new(body)),
+                    span,
+                })
+            }
+            Tok::If => {
+                self.bump();
+                let c = self.expr()?;
+                self.expect(&Tok::Then, "after the condition")?;
+                let a = self.expr()?;
+                self.expect(&Tok::Else, "after the `then` branch")?;
+                let b = self.expr()?;
+                let span = start.to(b.span);
+                Ok(Expr {
+                    kind: ExprKind::If(Box::new(c), Box::new(a), Box::new(b)),
+                    span,
+                })
+            }
+            Tok::Backslash => {
+                self.bump();
+                let mut params = Vec::new();
+                while self.peek() != &Tok::Arrow {
+                    if !matches!(self.peek(), Tok::Ident(_) | Tok::LParen) {
+                        return Err(self
+                            .unexpected("a lambda parameter or `->`")
+                            .with_help("a lambda reads `\\x y -> body` or `\\(x: f64) -> body`"));
+                    }
+                    params.push(self.pattern()?);
+                }
+                if params.is_empty() {
+                    return Err(Diagnostic::new("E0011", start.to(self.span()), "a lambda needs at least one parameter")
+                        .with_label("no parameters")
+                        .with_help("write `\\x -> body`"));
+                }
+                self.expect(&Tok::Arrow, "after the lambda's parameters")?;
+                let body = self.expr()?;
+                let span = start.to(body.span);
+                Ok(Expr {
+                    kind: ExprKind::Lambda(params, Box::new(body)),
+                    span,
+                })
+            }
+            _ => {
+                // loop
+                self.bump();
+                let pat = self.pattern()?;
+                self.expect(&Tok::Eq, "after the loop's state pattern")
+                    .map_err(|d| d.with_help("a loop reads `loop x = init for i < n do body`"))?;
+                let init = self.expr()?;
+                let form = match self.peek() {
+                    Tok::For => {
+                        self.bump();
+                        let i = self.ident("the loop counter name")?;
+                        self.expect(&Tok::Lt, "after the loop counter")?;
+                        let n = self.binary(1)?;
+                        LoopForm::For(i, Box::new(n))
+                    }
+                    Tok::While => {
+                        self.bump();
+                        LoopForm::While(Box::new(self.binary(1)?))
+                    }
+                    _ => {
+                        return Err(self
+                            .unexpected("`for` or `while`")
+                            .with_help("a loop reads `loop x = init for i < n do body` or `loop x = init while cond do body`"));
+                    }
+                };
+                self.expect(&Tok::Do, "before the loop body")?;
+                let body = self.expr()?;
+                let span = start.to(body.span);
+                Ok(Expr {
+                    kind: ExprKind::Loop(pat, Box::new(init), form, Box::new(body)),
+                    span,
+                })
+            }
+        }
+    }
+
+    fn starts_atom(&self) -> bool {
+        matches!(
+            self.peek(),
+            Tok::Ident(_) | Tok::Int(_) | Tok::Float(_) | Tok::True | Tok::False | Tok::LParen | Tok::LBracket
+        )
+    }
+
+    fn application(&mut self) -> PResult<Expr> {
+        let f = self.postfix()?;
+        let mut args = Vec::new();
+        while self.starts_atom() {
+            args.push(self.postfix()?);
+        }
+        // a trailing lambda needs no parentheses: `build n \i -> a[i]`
+        if self.peek() == &Tok::Backslash {
+            args.push(self.prefix_form()?);
+        }
+        if args.is_empty() {
+            return Ok(f);
+        }
+        let span = f.span.to(args.last().map(|a| a.span).unwrap_or(f.span));
+        Ok(Expr {
+            kind: ExprKind::Apply(Box::new(f), args),
+            span,
+        })
+    }
+
+    fn postfix(&mut self) -> PResult<Expr> {
+        let e = self.atom()?;
+        let mut extra = 0;
+        let r = self.postfix_rest(e, &mut extra);
+        self.depth -= extra.min(self.depth);
+        r
+    }
+
+    fn postfix_rest(&mut self, mut e: Expr, extra: &mut usize) -> PResult<Expr> {
+        {
+            loop {
+                let adjacent = self.cur().span.start == e.span.end;
+                match self.peek() {
+                    Tok::LBracket if adjacent => {
+                        self.bump();
+                        *extra += 1;
+                        self.enter()?;
+                        let entries = self.index_entries()?;
+                        let close = self.expect(&Tok::RBracket, "to close the index")?;
+                        let span = e.span.to(close.span);
+                        e = Expr {
+                            kind: ExprKind::Index(Box::new(e), entries),
+                            span,
+                        };
+                    }
+                    Tok::Dot if adjacent => {
+                        self.bump();
+                        let t = self.bump();
+                        let fields: Vec<usize> = match &t.tok {
+                            Tok::Int(s) if s.chars().all(|c| c.is_ascii_digit()) => match s.parse() {
+                                Ok(v) => vec![v],
+                                Err(_) => vec![usize::MAX],
+                            },
+                            Tok::Float(s) if s.chars().all(|c| c.is_ascii_digit() || c == '.') => {
+                                s.split('.').map(|x| x.parse().unwrap_or(usize::MAX)).collect()
+                            }
+                            _ => {
+                                return Err(Diagnostic::new("E0012", t.span, format!("expected a tuple field number after `.`, found {}", t.tok.describe()))
+                                    .with_label("not a field number")
+                                    .with_help("tuple components are numbered from 0: `t.0`, `t.1`"));
+                            }
+                        };
+                        for f in fields {
+                            *extra += 1;
+                            self.enter()?;
+                            let span = e.span.to(t.span);
+                            e = Expr {
+                                kind: ExprKind::Proj(Box::new(e), f, t.span),
+                                span,
+                            };
+                        }
+                    }
+                    _ => break,
+                }
+            }
+            Ok(e)
+        }
+    }
+
+    fn index_entries(&mut self) -> PResult<Vec<IndexEntry>> {
+        let mut entries = Vec::new();
+        loop {
+            let start = self.span();
+            let first = if self.peek() == &Tok::Colon {
+                None
+            } else {
+                Some(self.expr()?)
+            };
+            if self.eat(&Tok::Colon) {
+                let end = if matches!(self.peek(), Tok::Comma | Tok::RBracket) {
+                    None
+                } else {
+                    Some(self.expr()?)
+                };
+                entries.push(IndexEntry::Slice(first, end, start.to(self.prev_span())));
+            } else if let Some(e) = first {
+                entries.push(IndexEntry::Index(e));
+            }
+            if !self.eat(&Tok::Comma) {
+                break;
+            }
+        }
+        Ok(entries)
+    }
+
+    fn atom(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        match self.peek().clone() {
+            Tok::Ident(name) => {
+                self.bump();
+                Ok(Expr {
+                    kind: ExprKind::Var(Ident { name, span: start }),
+                    span: start,
+                })
+            }
+            Tok::Int(text) => {
+                self.bump();
+                match parse_int(&text) {
+                    Some((v, s)) => Ok(Expr {
+                        kind: ExprKind::Int(v, s),
+                        span: start,
+                    }),
+                    None => Err(Diagnostic::new("E0013", start, format!("invalid integer literal `{text}`"))
+                        .with_label("too large or malformed")
+                        .with_help("integers must fit in 64 bits")),
+                }
+            }
+            Tok::Float(text) => {
+                self.bump();
+                match parse_float(&text) {
+                    Some((v, s)) => Ok(Expr {
+                        kind: ExprKind::Float(v, s),
+                        span: start,
+                    }),
+                    None => Err(Diagnostic::new("E0013", start, format!("invalid float literal `{text}`"))
+                        .with_label("malformed")
+                        .with_help("write floats like `1.0`, `2.5e-3` or `1.0f32`")),
+                }
+            }
+            Tok::True | Tok::False => {
+                let b = self.peek() == &Tok::True;
+                self.bump();
+                Ok(Expr {
+                    kind: ExprKind::Bool(b),
+                    span: start,
+                })
+            }
+            Tok::LParen => {
+                self.bump();
+                // operator section
+                if let Some((op, _, _)) = is_binop(self.peek()) {
+                    if self.peek_at(1) == &Tok::RParen {
+                        self.bump();
+                        let close = self.bump();
+                        return Ok(Expr {
+                            kind: ExprKind::OpSection(op),
+                            span: start.to(close.span),
+                        });
+                    }
+                }
+                if self.peek() == &Tok::RParen {
+                    return Err(Diagnostic::new("E0014", start.to(self.span()), "empty parentheses `()` are not a value")
+                        .with_label("Weir has no unit value")
+                        .with_help("remove the parentheses"));
+                }
+                let mut items = vec![self.expr()?];
+                while self.eat(&Tok::Comma) {
+                    items.push(self.expr()?);
+                }
+                let close = self.expect(&Tok::RParen, "to close the parenthesis")?;
+                let span = start.to(close.span);
+                if items.len() == 1 {
+                    let mut e = items.pop().unwrap_or(Expr {
+                        kind: ExprKind::Error,
+                        span,
+                    });
+                    e.span = span;
+                    Ok(e)
+                } else {
+                    Ok(Expr {
+                        kind: ExprKind::Tuple(items),
+                        span,
+                    })
+                }
+            }
+            Tok::LBracket => {
+                self.bump();
+                let mut items = Vec::new();
+                if self.peek() != &Tok::RBracket {
+                    items.push(self.expr()?);
+                    while self.eat(&Tok::Comma) {
+                        items.push(self.expr()?);
+                    }
+                }
+                let close = self.expect(&Tok::RBracket, "to close the array literal")?;
+                Ok(Expr {
+                    kind: ExprKind::ArrayLit(items),
+                    span: start.to(close.span),
+                })
+            }
+            Tok::In | Tok::Then | Tok::Else | Tok::Do => Err(self
+                .unexpected("an expression")
+                .with_help(format!("`{}` cannot start an expression; is something missing before it?", self.peek().text()))),
+            _ => Err(self.unexpected("an expression")),
+        }
+    }
+}
+
+/// Parse an integer literal's text: digits with `_`, optional `0x`, optional suffix.
+pub fn parse_int(text: &str) -> Option<(i128, Option<PrimType>)> {
+    let (body, suffix) = if let Some(b) = text.strip_suffix("i64") {
+        (b, Some(PrimType::I64))
+    } else if let Some(b) = text.strip_suffix("i32") {
+        (b, Some(PrimType::I32))
+    } else {
+        (text, None)
+    };
+    let clean: String = body.chars().filter(|c| *c != '_').collect();
+    let v = if let Some(h) = clean.strip_prefix("0x") {
+        i128::from_str_radix(h, 16).ok()?
+    } else {
+        clean.parse::<i128>().ok()?
+    };
+    if v > u64::MAX as i128 {
+        return None;
+    }
+    Some((v, suffix))
+}
+
+/// Parse a float literal's text, with optional `f32`/`f64` suffix.
+pub fn parse_float(text: &str) -> Option<(f64, Option<PrimType>)> {
+    let (body, suffix) = if let Some(b) = text.strip_suffix("f64") {
+        (b, Some(PrimType::F64))
+    } else if let Some(b) = text.strip_suffix("f32") {
+        (b, Some(PrimType::F32))
+    } else {
+        (text, None)
+    };
+    let clean: String = body.chars().filter(|c| *c != '_').collect();
+    clean.parse::<f64>().ok().map(|v| (v, suffix))
+}
