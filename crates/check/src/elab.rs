@@ -62,7 +62,9 @@ pub struct Checker<'a> {
 }
 
 fn is_reserved(name: &str) -> bool {
-    Builtin::from_name(name).is_some() || MathFn::from_name(name).is_some() || PrimType::from_name(name).is_some()
+    Builtin::from_name(name).is_some()
+        || MathFn::from_name(name).is_some()
+        || PrimType::from_name(name).is_some()
 }
 
 fn ordinal(i: usize) -> String {
@@ -82,7 +84,9 @@ fn distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut cur = vec![i + 1];
         for (j, cb) in b.iter().enumerate() {
-            let v = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+            let v = (prev[j] + usize::from(ca != *cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
             cur.push(v);
         }
         prev = cur;
@@ -91,7 +95,11 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 impl<'a> Checker<'a> {
-    pub fn new(defs: &'a HashMap<String, DefSig>, later: &'a HashMap<String, Span>, counter: &'a mut u32) -> Self {
+    pub fn new(
+        defs: &'a HashMap<String, DefSig>,
+        later: &'a HashMap<String, Span>,
+        counter: &'a mut u32,
+    ) -> Self {
         Checker {
             infer: Infer::default(),
             defs,
@@ -145,7 +153,11 @@ impl<'a> Checker<'a> {
     }
 
     fn lookup(&self, name: &str) -> Option<Binding> {
-        self.scope.iter().rev().find(|(n, _)| n == name).map(|(_, b)| b.clone())
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.clone())
     }
 
     fn show(&self, t: &Type) -> String {
@@ -162,19 +174,33 @@ impl<'a> Checker<'a> {
             }
             UnifyError::Type(a, b) => {
                 let (sa, sb) = (self.show(&a), self.show(&b));
-                Diagnostic::new("E0201", span, format!("type mismatch {ctx}: expected {sb}, found {sa}"))
-                    .with_label(format!("this has type {sa}"))
-                    .with_help(conversion_help(&self.infer.resolve(&a), &self.infer.resolve(&b)))
+                Diagnostic::new(
+                    "E0201",
+                    span,
+                    format!("type mismatch {ctx}: expected {sb}, found {sa}"),
+                )
+                .with_label(format!("this has type {sa}"))
+                .with_help(conversion_help(
+                    &self.infer.resolve(&a),
+                    &self.infer.resolve(&b),
+                ))
             }
-            UnifyError::Kind(k, t) => {
+            UnifyError::Kind(k, t, var_found) => {
                 let st = self.show(&t);
-                Diagnostic::new("E0202", span, format!("type mismatch {ctx}: expected {}, found {st}", k.describe()))
-                    .with_label(format!("this has type {st}"))
-                    .with_help(match k {
-                        Kind::Float => "float literals like `1.0` are floats; use `1` for an integer or convert with `f64 x`",
-                        Kind::Int => "integer literals like `1` are integers; write `1.0` for a float",
-                        Kind::Num => "arithmetic needs numbers (f64, f32, i64, i32)",
-                        _ => "check the types of the operands",
+                let (found, expected) = if var_found {
+                    (k.describe().to_string(), st.clone())
+                } else {
+                    (st.clone(), k.describe().to_string())
+                };
+                Diagnostic::new("E0202", span, format!("type mismatch {ctx}: expected {expected}, found {found}"))
+                    .with_label(format!("this is {found}"))
+                    .with_help(match (k, var_found) {
+                        (Kind::Float, true) => format!("float literals like `1.0` are floats; to get {st}, convert: `{st} x`"),
+                        (Kind::Int, true) => format!("integer literals like `1` are integers; write a float literal like `2.0` where {st} is needed"),
+                        (Kind::Float, false) => format!("this needs a float (f64 or f32); convert: `f64 x`"),
+                        (Kind::Int, false) => "this needs an integer; convert: `i64 x`".to_string(),
+                        (Kind::Num, _) => "arithmetic needs numbers (f64, f32, i64, i32)".to_string(),
+                        _ => "check the types of the operands".to_string(),
                     })
             }
         }
@@ -212,9 +238,13 @@ impl<'a> Checker<'a> {
             other => {
                 let so = self.show(&other);
                 self.fail(
-                    Diagnostic::new("E0203", span, format!("{what} needs an array, but this has type {so}"))
-                        .with_label(format!("type {so}, not an array"))
-                        .with_help("pass an array here"),
+                    Diagnostic::new(
+                        "E0203",
+                        span,
+                        format!("{what} needs an array, but this has type {so}"),
+                    )
+                    .with_label(format!("type {so}, not an array"))
+                    .with_help("pass an array here"),
                 )
             }
         }
@@ -228,7 +258,12 @@ impl<'a> Checker<'a> {
 
     /// Convert a type expression. `size_env` names the sizes allowed (size parameters);
     /// when `None`, sizes are looked up as `i64` variables in scope.
-    fn type_exp(&mut self, t: &TypeExp, size_env: Option<&HashMap<String, Name>>, allow_fun: bool) -> R<Type> {
+    fn type_exp(
+        &mut self,
+        t: &TypeExp,
+        size_env: Option<&HashMap<String, Name>>,
+        allow_fun: bool,
+    ) -> R<Type> {
         match t {
             TypeExp::Prim(p, _) => Ok(Type::Prim(*p)),
             TypeExp::Array(sz, e, _) => {
@@ -250,7 +285,9 @@ impl<'a> Checker<'a> {
                             }
                         },
                         None => match self.lookup(&id.name) {
-                            Some(Binding::Var(a, ty)) if self.infer.resolve(&ty) == Type::I64 => self.size_of_atom(&a),
+                            Some(Binding::Var(a, ty)) if self.infer.resolve(&ty) == Type::I64 => {
+                                self.size_of_atom(&a)
+                            }
                             _ => {
                                 return self.fail(
                                     Diagnostic::new("E0302", id.span, format!("unknown size `{}`", id.name))
@@ -285,9 +322,15 @@ impl<'a> Checker<'a> {
                 }
                 if let TypeExp::Fun(_, _, s) = &**r {
                     return self.fail(
-                        Diagnostic::new("E0402", *s, "a function parameter cannot return a function")
-                            .with_label("function result")
-                            .with_help("write the function type with all its arguments: `f64 -> f64 -> f64`"),
+                        Diagnostic::new(
+                            "E0402",
+                            *s,
+                            "a function parameter cannot return a function",
+                        )
+                        .with_label("function result")
+                        .with_help(
+                            "write the function type with all its arguments: `f64 -> f64 -> f64`",
+                        ),
                     );
                 }
                 let r = self.type_exp(r, size_env, false)?;
@@ -311,14 +354,23 @@ impl<'a> Checker<'a> {
             Pat::Var(id, ann) => {
                 if is_reserved(&id.name) {
                     return self.fail(
-                        Diagnostic::new("E0101", id.span, format!("`{}` is a builtin and cannot be rebound", id.name))
-                            .with_label("reserved name")
-                            .with_help("choose another name"),
+                        Diagnostic::new(
+                            "E0101",
+                            id.span,
+                            format!("`{}` is a builtin and cannot be rebound", id.name),
+                        )
+                        .with_label("reserved name")
+                        .with_help("choose another name"),
                     );
                 }
                 if let Some(a) = ann {
                     let at = self.type_exp(a, None, false)?;
-                    self.unify_at(&ty, &at, id.span, &format!("in the annotation of `{}`", id.name))?;
+                    self.unify_at(
+                        &ty,
+                        &at,
+                        id.span,
+                        &format!("in the annotation of `{}`", id.name),
+                    )?;
                 }
                 // Give a fresh temporary the user's name.
                 let atom = match &atom {
@@ -343,16 +395,24 @@ impl<'a> Checker<'a> {
                 let comps = match t {
                     Type::Tuple(cs) if cs.len() == ps.len() => cs,
                     Type::Infer(v) if self.infer.kind_of(v) == Kind::Any => {
-                        let cs: Vec<Type> = ps.iter().map(|_| self.infer.fresh(Kind::Any)).collect();
+                        let cs: Vec<Type> =
+                            ps.iter().map(|_| self.infer.fresh(Kind::Any)).collect();
                         self.unify_at(&ty, &Type::Tuple(cs.clone()), *pspan, "in the pattern")?;
                         cs
                     }
                     other => {
                         let so = self.show(&other);
                         return self.fail(
-                            Diagnostic::new("E0204", *pspan, format!("this pattern has {} components but the value has type {so}", ps.len()))
-                                .with_label("tuple pattern")
-                                .with_help("match the number of components of the tuple"),
+                            Diagnostic::new(
+                                "E0204",
+                                *pspan,
+                                format!(
+                                    "this pattern has {} components but the value has type {so}",
+                                    ps.len()
+                                ),
+                            )
+                            .with_label("tuple pattern")
+                            .with_help("match the number of components of the tuple"),
                         );
                     }
                 };
@@ -374,15 +434,20 @@ impl<'a> Checker<'a> {
         for s in &d.size_params {
             if size_env.contains_key(&s.name) {
                 return self.fail(
-                    Diagnostic::new("E0102", s.span, format!("size parameter `{}` is declared twice", s.name))
-                        .with_label("second declaration")
-                        .with_help("remove one of them"),
+                    Diagnostic::new(
+                        "E0102",
+                        s.span,
+                        format!("size parameter `{}` is declared twice", s.name),
+                    )
+                    .with_label("second declaration")
+                    .with_help("remove one of them"),
                 );
             }
             let core = self.fresh_name(&s.name);
             size_env.insert(s.name.clone(), core.clone());
             size_params.push(core.clone());
-            self.scope.push((s.name.clone(), Binding::Var(Atom::Var(core), Type::I64)));
+            self.scope
+                .push((s.name.clone(), Binding::Var(Atom::Var(core), Type::I64)));
         }
         let mut params = Vec::new();
         let mut param_pats = Vec::new();
@@ -400,9 +465,13 @@ impl<'a> Checker<'a> {
                 Pat::Var(id, _) => {
                     if !seen.insert(id.name.clone()) {
                         return self.fail(
-                            Diagnostic::new("E0103", id.span, format!("parameter `{}` is declared twice", id.name))
-                                .with_label("second declaration")
-                                .with_help("rename one of the parameters"),
+                            Diagnostic::new(
+                                "E0103",
+                                id.span,
+                                format!("parameter `{}` is declared twice", id.name),
+                            )
+                            .with_label("second declaration")
+                            .with_help("rename one of the parameters"),
                         );
                     }
                     self.fresh_name(&id.name)
@@ -416,9 +485,19 @@ impl<'a> Checker<'a> {
         for (s, core) in d.size_params.iter().zip(&size_params) {
             if !params.iter().any(|(_, t)| !t.is_fun() && mentions(t, core)) {
                 return self.fail(
-                    Diagnostic::new("E0303", s.span, format!("size parameter `{}` is not used by any parameter's type", s.name))
-                        .with_label("cannot be determined from the arguments")
-                        .with_help(format!("use it in a parameter type, e.g. `(a: [{}]f64)`, or remove it", s.name)),
+                    Diagnostic::new(
+                        "E0303",
+                        s.span,
+                        format!(
+                            "size parameter `{}` is not used by any parameter's type",
+                            s.name
+                        ),
+                    )
+                    .with_label("cannot be determined from the arguments")
+                    .with_help(format!(
+                        "use it in a parameter type, e.g. `(a: [{}]f64)`, or remove it",
+                        s.name
+                    )),
                 );
             }
         }
@@ -436,18 +515,24 @@ impl<'a> Checker<'a> {
             None => None,
         };
         for (pat, core, ty, span) in &param_pats {
-            if let Type::Fun(..) = ty {
-                if let Pat::Var(id, _) = pat {
-                    self.scope.push((id.name.clone(), Binding::Var(Atom::Var(core.clone()), ty.clone())));
-                    continue;
-                }
+            if let Type::Fun(..) = ty
+                && let Pat::Var(id, _) = pat
+            {
+                self.scope.push((
+                    id.name.clone(),
+                    Binding::Var(Atom::Var(core.clone()), ty.clone()),
+                ));
+                continue;
             }
             self.bind_pat(pat, Atom::Var(core.clone()), ty.clone(), *span)?;
         }
         let (atom, bty) = self.expr(&d.body, ret.as_ref())?;
         let ret = match ret {
             Some(r) => {
-                let what = format!("between the body of `{}` and its declared result type", d.name.name);
+                let what = format!(
+                    "between the body of `{}` and its declared result type",
+                    d.name.name
+                );
                 let span = d.ret.as_ref().map(|t| t.span()).unwrap_or(d.body.span);
                 if let Err(e) = self.infer.unify(&bty, &r) {
                     let diag = self
@@ -463,7 +548,9 @@ impl<'a> Checker<'a> {
             return self.fail(
                 Diagnostic::new("E0404", d.body.span, "definitions cannot return functions")
                     .with_label("this returns a function")
-                    .with_help("F-tilde restriction: take the extra arguments as parameters instead"),
+                    .with_help(
+                        "F-tilde restriction: take the extra arguments as parameters instead",
+                    ),
             );
         }
         let stmts = self.blocks.pop().unwrap_or_default();
@@ -473,7 +560,10 @@ impl<'a> Checker<'a> {
             size_params: size_params.clone(),
             params: params.clone(),
             ret,
-            body: Body { stmts, result: atom },
+            body: Body {
+                stmts,
+                result: atom,
+            },
             span: d.span,
         };
         crate::zonk::zonk_def(self, &mut def)?;
@@ -534,7 +624,7 @@ impl<'a> Checker<'a> {
                     self.no_fun(&t, e.span)?;
                     elem = Some(match elem {
                         None => t,
-                        Some(prev) => match self.infer.join(&prev, &t) {
+                        Some(prev) => match self.infer.join(&t, &prev) {
                             Ok(j) => j,
                             Err(err) => {
                                 let d = self.mismatch(err, e.span, "between the elements of the array literal");
@@ -671,7 +761,7 @@ impl<'a> Checker<'a> {
                 };
                 let (bb, bt) = self.pop_block(ab, &bt, &[]);
                 self.no_fun(&at, a.span)?;
-                let ty = match self.infer.join(&at, &bt) {
+                let ty = match self.infer.join(&bt, &at) {
                     Ok(t) => t,
                     Err(err) => {
                         let d = self
@@ -694,18 +784,30 @@ impl<'a> Checker<'a> {
     fn no_fun(&mut self, t: &Type, span: Span) -> R<()> {
         if self.infer.resolve(t).has_fun() {
             return self.fail(
-                Diagnostic::new("E0407", span, "functions cannot be stored in tuples, arrays or variables")
-                    .with_label("a function value")
-                    .with_help("pass functions directly as arguments"),
+                Diagnostic::new(
+                    "E0407",
+                    span,
+                    "functions cannot be stored in tuples, arrays or variables",
+                )
+                .with_label("a function value")
+                .with_help("pass functions directly as arguments"),
             );
         }
         Ok(())
     }
 
-    fn int_lit(&mut self, v: i128, suffix: Option<PrimType>, expected: Option<&Type>, span: Span) -> R<(Atom, Type)> {
+    fn int_lit(
+        &mut self,
+        v: i128,
+        suffix: Option<PrimType>,
+        expected: Option<&Type>,
+        span: Span,
+    ) -> R<(Atom, Type)> {
         let target = match suffix {
             Some(p) => Some(p),
-            None => expected.and_then(|t| self.infer.shallow(t).prim()).filter(|p| p.is_int()),
+            None => expected
+                .and_then(|t| self.infer.shallow(t).prim())
+                .filter(|p| p.is_int()),
         };
         match target {
             Some(p) => {
@@ -723,25 +825,51 @@ impl<'a> Checker<'a> {
                 if i64::try_from(v).is_err() {
                     return self.fail(out_of_range(v, PrimType::I64, span));
                 }
-                Ok((self.emit("lit", t.clone(), Exp::Atom(Atom::Const(Const::I64(v as i64))), span), t))
+                Ok((
+                    self.emit(
+                        "lit",
+                        t.clone(),
+                        Exp::Atom(Atom::Const(Const::I64(v as i64))),
+                        span,
+                    ),
+                    t,
+                ))
             }
         }
     }
 
-    fn float_lit(&mut self, v: f64, suffix: Option<PrimType>, expected: Option<&Type>, span: Span) -> R<(Atom, Type)> {
+    fn float_lit(
+        &mut self,
+        v: f64,
+        suffix: Option<PrimType>,
+        expected: Option<&Type>,
+        span: Span,
+    ) -> R<(Atom, Type)> {
         let target = match suffix {
             Some(p) => Some(p),
-            None => expected.and_then(|t| self.infer.shallow(t).prim()).filter(|p| p.is_float()),
+            None => expected
+                .and_then(|t| self.infer.shallow(t).prim())
+                .filter(|p| p.is_float()),
         };
         match target {
-            Some(PrimType::F32) => Ok((Atom::Const(Const::F32(v as f32)), Type::Prim(PrimType::F32))),
+            Some(PrimType::F32) => {
+                Ok((Atom::Const(Const::F32(v as f32)), Type::Prim(PrimType::F32)))
+            }
             Some(_) => Ok((Atom::Const(Const::F64(v)), Type::F64)),
             None => {
                 let t = self.infer.fresh(Kind::Float);
                 if let Type::Infer(var) = t {
                     self.var_spans.insert(var, span);
                 }
-                Ok((self.emit("lit", t.clone(), Exp::Atom(Atom::Const(Const::F64(v))), span), t))
+                Ok((
+                    self.emit(
+                        "lit",
+                        t.clone(),
+                        Exp::Atom(Atom::Const(Const::F64(v))),
+                        span,
+                    ),
+                    t,
+                ))
             }
         }
     }
@@ -760,9 +888,16 @@ impl<'a> Checker<'a> {
             }
             Some(Binding::LocalFun(..)) => {
                 return self.fail(
-                    Diagnostic::new("E0408", id.span, format!("`{}` is a function and can only be called or passed as an argument", id.name))
-                        .with_label("function used as a value")
-                        .with_help(format!("call it with all its arguments: `{} x`", id.name)),
+                    Diagnostic::new(
+                        "E0408",
+                        id.span,
+                        format!(
+                            "`{}` is a function and can only be called or passed as an argument",
+                            id.name
+                        ),
+                    )
+                    .with_label("function used as a value")
+                    .with_help(format!("call it with all its arguments: `{} x`", id.name)),
                 );
             }
             None => {}
@@ -770,7 +905,15 @@ impl<'a> Checker<'a> {
         if let Some(sig) = self.defs.get(&id.name).cloned() {
             if sig.params.is_empty() {
                 let ty = sig.ret.clone();
-                return Ok((self.emit("t", ty.clone(), Exp::Call(sig.core.clone(), vec![]), id.span), ty));
+                return Ok((
+                    self.emit(
+                        "t",
+                        ty.clone(),
+                        Exp::Call(sig.core.clone(), vec![]),
+                        id.span,
+                    ),
+                    ty,
+                ));
             }
             return self.fail(
                 Diagnostic::new("E0409", id.span, format!("`{}` takes {} argument(s) and is used without them", id.name, sig.params.len()))
@@ -828,7 +971,12 @@ impl<'a> Checker<'a> {
 
     fn short_circuit(&mut self, op: ast::BinOp, a: &Expr, b: &Expr, span: Span) -> R<(Atom, Type)> {
         let (aa, at) = self.expr(a, Some(&Type::BOOL))?;
-        self.unify_at(&at, &Type::BOOL, a.span, &format!("in the left operand of `{}`", op.symbol()))?;
+        self.unify_at(
+            &at,
+            &Type::BOOL,
+            a.span,
+            &format!("in the left operand of `{}`", op.symbol()),
+        )?;
         let mark = self.scope.len();
         self.push_block();
         let r = self.expr(b, Some(&Type::BOOL));
@@ -841,7 +989,12 @@ impl<'a> Checker<'a> {
             }
         };
         let (body_b, _) = self.pop_block(ba, &bt, &[]);
-        self.unify_at(&bt, &Type::BOOL, b.span, &format!("in the right operand of `{}`", op.symbol()))?;
+        self.unify_at(
+            &bt,
+            &Type::BOOL,
+            b.span,
+            &format!("in the right operand of `{}`", op.symbol()),
+        )?;
         let other = Body {
             stmts: vec![],
             result: Atom::Const(Const::Bool(op == ast::BinOp::Or)),
@@ -883,19 +1036,30 @@ impl<'a> Checker<'a> {
         let (ba, bt) = self.arg_in(b, Some(&at))?;
         let ctx = format!("between the operands of `{}`", op.symbol());
         if let Err(e) = self.infer.unify(&bt, &at) {
-            let d = self.mismatch(e, b.span(), &ctx).with_secondary(a.span(), "left operand");
+            let d = self
+                .mismatch(e, b.span(), &ctx)
+                .with_secondary(a.span(), "left operand");
             return self.fail(d);
         }
         let (kind, result) = match op {
             B::And | B::Or => {
-                self.unify_at(&at, &Type::BOOL, a.span(), &format!("in the operands of `{}`", op.symbol()))?;
+                self.unify_at(
+                    &at,
+                    &Type::BOOL,
+                    a.span(),
+                    &format!("in the operands of `{}`", op.symbol()),
+                )?;
                 (Kind::Scalar, Type::BOOL)
             }
             B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge => (Kind::Scalar, Type::BOOL),
             _ => (Kind::Num, at.clone()),
         };
         if let Err(e) = self.infer.constrain(&at, kind) {
-            let d = self.mismatch(e, a.span(), &format!("in the operands of `{}`", op.symbol()));
+            let d = self.mismatch(
+                e,
+                a.span(),
+                &format!("in the operands of `{}`", op.symbol()),
+            );
             return self.fail(d);
         }
         let iop = match op {
@@ -915,12 +1079,30 @@ impl<'a> Checker<'a> {
             B::Or => BinOp::Or,
             B::Concat => BinOp::Concat,
         };
-        Ok((self.emit("t", result.clone(), Exp::Bin(iop, aa, ba), span), result))
+        Ok((
+            self.emit("t", result.clone(), Exp::Bin(iop, aa, ba), span),
+            result,
+        ))
     }
 
     fn index(&mut self, a: &Expr, entries: &[IndexEntry], span: Span) -> R<(Atom, Type)> {
         let (mut arr, mut ty) = self.expr(a, None)?;
         for (k, entry) in entries.iter().enumerate() {
+            if k > 0 && !matches!(self.infer.shallow(&ty), Type::Array(..) | Type::Infer(_)) {
+                let espan = match entry {
+                    IndexEntry::Index(i) => i.span,
+                    IndexEntry::Slice(_, _, s) => *s,
+                };
+                return self.fail(
+                    Diagnostic::new(
+                        "E0210",
+                        espan,
+                        format!("too many indices: the array has {k} dimension(s)"),
+                    )
+                    .with_label("extra index")
+                    .with_help("remove the extra index"),
+                );
+            }
             let (size, elem) = self.expect_array(&ty, a.span, "indexing")?;
             match entry {
                 IndexEntry::Index(i) => {
@@ -941,17 +1123,34 @@ impl<'a> Checker<'a> {
                         Some(s) => self.expr(s, Some(&Type::I64))?,
                         None => (Atom::Const(Const::I64(0)), Type::I64),
                     };
-                    self.unify_at(&st, &Type::I64, s.as_ref().map(|s| s.span).unwrap_or(*sspan), "in the slice start")?;
+                    self.unify_at(
+                        &st,
+                        &Type::I64,
+                        s.as_ref().map(|s| s.span).unwrap_or(*sspan),
+                        "in the slice start",
+                    )?;
                     let (ea, et) = match e {
                         Some(e) => self.expr(e, Some(&Type::I64))?,
                         None => {
-                            let l = self.emit("t", Type::I64, Exp::Prim(Builtin::Length, vec![Arg::Atom(arr.clone())]), span);
+                            let l = self.emit(
+                                "t",
+                                Type::I64,
+                                Exp::Prim(Builtin::Length, vec![Arg::Atom(arr.clone())]),
+                                span,
+                            );
                             (l, Type::I64)
                         }
                     };
-                    self.unify_at(&et, &Type::I64, e.as_ref().map(|e| e.span).unwrap_or(*sspan), "in the slice end")?;
+                    self.unify_at(
+                        &et,
+                        &Type::I64,
+                        e.as_ref().map(|e| e.span).unwrap_or(*sspan),
+                        "in the slice end",
+                    )?;
                     let new_size = match (&sa, &ea) {
-                        (Atom::Const(Const::I64(x)), Atom::Const(Const::I64(y))) if y >= x => Size::Const(y - x),
+                        (Atom::Const(Const::I64(x)), Atom::Const(Const::I64(y))) if y >= x => {
+                            Size::Const(y - x)
+                        }
                         (Atom::Const(Const::I64(0)), _) if e.is_none() => size,
                         _ => Size::Unknown,
                     };
@@ -973,14 +1172,24 @@ impl<'a> Checker<'a> {
             "too many arguments: functions cannot return functions, so every call takes exactly the declared arguments"
         };
         self.diags.push(
-            Diagnostic::new("E0412", span, format!("{what} takes {want} argument(s) but is given {got}"))
-                .with_label(format!("{got} argument(s)"))
-                .with_help(help),
+            Diagnostic::new(
+                "E0412",
+                span,
+                format!("{what} takes {want} argument(s) but is given {got}"),
+            )
+            .with_label(format!("{got} argument(s)"))
+            .with_help(help),
         );
         Failed
     }
 
-    fn apply(&mut self, f: &Expr, args: &[In], span: Span, expected: Option<&Type>) -> R<(Atom, Type)> {
+    fn apply(
+        &mut self,
+        f: &Expr,
+        args: &[In],
+        span: Span,
+        expected: Option<&Type>,
+    ) -> R<(Atom, Type)> {
         match &f.kind {
             ExprKind::Var(id) => {
                 match self.lookup(&id.name) {
@@ -1044,11 +1253,10 @@ impl<'a> Checker<'a> {
                 if args.len() != 2 {
                     return Err(self.arity_error(&format!("`({})`", op.symbol()), 2, args.len(), span));
                 }
-                if matches!(op, ast::BinOp::And | ast::BinOp::Or) {
-                    if let (In::Ast(a), In::Ast(b)) = (&args[0], &args[1]) {
+                if matches!(op, ast::BinOp::And | ast::BinOp::Or)
+                    && let (In::Ast(a), In::Ast(b)) = (&args[0], &args[1]) {
                         return self.short_circuit(*op, a, b, span);
                     }
-                }
                 self.binary(*op, &args[0], &args[1], f.span, span, expected)
             }
             ExprKind::Lambda(pats, body) => self.local_fun_call("lambda", pats, body, self.scope.clone(), args, span),
@@ -1100,7 +1308,11 @@ impl<'a> Checker<'a> {
         for s in &sig.size_params {
             subst.insert(s.clone(), self.infer.fresh_size());
         }
-        let params: Vec<Type> = sig.params.iter().map(|(_, t)| subst_sizes(t, &subst)).collect();
+        let params: Vec<Type> = sig
+            .params
+            .iter()
+            .map(|(_, t)| subst_sizes(t, &subst))
+            .collect();
         let mut out: Vec<Option<Arg>> = vec![None; args.len()];
         // values first, so that lambdas see known parameter types
         for (i, (p, a)) in params.iter().zip(args).enumerate() {
@@ -1108,13 +1320,24 @@ impl<'a> Checker<'a> {
                 continue;
             }
             let (at, ty) = self.arg_in(a, Some(p))?;
-            self.unify_at(&ty, p, a.span(), &format!("in the {} argument of `{name}`", ordinal(i)))?;
+            self.unify_at(
+                &ty,
+                p,
+                a.span(),
+                &format!("in the {} argument of `{name}`", ordinal(i)),
+            )?;
             out[i] = Some(Arg::Atom(at));
         }
         for (i, (p, a)) in params.iter().zip(args).enumerate() {
             if let Type::Fun(ps, r) = p {
-                let (f, rt) = self.fun_arg(a, ps, &format!("the {} argument of `{name}`", ordinal(i)))?;
-                self.unify_at(&rt, r, a.span(), &format!("in the result of the function passed to `{name}`"))?;
+                let (f, rt) =
+                    self.fun_arg(a, ps, &format!("the {} argument of `{name}`", ordinal(i)))?;
+                self.unify_at(
+                    &rt,
+                    r,
+                    a.span(),
+                    &format!("in the result of the function passed to `{name}`"),
+                )?;
                 out[i] = Some(Arg::Fun(f));
             }
         }
@@ -1122,7 +1345,10 @@ impl<'a> Checker<'a> {
         let ret = self.infer.resolve(&ret);
         let ret = unknown_infer_sizes(&ret);
         let args: Vec<Arg> = out.into_iter().flatten().collect();
-        Ok((self.emit("t", ret.clone(), Exp::Call(sig.core.clone(), args), span), ret))
+        Ok((
+            self.emit("t", ret.clone(), Exp::Call(sig.core.clone(), args), span),
+            ret,
+        ))
     }
 
     /// Elaborate a function argument against the expected parameter types.
@@ -1144,11 +1370,10 @@ impl<'a> Checker<'a> {
                 Some(Binding::LocalFun(pats, body, captured)) => self.lambda(&pats, &body, params, captured, what, span),
                 Some(Binding::Var(Atom::Var(core), t)) if t.is_fun() => {
                     let ft = Type::Fun(params.to_vec(), Box::new(self.infer.fresh(Kind::Any)));
-                    if let Type::Fun(ps, _) = self.infer.shallow(&t) {
-                        if ps.len() != params.len() {
+                    if let Type::Fun(ps, _) = self.infer.shallow(&t)
+                        && ps.len() != params.len() {
                             return Err(self.arity_error(&format!("`{}`", id.name), ps.len(), params.len(), span));
                         }
-                    }
                     self.unify_at(&t, &ft, span, &format!("in {what}"))?;
                     let Type::Fun(_, r) = self.infer.resolve(&t) else {
                         return Err(Failed);
@@ -1239,7 +1464,11 @@ impl<'a> Checker<'a> {
                 Diagnostic::new(
                     "E0417",
                     span,
-                    format!("this lambda takes {} parameter(s), but {what} is called with {}", pats.len(), params.len()),
+                    format!(
+                        "this lambda takes {} parameter(s), but {what} is called with {}",
+                        pats.len(),
+                        params.len()
+                    ),
                 )
                 .with_label(format!("{} parameter(s)", pats.len()))
                 .with_help(format!("write a lambda with {} parameter(s)", params.len())),
@@ -1288,22 +1517,49 @@ impl<'a> Checker<'a> {
         ))
     }
 
-    fn math(&mut self, m: MathFn, args: &[In], span: Span, expected: Option<&Type>) -> R<(Atom, Type)> {
+    fn math(
+        &mut self,
+        m: MathFn,
+        args: &[In],
+        span: Span,
+        expected: Option<&Type>,
+    ) -> R<(Atom, Type)> {
         if args.len() != m.arity() {
             return Err(self.arity_error(&format!("`{}`", m.name()), m.arity(), args.len(), span));
         }
         let (a0, t0) = self.arg_in(&args[0], expected)?;
-        let kind = if m.allows_int() { Kind::Num } else { Kind::Float };
+        let kind = if m.allows_int() {
+            Kind::Num
+        } else {
+            Kind::Float
+        };
         if let Err(e) = self.infer.constrain(&t0, kind) {
             let d = self
-                .mismatch(e, args[0].span(), &format!("in the argument of `{}`", m.name()))
-                .with_note(format!("`{}` works on {}", m.name(), if m.allows_int() { "numbers" } else { "floats (f64, f32)" }));
+                .mismatch(
+                    e,
+                    args[0].span(),
+                    &format!("in the argument of `{}`", m.name()),
+                )
+                .with_note(format!(
+                    "`{}` works on {}",
+                    m.name(),
+                    if m.allows_int() {
+                        "numbers"
+                    } else {
+                        "floats (f64, f32)"
+                    }
+                ));
             return self.fail(d);
         }
         let mut atoms = vec![a0];
         for (i, a) in args.iter().enumerate().skip(1) {
             let (ai, ti) = self.arg_in(a, Some(&t0))?;
-            self.unify_at(&ti, &t0, a.span(), &format!("in the {} argument of `{}`", ordinal(i), m.name()))?;
+            self.unify_at(
+                &ti,
+                &t0,
+                a.span(),
+                &format!("in the {} argument of `{}`", ordinal(i), m.name()),
+            )?;
             atoms.push(ai);
         }
         Ok((self.emit("t", t0.clone(), Exp::Math(m, atoms), span), t0))
@@ -1315,7 +1571,12 @@ impl<'a> Checker<'a> {
         use Builtin::*;
         let kinds = b.arg_kinds();
         if args.len() != kinds.len() {
-            return Err(self.arity_error(&format!("`{}`", b.name()), kinds.len(), args.len(), span));
+            return Err(self.arity_error(
+                &format!("`{}`", b.name()),
+                kinds.len(),
+                args.len(),
+                span,
+            ));
         }
         let _ = name_span;
         let name = b.name();
@@ -1331,12 +1592,21 @@ impl<'a> Checker<'a> {
                 };
                 let r = self.arg_in(a, exp.as_ref())?;
                 if let Some(e) = exp {
-                    self.unify_at(&r.1, &e, a.span(), &format!("in the {} argument of `{name}`", ordinal(i)))?;
+                    self.unify_at(
+                        &r.1,
+                        &e,
+                        a.span(),
+                        &format!("in the {} argument of `{name}`", ordinal(i)),
+                    )?;
                 }
                 vals[i] = Some(r);
             }
         }
-        let v = |i: usize| -> (Atom, Type) { vals[i].clone().unwrap_or((Atom::Const(Const::Bool(false)), Type::BOOL)) };
+        let v = |i: usize| -> (Atom, Type) {
+            vals[i]
+                .clone()
+                .unwrap_or((Atom::Const(Const::Bool(false)), Type::BOOL))
+        };
         let what = |i: usize| format!("the {} argument of `{name}`", ordinal(i));
         let mut fun_args: Vec<Option<Fun>> = vec![None; args.len()];
         let ret: Type = match b {
@@ -1369,11 +1639,12 @@ impl<'a> Checker<'a> {
                 let n = args.len() - 1;
                 let mut els = Vec::new();
                 let mut size: Option<Size> = None;
-                for i in 1..=n {
-                    let (s, el) = self.expect_array(&v(i).1, args[i].span(), name)?;
-                    size = Some(self.same_size(size, s, args[i].span(), name, i)?);
+                for (i, a) in args.iter().enumerate().skip(1) {
+                    let (s, el) = self.expect_array(&v(i).1, a.span(), name)?;
+                    size = Some(self.same_size(size, s, a.span(), name, i)?);
                     els.push(el);
                 }
+                debug_assert_eq!(els.len(), n);
                 let (f, r) = self.fun_arg(&args[0], &els, &what(0))?;
                 fun_args[0] = Some(f);
                 Type::array(size.unwrap_or(Size::Unknown), r)
@@ -1381,9 +1652,9 @@ impl<'a> Checker<'a> {
             Zip | Zip3 => {
                 let mut els = Vec::new();
                 let mut size: Option<Size> = None;
-                for i in 0..args.len() {
-                    let (s, el) = self.expect_array(&v(i).1, args[i].span(), name)?;
-                    size = Some(self.same_size(size, s, args[i].span(), name, i)?);
+                for (i, a) in args.iter().enumerate() {
+                    let (s, el) = self.expect_array(&v(i).1, a.span(), name)?;
+                    size = Some(self.same_size(size, s, a.span(), name, i)?);
                     els.push(el);
                 }
                 Type::array(size.unwrap_or(Size::Unknown), Type::Tuple(els))
@@ -1392,22 +1663,47 @@ impl<'a> Checker<'a> {
                 let (s, el) = self.expect_array(&v(0).1, args[0].span(), name)?;
                 let k = if b == Unzip { 2 } else { 3 };
                 let comps: Vec<Type> = (0..k).map(|_| self.infer.fresh(Kind::Any)).collect();
-                self.unify_at(&el, &Type::Tuple(comps.clone()), args[0].span(), &format!("in the argument of `{name}` (an array of {k}-tuples)"))?;
-                Type::Tuple(comps.into_iter().map(|c| Type::array(s.clone(), self.infer.resolve(&c))).collect())
+                self.unify_at(
+                    &el,
+                    &Type::Tuple(comps.clone()),
+                    args[0].span(),
+                    &format!("in the argument of `{name}` (an array of {k}-tuples)"),
+                )?;
+                Type::Tuple(
+                    comps
+                        .into_iter()
+                        .map(|c| Type::array(s.clone(), self.infer.resolve(&c)))
+                        .collect(),
+                )
             }
             Reduce | Scan => {
                 let (s, el) = self.expect_array(&v(2).1, args[2].span(), name)?;
-                self.unify_at(&v(1).1, &el, args[1].span(), &format!("between the neutral element and the elements of `{name}`"))?;
+                self.unify_at(
+                    &v(1).1,
+                    &el,
+                    args[1].span(),
+                    &format!("between the neutral element and the elements of `{name}`"),
+                )?;
                 let (f, r) = self.fun_arg(&args[0], &[el.clone(), el.clone()], &what(0))?;
                 fun_args[0] = Some(f);
-                self.unify_at(&r, &el, args[0].span(), &format!("in the result of the operator of `{name}`"))?;
+                self.unify_at(
+                    &r,
+                    &el,
+                    args[0].span(),
+                    &format!("in the result of the operator of `{name}`"),
+                )?;
                 if b == Reduce { el } else { Type::array(s, el) }
             }
             Filter => {
                 let (_, el) = self.expect_array(&v(1).1, args[1].span(), name)?;
                 let (f, r) = self.fun_arg(&args[0], std::slice::from_ref(&el), &what(0))?;
                 fun_args[0] = Some(f);
-                self.unify_at(&r, &Type::BOOL, args[0].span(), "in the result of the predicate of `filter`")?;
+                self.unify_at(
+                    &r,
+                    &Type::BOOL,
+                    args[0].span(),
+                    "in the result of the predicate of `filter`",
+                )?;
                 Type::array(Size::Unknown, el)
             }
             Iota => Type::array(self.size_of_atom(&v(0).0), Type::I64),
@@ -1419,7 +1715,7 @@ impl<'a> Checker<'a> {
             Concat => {
                 let (s1, e1) = self.expect_array(&v(0).1, args[0].span(), name)?;
                 let (s2, e2) = self.expect_array(&v(1).1, args[1].span(), name)?;
-                let e = match self.infer.join(&e1, &e2) {
+                let e = match self.infer.join(&e2, &e1) {
                     Ok(e) => e,
                     Err(err) => {
                         let d = self.mismatch(err, args[1].span(), "between the operands of `++`");
@@ -1441,7 +1737,8 @@ impl<'a> Checker<'a> {
             }
             Flatten => {
                 let (s1, row) = self.expect_array(&v(0).1, args[0].span(), name)?;
-                let (s2, el) = self.expect_array(&row, args[0].span(), "flatten (an array of arrays)")?;
+                let (s2, el) =
+                    self.expect_array(&row, args[0].span(), "flatten (an array of arrays)")?;
                 let size = match (self.infer.size(&s1), self.infer.size(&s2)) {
                     (Size::Const(a), Size::Const(c)) => Size::Const(a * c),
                     _ => Size::Unknown,
@@ -1450,11 +1747,15 @@ impl<'a> Checker<'a> {
             }
             Unflatten => {
                 let (_, el) = self.expect_array(&v(2).1, args[2].span(), name)?;
-                Type::array(self.size_of_atom(&v(0).0), Type::array(self.size_of_atom(&v(1).0), el))
+                Type::array(
+                    self.size_of_atom(&v(0).0),
+                    Type::array(self.size_of_atom(&v(1).0), el),
+                )
             }
             Transpose => {
                 let (s1, row) = self.expect_array(&v(0).1, args[0].span(), name)?;
-                let (s2, el) = self.expect_array(&row, args[0].span(), "transpose (an array of arrays)")?;
+                let (s2, el) =
+                    self.expect_array(&row, args[0].span(), "transpose (an array of arrays)")?;
                 Type::array(s2, Type::array(s1, el))
             }
             Slide => {
@@ -1472,18 +1773,29 @@ impl<'a> Checker<'a> {
             Gather => {
                 let (_, el) = self.expect_array(&v(0).1, args[0].span(), name)?;
                 let (s, it) = self.expect_array(&v(1).1, args[1].span(), name)?;
-                self.unify_at(&it, &Type::I64, args[1].span(), "in the indices of `gather` (i64)")?;
+                self.unify_at(
+                    &it,
+                    &Type::I64,
+                    args[1].span(),
+                    "in the indices of `gather` (i64)",
+                )?;
                 Type::array(s, el)
             }
             Pad => {
                 let (_, el) = self.expect_array(&v(3).1, args[3].span(), name)?;
-                self.unify_at(&v(2).1, &el, args[2].span(), "between the padding value and the array elements")?;
+                self.unify_at(
+                    &v(2).1,
+                    &el,
+                    args[2].span(),
+                    "between the padding value and the array elements",
+                )?;
                 Type::array(Size::Unknown, el)
             }
             Sum | Product | Maximum | Minimum => {
                 let (_, el) = self.expect_array(&v(0).1, args[0].span(), name)?;
                 if let Err(e) = self.infer.constrain(&el, Kind::Num) {
-                    let d = self.mismatch(e, args[0].span(), &format!("in the elements of `{name}`"));
+                    let d =
+                        self.mismatch(e, args[0].span(), &format!("in the elements of `{name}`"));
                     return self.fail(d);
                 }
                 el
@@ -1495,24 +1807,53 @@ impl<'a> Checker<'a> {
                 None => Arg::Atom(v(i).0),
             })
             .collect();
-        Ok((self.emit("t", ret.clone(), Exp::Prim(b, out_args), span), ret))
+        Ok((
+            self.emit("t", ret.clone(), Exp::Prim(b, out_args), span),
+            ret,
+        ))
     }
 
-    fn same_size(&mut self, prev: Option<Size>, s: Size, span: Span, name: &str, i: usize) -> R<Size> {
+    fn same_size(
+        &mut self,
+        prev: Option<Size>,
+        s: Size,
+        span: Span,
+        name: &str,
+        i: usize,
+    ) -> R<Size> {
         let Some(p) = prev else { return Ok(s) };
-        if let Err(e) = self.infer.unify_size(&p, &s) {
-            let d = self.mismatch(e, span, &format!("in the {} argument of `{name}`", ordinal(i)));
+        if let Err(e) = self.infer.unify_size(&s, &p) {
+            let d = self.mismatch(
+                e,
+                span,
+                &format!("in the {} argument of `{name}`", ordinal(i)),
+            );
             return self.fail(d);
         }
         let p = self.infer.size(&p);
-        Ok(if p == Size::Unknown { self.infer.size(&s) } else { p })
+        Ok(if p == Size::Unknown {
+            self.infer.size(&s)
+        } else {
+            p
+        })
     }
 
     /// The type of a loop/fold result: the initial type if the body preserves its sizes,
     /// else the generalised one.
-    fn loop_result(&mut self, init: &Type, general: &Type, body: &Type, span: Span, what: &str) -> R<Type> {
+    fn loop_result(
+        &mut self,
+        init: &Type,
+        general: &Type,
+        body: &Type,
+        span: Span,
+        what: &str,
+    ) -> R<Type> {
         if let Err(e) = self.infer.unify(body, general) {
-            let d = self.mismatch(e, span, &format!("between the state of `{what}` and what its body returns"));
+            let d = self.mismatch(
+                e,
+                span,
+                &format!("between the state of `{what}` and what its body returns"),
+            );
             return self.fail(d);
         }
         let ri = self.infer.resolve(init);
@@ -1520,7 +1861,14 @@ impl<'a> Checker<'a> {
         Ok(if ri == rb { ri } else { generalize(&ri) })
     }
 
-    fn loop_(&mut self, pat: &Pat, init: &Expr, form: &ast::LoopForm, body: &Expr, span: Span) -> R<(Atom, Type)> {
+    fn loop_(
+        &mut self,
+        pat: &Pat,
+        init: &Expr,
+        form: &ast::LoopForm,
+        body: &Expr,
+        span: Span,
+    ) -> R<(Atom, Type)> {
         let ann = match pat {
             Pat::Var(_, Some(t)) => Some(self.type_exp(t, None, false)?),
             _ => None,
@@ -1529,7 +1877,12 @@ impl<'a> Checker<'a> {
         self.no_fun(&it, init.span)?;
         let g = match &ann {
             Some(a) => {
-                self.unify_at(&it, a, init.span, "between the loop's initial value and its annotation")?;
+                self.unify_at(
+                    &it,
+                    a,
+                    init.span,
+                    "between the loop's initial value and its annotation",
+                )?;
                 a.clone()
             }
             None => self.generalize(&it),
@@ -1574,7 +1927,10 @@ impl<'a> Checker<'a> {
         self.push_block();
         let mut locals = vec![state_name.clone()];
         if let Some((iname, _, src)) = &form_ir {
-            self.scope.push((src.clone(), Binding::Var(Atom::Var(iname.clone()), Type::I64)));
+            self.scope.push((
+                src.clone(),
+                Binding::Var(Atom::Var(iname.clone()), Type::I64),
+            ));
             locals.push(iname.clone());
         }
         let r = bind_state(self).and_then(|_| self.expr(body, Some(&g)));
@@ -1621,19 +1977,25 @@ fn int_const(v: i128, p: PrimType) -> Option<Const> {
 }
 
 fn out_of_range(v: i128, p: PrimType, span: Span) -> Diagnostic {
-    Diagnostic::new("E0208", span, format!("integer literal {v} does not fit in {}", p.name()))
-        .with_label("out of range")
-        .with_help(if p == PrimType::I32 {
-            "use an i64 (`...i64`) or a smaller value"
-        } else {
-            "integers are at most 64 bits; use a float literal for larger values"
-        })
+    Diagnostic::new(
+        "E0208",
+        span,
+        format!("integer literal {v} does not fit in {}", p.name()),
+    )
+    .with_label("out of range")
+    .with_help(if p == PrimType::I32 {
+        "use an i64 (`...i64`) or a smaller value"
+    } else {
+        "integers are at most 64 bits; use a float literal for larger values"
+    })
 }
 
 fn conversion_help(found: &Type, expected: &Type) -> String {
     match (found, expected) {
         (Type::Prim(a), Type::Prim(b)) if a != b => format!("convert explicitly: `{} x`", b.name()),
-        (Type::Array(..), Type::Prim(_)) => "this is an array; index it (`a[i]`) or reduce it (`sum a`)".into(),
+        (Type::Array(..), Type::Prim(_)) => {
+            "this is an array; index it (`a[i]`) or reduce it (`sum a`)".into()
+        }
         (Type::Prim(_), Type::Array(..)) => "a scalar was given where an array is needed".into(),
         _ => "make both sides have the same type".into(),
     }
@@ -1659,7 +2021,10 @@ pub fn subst_sizes(t: &Type, m: &HashMap<Name, Size>) -> Type {
             Type::array(s, subst_sizes(e, m))
         }
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| subst_sizes(t, m)).collect()),
-        Type::Fun(ps, r) => Type::Fun(ps.iter().map(|t| subst_sizes(t, m)).collect(), Box::new(subst_sizes(r, m))),
+        Type::Fun(ps, r) => Type::Fun(
+            ps.iter().map(|t| subst_sizes(t, m)).collect(),
+            Box::new(subst_sizes(r, m)),
+        ),
         t => t.clone(),
     }
 }
@@ -1667,7 +2032,11 @@ pub fn subst_sizes(t: &Type, m: &HashMap<Name, Size>) -> Type {
 fn unknown_infer_sizes(t: &Type) -> Type {
     match t {
         Type::Array(s, e) => Type::array(
-            if matches!(s, Size::Infer(_)) { Size::Unknown } else { s.clone() },
+            if matches!(s, Size::Infer(_)) {
+                Size::Unknown
+            } else {
+                s.clone()
+            },
             unknown_infer_sizes(e),
         ),
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(unknown_infer_sizes).collect()),
@@ -1695,7 +2064,10 @@ pub fn forget(t: &Type, local: &HashSet<&str>) -> Type {
             Type::array(s, forget(e, local))
         }
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| forget(t, local)).collect()),
-        Type::Fun(ps, r) => Type::Fun(ps.iter().map(|t| forget(t, local)).collect(), Box::new(forget(r, local))),
+        Type::Fun(ps, r) => Type::Fun(
+            ps.iter().map(|t| forget(t, local)).collect(),
+            Box::new(forget(r, local)),
+        ),
         t => t.clone(),
     }
 }

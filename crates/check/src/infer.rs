@@ -58,7 +58,9 @@ impl Kind {
 pub enum UnifyError {
     Type(Type, Type),
     Size(Size, Size),
-    Kind(Kind, Type),
+    /// A kind constraint was violated: the constrained side's kind, the other side's
+    /// type, and whether the constrained side is the one being checked ("found").
+    Kind(Kind, Type, bool),
 }
 
 #[derive(Default)]
@@ -106,7 +108,10 @@ impl Infer {
         match self.shallow(t) {
             Type::Array(s, e) => Type::array(self.size(&s), self.resolve(&e)),
             Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.resolve(t)).collect()),
-            Type::Fun(ps, r) => Type::Fun(ps.iter().map(|t| self.resolve(t)).collect(), Box::new(self.resolve(&r))),
+            Type::Fun(ps, r) => Type::Fun(
+                ps.iter().map(|t| self.resolve(t)).collect(),
+                Box::new(self.resolve(&r)),
+            ),
             t => t,
         }
     }
@@ -138,14 +143,14 @@ impl Infer {
             }
             Type::Prim(p) => {
                 if !kind.admits(p) {
-                    return Err(UnifyError::Kind(kind, Type::Prim(p)));
+                    return Err(UnifyError::Kind(kind, Type::Prim(p), true));
                 }
                 self.tys[v as usize].0 = Some(Type::Prim(p));
                 Ok(())
             }
             other => {
                 if kind != Kind::Any {
-                    return Err(UnifyError::Kind(kind, other));
+                    return Err(UnifyError::Kind(kind, other, true));
                 }
                 if self.occurs(v, &other) {
                     return Err(UnifyError::Type(Type::Infer(v), other));
@@ -166,11 +171,11 @@ impl Infer {
                         self.tys[v as usize].1 = m;
                         Ok(())
                     }
-                    None => Err(UnifyError::Kind(k, Type::Infer(v))),
+                    None => Err(UnifyError::Kind(k, Type::Infer(v), false)),
                 }
             }
             Type::Prim(p) if k.admits(p) => Ok(()),
-            other => Err(UnifyError::Kind(k, other)),
+            other => Err(UnifyError::Kind(k, other, false)),
         }
     }
 
@@ -200,7 +205,10 @@ impl Infer {
         let b = self.shallow(b);
         match (&a, &b) {
             (Type::Infer(v), _) => self.bind_ty(*v, &b),
-            (_, Type::Infer(w)) => self.bind_ty(*w, &a),
+            (_, Type::Infer(w)) => self.bind_ty(*w, &a).map_err(|e| match e {
+                UnifyError::Kind(k, t, found) => UnifyError::Kind(k, t, !found),
+                e => e,
+            }),
             (Type::Prim(p), Type::Prim(q)) if p == q => Ok(()),
             (Type::Array(s, x), Type::Array(t, y)) => {
                 self.unify(x, y).map_err(|e| self.lift(e, &a, &b))?;
@@ -319,7 +327,11 @@ impl Infer {
 /// The source name of a core name (`x_12` → `x`).
 pub fn display_name(core: &str) -> &str {
     match core.rfind('_') {
-        Some(i) if i > 0 && core[i + 1..].chars().all(|c| c.is_ascii_digit()) && i + 1 < core.len() => &core[..i],
+        Some(i)
+            if i > 0 && core[i + 1..].chars().all(|c| c.is_ascii_digit()) && i + 1 < core.len() =>
+        {
+            &core[..i]
+        }
         _ => core,
     }
 }

@@ -1,6 +1,9 @@
 //! Weir front end, part 2: name resolution, type and size inference, the F-tilde
 //! restrictions, and elaboration of the AST into the typed A-normal-form core IR.
 
+// Diagnostics are large and returned only on the cold error path; boxing them buys nothing.
+#![allow(clippy::result_large_err)]
+
 mod elab;
 mod infer;
 mod zonk;
@@ -28,10 +31,14 @@ pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
         later.remove(&d.name.name);
         if let Some(prev) = seen.get(&d.name.name) {
             diags.push(
-                Diagnostic::new("E0105", d.name.span, format!("`{}` is defined twice", d.name.name))
-                    .with_label("second definition")
-                    .with_secondary(*prev, "first defined here")
-                    .with_help("rename one of the definitions"),
+                Diagnostic::new(
+                    "E0105",
+                    d.name.span,
+                    format!("`{}` is defined twice", d.name.name),
+                )
+                .with_label("second definition")
+                .with_secondary(*prev, "first defined here")
+                .with_help("rename one of the definitions"),
             );
             continue;
         }
@@ -43,9 +50,13 @@ pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
             || d.name.name == "apply"
         {
             diags.push(
-                Diagnostic::new("E0101", d.name.span, format!("`{}` is a builtin and cannot be redefined", d.name.name))
-                    .with_label("reserved name")
-                    .with_help(format!("choose another name, e.g. `my_{}`", d.name.name)),
+                Diagnostic::new(
+                    "E0101",
+                    d.name.span,
+                    format!("`{}` is a builtin and cannot be redefined", d.name.name),
+                )
+                .with_label("reserved name")
+                .with_help(format!("choose another name, e.g. `my_{}`", d.name.name)),
             );
             continue;
         }

@@ -73,11 +73,18 @@ impl Z<'_, '_> {
                 }
             },
             Type::Array(s, e) => Type::array(
-                if matches!(s, Size::Infer(_)) { Size::Unknown } else { s.clone() },
+                if matches!(s, Size::Infer(_)) {
+                    Size::Unknown
+                } else {
+                    s.clone()
+                },
                 self.default(e, span),
             ),
             Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.default(t, span)).collect()),
-            Type::Fun(ps, r) => Type::Fun(ps.iter().map(|t| self.default(t, span)).collect(), Box::new(self.default(r, span))),
+            Type::Fun(ps, r) => Type::Fun(
+                ps.iter().map(|t| self.default(t, span)).collect(),
+                Box::new(self.default(r, span)),
+            ),
             t => t.clone(),
         }
     }
@@ -86,27 +93,31 @@ impl Z<'_, '_> {
         let mut kept = Vec::with_capacity(b.stmts.len());
         for mut st in std::mem::take(&mut b.stmts) {
             st.ty = self.ty(&st.ty, st.span);
-            if st.var.starts_with("lit_") {
-                if let Exp::Atom(Atom::Const(c)) = &st.exp {
-                    let c = match (c, &st.ty) {
-                        (Const::I64(v), Type::Prim(PrimType::I32)) => match i32::try_from(*v) {
-                            Ok(x) => Const::I32(x),
-                            Err(_) => {
-                                self.ck.report(
-                                    Diagnostic::new("E0208", st.span, format!("integer literal {v} does not fit in i32"))
-                                        .with_label("out of range")
-                                        .with_help("use a smaller value or an i64"),
-                                );
-                                self.failed = true;
-                                Const::I32(0)
-                            }
-                        },
-                        (Const::F64(v), Type::Prim(PrimType::F32)) => Const::F32(*v as f32),
-                        (c, _) => *c,
-                    };
-                    self.lits.insert(st.var.clone(), c);
-                    continue;
-                }
+            if st.var.starts_with("lit_")
+                && let Exp::Atom(Atom::Const(c)) = &st.exp
+            {
+                let c = match (c, &st.ty) {
+                    (Const::I64(v), Type::Prim(PrimType::I32)) => match i32::try_from(*v) {
+                        Ok(x) => Const::I32(x),
+                        Err(_) => {
+                            self.ck.report(
+                                Diagnostic::new(
+                                    "E0208",
+                                    st.span,
+                                    format!("integer literal {v} does not fit in i32"),
+                                )
+                                .with_label("out of range")
+                                .with_help("use a smaller value or an i64"),
+                            );
+                            self.failed = true;
+                            Const::I32(0)
+                        }
+                    },
+                    (Const::F64(v), Type::Prim(PrimType::F32)) => Const::F32(*v as f32),
+                    (c, _) => *c,
+                };
+                self.lits.insert(st.var.clone(), c);
+                continue;
             }
             self.exp(&mut st.exp, st.span);
             kept.push(st);
@@ -137,7 +148,9 @@ impl Z<'_, '_> {
                 self.body(f);
             }
             Exp::Call(_, args) | Exp::Prim(_, args) => self.args(args, span),
-            Exp::Loop { state, form, body, .. } => {
+            Exp::Loop {
+                state, form, body, ..
+            } => {
                 state.1 = self.ty(&state.1, span);
                 if let LoopForm::While(c) = form {
                     self.body(c);
@@ -157,10 +170,10 @@ struct S<'l> {
 
 impl S<'_> {
     fn atom(&self, a: &mut Atom) {
-        if let Atom::Var(v) = a {
-            if let Some(c) = self.lits.get(v) {
-                *a = Atom::Const(*c);
-            }
+        if let Atom::Var(v) = a
+            && let Some(c) = self.lits.get(v)
+        {
+            *a = Atom::Const(*c);
         }
     }
     fn ty(&self, t: &Type) -> Type {
@@ -178,7 +191,10 @@ impl S<'_> {
                 Type::array(s, self.ty(e))
             }
             Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.ty(t)).collect()),
-            Type::Fun(ps, r) => Type::Fun(ps.iter().map(|t| self.ty(t)).collect(), Box::new(self.ty(r))),
+            Type::Fun(ps, r) => Type::Fun(
+                ps.iter().map(|t| self.ty(t)).collect(),
+                Box::new(self.ty(r)),
+            ),
             t => t.clone(),
         }
     }
@@ -219,7 +235,9 @@ impl S<'_> {
                 self.atom(b);
                 self.atom(c);
             }
-            Exp::Math(_, xs) | Exp::Tuple(xs) | Exp::ArrayLit(xs) | Exp::Apply(_, xs) => xs.iter_mut().for_each(|a| self.atom(a)),
+            Exp::Math(_, xs) | Exp::Tuple(xs) | Exp::ArrayLit(xs) | Exp::Apply(_, xs) => {
+                xs.iter_mut().for_each(|a| self.atom(a))
+            }
             Exp::If(c, t, f) => {
                 self.atom(c);
                 self.body(t);
@@ -234,7 +252,12 @@ impl S<'_> {
                     }
                 }
             }
-            Exp::Loop { state, init, form, body } => {
+            Exp::Loop {
+                state,
+                init,
+                form,
+                body,
+            } => {
                 self.atom(init);
                 state.1 = self.ty(&state.1);
                 self.scope.insert(state.0.clone());

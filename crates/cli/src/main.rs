@@ -79,7 +79,11 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
         Cmd::Check { file } => match compile_file(&file) {
             Ok(c) => {
                 let n = c.program.defs.len();
-                println!("{}: ok ({n} definition{})", file.display(), if n == 1 { "" } else { "s" });
+                println!(
+                    "{}: ok ({n} definition{})",
+                    file.display(),
+                    if n == 1 { "" } else { "s" }
+                );
                 ExitCode::SUCCESS
             }
             Err(e) => {
@@ -95,7 +99,10 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             output,
         } => cmd_run(&file, entry, &inputs, output.as_deref(), color),
         Cmd::Test { paths } => cmd_test(&paths, color),
-        Cmd::Dev { dump_after: pass, file } => {
+        Cmd::Dev {
+            dump_after: pass,
+            file,
+        } => {
             if pass == "list" {
                 for (p, what) in PASSES {
                     println!("{p:<12} {what}");
@@ -144,7 +151,13 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
     }
 }
 
-fn cmd_run(file: &Path, entry: Option<String>, inputs: &[String], output: Option<&Path>, color: bool) -> ExitCode {
+fn cmd_run(
+    file: &Path,
+    entry: Option<String>,
+    inputs: &[String],
+    output: Option<&Path>,
+    color: bool,
+) -> ExitCode {
     let c = match compile_file(file) {
         Ok(c) => c,
         Err(e) => {
@@ -155,15 +168,28 @@ fn cmd_run(file: &Path, entry: Option<String>, inputs: &[String], output: Option
     let entry_def = match &entry {
         Some(name) => match c.program.find(name) {
             Some(d) if d.entry => d,
-            Some(_) => return fail(format!("`{name}` is a `def`, not an `entry`; only entry points can be run")),
+            Some(_) => {
+                return fail(format!(
+                    "`{name}` is a `def`, not an `entry`; only entry points can be run"
+                ));
+            }
             None => {
                 let names: Vec<&str> = c.program.entries().map(|d| d.name.as_str()).collect();
-                return fail(format!("no entry point `{name}` in {}; the entries are: {}", file.display(), names.join(", ")));
+                return fail(format!(
+                    "no entry point `{name}` in {}; the entries are: {}",
+                    file.display(),
+                    names.join(", ")
+                ));
             }
         },
         None => match c.program.entries().next() {
             Some(d) => d,
-            None => return fail(format!("{} has no `entry` definition to run", file.display())),
+            None => {
+                return fail(format!(
+                    "{} has no `entry` definition to run",
+                    file.display()
+                ));
+            }
         },
     };
     let name = entry_def.name.clone();
@@ -213,7 +239,9 @@ fn cmd_run(file: &Path, entry: Option<String>, inputs: &[String], output: Option
     match run_entry(&c, &name, args) {
         Ok(v) => {
             if let Some(out) = output {
-                match weir_interp::npy::write_npy(&v).and_then(|b| std::fs::write(out, b).map_err(|e| e.to_string())) {
+                match weir_interp::npy::write_npy(&v)
+                    .and_then(|b| std::fs::write(out, b).map_err(|e| e.to_string()))
+                {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(e) => fail(format!("cannot write {}: {e}", out.display())),
                 }
@@ -273,7 +301,11 @@ fn cmd_test(paths: &[PathBuf], color: bool) -> ExitCode {
         let c = match compile_file(f) {
             Ok(c) => c,
             Err(e) => {
-                println!("{}: FAILED (does not compile)\n{}", f.display(), e.render(color));
+                println!(
+                    "{}: FAILED (does not compile)\n{}",
+                    f.display(),
+                    e.render(color)
+                );
                 failed += 1;
                 continue;
             }
@@ -284,14 +316,33 @@ fn cmd_test(paths: &[PathBuf], color: bool) -> ExitCode {
         passed += ok;
         failed += bad.len();
         if bad.is_empty() {
-            println!("{}: ok ({ok} case{})", f.display(), if ok == 1 { "" } else { "s" });
+            println!(
+                "{}: ok ({ok} case{})",
+                f.display(),
+                if ok == 1 { "" } else { "s" }
+            );
         } else {
-            println!("{}: {} of {} case(s) FAILED", f.display(), bad.len(), outcomes.len());
+            println!(
+                "{}: {} of {} case(s) FAILED",
+                f.display(),
+                bad.len(),
+                outcomes.len()
+            );
             for o in bad {
-                println!("  {}:{} (entry `{}`): {}", f.display(), o.line, o.entry, o.failure.as_deref().unwrap_or(""));
+                println!(
+                    "  {}:{} (entry `{}`): {}",
+                    f.display(),
+                    o.line,
+                    o.entry,
+                    o.failure.as_deref().unwrap_or("")
+                );
             }
         }
     }
     println!("{passed} passed, {failed} failed");
-    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

@@ -14,17 +14,27 @@ struct Nums<'t> {
 impl Nums<'_> {
     fn f(&mut self) -> Result<f64, String> {
         self.count += 1;
-        let t = self
-            .it
-            .next()
-            .ok_or_else(|| format!("{}: the file ends early (after {} numbers)", self.what, self.count - 1))?;
-        t.parse()
-            .map_err(|_| format!("{}: number {} is `{t}`, which is not a number", self.what, self.count))
+        let t = self.it.next().ok_or_else(|| {
+            format!(
+                "{}: the file ends early (after {} numbers)",
+                self.what,
+                self.count - 1
+            )
+        })?;
+        t.parse().map_err(|_| {
+            format!(
+                "{}: number {} is `{t}`, which is not a number",
+                self.what, self.count
+            )
+        })
     }
     fn n(&mut self) -> Result<usize, String> {
         let v = self.f()?;
         if v < 0.0 || v.fract() != 0.0 || v > 1e12 {
-            return Err(format!("{}: number {} should be a count, found {v}", self.what, self.count));
+            return Err(format!(
+                "{}: number {} should be a count, found {v}",
+                self.what, self.count
+            ));
         }
         Ok(v as usize)
     }
@@ -67,7 +77,9 @@ pub fn gmm(text: &str) -> Result<String, String> {
     let n = t.n()?;
     let alphas = t.row(k)?;
     let means: Vec<Vec<f64>> = (0..k).map(|_| t.row(d)).collect::<Result<_, _>>()?;
-    let icf: Vec<Vec<f64>> = (0..k).map(|_| t.row(d + d * (d.saturating_sub(1)) / 2)).collect::<Result<_, _>>()?;
+    let icf: Vec<Vec<f64>> = (0..k)
+        .map(|_| t.row(d + d * (d.saturating_sub(1)) / 2))
+        .collect::<Result<_, _>>()?;
     let x: Vec<Vec<f64>> = (0..n).map(|_| t.row(d)).collect::<Result<_, _>>()?;
     let gamma = t.f()?;
     let m = t.f()?;

@@ -1,9 +1,9 @@
 //! Reading an entry point's arguments: inline text, value files and `.npy` files.
 
 use std::path::Path;
+use weir_interp::Value;
 use weir_interp::npy::read_npy_file;
 use weir_interp::value::{count_values, parse_values};
-use weir_interp::Value;
 use weir_ir::{FunDef, Type};
 
 /// The parameters of an entry, named for messages (`argument 2 (b: [n]f64)`).
@@ -11,7 +11,12 @@ pub fn param_names(d: &FunDef) -> Vec<(String, Type)> {
     d.params
         .iter()
         .enumerate()
-        .map(|(i, (n, t))| (format!("argument {} (`{}`)", i + 1, weir_check::display_name(n)), t.clone()))
+        .map(|(i, (n, t))| {
+            (
+                format!("argument {} (`{}`)", i + 1, weir_check::display_name(n)),
+                t.clone(),
+            )
+        })
         .collect()
 }
 
@@ -33,7 +38,8 @@ pub fn classify(args: &[String]) -> Result<Vec<Source>, String> {
             out.push(Source::Npy(p.to_path_buf()));
         } else if a == "-" {
             let mut s = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
             out.push(Source::Text(s, "standard input".into()));
         } else if p.is_file() {
             let s = std::fs::read_to_string(p).map_err(|e| format!("cannot read {a}: {e}"))?;
@@ -54,9 +60,16 @@ pub fn read_args(entry: &FunDef, sources: &[Source]) -> Result<Vec<Value>, Strin
         match src {
             Source::Npy(path) => {
                 let Some((name, ty)) = rest.first() else {
-                    return Err(format!("too many inputs: `{}` takes {} argument(s)", entry.name, params.len()));
+                    return Err(format!(
+                        "too many inputs: `{}` takes {} argument(s)",
+                        entry.name,
+                        params.len()
+                    ));
                 };
-                vals.push(read_npy_file(path, ty).map_err(|e| format!("{name} from {}: {e}", path.display()))?);
+                vals.push(
+                    read_npy_file(path, ty)
+                        .map_err(|e| format!("{name} from {}: {e}", path.display()))?,
+                );
             }
             Source::Text(text, what) => {
                 let k = count_values(text).map_err(|e| format!("in {what}: {e}"))?;
@@ -95,6 +108,11 @@ pub fn read_args(entry: &FunDef, sources: &[Source]) -> Result<Vec<Value>, Strin
 pub fn line_col(text: &str, offset: usize) -> String {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|s| s.chars().count()).unwrap_or(0) + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|s| s.chars().count())
+        .unwrap_or(0)
+        + 1;
     format!("line {line}, column {col}")
 }

@@ -12,7 +12,10 @@ use weir_syntax::{Diagnostic, SourceMap, Span, ast};
 /// The passes, in order, with what they produce.
 pub const PASSES: &[(&str, &str)] = &[
     ("parse", "the surface AST"),
-    ("elaborate", "the typed A-normal-form core IR (after name resolution, type and size inference)"),
+    (
+        "elaborate",
+        "the typed A-normal-form core IR (after name resolution, type and size inference)",
+    ),
 ];
 
 /// A successfully checked program.
@@ -76,12 +79,17 @@ pub fn compile_source(name: &str, text: &str) -> Result<Compiled, LoadError> {
     if verify_enabled() {
         verify(&program, "elaborate").map_err(LoadError::Io)?;
     }
-    Ok(Compiled { sources, ast, program })
+    Ok(Compiled {
+        sources,
+        ast,
+        program,
+    })
 }
 
 /// Read and compile a file.
 pub fn compile_file(path: &Path) -> Result<Compiled, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
     compile_source(&path.display().to_string(), &text)
 }
 

@@ -49,7 +49,9 @@ pub fn parse_blocks(text: &str, dir: &Path) -> Result<Vec<Case>, String> {
         i += 1;
         while i < lines.len() {
             let t = lines[i].trim_start();
-            let Some(rest) = t.strip_prefix("--") else { break };
+            let Some(rest) = t.strip_prefix("--") else {
+                break;
+            };
             if rest.trim() == "==" {
                 break;
             }
@@ -108,10 +110,12 @@ fn parse_block(block: &[(usize, String)], dir: &Path, cases: &mut Vec<Case>) -> 
         if let Some(r) = text.strip_prefix("entry:") {
             entries = r.split_whitespace().map(String::from).collect();
         } else if let Some(r) = text.strip_prefix("tolerance:") {
-            tolerance = r
-                .trim()
-                .parse()
-                .map_err(|_| format!("line {line}: `tolerance:` needs a number, found `{}`", r.trim()))?;
+            tolerance = r.trim().parse().map_err(|_| {
+                format!(
+                    "line {line}: `tolerance:` needs a number, found `{}`",
+                    r.trim()
+                )
+            })?;
         } else if let Some(r) = text.strip_prefix("input") {
             if let Some((_, l)) = &pending {
                 return Err(format!("line {l}: this input has no `output` or `error:`"));
@@ -155,7 +159,9 @@ fn parse_block(block: &[(usize, String)], dir: &Path, cases: &mut Vec<Case>) -> 
 fn read_src(src: &ValueSrc) -> Result<Source, String> {
     match src {
         ValueSrc::Inline(t) => Ok(Source::Text(t.clone(), "the test block".into())),
-        ValueSrc::File(p) if p.extension().is_some_and(|e| e == "npy") => Ok(Source::Npy(p.clone())),
+        ValueSrc::File(p) if p.extension().is_some_and(|e| e == "npy") => {
+            Ok(Source::Npy(p.clone()))
+        }
         ValueSrc::File(p) => std::fs::read_to_string(p)
             .map(|t| Source::Text(t, p.display().to_string()))
             .map_err(|e| format!("cannot read {}: {e}", p.display())),
@@ -170,15 +176,18 @@ pub fn parse_expected(src: &ValueSrc, ret: &Type) -> Result<Value, String> {
         Source::Npy(p) => return weir_interp::npy::read_npy_file(&p, ret),
     };
     let n = count_values(&text).map_err(|e| e.to_string())?;
-    if let Type::Tuple(ts) = ret {
-        if n == ts.len() && n != 1 {
-            let named: Vec<(String, Type)> = ts
-                .iter()
-                .enumerate()
-                .map(|(i, t)| (format!("expected component {i}"), t.clone()))
-                .collect();
-            return parse_values(&text, &named).map(Value::tuple).map_err(|e| e.to_string());
-        }
+    if let Type::Tuple(ts) = ret
+        && n == ts.len()
+        && n != 1
+    {
+        let named: Vec<(String, Type)> = ts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("expected component {i}"), t.clone()))
+            .collect();
+        return parse_values(&text, &named)
+            .map(Value::tuple)
+            .map_err(|e| e.to_string());
     }
     parse_values(&text, &[("expected output".into(), ret.clone())])
         .map(|mut v| v.remove(0))
@@ -236,14 +245,22 @@ fn run_case(c: &Compiled, entry: &str, case: &Case) -> Result<(), String> {
         (Err(e), Expect::Error(want)) if e.contains(want.as_str()) => return Ok(()),
         (Err(e), _) => return Err(format!("bad input: {e}")),
     };
-    let ret = c.program.find(entry).map(|d| d.ret.clone()).unwrap_or(Type::F64);
+    let ret = c
+        .program
+        .find(entry)
+        .map(|d| d.ret.clone())
+        .unwrap_or(Type::F64);
     let result = run_entry(c, entry, args);
     match (&case.expect, result) {
         (Expect::Output(src), Ok(v)) => {
             let expected = parse_expected(src, &ret)?;
             compare(&v, &expected, case.tolerance).map_err(|d| {
                 let shown = format_value(&v);
-                let shown = if shown.len() > 200 { format!("{}...", &shown[..200]) } else { shown };
+                let shown = if shown.len() > 200 {
+                    format!("{}...", &shown[..200])
+                } else {
+                    shown
+                };
                 format!("wrong result: {d}\n      result: {shown}")
             })
         }
@@ -255,13 +272,22 @@ fn run_case(c: &Compiled, entry: &str, case: &Case) -> Result<(), String> {
             if e.message.contains(want.as_str()) {
                 Ok(())
             } else {
-                Err(format!("expected an error containing `{want}`, got: {}", e.message))
+                Err(format!(
+                    "expected an error containing `{want}`, got: {}",
+                    e.message
+                ))
             }
         }
         (Expect::Error(want), Ok(v)) => {
             let shown = format_value(&v);
-            let shown = if shown.len() > 200 { format!("{}...", &shown[..200]) } else { shown };
-            Err(format!("expected an error containing `{want}`, but it returned {shown}"))
+            let shown = if shown.len() > 200 {
+                format!("{}...", &shown[..200])
+            } else {
+                shown
+            };
+            Err(format!(
+                "expected an error containing `{want}`, but it returned {shown}"
+            ))
         }
     }
 }

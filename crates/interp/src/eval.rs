@@ -84,7 +84,9 @@ fn regular(xs: &[Value], span: Span, what: &str) -> R<()> {
             if s != s0 {
                 return err(
                     span,
-                    format!("size mismatch: {what} produced an irregular array (element 0 has shape {s0:?}, element {i} has shape {s:?})"),
+                    format!(
+                        "size mismatch: {what} produced an irregular array (element 0 has shape {s0:?}, element {i} has shape {s:?})"
+                    ),
                 );
             }
         }
@@ -108,7 +110,13 @@ impl<'p> Interp<'p> {
         self.call_def(d, args, &[], d.span)
     }
 
-    fn call_def<'e>(&mut self, d: &'p FunDef, args: Vec<Value>, funs: &[(usize, Closure<'p, 'e>)], span: Span) -> R<Value> {
+    fn call_def<'e>(
+        &mut self,
+        d: &'p FunDef,
+        args: Vec<Value>,
+        funs: &[(usize, Closure<'p, 'e>)],
+        span: Span,
+    ) -> R<Value> {
         self.depth += 1;
         if self.depth > 10_000 {
             return err(span, "call depth exceeded");
@@ -180,14 +188,20 @@ impl<'p> Interp<'p> {
     fn i64_atom(&self, a: &Atom, env: &Env, span: Span) -> R<i64> {
         match self.atom(a, env, span)? {
             Value::I64(v) => Ok(v),
-            v => err(span, format!("internal error: expected an i64, found {}", v.kind_name())),
+            v => err(
+                span,
+                format!("internal error: expected an i64, found {}", v.kind_name()),
+            ),
         }
     }
 
     fn array_atom(&self, a: &Atom, env: &Env, span: Span) -> R<Rc<Vec<Value>>> {
         match self.atom(a, env, span)? {
             Value::Array(v) => Ok(v),
-            v => err(span, format!("internal error: expected an array, found {}", v.kind_name())),
+            v => err(
+                span,
+                format!("internal error: expected an array, found {}", v.kind_name()),
+            ),
         }
     }
 
@@ -225,21 +239,39 @@ impl<'p> Interp<'p> {
                     (UnOp::Neg, Value::I64(v)) => Value::I64(v.wrapping_neg()),
                     (UnOp::Neg, Value::I32(v)) => Value::I32(v.wrapping_neg()),
                     (UnOp::Not, Value::Bool(v)) => Value::Bool(!v),
-                    (_, v) => return err(span, format!("internal error: bad operand {}", v.kind_name())),
+                    (_, v) => {
+                        return err(
+                            span,
+                            format!("internal error: bad operand {}", v.kind_name()),
+                        );
+                    }
                 })
             }
             Exp::Convert(p, a) => convert(*p, self.atom(a, env, span)?, span),
             Exp::Math(m, args) => {
-                let vs: Vec<Value> = args.iter().map(|a| self.atom(a, env, span)).collect::<R<_>>()?;
+                let vs: Vec<Value> = args
+                    .iter()
+                    .map(|a| self.atom(a, env, span))
+                    .collect::<R<_>>()?;
                 math(*m, &vs, span)
             }
-            Exp::Tuple(xs) => Ok(Value::tuple(xs.iter().map(|a| self.atom(a, env, span)).collect::<R<_>>()?)),
+            Exp::Tuple(xs) => Ok(Value::tuple(
+                xs.iter()
+                    .map(|a| self.atom(a, env, span))
+                    .collect::<R<_>>()?,
+            )),
             Exp::Proj(a, i) => match self.atom(a, env, span)? {
                 Value::Tuple(xs) if *i < xs.len() => Ok(xs[*i].clone()),
-                v => err(span, format!("internal error: projection of {}", v.kind_name())),
+                v => err(
+                    span,
+                    format!("internal error: projection of {}", v.kind_name()),
+                ),
             },
             Exp::ArrayLit(xs) => {
-                let vs: Vec<Value> = xs.iter().map(|a| self.atom(a, env, span)).collect::<R<_>>()?;
+                let vs: Vec<Value> = xs
+                    .iter()
+                    .map(|a| self.atom(a, env, span))
+                    .collect::<R<_>>()?;
                 regular(&vs, span, "an array literal")?;
                 Ok(Value::array(vs))
             }
@@ -253,7 +285,13 @@ impl<'p> Interp<'p> {
                 let s = self.i64_atom(s, env, span)?;
                 let e = self.i64_atom(e, env, span)?;
                 if s < 0 || e < s || e as usize > arr.len() {
-                    return err(span, format!("slice [{s}:{e}] out of bounds for an array of length {}", arr.len()));
+                    return err(
+                        span,
+                        format!(
+                            "slice [{s}:{e}] out of bounds for an array of length {}",
+                            arr.len()
+                        ),
+                    );
                 }
                 Ok(Value::array(arr[s as usize..e as usize].to_vec()))
             }
@@ -281,11 +319,19 @@ impl<'p> Interp<'p> {
                     Some(c) => c,
                     None => return err(span, format!("internal error: function `{f}` is unbound")),
                 };
-                let vals: Vec<Value> = args.iter().map(|a| self.atom(a, env, span)).collect::<R<_>>()?;
+                let vals: Vec<Value> = args
+                    .iter()
+                    .map(|a| self.atom(a, env, span))
+                    .collect::<R<_>>()?;
                 self.apply_closure(c, vals)
             }
             Exp::Prim(b, args) => self.prim(*b, args, env, span, ty),
-            Exp::Loop { state, init, form, body } => {
+            Exp::Loop {
+                state,
+                init,
+                form,
+                body,
+            } => {
                 let mut s = self.atom(init, env, span)?;
                 match form {
                     LoopForm::For(i, n) => {
@@ -313,35 +359,71 @@ impl<'p> Interp<'p> {
         }
     }
 
-    fn prim<'e>(&mut self, b: Builtin, args: &'p [Arg], env: &Env<'p, 'e>, span: Span, ty: &Type) -> R<Value> {
+    fn prim<'e>(
+        &mut self,
+        b: Builtin,
+        args: &'p [Arg],
+        env: &Env<'p, 'e>,
+        span: Span,
+        ty: &Type,
+    ) -> R<Value> {
         use Builtin::*;
         let atom = |i: usize| -> R<Value> {
             match args.get(i) {
                 Some(Arg::Atom(a)) => self.atom(a, env, span),
-                _ => err(span, format!("internal error: argument {i} of `{}` is not a value", b.name())),
+                _ => err(
+                    span,
+                    format!(
+                        "internal error: argument {i} of `{}` is not a value",
+                        b.name()
+                    ),
+                ),
             }
         };
         let arr = |i: usize| -> R<Rc<Vec<Value>>> {
             match atom(i)? {
                 Value::Array(a) => Ok(a),
-                v => err(span, format!("internal error: `{}` expects an array, found {}", b.name(), v.kind_name())),
+                v => err(
+                    span,
+                    format!(
+                        "internal error: `{}` expects an array, found {}",
+                        b.name(),
+                        v.kind_name()
+                    ),
+                ),
             }
         };
         let int = |i: usize| -> R<i64> {
             match atom(i)? {
                 Value::I64(v) => Ok(v),
-                v => err(span, format!("internal error: `{}` expects an i64, found {}", b.name(), v.kind_name())),
+                v => err(
+                    span,
+                    format!(
+                        "internal error: `{}` expects an i64, found {}",
+                        b.name(),
+                        v.kind_name()
+                    ),
+                ),
             }
         };
         let fun = |i: usize| -> R<Closure<'p, '_>> {
             match args.get(i) {
                 Some(Arg::Fun(f)) => self.closure(f, env, span),
-                _ => err(span, format!("internal error: argument {i} of `{}` is not a function", b.name())),
+                _ => err(
+                    span,
+                    format!(
+                        "internal error: argument {i} of `{}` is not a function",
+                        b.name()
+                    ),
+                ),
             }
         };
         let count = |n: i64, what: &str| -> R<usize> {
             if n < 0 {
-                err(span, format!("`{}` given a negative {what} ({n})", b.name()))
+                err(
+                    span,
+                    format!("`{}` given a negative {what} ({n})", b.name()),
+                )
             } else {
                 Ok(n as usize)
             }
@@ -401,7 +483,12 @@ impl<'p> Interp<'p> {
                                 c.push(v.clone());
                             }
                         }
-                        v => return err(span, format!("internal error: unzip of {}", v.kind_name())),
+                        v => {
+                            return err(
+                                span,
+                                format!("internal error: unzip of {}", v.kind_name()),
+                            );
+                        }
                     }
                 }
                 Ok(Value::tuple(cols.into_iter().map(Value::array).collect()))
@@ -466,10 +553,19 @@ impl<'p> Interp<'p> {
                 let k = int(0)?;
                 let a = arr(1)?;
                 if k < 0 || k as usize > a.len() {
-                    return err(span, format!("index out of bounds: split at {k} of an array of length {}", a.len()));
+                    return err(
+                        span,
+                        format!(
+                            "index out of bounds: split at {k} of an array of length {}",
+                            a.len()
+                        ),
+                    );
                 }
                 let (x, y) = a.split_at(k as usize);
-                Ok(Value::tuple(vec![Value::array(x.to_vec()), Value::array(y.to_vec())]))
+                Ok(Value::tuple(vec![
+                    Value::array(x.to_vec()),
+                    Value::array(y.to_vec()),
+                ]))
             }
             Flatten => {
                 let a = arr(0)?;
@@ -477,7 +573,12 @@ impl<'p> Interp<'p> {
                 for row in a.iter() {
                     match row {
                         Value::Array(r) => out.extend(r.iter().cloned()),
-                        v => return err(span, format!("internal error: flatten of {}", v.kind_name())),
+                        v => {
+                            return err(
+                                span,
+                                format!("internal error: flatten of {}", v.kind_name()),
+                            );
+                        }
                     }
                 }
                 Ok(Value::array(out))
@@ -487,10 +588,18 @@ impl<'p> Interp<'p> {
                 let m = count(int(1)?, "size")?;
                 let a = arr(2)?;
                 if n.checked_mul(m) != Some(a.len()) {
-                    return err(span, format!("size mismatch: unflatten {n} {m} of an array of length {}", a.len()));
+                    return err(
+                        span,
+                        format!(
+                            "size mismatch: unflatten {n} {m} of an array of length {}",
+                            a.len()
+                        ),
+                    );
                 }
                 Ok(Value::array(
-                    (0..n).map(|i| Value::array(a[i * m..(i + 1) * m].to_vec())).collect(),
+                    (0..n)
+                        .map(|i| Value::array(a[i * m..(i + 1) * m].to_vec()))
+                        .collect(),
                 ))
             }
             Transpose => {
@@ -499,7 +608,10 @@ impl<'p> Interp<'p> {
                     .iter()
                     .map(|r| match r {
                         Value::Array(x) => Ok(x.clone()),
-                        v => err(span, format!("internal error: transpose of {}", v.kind_name())),
+                        v => err(
+                            span,
+                            format!("internal error: transpose of {}", v.kind_name()),
+                        ),
                     })
                     .collect::<R<_>>()?;
                 let m = rows.first().map(|r| r.len()).unwrap_or(0);
@@ -514,10 +626,21 @@ impl<'p> Interp<'p> {
                 let s = int(1)?;
                 let a = arr(2)?;
                 if w < 1 || s < 1 {
-                    return err(span, format!("invalid argument: slide needs a width and stride of at least 1 (got {w} and {s})"));
+                    return err(
+                        span,
+                        format!(
+                            "invalid argument: slide needs a width and stride of at least 1 (got {w} and {s})"
+                        ),
+                    );
                 }
                 if w as usize > a.len() {
-                    return err(span, format!("size mismatch: slide window {w} is wider than the array ({})", a.len()));
+                    return err(
+                        span,
+                        format!(
+                            "size mismatch: slide window {w} is wider than the array ({})",
+                            a.len()
+                        ),
+                    );
                 }
                 let count = (a.len() - w as usize) / s as usize + 1;
                 Ok(Value::array(
@@ -541,7 +664,9 @@ impl<'p> Interp<'p> {
                     return Ok(Value::Array(a));
                 }
                 Ok(Value::array(
-                    (0..n).map(|i| a[(i + k).rem_euclid(n) as usize].clone()).collect(),
+                    (0..n)
+                        .map(|i| a[(i + k).rem_euclid(n) as usize].clone())
+                        .collect(),
                 ))
             }
             Gather => {
@@ -615,7 +740,11 @@ fn same_lengths(arrays: &[Rc<Vec<Value>>], span: Span, name: &str) -> R<()> {
         if a.len() != n {
             return err(
                 span,
-                format!("size mismatch: the arrays given to `{name}` have lengths {n} and {} (argument {})", a.len(), i + 1),
+                format!(
+                    "size mismatch: the arrays given to `{name}` have lengths {n} and {} (argument {})",
+                    a.len(),
+                    i + 1
+                ),
             );
         }
     }
@@ -624,20 +753,34 @@ fn same_lengths(arrays: &[Rc<Vec<Value>>], span: Span, name: &str) -> R<()> {
 
 fn index(a: &[Value], i: i64, span: Span) -> R<Value> {
     if i < 0 || i as usize >= a.len() {
-        return err(span, format!("index out of bounds: index {i} in an array of length {}", a.len()));
+        return err(
+            span,
+            format!(
+                "index out of bounds: index {i} in an array of length {}",
+                a.len()
+            ),
+        );
     }
     Ok(a[i as usize].clone())
 }
 
 fn display(core: &str) -> &str {
     match core.rfind('_') {
-        Some(i) if i > 0 && i + 1 < core.len() && core[i + 1..].chars().all(|c| c.is_ascii_digit()) => &core[..i],
+        Some(i)
+            if i > 0 && i + 1 < core.len() && core[i + 1..].chars().all(|c| c.is_ascii_digit()) =>
+        {
+            &core[..i]
+        }
         _ => core,
     }
 }
 
 /// Match a value against a type's sizes, binding size variables.
-fn bind_sizes<'t>(t: &'t Type, v: &Value, sizes: &mut HashMap<&'t str, i64>) -> Result<(), (String, i64, i64)> {
+fn bind_sizes<'t>(
+    t: &'t Type,
+    v: &Value,
+    sizes: &mut HashMap<&'t str, i64>,
+) -> Result<(), (String, i64, i64)> {
     match (t, v) {
         (Type::Array(s, e), Value::Array(xs)) => {
             let n = xs.len() as i64;
@@ -746,13 +889,24 @@ pub(crate) fn binop(op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
         },
         (x, y) => err(
             span,
-            format!("internal error: `{}` applied to {} and {}", op.symbol(), x.kind_name(), y.kind_name()),
+            format!(
+                "internal error: `{}` applied to {} and {}",
+                op.symbol(),
+                x.kind_name(),
+                y.kind_name()
+            ),
         ),
     }
 }
 
 fn unreachable_op(op: BinOp, span: Span) -> R<bool> {
-    err(span, format!("internal error: operator `{}` on these operands", op.symbol()))
+    err(
+        span,
+        format!(
+            "internal error: operator `{}` on these operands",
+            op.symbol()
+        ),
+    )
 }
 
 fn convert(p: PrimType, v: Value, span: Span) -> R<Value> {
@@ -770,7 +924,12 @@ fn convert(p: PrimType, v: Value, span: Span) -> R<Value> {
         }
         Value::I32(x) => x as f64,
         Value::Bool(b) => f64::from(u8::from(b)),
-        v => return err(span, format!("internal error: conversion of {}", v.kind_name())),
+        v => {
+            return err(
+                span,
+                format!("internal error: conversion of {}", v.kind_name()),
+            );
+        }
     };
     Ok(match p {
         PrimType::F64 => Value::F64(f),
@@ -787,7 +946,10 @@ pub(crate) fn math(m: MathFn, vs: &[Value], span: Span) -> R<Value> {
         match vs[0] {
             Value::F64(x) => Ok(Value::F64(f(x))),
             Value::F32(x) => Ok(Value::F32(g(x))),
-            ref v => err(span, format!("internal error: `{}` of {}", m.name(), v.kind_name())),
+            ref v => err(
+                span,
+                format!("internal error: `{}` of {}", m.name(), v.kind_name()),
+            ),
         }
     };
     match m {
@@ -829,7 +991,10 @@ pub(crate) fn math(m: MathFn, vs: &[Value], span: Span) -> R<Value> {
                 Max => Ok(Value::I32(*a.max(b))),
                 _ => err(span, format!("internal error: `{}` of integers", m.name())),
             },
-            _ => err(span, format!("internal error: `{}` of mixed operands", m.name())),
+            _ => err(
+                span,
+                format!("internal error: `{}` of mixed operands", m.name()),
+            ),
         },
     }
 }

@@ -4,6 +4,9 @@
 //! compiled program must compute. Values have a text format ([`value`]) and can be
 //! read from and written to `.npy` files ([`npy`]).
 
+// Diagnostics are large and returned only on the cold error path; boxing them buys nothing.
+#![allow(clippy::result_large_err)]
+
 pub mod eval;
 pub mod npy;
 pub mod value;

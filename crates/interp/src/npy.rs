@@ -24,7 +24,9 @@ pub fn read_npy(bytes: &[u8], ty: &Type) -> Result<Value, String> {
     let npy = npyz::NpyFile::new(bytes).map_err(|e| format!("not a valid .npy file: {e}"))?;
     let shape: Vec<usize> = npy.shape().iter().map(|&d| d as usize).collect();
     if npy.order() == npyz::Order::Fortran && shape.len() > 1 {
-        return Err("Fortran-ordered .npy arrays are not supported; save with np.ascontiguousarray".into());
+        return Err(
+            "Fortran-ordered .npy arrays are not supported; save with np.ascontiguousarray".into(),
+        );
     }
     let descr = match npy.dtype() {
         npyz::DType::Plain(ts) => ts.to_string(),
@@ -36,10 +38,16 @@ pub fn read_npy(bytes: &[u8], ty: &Type) -> Result<Value, String> {
         elem = e;
     }
     let Type::Prim(p) = elem else {
-        return Err(format!("a .npy file cannot hold values of type {}", weir_ir::print::type_to_string(ty)));
+        return Err(format!(
+            "a .npy file cannot hold values of type {}",
+            weir_ir::print::type_to_string(ty)
+        ));
     };
     if rank != shape.len() {
-        return Err(format!("expected an array of rank {rank}, but the .npy file has rank {} (shape {shape:?})", shape.len()));
+        return Err(format!(
+            "expected an array of rank {rank}, but the .npy file has rank {} (shape {shape:?})",
+            shape.len()
+        ));
     }
     let want = match p {
         PrimType::F64 => "<f8",
@@ -49,15 +57,43 @@ pub fn read_npy(bytes: &[u8], ty: &Type) -> Result<Value, String> {
         PrimType::Bool => "|b1",
     };
     if descr != want {
-        return Err(format!("expected .npy elements of dtype '{want}' ({}), found '{descr}'", p.name()));
+        return Err(format!(
+            "expected .npy elements of dtype '{want}' ({}), found '{descr}'",
+            p.name()
+        ));
     }
     let io = |e: std::io::Error| format!("cannot read .npy data: {e}");
     let flat: Vec<Value> = match p {
-        PrimType::F64 => npy.into_vec::<f64>().map_err(io)?.into_iter().map(Value::F64).collect(),
-        PrimType::F32 => npy.into_vec::<f32>().map_err(io)?.into_iter().map(Value::F32).collect(),
-        PrimType::I64 => npy.into_vec::<i64>().map_err(io)?.into_iter().map(Value::I64).collect(),
-        PrimType::I32 => npy.into_vec::<i32>().map_err(io)?.into_iter().map(Value::I32).collect(),
-        PrimType::Bool => npy.into_vec::<bool>().map_err(io)?.into_iter().map(Value::Bool).collect(),
+        PrimType::F64 => npy
+            .into_vec::<f64>()
+            .map_err(io)?
+            .into_iter()
+            .map(Value::F64)
+            .collect(),
+        PrimType::F32 => npy
+            .into_vec::<f32>()
+            .map_err(io)?
+            .into_iter()
+            .map(Value::F32)
+            .collect(),
+        PrimType::I64 => npy
+            .into_vec::<i64>()
+            .map_err(io)?
+            .into_iter()
+            .map(Value::I64)
+            .collect(),
+        PrimType::I32 => npy
+            .into_vec::<i32>()
+            .map_err(io)?
+            .into_iter()
+            .map(Value::I32)
+            .collect(),
+        PrimType::Bool => npy
+            .into_vec::<bool>()
+            .map_err(io)?
+            .into_iter()
+            .map(Value::Bool)
+            .collect(),
     };
     Ok(nest(flat, &shape))
 }
@@ -109,7 +145,9 @@ pub fn write_npy(v: &Value) -> Result<Vec<u8>, String> {
         Some(Value::I64(_)) => put!(i64, Value::I64),
         Some(Value::I32(_)) => put!(i32, Value::I32),
         Some(Value::Bool(_)) => put!(bool, Value::Bool),
-        Some(_) => return Err("tuples cannot be written as .npy; write each component separately".into()),
+        Some(_) => {
+            return Err("tuples cannot be written as .npy; write each component separately".into());
+        }
     }
     Ok(buf)
 }

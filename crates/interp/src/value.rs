@@ -223,7 +223,9 @@ impl<'t> VParser<'t> {
             }
             Some(_) => {
                 let b = self.text.as_bytes();
-                while self.pos < b.len() && (b[self.pos].is_ascii_alphanumeric() || b"._+-".contains(&b[self.pos])) {
+                while self.pos < b.len()
+                    && (b[self.pos].is_ascii_alphanumeric() || b"._+-".contains(&b[self.pos]))
+                {
                     // a sign is only part of a number at the start or after an exponent
                     if (b[self.pos] == b'+' || b[self.pos] == b'-')
                         && self.pos > start
@@ -252,7 +254,11 @@ impl<'t> VParser<'t> {
 
 /// Parse all values in a text (separated by white space).
 fn parse_trees(text: &str) -> Result<Vec<VTree>, ValueError> {
-    let mut p = VParser { text, pos: 0, depth: 0 };
+    let mut p = VParser {
+        text,
+        pos: 0,
+        depth: 0,
+    };
     let mut out = Vec::new();
     loop {
         p.skip_ws();
@@ -270,25 +276,39 @@ fn num(text: &str, p: PrimType, off: usize) -> Result<Value, ValueError> {
         message: format!("expected {what}, found `{text}`"),
     };
     let (body, suffix) = split_suffix(text);
-    if let Some(s) = suffix {
-        if s != p {
-            return Err(ValueError {
-                offset: Some(off),
-                message: format!("expected a value of type {}, found `{text}` (a {})", p.name(), s.name()),
-            });
-        }
+    if let Some(s) = suffix
+        && s != p
+    {
+        return Err(ValueError {
+            offset: Some(off),
+            message: format!(
+                "expected a value of type {}, found `{text}` (a {})",
+                p.name(),
+                s.name()
+            ),
+        });
     }
     let clean: String = body.chars().filter(|c| *c != '_').collect();
-    let is_int_text = clean.trim_start_matches(['-', '+']).chars().all(|c| c.is_ascii_digit()) && !clean.is_empty();
+    let is_int_text = clean
+        .trim_start_matches(['-', '+'])
+        .chars()
+        .all(|c| c.is_ascii_digit())
+        && !clean.is_empty();
     match p {
         PrimType::F64 | PrimType::F32 => {
             let v = match clean.as_str() {
                 "inf" | "+inf" => f64::INFINITY,
                 "-inf" => f64::NEG_INFINITY,
                 "nan" | "-nan" | "+nan" => f64::NAN,
-                c => c.parse::<f64>().map_err(|_| bad(&format!("a number of type {}", p.name())))?,
+                c => c
+                    .parse::<f64>()
+                    .map_err(|_| bad(&format!("a number of type {}", p.name())))?,
             };
-            Ok(if p == PrimType::F64 { Value::F64(v) } else { Value::F32(v as f32) })
+            Ok(if p == PrimType::F64 {
+                Value::F64(v)
+            } else {
+                Value::F32(v as f32)
+            })
         }
         PrimType::I64 | PrimType::I32 => {
             if !is_int_text {
@@ -296,9 +316,13 @@ fn num(text: &str, p: PrimType, off: usize) -> Result<Value, ValueError> {
             }
             let v: i128 = clean.parse().map_err(|_| bad("an integer"))?;
             if p == PrimType::I64 {
-                i64::try_from(v).map(Value::I64).map_err(|_| bad("an integer that fits in i64"))
+                i64::try_from(v)
+                    .map(Value::I64)
+                    .map_err(|_| bad("an integer that fits in i64"))
             } else {
-                i32::try_from(v).map(Value::I32).map_err(|_| bad("an integer that fits in i32"))
+                i32::try_from(v)
+                    .map(Value::I32)
+                    .map_err(|_| bad("an integer that fits in i32"))
             }
         }
         PrimType::Bool => Err(bad("`true` or `false`")),
@@ -312,10 +336,10 @@ fn split_suffix(text: &str) -> (&str, Option<PrimType>) {
         ("i64", PrimType::I64),
         ("i32", PrimType::I32),
     ] {
-        if let Some(b) = text.strip_suffix(s) {
-            if !b.is_empty() {
-                return (b, Some(p));
-            }
+        if let Some(b) = text.strip_suffix(s)
+            && !b.is_empty()
+        {
+            return (b, Some(p));
         }
     }
     (text, None)
@@ -324,24 +348,37 @@ fn split_suffix(text: &str) -> (&str, Option<PrimType>) {
 fn convert(t: &VTree, ty: &Type) -> Result<Value, ValueError> {
     let mismatch = |t: &VTree| ValueError {
         offset: Some(t.offset()),
-        message: format!("expected a value of type {}, found {}", type_to_string(ty), t.describe()),
+        message: format!(
+            "expected a value of type {}, found {}",
+            type_to_string(ty),
+            t.describe()
+        ),
     };
     match (ty, t) {
         (Type::Prim(PrimType::Bool), VTree::Bool(b, _)) => Ok(Value::Bool(*b)),
         (Type::Prim(p), VTree::Num(text, off)) => num(text, *p, *off),
-        (Type::Tuple(ts), VTree::Tuple(xs, _)) if ts.len() == xs.len() => {
-            Ok(Value::tuple(xs.iter().zip(ts).map(|(x, t)| convert(x, t)).collect::<Result<_, _>>()?))
-        }
+        (Type::Tuple(ts), VTree::Tuple(xs, _)) if ts.len() == xs.len() => Ok(Value::tuple(
+            xs.iter()
+                .zip(ts)
+                .map(|(x, t)| convert(x, t))
+                .collect::<Result<_, _>>()?,
+        )),
         (Type::Array(size, elem), VTree::List(xs, off)) => {
-            if let Size::Const(c) = size {
-                if *c as usize != xs.len() {
-                    return Err(ValueError {
-                        offset: Some(*off),
-                        message: format!("expected an array of {c} elements, found {}", xs.len()),
-                    });
-                }
+            if let Size::Const(c) = size
+                && *c as usize != xs.len()
+            {
+                return Err(ValueError {
+                    offset: Some(*off),
+                    message: format!(
+                        "size mismatch: expected an array of {c} elements, found {}",
+                        xs.len()
+                    ),
+                });
             }
-            let vals: Vec<Value> = xs.iter().map(|x| convert(x, elem)).collect::<Result<_, _>>()?;
+            let vals: Vec<Value> = xs
+                .iter()
+                .map(|x| convert(x, elem))
+                .collect::<Result<_, _>>()?;
             if let Some(first) = vals.first() {
                 let s0 = first.shape();
                 for (x, v) in xs.iter().zip(&vals) {
@@ -419,14 +456,21 @@ pub fn check_type(v: &Value, ty: &Type) -> Result<(), String> {
             xs.iter().zip(ts).try_for_each(|(x, t)| check_type(x, t))
         }
         (Value::Array(xs), Type::Array(s, e)) => {
-            if let Size::Const(c) = s {
-                if *c as usize != xs.len() {
-                    return Err(format!("expected {c} elements, found {}", xs.len()));
-                }
+            if let Size::Const(c) = s
+                && *c as usize != xs.len()
+            {
+                return Err(format!(
+                    "size mismatch: expected {c} elements, found {}",
+                    xs.len()
+                ));
             }
             xs.iter().try_for_each(|x| check_type(x, e))
         }
-        _ => Err(format!("expected a value of type {}, found {}", type_to_string(ty), v.kind_name())),
+        _ => Err(format!(
+            "expected a value of type {}, found {}",
+            type_to_string(ty),
+            v.kind_name()
+        )),
     }
 }
 
@@ -459,7 +503,12 @@ pub fn compare(actual: &Value, expected: &Value, tol: f64) -> Result<(), String>
             (Value::Bool(x), Value::Bool(y)) if x == y => Ok(()),
             (Value::Tuple(xs), Value::Tuple(ys)) | (Value::Array(xs), Value::Array(ys)) => {
                 if xs.len() != ys.len() {
-                    return Err(format!("length {} differs from expected {}{}", xs.len(), ys.len(), at(path)));
+                    return Err(format!(
+                        "length {} differs from expected {}{}",
+                        xs.len(),
+                        ys.len(),
+                        at(path)
+                    ));
                 }
                 for (i, (x, y)) in xs.iter().zip(ys.iter()).enumerate() {
                     path.push(i);
@@ -468,7 +517,12 @@ pub fn compare(actual: &Value, expected: &Value, tol: f64) -> Result<(), String>
                 }
                 Ok(())
             }
-            _ => Err(format!("got {} but expected {}{}", format_value(a), format_value(e), at(path))),
+            _ => Err(format!(
+                "got {} but expected {}{}",
+                format_value(a),
+                format_value(e),
+                at(path)
+            )),
         }
     }
     go(actual, expected, tol, &mut Vec::new())

@@ -81,9 +81,13 @@ impl Type {
         match (self, other) {
             (Type::Prim(a), Type::Prim(b)) => a == b,
             (Type::Array(_, a), Type::Array(_, b)) => a.same_shape(b),
-            (Type::Tuple(a), Type::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_shape(y)),
+            (Type::Tuple(a), Type::Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_shape(y))
+            }
             (Type::Fun(a, r), Type::Fun(b, s)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_shape(y)) && r.same_shape(s)
+                a.len() == b.len()
+                    && a.iter().zip(b).all(|(x, y)| x.same_shape(y))
+                    && r.same_shape(s)
             }
             (Type::Infer(a), Type::Infer(b)) => a == b,
             _ => false,
@@ -310,8 +314,8 @@ impl Builtin {
             Map3 => &[Some(3), None, None, None],
             Fold | Reduce | Scan => &[Some(2), None, None],
             Filter => &[Some(1), None],
-            Length | Unzip | Unzip3 | Iota | Flatten | Transpose | Reverse | Sum | Product | Maximum
-            | Minimum => &[None],
+            Length | Unzip | Unzip3 | Iota | Flatten | Transpose | Reverse | Sum | Product
+            | Maximum | Minimum => &[None],
             Zip | Replicate | Concat | Split | Rotate | Gather => &[None, None],
             Zip3 | Unflatten | Slide => &[None, None, None],
             Pad => &[None, None, None, None],

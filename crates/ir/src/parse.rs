@@ -149,7 +149,9 @@ impl P {
                     Tok::Int(t) => {
                         self.bump();
                         match parse_int(&t) {
-                            Some((v, _)) if v >= 0 && v <= i64::MAX as i128 => Size::Const(v as i64),
+                            Some((v, _)) if v >= 0 && v <= i64::MAX as i128 => {
+                                Size::Const(v as i64)
+                            }
                             _ => return self.err("bad size"),
                         }
                     }
@@ -219,11 +221,10 @@ impl P {
     }
 
     fn starts_atom(&self) -> bool {
-        match self.peek() {
-            Tok::Int(_) | Tok::Float(_) | Tok::True | Tok::False | Tok::Minus => true,
-            Tok::Ident(_) => true,
-            _ => false,
-        }
+        matches!(
+            self.peek(),
+            Tok::Int(_) | Tok::Float(_) | Tok::True | Tok::False | Tok::Minus | Tok::Ident(_)
+        )
     }
 
     fn atom(&mut self) -> R<Atom> {
@@ -255,7 +256,9 @@ impl P {
                 None => return self.err("bad integer"),
             },
             Tok::Float(t) => match parse_float(&t) {
-                Some((v, Some(PrimType::F32))) => Const::F32(if neg { -(v as f32) } else { v as f32 }),
+                Some((v, Some(PrimType::F32))) => {
+                    Const::F32(if neg { -(v as f32) } else { v as f32 })
+                }
                 Some((v, _)) => Const::F64(if neg { -v } else { v }),
                 None => return self.err("bad float"),
             },
@@ -389,7 +392,12 @@ impl P {
                 let xs = self.atoms_until(&Tok::RBracket)?;
                 return Ok(Exp::ArrayLit(xs));
             }
-            Tok::Ident(s) if !matches!(self.peek_at(1), Tok::Dot | Tok::LBracket) && !is_bin(self.peek_at(1)) => {
+            Tok::Ident(s)
+                if ["call", "apply", "neg", "not"].contains(&s.as_str())
+                    || PrimType::from_name(&s).is_some()
+                    || MathFn::from_name(&s).is_some()
+                    || Builtin::from_name(&s).is_some() =>
+            {
                 if s == "call" || s == "apply" {
                     self.bump();
                     let f = self.ident()?;
@@ -485,8 +493,4 @@ fn bin_of(t: &Tok) -> Option<BinOp> {
         Tok::PlusPlus => BinOp::Concat,
         _ => return None,
     })
-}
-
-fn is_bin(t: &Tok) -> bool {
-    bin_of(t).is_some()
 }

@@ -83,7 +83,11 @@ pub fn f32_text(v: f32) -> String {
         if v > 0.0 { "inf".into() } else { "-inf".into() }
     } else {
         let s = format!("{v:?}");
-        if s.contains('.') || s.contains('e') { s } else { format!("{s}.0") }
+        if s.contains('.') || s.contains('e') {
+            s
+        } else {
+            format!("{s}.0")
+        }
     }
 }
 
@@ -160,7 +164,13 @@ impl Printer {
         match e {
             Exp::Atom(a) => self.out.push_str(&atom_to_string(a)),
             Exp::Bin(op, a, b) => {
-                let _ = write!(self.out, "{} {} {}", atom_to_string(a), op.symbol(), atom_to_string(b));
+                let _ = write!(
+                    self.out,
+                    "{} {} {}",
+                    atom_to_string(a),
+                    op.symbol(),
+                    atom_to_string(b)
+                );
             }
             Exp::Un(op, a) => {
                 let o = match op {
@@ -196,7 +206,13 @@ impl Printer {
                 let _ = write!(self.out, "{}[{}]", atom_to_string(a), atom_to_string(i));
             }
             Exp::Slice(a, s, e) => {
-                let _ = write!(self.out, "{}[{}:{}]", atom_to_string(a), atom_to_string(s), atom_to_string(e));
+                let _ = write!(
+                    self.out,
+                    "{}[{}:{}]",
+                    atom_to_string(a),
+                    atom_to_string(s),
+                    atom_to_string(e)
+                );
             }
             Exp::If(c, t, f) => {
                 let _ = write!(self.out, "if {} then ", atom_to_string(c));
@@ -225,7 +241,12 @@ impl Printer {
                     self.arg(a, level);
                 }
             }
-            Exp::Loop { state, init, form, body } => {
+            Exp::Loop {
+                state,
+                init,
+                form,
+                body,
+            } => {
                 let _ = write!(
                     self.out,
                     "loop ({}: {}) = {} ",
@@ -268,7 +289,11 @@ pub fn fundef_to_string(d: &FunDef) -> String {
 
 /// Print a whole program.
 pub fn program_to_string(prog: &Program) -> String {
-    prog.defs.iter().map(fundef_to_string).collect::<Vec<_>>().join("\n")
+    prog.defs
+        .iter()
+        .map(fundef_to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Print a body at indentation 0 (for debugging).

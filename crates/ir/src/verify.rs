@@ -20,10 +20,18 @@ pub fn verify_program(prog: &Program) -> Result<(), Vec<String>> {
             errors: Vec::new(),
         };
         v.fundef(d);
-        errors.extend(v.errors.into_iter().map(|e| format!("in `{}`: {e}", d.name)));
+        errors.extend(
+            v.errors
+                .into_iter()
+                .map(|e| format!("in `{}`: {e}", d.name)),
+        );
         sigs.insert(d.name.as_str(), d);
     }
-    if errors.is_empty() { Ok(()) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
 struct V<'a> {
@@ -48,7 +56,10 @@ fn has_infer(t: &Type) -> bool {
 fn arr(t: &Type, what: &str) -> Result<(Size, Type), String> {
     match t {
         Type::Array(s, e) => Ok((s.clone(), (**e).clone())),
-        _ => Err(format!("{what}: expected an array, found {}", type_to_string(t))),
+        _ => Err(format!(
+            "{what}: expected an array, found {}",
+            type_to_string(t)
+        )),
     }
 }
 
@@ -56,7 +67,11 @@ fn expect_same(a: &Type, b: &Type, what: &str) -> Result<(), String> {
     if a.same_shape(b) && sizes_compatible(a, b) {
         Ok(())
     } else {
-        Err(format!("{what}: {} vs {}", type_to_string(a), type_to_string(b)))
+        Err(format!(
+            "{what}: {} vs {}",
+            type_to_string(a),
+            type_to_string(b)
+        ))
     }
 }
 
@@ -67,7 +82,9 @@ fn sizes_compatible(a: &Type, b: &Type) -> bool {
             let ok = !matches!((s, t), (Size::Const(p), Size::Const(q)) if p != q);
             ok && sizes_compatible(x, y)
         }
-        (Type::Tuple(xs), Type::Tuple(ys)) => xs.iter().zip(ys).all(|(x, y)| sizes_compatible(x, y)),
+        (Type::Tuple(xs), Type::Tuple(ys)) => {
+            xs.iter().zip(ys).all(|(x, y)| sizes_compatible(x, y))
+        }
         _ => true,
     }
 }
@@ -75,14 +92,20 @@ fn sizes_compatible(a: &Type, b: &Type) -> bool {
 fn fun_type(f: &Type, n: usize, what: &str) -> Result<(Vec<Type>, Type), String> {
     match f {
         Type::Fun(ps, r) if ps.len() == n => Ok((ps.clone(), (**r).clone())),
-        _ => Err(format!("{what}: expected a function of {n} parameters, found {}", type_to_string(f))),
+        _ => Err(format!(
+            "{what}: expected a function of {n} parameters, found {}",
+            type_to_string(f)
+        )),
     }
 }
 
 fn numeric(t: &Type, what: &str) -> Result<PrimType, String> {
     match t {
         Type::Prim(p) if *p != PrimType::Bool => Ok(*p),
-        _ => Err(format!("{what}: expected a numeric scalar, found {}", type_to_string(t))),
+        _ => Err(format!(
+            "{what}: expected a numeric scalar, found {}",
+            type_to_string(t)
+        )),
     }
 }
 
@@ -92,7 +115,10 @@ impl<'a> V<'a> {
             self.errors.push(format!("name `{n}` bound twice"));
         }
         if has_infer(t) {
-            self.errors.push(format!("`{n}` has an unresolved type {}", type_to_string(t)));
+            self.errors.push(format!(
+                "`{n}` has an unresolved type {}",
+                type_to_string(t)
+            ));
         }
         self.check_sizes(t, n);
         self.scope.push((n.clone(), t.clone()));
@@ -106,9 +132,13 @@ impl<'a> V<'a> {
                         Some(Type::Prim(PrimType::I64)) => {}
                         Some(other) => {
                             let o = type_to_string(&other);
-                            self.errors.push(format!("size `{v}` in the type of `{ctx}` has type {o}, not i64"))
+                            self.errors.push(format!(
+                                "size `{v}` in the type of `{ctx}` has type {o}, not i64"
+                            ))
                         }
-                        None => self.errors.push(format!("size `{v}` in the type of `{ctx}` is not in scope")),
+                        None => self
+                            .errors
+                            .push(format!("size `{v}` in the type of `{ctx}` is not in scope")),
                     }
                 }
                 self.check_sizes(e, ctx);
@@ -123,7 +153,11 @@ impl<'a> V<'a> {
     }
 
     fn lookup(&self, n: &str) -> Option<Type> {
-        self.scope.iter().rev().find(|(m, _)| m == n).map(|(_, t)| t.clone())
+        self.scope
+            .iter()
+            .rev()
+            .find(|(m, _)| m == n)
+            .map(|(_, t)| t.clone())
     }
 
     fn fundef(&mut self, d: &FunDef) {
@@ -134,10 +168,12 @@ impl<'a> V<'a> {
             self.bind(n, t);
         }
         if d.ret.has_fun() {
-            self.errors.push("a function cannot return a function".into());
+            self.errors
+                .push("a function cannot return a function".into());
         }
         if d.entry && d.params.iter().any(|(_, t)| t.has_fun()) {
-            self.errors.push("an entry point cannot take functions".into());
+            self.errors
+                .push("an entry point cannot take functions".into());
         }
         match self.body(&d.body) {
             Ok(t) => {
@@ -152,6 +188,16 @@ impl<'a> V<'a> {
     fn body(&mut self, b: &Body) -> T {
         let mark = self.scope.len();
         for st in &b.stmts {
+            if matches!(&st.exp, Exp::ArrayLit(xs) if xs.is_empty()) {
+                if !matches!(st.ty, Type::Array(..)) {
+                    self.errors.push(format!(
+                        "statement `{}`: an empty array literal needs an array type",
+                        st.var
+                    ));
+                }
+                self.bind(&st.var, &st.ty);
+                continue;
+            }
             match self.exp(&st.exp) {
                 Ok(t) => {
                     if let Err(e) = expect_same(&t, &st.ty, &format!("statement `{}`", st.var)) {
@@ -170,7 +216,9 @@ impl<'a> V<'a> {
     fn atom(&self, a: &Atom) -> T {
         match a {
             Atom::Const(c) => Ok(Type::Prim(c.prim())),
-            Atom::Var(v) => self.lookup(v).ok_or_else(|| format!("variable `{v}` is not in scope")),
+            Atom::Var(v) => self
+                .lookup(v)
+                .ok_or_else(|| format!("variable `{v}` is not in scope")),
         }
     }
 
@@ -186,7 +234,10 @@ impl<'a> V<'a> {
         if l.ret.has_fun() {
             return Err("a lambda cannot return a function".into());
         }
-        Ok(Type::Fun(l.params.iter().map(|p| p.1.clone()).collect(), Box::new(l.ret.clone())))
+        Ok(Type::Fun(
+            l.params.iter().map(|p| p.1.clone()).collect(),
+            Box::new(l.ret.clone()),
+        ))
     }
 
     fn arg(&mut self, a: &Arg) -> T {
@@ -194,7 +245,10 @@ impl<'a> V<'a> {
             Arg::Atom(a) => self.atom(a),
             Arg::Fun(Fun::Var(v)) => match self.lookup(v) {
                 Some(t @ Type::Fun(..)) => Ok(t),
-                Some(t) => Err(format!("`{v}` is used as a function but has type {}", type_to_string(&t))),
+                Some(t) => Err(format!(
+                    "`{v}` is used as a function but has type {}",
+                    type_to_string(&t)
+                )),
                 None => Err(format!("function variable `{v}` is not in scope")),
             },
             Arg::Fun(Fun::Lambda(l)) => self.lambda(l),
@@ -257,7 +311,9 @@ impl<'a> V<'a> {
                 }
                 Ok(t0)
             }
-            Exp::Tuple(xs) => Ok(Type::Tuple(xs.iter().map(|a| self.atom(a)).collect::<Result<_, _>>()?)),
+            Exp::Tuple(xs) => Ok(Type::Tuple(
+                xs.iter().map(|a| self.atom(a)).collect::<Result<_, _>>()?,
+            )),
             Exp::Proj(a, i) => match self.atom(a)? {
                 Type::Tuple(ts) if *i < ts.len() => Ok(ts[*i].clone()),
                 t => Err(format!("projection .{i} of {}", type_to_string(&t))),
@@ -290,7 +346,11 @@ impl<'a> V<'a> {
                 let tt = self.body(t)?;
                 let tf = self.body(f)?;
                 if !tt.same_shape(&tf) {
-                    return Err(format!("if branches: {} vs {}", type_to_string(&tt), type_to_string(&tf)));
+                    return Err(format!(
+                        "if branches: {} vs {}",
+                        type_to_string(&tt),
+                        type_to_string(&tf)
+                    ));
                 }
                 Ok(tt)
             }
@@ -300,7 +360,11 @@ impl<'a> V<'a> {
                     .get(f.as_str())
                     .ok_or_else(|| format!("call of `{f}`, which is not an earlier definition"))?;
                 if d.params.len() != args.len() {
-                    return Err(format!("`{f}` takes {} arguments, given {}", d.params.len(), args.len()));
+                    return Err(format!(
+                        "`{f}` takes {} arguments, given {}",
+                        d.params.len(),
+                        args.len()
+                    ));
                 }
                 for ((_, pt), a) in d.params.iter().zip(args) {
                     let at = self.arg(a)?;
@@ -315,24 +379,39 @@ impl<'a> V<'a> {
                 Ok(erase_sizes(&d.ret, &d.size_params, &d.params))
             }
             Exp::Apply(f, args) => {
-                let ft = self.lookup(f).ok_or_else(|| format!("`{f}` is not in scope"))?;
+                let ft = self
+                    .lookup(f)
+                    .ok_or_else(|| format!("`{f}` is not in scope"))?;
                 let (ps, r) = fun_type(&ft, args.len(), "apply")?;
                 for (p, a) in ps.iter().zip(args) {
                     let at = self.atom(a)?;
                     if !at.same_shape(p) {
-                        return Err(format!("argument: {} vs {}", type_to_string(&at), type_to_string(p)));
+                        return Err(format!(
+                            "argument: {} vs {}",
+                            type_to_string(&at),
+                            type_to_string(p)
+                        ));
                     }
                 }
                 Ok(r)
             }
             Exp::Prim(b, args) => {
                 if args.len() != b.arg_kinds().len() {
-                    return Err(format!("`{}` takes {} arguments", b.name(), b.arg_kinds().len()));
+                    return Err(format!(
+                        "`{}` takes {} arguments",
+                        b.name(),
+                        b.arg_kinds().len()
+                    ));
                 }
                 let ts: Vec<Type> = args.iter().map(|a| self.arg(a)).collect::<Result<_, _>>()?;
                 prim_type(*b, &ts)
             }
-            Exp::Loop { state, init, form, body } => {
+            Exp::Loop {
+                state,
+                init,
+                form,
+                body,
+            } => {
                 let ti = self.atom(init)?;
                 expect_same(&ti, &state.1, "loop initial state")?;
                 let mark = self.scope.len();
@@ -373,7 +452,11 @@ fn erase_sizes(t: &Type, _size_params: &[Name], _params: &[(Name, Type)]) -> Typ
             };
             Type::array(s, erase_sizes(e, _size_params, _params))
         }
-        Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| erase_sizes(t, _size_params, _params)).collect()),
+        Type::Tuple(ts) => Type::Tuple(
+            ts.iter()
+                .map(|t| erase_sizes(t, _size_params, _params))
+                .collect(),
+        ),
         t => t.clone(),
     }
 }
@@ -412,15 +495,20 @@ pub fn prim_type(b: Builtin, ts: &[Type]) -> T {
             Ok(Type::array(u, r))
         }
         Zip | Zip3 => {
-            let els = ts.iter().map(|t| arr(t, name).map(|x| x.1)).collect::<Result<Vec<_>, _>>()?;
+            let els = ts
+                .iter()
+                .map(|t| arr(t, name).map(|x| x.1))
+                .collect::<Result<Vec<_>, _>>()?;
             Ok(Type::array(u, Type::Tuple(els)))
         }
         Unzip | Unzip3 => {
             let (_, el) = arr(&ts[0], name)?;
             match el {
-                Type::Tuple(cs) if cs.len() == if b == Unzip { 2 } else { 3 } => {
-                    Ok(Type::Tuple(cs.into_iter().map(|c| Type::array(Size::Unknown, c)).collect()))
-                }
+                Type::Tuple(cs) if cs.len() == if b == Unzip { 2 } else { 3 } => Ok(Type::Tuple(
+                    cs.into_iter()
+                        .map(|c| Type::array(Size::Unknown, c))
+                        .collect(),
+                )),
                 t => Err(format!("{name} of {}", type_to_string(&t))),
             }
         }
@@ -465,7 +553,10 @@ pub fn prim_type(b: Builtin, ts: &[Type]) -> T {
         Split => {
             expect_same(&ts[0], &Type::I64, name)?;
             let (_, el) = arr(&ts[1], name)?;
-            Ok(Type::Tuple(vec![Type::array(Size::Unknown, el.clone()), Type::array(Size::Unknown, el)]))
+            Ok(Type::Tuple(vec![
+                Type::array(Size::Unknown, el.clone()),
+                Type::array(Size::Unknown, el),
+            ]))
         }
         Flatten => {
             let (_, row) = arr(&ts[0], name)?;

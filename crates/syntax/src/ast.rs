@@ -67,7 +67,10 @@ pub enum TypeExp {
 impl TypeExp {
     pub fn span(&self) -> Span {
         match self {
-            TypeExp::Prim(_, s) | TypeExp::Array(_, _, s) | TypeExp::Tuple(_, s) | TypeExp::Fun(_, _, s) => *s,
+            TypeExp::Prim(_, s)
+            | TypeExp::Array(_, _, s)
+            | TypeExp::Tuple(_, s)
+            | TypeExp::Fun(_, _, s) => *s,
         }
     }
 }
@@ -139,7 +142,7 @@ pub enum UnOp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum IndexEntry {
     Index(Expr),
-    Slice(Option<Expr>, Option<Expr>, Span),
+    Slice(Option<Box<Expr>>, Option<Box<Expr>>, Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]

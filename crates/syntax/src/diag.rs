@@ -91,7 +91,8 @@ impl Diagnostic {
         report = report.with_label(ariadne::Label::new(clamp(self.span)).with_message(primary));
         for l in &self.labels {
             if l.span.file == self.span.file {
-                report = report.with_label(ariadne::Label::new(clamp(l.span)).with_message(&l.message));
+                report =
+                    report.with_label(ariadne::Label::new(clamp(l.span)).with_message(&l.message));
             }
         }
         if let Some(h) = &self.help {

@@ -193,9 +193,11 @@ pub fn lex(file: FileId, text: &str) -> Vec<Token> {
         };
         out.push(Token { tok, span });
     }
+    // End of file is reported just after the last token, on a line that exists.
+    let end = out.last().map(|t: &Token| t.span.end as usize).unwrap_or(0);
     out.push(Token {
         tok: Tok::Eof,
-        span: Span::new(file, text.len(), text.len()),
+        span: Span::new(file, end, end),
     });
     out
 }

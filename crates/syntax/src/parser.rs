@@ -157,7 +157,8 @@ impl Parser {
             d = d.with_help(match t {
                 Tok::RParen => "check that every `(` has a matching `)`".to_string(),
                 Tok::RBracket => "check that every `[` has a matching `]`".to_string(),
-                Tok::In => "a `let` binding is followed by `in` and the expression that uses it".to_string(),
+                Tok::In => "a `let` binding is followed by `in` and the expression that uses it"
+                    .to_string(),
                 Tok::Then => "write `if condition then a else b`".to_string(),
                 Tok::Else => "every `if` needs an `else` branch: `if c then a else b`".to_string(),
                 Tok::Eq => "a definition reads `def name (x: t) : result_type = body`".to_string(),
@@ -170,13 +171,11 @@ impl Parser {
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(Diagnostic::new(
-                "E0004",
-                self.span(),
-                "expression nested too deeply",
-            )
-            .with_label(format!("nesting exceeds {MAX_DEPTH} levels here"))
-            .with_help("split the expression into several `let` bindings or definitions"));
+            return Err(
+                Diagnostic::new("E0004", self.span(), "expression nested too deeply")
+                    .with_label(format!("nesting exceeds {MAX_DEPTH} levels here"))
+                    .with_help("split the expression into several `let` bindings or definitions"),
+            );
         }
         Ok(())
     }
@@ -239,7 +238,10 @@ impl Parser {
                         format!("parameter `{}` has no type", id.name),
                     )
                     .with_label("untyped parameter")
-                    .with_help(format!("write `({}: f64)` (or whatever its type is)", id.name)));
+                    .with_help(format!(
+                        "write `({}: f64)` (or whatever its type is)",
+                        id.name
+                    )));
                 }
                 _ => break,
             }
@@ -253,9 +255,9 @@ impl Parser {
         let body = self.expr()?;
         let span = start.to(self.prev_span());
         if !matches!(self.peek(), Tok::Def | Tok::Entry | Tok::Eof) {
-            return Err(self
-                .unexpected("the end of the definition")
-                .with_help("a definition's body is one expression; is an operator or `in` missing?"));
+            return Err(self.unexpected("the end of the definition").with_help(
+                "a definition's body is one expression; is an operator or `in` missing?",
+            ));
         }
         Ok(Def {
             name,
@@ -288,7 +290,11 @@ impl Parser {
             parts.push(self.type_atom()?);
         }
         let ret = parts.pop().unwrap_or(TypeExp::Tuple(vec![], start));
-        Ok(TypeExp::Fun(parts, Box::new(ret), start.to(self.prev_span())))
+        Ok(TypeExp::Fun(
+            parts,
+            Box::new(ret),
+            start.to(self.prev_span()),
+        ))
     }
 
     fn type_atom(&mut self) -> PResult<TypeExp> {
@@ -381,9 +387,13 @@ impl Parser {
                         Pat::Var(i, _) => Pat::Var(i, Some(ty)),
                         Pat::Wild(s, _) => Pat::Wild(s, Some(ty)),
                         p @ Pat::Tuple(..) => {
-                            return Err(Diagnostic::new("E0008", p.span(), "type annotations on tuple patterns are not supported")
-                                .with_label("annotate the components instead")
-                                .with_help("write `((a: f64), (b: f64))`"));
+                            return Err(Diagnostic::new(
+                                "E0008",
+                                p.span(),
+                                "type annotations on tuple patterns are not supported",
+                            )
+                            .with_label("annotate the components instead")
+                            .with_help("write `((a: f64), (b: f64))`"));
                         }
                     });
                 }
@@ -449,10 +459,14 @@ impl Parser {
                             span,
                         },
                         _ => {
-                            return Err(Diagnostic::new("E0009", rhs.span, "the right side of `|>` must be a function call")
-                                .with_secondary(op_span, "pipe")
-                                .with_label("not a function application")
-                                .with_help("write `x |> f a` for `f a x`"));
+                            return Err(Diagnostic::new(
+                                "E0009",
+                                rhs.span,
+                                "the right side of `|>` must be a function call",
+                            )
+                            .with_secondary(op_span, "pipe")
+                            .with_label("not a function application")
+                            .with_help("write `x |> f a` for `f a x`"));
                         }
                     };
                     continue;
@@ -468,9 +482,13 @@ impl Parser {
                 self.enter()?;
                 let rhs = self.binary(if right { prec } else { prec + 1 })?;
                 if prec == 3 && is_binop(self.peek()).map(|b| b.1) == Some(3) {
-                    return Err(Diagnostic::new("E0010", self.span(), "comparison operators cannot be chained")
-                        .with_label("second comparison")
-                        .with_help("use `&&`: write `a < b && b < c`"));
+                    return Err(Diagnostic::new(
+                        "E0010",
+                        self.span(),
+                        "comparison operators cannot be chained",
+                    )
+                    .with_label("second comparison")
+                    .with_help("use `&&`: write `a < b && b < c`"));
                 }
                 let span = lhs.span.to(rhs.span);
                 lhs = Expr {
@@ -486,7 +504,11 @@ impl Parser {
         let start = self.span();
         match self.peek() {
             Tok::Minus | Tok::Bang => {
-                let op = if self.peek() == &Tok::Minus { UnOp::Neg } else { UnOp::Not };
+                let op = if self.peek() == &Tok::Minus {
+                    UnOp::Neg
+                } else {
+                    UnOp::Not
+                };
                 self.bump();
                 self.enter()?;
                 let e = self.unary();
@@ -527,9 +549,13 @@ impl Parser {
                         Pat::Var(i, _) => Pat::Var(i, Some(ty)),
                         Pat::Wild(s, _) => Pat::Wild(s, Some(ty)),
                         p => {
-                            return Err(Diagnostic::new("E0008", p.span(), "type annotations on tuple patterns are not supported")
-                                .with_label("annotate the components instead")
-                                .with_help("write `let ((a: f64), (b: f64)) = ...`"));
+                            return Err(Diagnostic::new(
+                                "E0008",
+                                p.span(),
+                                "type annotations on tuple patterns are not supported",
+                            )
+                            .with_label("annotate the components instead")
+                            .with_help("write `let ((a: f64), (b: f64)) = ...`"));
                         }
                     };
                 }
@@ -572,9 +598,13 @@ impl Parser {
                     params.push(self.pattern()?);
                 }
                 if params.is_empty() {
-                    return Err(Diagnostic::new("E0011", start.to(self.span()), "a lambda needs at least one parameter")
-                        .with_label("no parameters")
-                        .with_help("write `\\x -> body`"));
+                    return Err(Diagnostic::new(
+                        "E0011",
+                        start.to(self.span()),
+                        "a lambda needs at least one parameter",
+                    )
+                    .with_label("no parameters")
+                    .with_help("write `\\x -> body`"));
                 }
                 self.expect(&Tok::Arrow, "after the lambda's parameters")?;
                 let body = self.expr()?;
@@ -623,7 +653,13 @@ impl Parser {
     fn starts_atom(&self) -> bool {
         matches!(
             self.peek(),
-            Tok::Ident(_) | Tok::Int(_) | Tok::Float(_) | Tok::True | Tok::False | Tok::LParen | Tok::LBracket
+            Tok::Ident(_)
+                | Tok::Int(_)
+                | Tok::Float(_)
+                | Tok::True
+                | Tok::False
+                | Tok::LParen
+                | Tok::LBracket
         )
     }
 
@@ -676,17 +712,26 @@ impl Parser {
                         self.bump();
                         let t = self.bump();
                         let fields: Vec<usize> = match &t.tok {
-                            Tok::Int(s) if s.chars().all(|c| c.is_ascii_digit()) => match s.parse() {
+                            Tok::Int(s) if s.chars().all(|c| c.is_ascii_digit()) => match s.parse()
+                            {
                                 Ok(v) => vec![v],
                                 Err(_) => vec![usize::MAX],
                             },
-                            Tok::Float(s) if s.chars().all(|c| c.is_ascii_digit() || c == '.') => {
-                                s.split('.').map(|x| x.parse().unwrap_or(usize::MAX)).collect()
-                            }
+                            Tok::Float(s) if s.chars().all(|c| c.is_ascii_digit() || c == '.') => s
+                                .split('.')
+                                .map(|x| x.parse().unwrap_or(usize::MAX))
+                                .collect(),
                             _ => {
-                                return Err(Diagnostic::new("E0012", t.span, format!("expected a tuple field number after `.`, found {}", t.tok.describe()))
-                                    .with_label("not a field number")
-                                    .with_help("tuple components are numbered from 0: `t.0`, `t.1`"));
+                                return Err(Diagnostic::new(
+                                    "E0012",
+                                    t.span,
+                                    format!(
+                                        "expected a tuple field number after `.`, found {}",
+                                        t.tok.describe()
+                                    ),
+                                )
+                                .with_label("not a field number")
+                                .with_help("tuple components are numbered from 0: `t.0`, `t.1`"));
                             }
                         };
                         for f in fields {
@@ -721,7 +766,11 @@ impl Parser {
                 } else {
                     Some(self.expr()?)
                 };
-                entries.push(IndexEntry::Slice(first, end, start.to(self.prev_span())));
+                entries.push(IndexEntry::Slice(
+                    first.map(Box::new),
+                    end.map(Box::new),
+                    start.to(self.prev_span()),
+                ));
             } else if let Some(e) = first {
                 entries.push(IndexEntry::Index(e));
             }
@@ -749,9 +798,13 @@ impl Parser {
                         kind: ExprKind::Int(v, s),
                         span: start,
                     }),
-                    None => Err(Diagnostic::new("E0013", start, format!("invalid integer literal `{text}`"))
-                        .with_label("too large or malformed")
-                        .with_help("integers must fit in 64 bits")),
+                    None => Err(Diagnostic::new(
+                        "E0013",
+                        start,
+                        format!("invalid integer literal `{text}`"),
+                    )
+                    .with_label("too large or malformed")
+                    .with_help("integers must fit in 64 bits")),
                 }
             }
             Tok::Float(text) => {
@@ -761,9 +814,13 @@ impl Parser {
                         kind: ExprKind::Float(v, s),
                         span: start,
                     }),
-                    None => Err(Diagnostic::new("E0013", start, format!("invalid float literal `{text}`"))
-                        .with_label("malformed")
-                        .with_help("write floats like `1.0`, `2.5e-3` or `1.0f32`")),
+                    None => Err(Diagnostic::new(
+                        "E0013",
+                        start,
+                        format!("invalid float literal `{text}`"),
+                    )
+                    .with_label("malformed")
+                    .with_help("write floats like `1.0`, `2.5e-3` or `1.0f32`")),
                 }
             }
             Tok::True | Tok::False => {
@@ -777,8 +834,10 @@ impl Parser {
             Tok::LParen => {
                 self.bump();
                 // operator section
-                if let Some((op, _, _)) = is_binop(self.peek()) {
-                    if self.peek_at(1) == &Tok::RParen {
+                if let Some((op, _, _)) = is_binop(self.peek())
+                    && self.peek_at(1) == &Tok::RParen
+                {
+                    {
                         self.bump();
                         let close = self.bump();
                         return Ok(Expr {
@@ -788,9 +847,13 @@ impl Parser {
                     }
                 }
                 if self.peek() == &Tok::RParen {
-                    return Err(Diagnostic::new("E0014", start.to(self.span()), "empty parentheses `()` are not a value")
-                        .with_label("Weir has no unit value")
-                        .with_help("remove the parentheses"));
+                    return Err(Diagnostic::new(
+                        "E0014",
+                        start.to(self.span()),
+                        "empty parentheses `()` are not a value",
+                    )
+                    .with_label("Weir has no unit value")
+                    .with_help("remove the parentheses"));
                 }
                 let mut items = vec![self.expr()?];
                 while self.eat(&Tok::Comma) {
@@ -827,9 +890,12 @@ impl Parser {
                     span: start.to(close.span),
                 })
             }
-            Tok::In | Tok::Then | Tok::Else | Tok::Do => Err(self
-                .unexpected("an expression")
-                .with_help(format!("`{}` cannot start an expression; is something missing before it?", self.peek().text()))),
+            Tok::In | Tok::Then | Tok::Else | Tok::Do => {
+                Err(self.unexpected("an expression").with_help(format!(
+                    "`{}` cannot start an expression; is something missing before it?",
+                    self.peek().text()
+                )))
+            }
             _ => Err(self.unexpected("an expression")),
         }
     }
