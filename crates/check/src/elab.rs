@@ -197,7 +197,7 @@ impl<'a> Checker<'a> {
                     .with_help(match (k, var_found) {
                         (Kind::Float, true) => format!("float literals like `1.0` are floats; to get {st}, convert: `{st} x`"),
                         (Kind::Int, true) => format!("integer literals like `1` are integers; write a float literal like `2.0` where {st} is needed"),
-                        (Kind::Float, false) => format!("this needs a float (f64 or f32); convert: `f64 x`"),
+                        (Kind::Float, false) => "this needs a float (f64 or f32); convert: `f64 x`".to_string(),
                         (Kind::Int, false) => "this needs an integer; convert: `i64 x`".to_string(),
                         (Kind::Num, _) => "arithmetic needs numbers (f64, f32, i64, i32)".to_string(),
                         _ => "check the types of the operands".to_string(),
