@@ -95,7 +95,7 @@ pub fn read_args(entry: &FunDef, sources: &[Source]) -> Result<Vec<Value>, Strin
             params.len(),
             params
                 .iter()
-                .map(|(n, t)| format!("{n}: {}", weir_ir::print::type_to_string(t)))
+                .map(|(n, t)| format!("{n}: {}", show_type(t)))
                 .collect::<Vec<_>>()
                 .join(", "),
             vals.len()
@@ -115,4 +115,27 @@ pub fn line_col(text: &str, offset: usize) -> String {
         .unwrap_or(0)
         + 1;
     format!("line {line}, column {col}")
+}
+
+/// A type as the user wrote it: size names without the `_N` suffix of core names.
+pub fn show_type(t: &Type) -> String {
+    let s = weir_ir::print::type_to_string(t);
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'_' && i > 0 && b[i - 1].is_ascii_alphanumeric() {
+            let mut j = i + 1;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j > i + 1 && (j == b.len() || !(b[j].is_ascii_alphanumeric() || b[j] == b'_')) {
+                i = j;
+                continue;
+            }
+        }
+        out.push(b[i] as char);
+        i += 1;
+    }
+    out
 }
