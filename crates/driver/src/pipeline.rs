@@ -113,8 +113,19 @@ pub fn render_runtime_error(c: &Compiled, e: &RuntimeError, color: bool) -> Stri
     } else {
         "E0900"
     };
+    let help = match code {
+        "E0901" => {
+            "indices run from 0 to length - 1; check the index, or guard it with `if i < length a then ... else ...`"
+        }
+        "E0902" => {
+            "the arrays' sizes differ at run time; check the input shapes, or slice the arrays to a common size"
+        }
+        "E0903" => "guard the divisor: `if d == 0 then ... else x / d`",
+        _ => "check the arguments of this operation against docs/language.md §5",
+    };
     Diagnostic::new(code, e.span, format!("runtime error: {}", e.message))
         .with_label("failed here")
+        .with_help(help)
         .render(&c.sources, color)
 }
 
