@@ -42,7 +42,10 @@ def main():
     bl.append(b)
 
     b = Block('gmm_objective')
-    test = read_gmm(os.path.join(data_dir(), 'gmm', 'test.txt'))
+    src = os.path.join(data_dir(), 'gmm', 'test.txt')
+    if not os.path.exists(src):
+        raise SystemExit(f'ADBench data not found: {src} (set WEIR_SHARED_DATA)')
+    test = read_gmm(src)
     b.input(*test).output(gmm_objective(*test))
     # d = 3 (three packed lower entries per component), K = 2, n = 4
     k, d, n = 2, 3, 4
