@@ -6,7 +6,7 @@
 //! disagreeing sizes into [`Size::Unknown`].
 
 use weir_ir::print::size_to_string;
-use weir_ir::{PrimType, Size, Type};
+use weir_ir::{PrimType, Size, Type, display_name};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -321,17 +321,5 @@ impl Infer {
             Size::Infer(_) | Size::Unknown => String::new(),
             s => size_to_string(&s),
         }
-    }
-}
-
-/// The source name of a core name (`x_12` → `x`).
-pub fn display_name(core: &str) -> &str {
-    match core.rfind('_') {
-        Some(i)
-            if i > 0 && core[i + 1..].chars().all(|c| c.is_ascii_digit()) && i + 1 < core.len() =>
-        {
-            &core[..i]
-        }
-        _ => core,
     }
 }

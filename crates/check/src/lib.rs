@@ -9,7 +9,7 @@ mod infer;
 mod zonk;
 
 pub use elab::DefSig;
-pub use infer::display_name;
+pub use weir_ir::display_name;
 
 use std::collections::HashMap;
 use weir_ir::Program;

@@ -119,23 +119,20 @@ pub fn line_col(text: &str, offset: usize) -> String {
 
 /// A type as the user wrote it: size names without the `_N` suffix of core names.
 pub fn show_type(t: &Type) -> String {
-    let s = weir_ir::print::type_to_string(t);
-    let b = s.as_bytes();
-    let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'_' && i > 0 && b[i - 1].is_ascii_alphanumeric() {
-            let mut j = i + 1;
-            while j < b.len() && b[j].is_ascii_digit() {
-                j += 1;
-            }
-            if j > i + 1 && (j == b.len() || !(b[j].is_ascii_alphanumeric() || b[j] == b'_')) {
-                i = j;
-                continue;
-            }
+    fn sizes(t: &Type) -> Type {
+        match t {
+            Type::Array(s, e) => Type::array(
+                match s {
+                    weir_ir::Size::Var(v) => {
+                        weir_ir::Size::Var(weir_ir::display_name(v).to_string())
+                    }
+                    s => s.clone(),
+                },
+                sizes(e),
+            ),
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(sizes).collect()),
+            t => t.clone(),
         }
-        out.push(b[i] as char);
-        i += 1;
     }
-    out
+    weir_ir::print::type_to_string(&sizes(t))
 }

@@ -136,8 +136,8 @@ impl<'p> Interp<'p> {
                 message: format!(
                     "size mismatch in the call of `{}`: parameter `{}` needs size `{}` = {want}, but the argument has size {got}",
                     d.name,
-                    display(n),
-                    display(&s)
+                    display_name(n),
+                    display_name(&s)
                 ),
                 span,
             })?;
@@ -153,7 +153,7 @@ impl<'p> Interp<'p> {
             message: format!(
                 "size mismatch: `{}` returns an array of size {got}, but its declared result type says `{}` = {want}",
                 d.name,
-                display(&s)
+                display_name(&s)
             ),
             span: d.span,
         })?;
@@ -762,17 +762,6 @@ fn index(a: &[Value], i: i64, span: Span) -> R<Value> {
         );
     }
     Ok(a[i as usize].clone())
-}
-
-fn display(core: &str) -> &str {
-    match core.rfind('_') {
-        Some(i)
-            if i > 0 && i + 1 < core.len() && core[i + 1..].chars().all(|c| c.is_ascii_digit()) =>
-        {
-            &core[..i]
-        }
-        _ => core,
-    }
 }
 
 /// Match a value against a type's sizes, binding size variables.

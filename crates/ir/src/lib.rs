@@ -15,6 +15,18 @@ pub use weir_syntax::ast::{BinOp, PrimType, UnOp};
 /// A variable name. Unique within its function (the elaborator appends `_N`).
 pub type Name = String;
 
+/// The source name of a core name, for messages (`x_12` → `x`).
+pub fn display_name(core: &str) -> &str {
+    match core.rfind('_') {
+        Some(i)
+            if i > 0 && i + 1 < core.len() && core[i + 1..].chars().all(|c| c.is_ascii_digit()) =>
+        {
+            &core[..i]
+        }
+        _ => core,
+    }
+}
+
 /// A size in an array type.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Size {
