@@ -1587,7 +1587,8 @@ impl<'a> Checker<'a> {
                 let exp = match (b, i) {
                     (Build | Iota | Replicate | Split | Rotate | Unflatten | Slide | Pad, 0)
                     | (Unflatten | Slide | Pad, 1)
-                    | (IFold, 2) => Some(Type::I64),
+                    | (IFold, 2)
+                    | (IReduce, 2) => Some(Type::I64),
                     _ => None,
                 };
                 let r = self.arg_in(a, exp.as_ref())?;
@@ -1693,6 +1694,26 @@ impl<'a> Checker<'a> {
                     &format!("in the result of the operator of `{name}`"),
                 )?;
                 if b == Reduce { el } else { Type::array(s, el) }
+            }
+            IReduce => {
+                let (_, ne_t) = v(1);
+                let (g, e) = self.fun_arg(&args[3], &[Type::I64], &what(3))?;
+                fun_args[3] = Some(g);
+                self.unify_at(
+                    &e,
+                    &ne_t,
+                    args[3].span(),
+                    "between the neutral element and the generated elements of `ireduce`",
+                )?;
+                let (f, r) = self.fun_arg(&args[0], &[ne_t.clone(), ne_t.clone()], &what(0))?;
+                fun_args[0] = Some(f);
+                self.unify_at(
+                    &r,
+                    &ne_t,
+                    args[0].span(),
+                    "in the result of the operator of `ireduce`",
+                )?;
+                ne_t
             }
             Filter => {
                 let (_, el) = self.expect_array(&v(1).1, args[1].span(), name)?;

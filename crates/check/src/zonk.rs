@@ -225,7 +225,15 @@ impl S<'_> {
     }
     fn exp(&mut self, e: &mut Exp) {
         match e {
-            Exp::Atom(a) | Exp::Un(_, a) | Exp::Convert(_, a) | Exp::Proj(a, _) => self.atom(a),
+            Exp::Atom(a)
+            | Exp::Un(_, a)
+            | Exp::Convert(_, a)
+            | Exp::Proj(a, _)
+            | Exp::Dim(a, _) => self.atom(a),
+            Exp::CheckSize(c) => {
+                self.atom(&mut c.got);
+                self.atom(&mut c.want);
+            }
             Exp::Bin(_, a, b) | Exp::Index(a, b) => {
                 self.atom(a);
                 self.atom(b);

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use weir_driver::inputs::{classify, read_args};
-use weir_driver::pipeline::{PASSES, dump_after, render_runtime_error};
+use weir_driver::pipeline::{all_passes, dump_after, render_runtime_error};
 use weir_driver::testblock::{Expect, ValueSrc, parse_blocks, run_cases};
 use weir_driver::{compile_file, run_entry, with_big_stack};
 use weir_interp::format_value;
@@ -104,7 +104,7 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             file,
         } => {
             if pass == "list" {
-                for (p, what) in PASSES {
+                for (p, what) in all_passes() {
                     println!("{p:<12} {what}");
                 }
                 return ExitCode::SUCCESS;
@@ -120,13 +120,18 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
                 }
             };
             match dump_after(&c, &pass) {
-                Some(s) => {
+                Some(Ok(s)) => {
                     print!("{s}");
                     ExitCode::SUCCESS
                 }
+                Some(Err(e)) => fail(e),
                 None => fail(format!(
                     "unknown pass `{pass}`; the passes are: {}",
-                    PASSES.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
+                    all_passes()
+                        .iter()
+                        .map(|p| p.0)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )),
             }
         }

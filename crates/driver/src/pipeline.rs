@@ -22,7 +22,10 @@ pub const PASSES: &[(&str, &str)] = &[
 pub struct Compiled {
     pub sources: SourceMap,
     pub ast: ast::Program,
+    /// The elaborated core IR (what the reference interpreter defines).
     pub program: Program,
+    /// The same program after the optimizer (`weir_opt`).
+    pub optimized: Program,
 }
 
 /// Why a program could not be loaded.
@@ -79,11 +82,27 @@ pub fn compile_source(name: &str, text: &str) -> Result<Compiled, LoadError> {
     if verify_enabled() {
         verify(&program, "elaborate").map_err(LoadError::Io)?;
     }
+    let optimized = optimize(&program, None).map_err(LoadError::Io)?;
     Ok(Compiled {
         sources,
         ast,
         program,
+        optimized,
     })
+}
+
+/// Run the optimizer, with the verifier after every pass where enabled; stop after
+/// the first run of `stop_after` if given.
+pub fn optimize(program: &Program, stop_after: Option<&str>) -> Result<Program, String> {
+    let check = verify_enabled();
+    let mut after = |p: &Program, name: &str| if check { verify(p, name) } else { Ok(()) };
+    weir_opt::optimize(
+        program,
+        weir_opt::Options {
+            after_pass: &mut after,
+            stop_after,
+        },
+    )
 }
 
 /// Read and compile a file.
@@ -93,9 +112,20 @@ pub fn compile_file(path: &Path) -> Result<Compiled, LoadError> {
     compile_source(&path.display().to_string(), &text)
 }
 
-/// Run an entry point on the reference interpreter.
+/// Run an entry point of the elaborated (unoptimized) program on the reference
+/// interpreter: the definition of what the program computes.
 pub fn run_entry(c: &Compiled, entry: &str, args: Vec<Value>) -> Result<Value, RuntimeError> {
     let mut it = Interp::new(&c.program);
+    it.call(entry, args)
+}
+
+/// Run an entry point of the optimized program on the interpreter.
+pub fn run_entry_optimized(
+    c: &Compiled,
+    entry: &str,
+    args: Vec<Value>,
+) -> Result<Value, RuntimeError> {
+    let mut it = Interp::new(&c.optimized);
     it.call(entry, args)
 }
 
@@ -129,11 +159,23 @@ pub fn render_runtime_error(c: &Compiled, e: &RuntimeError, color: bool) -> Stri
         .render(&c.sources, color)
 }
 
-/// The program after a named pass, as text.
-pub fn dump_after(c: &Compiled, pass: &str) -> Option<String> {
+/// Every pass, in order, with what it produces.
+pub fn all_passes() -> Vec<(&'static str, &'static str)> {
+    let mut v: Vec<(&str, &str)> = PASSES.to_vec();
+    v.extend(weir_opt::pass_names());
+    v
+}
+
+/// The program after a named pass, as text (`None`: no such pass). The optimizer's
+/// iterated passes show the program after their first run; `optimize` after all.
+pub fn dump_after(c: &Compiled, pass: &str) -> Option<Result<String, String>> {
     match pass {
-        "parse" => Some(format!("{:#?}\n", c.ast)),
-        "elaborate" | "check" | "core" => Some(weir_ir::print::program_to_string(&c.program)),
+        "parse" => Some(Ok(format!("{:#?}\n", c.ast))),
+        "elaborate" | "check" | "core" => Some(Ok(weir_ir::print::program_to_string(&c.program))),
+        "optimize" => Some(Ok(weir_ir::print::program_to_string(&c.optimized))),
+        p if weir_opt::pass_names().iter().any(|(n, _)| *n == p) => {
+            Some(optimize(&c.program, Some(p)).map(|q| weir_ir::print::program_to_string(&q)))
+        }
         _ => None,
     }
 }

@@ -1,7 +1,7 @@
 //! Test blocks embedded in Weir comments (docs/language.md §8) and running them.
 
 use crate::inputs::{Source, param_names, read_args};
-use crate::pipeline::{Compiled, render_runtime_error, run_entry};
+use crate::pipeline::{Compiled, render_runtime_error, run_entry, run_entry_optimized};
 use std::path::{Path, PathBuf};
 use weir_interp::value::{compare, count_values, parse_values};
 use weir_interp::{Value, format_value};
@@ -250,7 +250,35 @@ fn run_case(c: &Compiled, entry: &str, case: &Case) -> Result<(), String> {
         .find(entry)
         .map(|d| d.ret.clone())
         .unwrap_or(Type::F64);
-    let result = run_entry(c, entry, args);
+    let result = run_entry(c, entry, args.clone());
+    // the optimized program must compute exactly the same (no float reassociation)
+    let optimized = run_entry_optimized(c, entry, args);
+    match (&result, &optimized) {
+        (Ok(v), Ok(w)) => compare(w, v, 0.0)
+            .map_err(|d| format!("the optimized program computes a different result: {d}"))?,
+        (Ok(_), Err(e)) => {
+            return Err(format!(
+                "the optimized program fails where the program does not:\n{}",
+                render_runtime_error(c, e, false)
+            ));
+        }
+        (Err(e), Ok(_)) if e.message.starts_with("size mismatch") => {
+            return Err(format!(
+                "the optimized program lost a size check: {}",
+                e.message
+            ));
+        }
+        (Err(e), Err(f))
+            if e.message.starts_with("size mismatch")
+                && !f.message.starts_with("size mismatch") =>
+        {
+            return Err(format!(
+                "the optimized program reports `{}` instead of `{}`",
+                f.message, e.message
+            ));
+        }
+        _ => {}
+    }
     match (&case.expect, result) {
         (Expect::Output(src), Ok(v)) => {
             let expected = parse_expected(src, &ret)?;

@@ -280,6 +280,30 @@ impl<'p> Interp<'p> {
                 let i = self.i64_atom(i, env, span)?;
                 index(&arr, i, span)
             }
+            Exp::Dim(a, k) => {
+                let mut v = self.atom(a, env, span)?;
+                for _ in 0..*k {
+                    v = match v {
+                        Value::Array(xs) => match xs.first() {
+                            Some(x) => x.clone(),
+                            None => return Ok(Value::I64(0)),
+                        },
+                        _ => return err(span, "internal error: `dim` of a non-array"),
+                    };
+                }
+                match v {
+                    Value::Array(xs) => Ok(Value::I64(xs.len() as i64)),
+                    _ => err(span, "internal error: `dim` of a non-array"),
+                }
+            }
+            Exp::CheckSize(c) => {
+                let got = self.i64_atom(&c.got, env, span)?;
+                let want = self.i64_atom(&c.want, env, span)?;
+                if got != want {
+                    return err(span, c.message(got, want));
+                }
+                Ok(Value::I64(got))
+            }
             Exp::Slice(a, s, e) => {
                 let arr = self.array_atom(a, env, span)?;
                 let s = self.i64_atom(s, env, span)?;
@@ -506,6 +530,17 @@ impl<'p> Interp<'p> {
                 let mut acc = atom(1)?;
                 for x in arr(2)?.iter() {
                     acc = self.apply_closure(f, vec![acc, x.clone()])?;
+                }
+                Ok(acc)
+            }
+            IReduce => {
+                let op = fun(0)?;
+                let mut acc = atom(1)?;
+                let n = int(2)?;
+                let g = fun(3)?;
+                for i in 0..n.max(0) {
+                    let x = self.apply_closure(g, vec![Value::I64(i)])?;
+                    acc = self.apply_closure(op, vec![acc, x])?;
                 }
                 Ok(acc)
             }
@@ -816,7 +851,7 @@ fn int_pow(b: i64, e: i64, span: Span) -> R<i64> {
     Ok(r)
 }
 
-pub(crate) fn binop(op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
+pub fn binop(op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
     use BinOp::*;
     use Value::*;
     macro_rules! cmp {
@@ -900,7 +935,7 @@ fn unreachable_op(op: BinOp, span: Span) -> R<bool> {
     )
 }
 
-fn convert(p: PrimType, v: Value, span: Span) -> R<Value> {
+pub fn convert(p: PrimType, v: Value, span: Span) -> R<Value> {
     let f = match v {
         Value::F64(x) => x,
         Value::F32(x) => x as f64,
@@ -931,7 +966,7 @@ fn convert(p: PrimType, v: Value, span: Span) -> R<Value> {
     })
 }
 
-pub(crate) fn math(m: MathFn, vs: &[Value], span: Span) -> R<Value> {
+pub fn math(m: MathFn, vs: &[Value], span: Span) -> R<Value> {
     use MathFn::*;
     let f1 = |f: fn(f64) -> f64, g: fn(f32) -> f32| -> R<Value> {
         match vs[0] {

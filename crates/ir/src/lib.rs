@@ -8,6 +8,7 @@
 pub mod parse;
 pub mod print;
 pub mod verify;
+pub mod visit;
 
 pub use weir_syntax::Span;
 pub use weir_syntax::ast::{BinOp, PrimType, UnOp};
@@ -240,10 +241,14 @@ pub enum Builtin {
     Product,
     Maximum,
     Minimum,
+    /// `ireduce op ne n (\i -> e)`: associative reduction of `e` over `i` in `0..n`
+    /// (the fused form of `reduce op ne (build n f)`; `op` must be associative with
+    /// neutral element `ne`, so a backend may reorder it).
+    IReduce,
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 30] = [
+    pub const ALL: [Builtin; 31] = [
         Builtin::Build,
         Builtin::IFold,
         Builtin::Length,
@@ -274,6 +279,7 @@ impl Builtin {
         Builtin::Product,
         Builtin::Maximum,
         Builtin::Minimum,
+        Builtin::IReduce,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -307,6 +313,7 @@ impl Builtin {
             Builtin::Product => "product",
             Builtin::Maximum => "maximum",
             Builtin::Minimum => "minimum",
+            Builtin::IReduce => "ireduce",
         }
     }
     pub fn from_name(s: &str) -> Option<Builtin> {
@@ -331,6 +338,7 @@ impl Builtin {
             Zip | Replicate | Concat | Split | Rotate | Gather => &[None, None],
             Zip3 | Unflatten | Slide => &[None, None, None],
             Pad => &[None, None, None, None],
+            IReduce => &[Some(2), None, None, Some(1)],
         }
     }
 }
@@ -383,12 +391,49 @@ pub enum Exp {
     /// Call of a function-typed parameter.
     Apply(Name, Vec<Atom>),
     Prim(Builtin, Vec<Arg>),
+    /// `dim a k`: the size of dimension `k` of array `a` (`i64`).
+    Dim(Atom, usize),
+    /// A size check made explicit (from inlining a call with size parameters, or
+    /// from lowering a builtin that needs equal lengths). Evaluates to `got` when
+    /// `got == want`, and is a run-time error otherwise. Never removed unless proved.
+    CheckSize(Box<SizeCheck>),
     Loop {
         state: (Name, Type),
         init: Atom,
         form: LoopForm,
         body: Body,
     },
+}
+
+/// `assert_size got want callee param size`: the check behind [`Exp::CheckSize`]; the
+/// names say which call, parameter and size name the message reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SizeCheck {
+    pub got: Atom,
+    pub want: Atom,
+    pub callee: Name,
+    pub param: Name,
+    pub size: Name,
+}
+
+impl SizeCheck {
+    /// The run-time error message for the given values.
+    pub fn message(&self, got: i64, want: i64) -> String {
+        if self.param == "result" {
+            format!(
+                "size mismatch: `{}` returns an array of size {got}, but its declared result type says `{}` = {want}",
+                self.callee,
+                display_name(&self.size)
+            )
+        } else {
+            format!(
+                "size mismatch in the call of `{}`: parameter `{}` needs size `{}` = {want}, but the argument has size {got}",
+                self.callee,
+                display_name(&self.param),
+                display_name(&self.size)
+            )
+        }
+    }
 }
 
 /// `let var: ty = exp`

@@ -393,7 +393,7 @@ impl P {
                 return Ok(Exp::ArrayLit(xs));
             }
             Tok::Ident(s)
-                if ["call", "apply", "neg", "not"].contains(&s.as_str())
+                if ["call", "apply", "neg", "not", "dim", "assert_size"].contains(&s.as_str())
                     || PrimType::from_name(&s).is_some()
                     || MathFn::from_name(&s).is_some()
                     || Builtin::from_name(&s).is_some() =>
@@ -413,6 +413,32 @@ impl P {
                         }
                     }
                     return Ok(Exp::Apply(f, atoms));
+                }
+                if s == "dim" {
+                    self.bump();
+                    let a = self.atom()?;
+                    return match self.bump() {
+                        Tok::Int(t) => match t.parse::<usize>() {
+                            Ok(k) => Ok(Exp::Dim(a, k)),
+                            Err(_) => self.err("bad dimension"),
+                        },
+                        _ => self.err("expected a dimension number"),
+                    };
+                }
+                if s == "assert_size" {
+                    self.bump();
+                    let got = self.atom()?;
+                    let want = self.atom()?;
+                    let callee = self.ident()?;
+                    let param = self.ident()?;
+                    let size = self.ident()?;
+                    return Ok(Exp::CheckSize(Box::new(SizeCheck {
+                        got,
+                        want,
+                        callee,
+                        param,
+                        size,
+                    })));
                 }
                 if s == "neg" || s == "not" {
                     self.bump();

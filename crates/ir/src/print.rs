@@ -214,6 +214,20 @@ impl Printer {
                     atom_to_string(e)
                 );
             }
+            Exp::Dim(a, k) => {
+                let _ = write!(self.out, "dim {} {k}", atom_to_string(a));
+            }
+            Exp::CheckSize(c) => {
+                let _ = write!(
+                    self.out,
+                    "assert_size {} {} {} {} {}",
+                    atom_to_string(&c.got),
+                    atom_to_string(&c.want),
+                    c.callee,
+                    c.param,
+                    c.size
+                );
+            }
             Exp::If(c, t, f) => {
                 let _ = write!(self.out, "if {} then ", atom_to_string(c));
                 self.body(t, level);

@@ -341,6 +341,18 @@ impl<'a> V<'a> {
                 expect_same(&self.atom(e)?, &Type::I64, "slice end")?;
                 Ok(Type::array(Size::Unknown, el))
             }
+            Exp::Dim(a, k) => {
+                let t = self.atom(a)?;
+                if t.rank() <= *k {
+                    return Err(format!("dim {k} of a value of type {}", type_to_string(&t)));
+                }
+                Ok(Type::I64)
+            }
+            Exp::CheckSize(c) => {
+                expect_same(&self.atom(&c.got)?, &Type::I64, "assert_size")?;
+                expect_same(&self.atom(&c.want)?, &Type::I64, "assert_size")?;
+                Ok(Type::I64)
+            }
             Exp::If(c, t, f) => {
                 expect_same(&self.atom(c)?, &Type::BOOL, "condition")?;
                 let tt = self.body(t)?;
@@ -606,6 +618,17 @@ pub fn prim_type(b: Builtin, ts: &[Type]) -> T {
             let (_, el) = arr(&ts[0], name)?;
             numeric(&el, name)?;
             Ok(el)
+        }
+        IReduce => {
+            let (ps, r) = fun_type(&ts[0], 2, name)?;
+            let (qs, e) = fun_type(&ts[3], 1, name)?;
+            expect_same(&ps[0], &ts[1], name)?;
+            expect_same(&ps[1], &ts[1], name)?;
+            expect_same(&r, &ts[1], name)?;
+            expect_same(&e, &ts[1], name)?;
+            expect_same(&qs[0], &Type::I64, name)?;
+            expect_same(&ts[2], &Type::I64, name)?;
+            Ok(ts[1].clone())
         }
     }
 }

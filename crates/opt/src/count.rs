@@ -1,0 +1,54 @@
+//! Counting the arrays a program materialises (statically): the statements that
+//! produce a new array — a literal, a builtin with an array result, a loop with
+//! array state. Views (indexing, slicing, copies, projections) and calls (counted in
+//! their callee) do not count. Used to report what fusion removed.
+
+use weir_ir::*;
+
+fn has_array(t: &Type) -> bool {
+    match t {
+        Type::Array(..) => true,
+        Type::Tuple(ts) => ts.iter().any(has_array),
+        _ => false,
+    }
+}
+
+/// Array-producing statements in every definition of the program.
+pub fn materialised(prog: &Program) -> usize {
+    prog.defs.iter().map(|d| in_body(&d.body)).sum()
+}
+
+/// The same for one definition.
+pub fn materialised_in(d: &FunDef) -> usize {
+    in_body(&d.body)
+}
+
+fn in_body(b: &Body) -> usize {
+    b.stmts.iter().map(|s| here(s) + nested(&s.exp)).sum()
+}
+
+fn here(s: &Stmt) -> usize {
+    let produces = matches!(s.exp, Exp::ArrayLit(_) | Exp::Prim(..) | Exp::Loop { .. });
+    usize::from(produces && has_array(&s.ty))
+}
+
+fn nested(e: &Exp) -> usize {
+    match e {
+        Exp::If(_, t, f) => in_body(t) + in_body(f),
+        Exp::Call(_, args) | Exp::Prim(_, args) => args
+            .iter()
+            .map(|a| match a {
+                Arg::Fun(Fun::Lambda(l)) => in_body(&l.body),
+                _ => 0,
+            })
+            .sum(),
+        Exp::Loop { form, body, .. } => {
+            in_body(body)
+                + match form {
+                    LoopForm::While(c) => in_body(c),
+                    _ => 0,
+                }
+        }
+        _ => 0,
+    }
+}

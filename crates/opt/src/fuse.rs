@@ -1,0 +1,353 @@
+//! Fusion: reads of a generated array are replaced by the computation of the element
+//! read, so the array need not exist. After lowering, every producer is a `build`
+//! and every consumer reads elements by index (`map`, `zip`, `sum`, `fold`, ... were
+//! lowered to `build`/`ifold`/`ireduce` over indices), so two rules cover map∘map,
+//! zip of builds, fold/ifold/reduce/sum of build or map, and indexing through
+//! transposes; `length (build n f) = n` is the simplifier's `dim-of-build`.
+//!
+//! The rule table is [`RULES`]. `index-build` rewrites `y = b[x]`, where
+//! `b = build n (\i -> e)`, to `e[i := x]`, but only when that never duplicates work
+//! (see docs/ARCHITECTURE.md, "The fusion guard"):
+//!
+//! * **single read, same level**: `b` is read once, outside any loop that `b` is not
+//!   also in — the element is computed once instead of `n` of them;
+//! * **single read, element-wise**: `b` is read once, as `b[i]` directly inside a loop
+//!   over `i` (a `build`, `ifold`, `ireduce` or `loop` body) one level below `b` — each
+//!   element is computed once, in the loop that consumes it;
+//! * **cheap element**: computing an element costs at most [`CHEAP_COST`] loads and
+//!   arithmetic operations (no calls, loops, branches or math functions, nested
+//!   builds only if cheap themselves), the read is at most one loop level below `b`,
+//!   and the value read is a scalar or an array itself only read by index (so no
+//!   row is rebuilt). A cheap array read deeper in a loop nest (the transpose in a
+//!   matrix product) stays materialised: it is computed once, not per element.
+//!
+//! `index-slice` rewrites `s[x]`, with `s = b[lo:hi]` and `b` a build, to `b[lo + x]`
+//! so that the read can fuse.
+
+use crate::lower::empty_body;
+use crate::util::*;
+use std::collections::HashMap;
+use weir_ir::visit::use_counts;
+use weir_ir::*;
+
+/// The most loads and arithmetic operations an element may cost to be recomputed.
+pub const CHEAP_COST: usize = 6;
+
+/// The fusion rules, by name.
+pub const RULES: &[(&str, &str)] = &[
+    (
+        "index-build",
+        "(build n f)[x] => f x, when the fusion guard allows (single read at the same level, single element-wise read in a loop, or a cheap element read at most one loop below)",
+    ),
+    (
+        "index-slice",
+        "(b[lo:hi])[x] => b[lo + x] when b is a build (so the read can fuse)",
+    ),
+];
+
+pub fn run(prog: &mut Program) -> bool {
+    let mut changed = false;
+    for d in &mut prog.defs {
+        let uses = use_counts(d);
+        let mut sites = HashMap::new();
+        collect_sites(&d.body, 0, &mut sites);
+        let mut f = Fuse {
+            uses,
+            sites,
+            defs: HashMap::new(),
+            depth: HashMap::new(),
+            types: type_env(d),
+            fresh: Fresh::for_fun(d),
+            changed: false,
+        };
+        for (p, _) in &d.params {
+            f.depth.insert(p.clone(), 0);
+        }
+        let body = std::mem::replace(&mut d.body, empty_body());
+        d.body = f.body(body, 0, None);
+        changed |= f.changed;
+    }
+    changed
+}
+
+/// How a variable is used.
+#[derive(Clone, Debug)]
+enum Site {
+    /// `r = v[_]` at the given loop depth.
+    Index(Name, usize),
+    /// `dim v _` / `length v`.
+    Dim,
+    Other,
+}
+
+fn collect_sites(b: &Body, depth: usize, out: &mut HashMap<Name, Vec<Site>>) {
+    let add = |a: &Atom, s: Site, out: &mut HashMap<Name, Vec<Site>>| {
+        if let Atom::Var(v) = a {
+            out.entry(v.clone()).or_default().push(s);
+        }
+    };
+    for st in &b.stmts {
+        match &st.exp {
+            Exp::Index(a, i) => {
+                add(a, Site::Index(st.var.clone(), depth), out);
+                add(i, Site::Other, out);
+            }
+            Exp::Dim(a, _) => add(a, Site::Dim, out),
+            Exp::Prim(Builtin::Length, args) => {
+                if let Some(Arg::Atom(a)) = args.first() {
+                    add(a, Site::Dim, out)
+                }
+            }
+            e => {
+                let mut c = weir_ir::visit::UseCounter::default();
+                // only the atoms at this level; nested bodies are visited below
+                let shallow = shallow_copy(e);
+                weir_ir::visit::walk_exp_mut(&mut c, &mut shallow.clone());
+                for v in c.counts.keys() {
+                    out.entry(v.clone()).or_default().push(Site::Other);
+                }
+                match e {
+                    Exp::If(_, t, f) => {
+                        collect_sites(t, depth, out);
+                        collect_sites(f, depth, out);
+                    }
+                    Exp::Prim(_, args) | Exp::Call(_, args) => {
+                        for a in args {
+                            if let Arg::Fun(Fun::Lambda(l)) = a {
+                                collect_sites(&l.body, depth + 1, out);
+                            }
+                        }
+                    }
+                    Exp::Loop { form, body, .. } => {
+                        if let LoopForm::While(c) = form {
+                            collect_sites(c, depth + 1, out);
+                        }
+                        collect_sites(body, depth + 1, out);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    add(&b.result, Site::Other, out);
+}
+
+/// The expression with nested bodies emptied (their uses are collected separately).
+fn shallow_copy(e: &Exp) -> Exp {
+    let mut e = e.clone();
+    match &mut e {
+        Exp::If(_, t, f) => {
+            *t = empty_body();
+            *f = empty_body();
+        }
+        Exp::Prim(_, args) | Exp::Call(_, args) => {
+            for a in args {
+                if let Arg::Fun(Fun::Lambda(l)) = a {
+                    l.body = empty_body();
+                }
+            }
+        }
+        Exp::Loop { form, body, .. } => {
+            if let LoopForm::While(c) = form {
+                *c = empty_body();
+            }
+            *body = empty_body();
+        }
+        _ => {}
+    }
+    e
+}
+
+struct Fuse {
+    uses: HashMap<Name, usize>,
+    sites: HashMap<Name, Vec<Site>>,
+    defs: HashMap<Name, Exp>,
+    depth: HashMap<Name, usize>,
+    types: HashMap<Name, Type>,
+    fresh: Fresh,
+    changed: bool,
+}
+
+/// The cost of computing a body, if it is cheap (loads and arithmetic only).
+fn cost(b: &Body) -> Option<usize> {
+    let mut c = 0usize;
+    for st in &b.stmts {
+        c += match &st.exp {
+            Exp::Atom(_) | Exp::Tuple(_) | Exp::Proj(..) | Exp::Dim(..) => 0,
+            Exp::Bin(op, _, _) if !matches!(op, BinOp::Div | BinOp::Rem) => 1,
+            Exp::Un(..) | Exp::Convert(..) | Exp::Index(..) => 1,
+            Exp::Prim(Builtin::Build, args) => match args.get(1) {
+                Some(Arg::Fun(Fun::Lambda(l))) => 1 + cost(&l.body)?,
+                _ => return None,
+            },
+            _ => return None,
+        };
+    }
+    Some(c)
+}
+
+impl Fuse {
+    /// Is every use of `y` a read by index at most one loop below `depth` (recursively
+    /// for rows), or a size query?
+    fn only_indexed(&self, y: &str, depth: usize, fuel: usize) -> bool {
+        if fuel == 0 {
+            return false;
+        }
+        let Some(sites) = self.sites.get(y) else {
+            return true;
+        };
+        sites.iter().all(|s| match s {
+            Site::Dim => true,
+            Site::Other => false,
+            Site::Index(r, d) => {
+                *d <= depth + 1
+                    && (!matches!(self.types.get(r), Some(Type::Array(..)))
+                        || self.only_indexed(r, *d, fuel - 1))
+            }
+        })
+    }
+
+    fn body(&mut self, b: Body, depth: usize, index: Option<&str>) -> Body {
+        let mut out = Vec::with_capacity(b.stmts.len());
+        for mut st in b.stmts {
+            self.nested(&mut st.exp, depth);
+            if let Some(stmts) = self.index_build(&st, depth, index) {
+                out.extend(stmts.stmts);
+                st.exp = Exp::Atom(stmts.result);
+                self.changed = true;
+            } else if let Some(e) = self.index_slice(&mut out, &st) {
+                st.exp = e;
+                self.changed = true;
+            }
+            self.depth.insert(st.var.clone(), depth);
+            self.defs.insert(st.var.clone(), st.exp.clone());
+            self.types.insert(st.var.clone(), st.ty.clone());
+            out.push(st);
+        }
+        Body {
+            stmts: out,
+            result: b.result,
+        }
+    }
+
+    fn nested(&mut self, e: &mut Exp, depth: usize) {
+        match e {
+            Exp::If(_, t, f) => {
+                *t = self.body(std::mem::replace(t, empty_body()), depth, None);
+                *f = self.body(std::mem::replace(f, empty_body()), depth, None);
+            }
+            Exp::Prim(p, args) => {
+                let p = *p;
+                for (k, a) in args.iter_mut().enumerate() {
+                    if let Arg::Fun(Fun::Lambda(l)) = a {
+                        // the index parameter of the loop this lambda is the body of
+                        let idx = match (p, k) {
+                            (Builtin::Build, 1) | (Builtin::IReduce, 3) => {
+                                l.params.first().map(|x| x.0.clone())
+                            }
+                            (Builtin::IFold, 0) => l.params.get(1).map(|x| x.0.clone()),
+                            _ => None,
+                        };
+                        for (n, t) in &l.params {
+                            self.depth.insert(n.clone(), depth + 1);
+                            self.types.insert(n.clone(), t.clone());
+                        }
+                        l.body = self.body(
+                            std::mem::replace(&mut l.body, empty_body()),
+                            depth + 1,
+                            idx.as_deref(),
+                        );
+                    }
+                }
+            }
+            Exp::Call(_, args) => {
+                for a in args {
+                    if let Arg::Fun(Fun::Lambda(l)) = a {
+                        l.body = self.body(
+                            std::mem::replace(&mut l.body, empty_body()),
+                            depth + 1,
+                            None,
+                        );
+                    }
+                }
+            }
+            Exp::Loop {
+                state, form, body, ..
+            } => {
+                self.depth.insert(state.0.clone(), depth + 1);
+                let idx = match form {
+                    LoopForm::For(i, _) => {
+                        self.depth.insert(i.clone(), depth + 1);
+                        Some(i.clone())
+                    }
+                    LoopForm::While(c) => {
+                        *c = self.body(std::mem::replace(c, empty_body()), depth + 1, None);
+                        None
+                    }
+                };
+                *body = self.body(
+                    std::mem::replace(body, empty_body()),
+                    depth + 1,
+                    idx.as_deref(),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// `index-build`: the fused statements and result for `st = b[x]`, if the guard allows.
+    fn index_build(&mut self, st: &Stmt, depth: usize, index: Option<&str>) -> Option<Body> {
+        let Exp::Index(Atom::Var(b), x) = &st.exp else {
+            return None;
+        };
+        let Some(Exp::Prim(Builtin::Build, args)) = self.defs.get(b) else {
+            return None;
+        };
+        let Some(Arg::Fun(Fun::Lambda(l))) = args.get(1) else {
+            return None;
+        };
+        let bdepth = *self.depth.get(b)?;
+        let single = self.uses.get(b).copied().unwrap_or(0) == 1;
+        let same_level = single && depth == bdepth;
+        let elementwise = single
+            && depth == bdepth + 1
+            && matches!((x, index), (Atom::Var(v), Some(i)) if v == i);
+        let cheap = cost(&l.body).is_some_and(|c| c <= CHEAP_COST)
+            && depth <= bdepth + 1
+            && (!matches!(st.ty, Type::Array(..)) || self.only_indexed(&st.var, depth, 8));
+        if !(same_level || elementwise || cheap) {
+            return None;
+        }
+        let mut l = l.clone();
+        let p = l.params.first()?.0.clone();
+        let map = HashMap::from([(p, x.clone())]);
+        freshen_body(&mut l.body, &mut self.fresh, &map);
+        // record what the copied statements define
+        for s in &l.body.stmts {
+            self.types.insert(s.var.clone(), s.ty.clone());
+        }
+        Some(l.body)
+    }
+
+    /// `index-slice`: `s[x]` with `s = b[lo:hi]`, `b` a build, reads `b[lo + x]`.
+    fn index_slice(&mut self, out: &mut Vec<Stmt>, st: &Stmt) -> Option<Exp> {
+        let Exp::Index(Atom::Var(s), x) = &st.exp else {
+            return None;
+        };
+        let Some(Exp::Slice(Atom::Var(b), lo, _)) = self.defs.get(s) else {
+            return None;
+        };
+        if !matches!(self.defs.get(b), Some(Exp::Prim(Builtin::Build, _))) {
+            return None;
+        }
+        let (b, lo) = (b.clone(), lo.clone());
+        let j = self.fresh.name("j");
+        out.push(stmt(
+            j.clone(),
+            Type::I64,
+            Exp::Bin(BinOp::Add, lo, x.clone()),
+            st.span,
+        ));
+        Some(Exp::Index(Atom::Var(b), Atom::Var(j)))
+    }
+}

@@ -1,0 +1,390 @@
+//! Inlining and specialisation of higher-order functions.
+//!
+//! Policy (applied to each call, callees first — definitions cannot recurse, so
+//! every callee has already had its own calls inlined):
+//! * a call that passes a function argument is always inlined: this is the
+//!   specialisation that makes the program first-order (function parameters meet
+//!   their lambdas and `apply` becomes a β-reduction);
+//! * a call to a definition of at most [`INLINE_MAX_STMTS`] statements (nested bodies
+//!   included) is inlined: small kernels are where fusion across calls pays;
+//! * a call to a definition with a single call site in the program is inlined;
+//! * anything else stays a call (a first-order function in the output).
+//!
+//! Size parameters of the callee become `dim` reads of the arguments; every further
+//! occurrence of the same size (and the declared result size) becomes an explicit
+//! `assert_size`, so inlining keeps every size check the call made.
+//! Definitions that are neither entries nor called any more are dropped.
+
+use crate::util::*;
+use std::collections::HashMap;
+use weir_ir::visit::body_size;
+use weir_ir::*;
+
+/// Callees up to this many statements are inlined regardless of their call count.
+pub const INLINE_MAX_STMTS: usize = 64;
+
+pub fn run(prog: &mut Program) -> bool {
+    let mut changed = false;
+    let call_sites = count_call_sites(prog);
+    let mut done: Vec<FunDef> = Vec::new();
+    for d in std::mem::take(&mut prog.defs) {
+        let mut d = d;
+        let mut fresh = Fresh::for_fun(&d);
+        let mut body = std::mem::replace(
+            &mut d.body,
+            Body {
+                stmts: vec![],
+                result: Atom::Const(Const::Bool(false)),
+            },
+        );
+        changed |= inline_body(&mut body, &done, &call_sites, &mut fresh);
+        d.body = body;
+        done.push(d);
+    }
+    // drop definitions no longer reachable from an entry
+    let used = reachable(&done);
+    let before = done.len();
+    done.retain(|d| d.entry || used.contains(&d.name));
+    changed |= done.len() != before;
+    prog.defs = done;
+    changed
+}
+
+fn count_call_sites(prog: &Program) -> HashMap<Name, usize> {
+    let mut m = HashMap::new();
+    for d in &prog.defs {
+        calls_in_body(&d.body, &mut |n| *m.entry(n.to_string()).or_default() += 1);
+    }
+    m
+}
+
+fn calls_in_body(b: &Body, f: &mut dyn FnMut(&str)) {
+    for s in &b.stmts {
+        calls_in_exp(&s.exp, f);
+    }
+}
+
+fn calls_in_exp(e: &Exp, f: &mut dyn FnMut(&str)) {
+    match e {
+        Exp::Call(n, args) => {
+            f(n);
+            for a in args {
+                if let Arg::Fun(Fun::Lambda(l)) = a {
+                    calls_in_body(&l.body, f);
+                }
+            }
+        }
+        Exp::Prim(_, args) => {
+            for a in args {
+                if let Arg::Fun(Fun::Lambda(l)) = a {
+                    calls_in_body(&l.body, f);
+                }
+            }
+        }
+        Exp::If(_, t, e) => {
+            calls_in_body(t, f);
+            calls_in_body(e, f);
+        }
+        Exp::Loop { form, body, .. } => {
+            if let LoopForm::While(c) = form {
+                calls_in_body(c, f);
+            }
+            calls_in_body(body, f);
+        }
+        _ => {}
+    }
+}
+
+fn reachable(defs: &[FunDef]) -> std::collections::HashSet<Name> {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<&str> = defs
+        .iter()
+        .filter(|d| d.entry)
+        .map(|d| d.name.as_str())
+        .collect();
+    while let Some(n) = stack.pop() {
+        if let Some(d) = defs.iter().find(|d| d.name == n) {
+            calls_in_body(&d.body, &mut |c| {
+                if seen.insert(c.to_string()) {
+                    stack.push(defs.iter().find(|d| d.name == c).map_or("", |d| &d.name));
+                }
+            });
+        }
+    }
+    seen
+}
+
+fn should_inline(callee: &FunDef, args: &[Arg], call_sites: &HashMap<Name, usize>) -> bool {
+    args.iter().any(|a| matches!(a, Arg::Fun(_)))
+        || body_size(&callee.body) <= INLINE_MAX_STMTS
+        || call_sites.get(&callee.name).copied().unwrap_or(0) <= 1
+}
+
+/// Inline calls in a body (recursively into nested bodies). Returns whether anything changed.
+fn inline_body(
+    b: &mut Body,
+    done: &[FunDef],
+    call_sites: &HashMap<Name, usize>,
+    fresh: &mut Fresh,
+) -> bool {
+    let mut changed = false;
+    let mut out = Vec::with_capacity(b.stmts.len());
+    for mut st in std::mem::take(&mut b.stmts) {
+        changed |= inline_nested(&mut st.exp, done, call_sites, fresh);
+        if let Exp::Call(f, args) = &st.exp
+            && let Some(callee) = done.iter().find(|d| &d.name == f)
+            && should_inline(callee, args, call_sites)
+        {
+            let args = args.clone();
+            let callee = callee.clone();
+            expand_call(&callee, &args, st, fresh, &mut out);
+            changed = true;
+            continue;
+        }
+        out.push(st);
+    }
+    b.stmts = out;
+    changed
+}
+
+fn inline_nested(
+    e: &mut Exp,
+    done: &[FunDef],
+    call_sites: &HashMap<Name, usize>,
+    fresh: &mut Fresh,
+) -> bool {
+    let mut changed = false;
+    match e {
+        Exp::If(_, t, f) => {
+            changed |= inline_body(t, done, call_sites, fresh);
+            changed |= inline_body(f, done, call_sites, fresh);
+        }
+        Exp::Call(_, args) | Exp::Prim(_, args) => {
+            for a in args {
+                if let Arg::Fun(Fun::Lambda(l)) = a {
+                    changed |= inline_body(&mut l.body, done, call_sites, fresh);
+                }
+            }
+        }
+        Exp::Loop { form, body, .. } => {
+            if let LoopForm::While(c) = form {
+                changed |= inline_body(c, done, call_sites, fresh);
+            }
+            changed |= inline_body(body, done, call_sites, fresh);
+        }
+        _ => {}
+    }
+    changed
+}
+
+/// Replace `st = call callee args` by the callee's body.
+fn expand_call(callee: &FunDef, args: &[Arg], st: Stmt, fresh: &mut Fresh, out: &mut Vec<Stmt>) {
+    let span = st.span;
+    // fresh names for the callee's parameters and size parameters
+    let mut map: HashMap<Name, Atom> = HashMap::new();
+    let mut funs: HashMap<Name, Fun> = HashMap::new();
+    let mut sizes: HashMap<Name, Name> = HashMap::new();
+    for s in &callee.size_params {
+        let n = fresh.name(s);
+        sizes.insert(s.clone(), n.clone());
+        map.insert(s.clone(), Atom::Var(n));
+    }
+    // bind size parameters from the arguments' shapes; check repeated occurrences
+    let mut bound: std::collections::HashSet<Name> = std::collections::HashSet::new();
+    let mut checks: Vec<Stmt> = Vec::new();
+    for ((pname, pty), arg) in callee.params.iter().zip(args) {
+        let Arg::Atom(a) = arg else { continue };
+        let mut dims = Vec::new();
+        let mut t = pty;
+        while let Type::Array(s, e) = t {
+            dims.push(s.clone());
+            t = e;
+        }
+        for (k, s) in dims.iter().enumerate() {
+            let want = match s {
+                Size::Var(v) if sizes.contains_key(v) => {
+                    let n = sizes[v].clone();
+                    if bound.insert(v.clone()) {
+                        out.push(stmt(n, Type::I64, Exp::Dim(a.clone(), k), span));
+                        continue;
+                    }
+                    Atom::Var(n)
+                }
+                Size::Const(c) => Atom::Const(Const::I64(*c)),
+                _ => continue,
+            };
+            let got = fresh.name("d");
+            out.push(stmt(got.clone(), Type::I64, Exp::Dim(a.clone(), k), span));
+            let size_name = match s {
+                Size::Var(v) => v.clone(),
+                Size::Const(c) => c.to_string(),
+                _ => String::new(),
+            };
+            checks.push(stmt(
+                fresh.name("chk"),
+                Type::I64,
+                Exp::CheckSize(Box::new(SizeCheck {
+                    got: Atom::Var(got),
+                    want,
+                    callee: callee.name.clone(),
+                    param: pname.clone(),
+                    size: size_name,
+                })),
+                span,
+            ));
+        }
+    }
+    for s in &callee.size_params {
+        if !bound.contains(s) {
+            out.push(stmt(
+                sizes[s].clone(),
+                Type::I64,
+                Exp::Atom(Atom::Const(Const::I64(0))),
+                span,
+            ));
+        }
+    }
+    out.append(&mut checks);
+    // value parameters: bind to the arguments; function parameters: remember the lambda
+    for ((pname, pty), arg) in callee.params.iter().zip(args) {
+        match arg {
+            Arg::Atom(a) => {
+                let n = fresh.name(pname);
+                let mut t = pty.clone();
+                subst_type(&mut t, &map);
+                out.push(stmt(n.clone(), t, Exp::Atom(a.clone()), span));
+                map.insert(pname.clone(), Atom::Var(n));
+            }
+            Arg::Fun(f) => {
+                funs.insert(pname.clone(), f.clone());
+            }
+        }
+    }
+    let mut body = callee.body.clone();
+    freshen_body(&mut body, fresh, &map);
+    // β-reduce applications of function parameters
+    let mut body = specialise(body, &funs, fresh);
+    let res = body.result.clone();
+    out.append(&mut body.stmts);
+    // the declared result sizes are checked as the call did
+    let mut ret = callee.ret.clone();
+    subst_type(&mut ret, &map);
+    if let Atom::Var(_) = res {
+        let mut k = 0;
+        let mut t = &ret;
+        while let Type::Array(s, e) = t {
+            if let Some(want) = size_atom(s) {
+                let got = fresh.name("d");
+                out.push(stmt(got.clone(), Type::I64, Exp::Dim(res.clone(), k), span));
+                out.push(stmt(
+                    fresh.name("chk"),
+                    Type::I64,
+                    Exp::CheckSize(Box::new(SizeCheck {
+                        got: Atom::Var(got),
+                        want,
+                        callee: callee.name.clone(),
+                        param: "result".into(),
+                        size: match s {
+                            Size::Var(v) => display_name(v).to_string(),
+                            Size::Const(c) => c.to_string(),
+                            _ => String::new(),
+                        },
+                    })),
+                    span,
+                ));
+            }
+            k += 1;
+            t = e;
+        }
+    }
+    out.push(Stmt {
+        exp: Exp::Atom(res),
+        ..st
+    });
+}
+
+/// Replace `apply f xs` (f a function parameter bound in `funs`) by the lambda's
+/// body, and `Fun::Var(f)` arguments by the lambda itself (fresh copies each time).
+pub fn specialise(b: Body, funs: &HashMap<Name, Fun>, fresh: &mut Fresh) -> Body {
+    if funs.is_empty() {
+        return b;
+    }
+    let mut out = Vec::with_capacity(b.stmts.len());
+    for mut st in b.stmts {
+        specialise_nested(&mut st.exp, funs, fresh);
+        if let Exp::Apply(f, xs) = &st.exp
+            && let Some(fun) = funs.get(f)
+        {
+            match fun {
+                Fun::Lambda(l) => {
+                    let mut l = l.clone();
+                    freshen_lambda(&mut l, fresh);
+                    for ((p, t), x) in l.params.iter().zip(xs) {
+                        out.push(stmt(p.clone(), t.clone(), Exp::Atom(x.clone()), st.span));
+                    }
+                    out.append(&mut l.body.stmts);
+                    out.push(Stmt {
+                        exp: Exp::Atom(l.body.result),
+                        ..st
+                    });
+                }
+                Fun::Var(g) => {
+                    out.push(Stmt {
+                        exp: Exp::Apply(g.clone(), xs.clone()),
+                        ..st
+                    });
+                }
+            }
+            continue;
+        }
+        out.push(st);
+    }
+    Body {
+        stmts: out,
+        result: b.result,
+    }
+}
+
+fn specialise_nested(e: &mut Exp, funs: &HashMap<Name, Fun>, fresh: &mut Fresh) {
+    let take = |b: &mut Body| {
+        std::mem::replace(
+            b,
+            Body {
+                stmts: vec![],
+                result: Atom::Const(Const::Bool(false)),
+            },
+        )
+    };
+    match e {
+        Exp::If(_, t, f) => {
+            *t = specialise(take(t), funs, fresh);
+            *f = specialise(take(f), funs, fresh);
+        }
+        Exp::Call(_, args) | Exp::Prim(_, args) => {
+            for a in args {
+                match a {
+                    Arg::Fun(Fun::Lambda(l)) => {
+                        l.body = specialise(take(&mut l.body), funs, fresh);
+                    }
+                    Arg::Fun(Fun::Var(v)) => {
+                        if let Some(f) = funs.get(v) {
+                            let mut f = f.clone();
+                            if let Fun::Lambda(l) = &mut f {
+                                freshen_lambda(l, fresh);
+                            }
+                            *a = Arg::Fun(f);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Exp::Loop { form, body, .. } => {
+            if let LoopForm::While(c) = form {
+                *c = specialise(take(c), funs, fresh);
+            }
+            *body = specialise(take(body), funs, fresh);
+        }
+        _ => {}
+    }
+}

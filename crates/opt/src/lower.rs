@@ -1,0 +1,479 @@
+//! Lowering of library builtins to the three fusible forms: `build` (a generated
+//! array), `ifold` (a sequential loop) and `ireduce` (an associative reduction over
+//! an index space). After this pass, fusion needs rules for those three forms only.
+//!
+//! The rule table is [`RULES`]: builtin, and the form it becomes. Builtins not in
+//! the table (scan, filter, concat, split, flatten, unflatten, slide, rotate, pad)
+//! stay primitives: they materialise their result (the C backend writes them
+//! directly into their destination).
+//!
+//! Builtins that require equal lengths (`map2`, `zip`, ...) get explicit
+//! `assert_size` checks, so lowering keeps their errors.
+
+use crate::util::*;
+use std::collections::HashMap;
+use weir_ir::*;
+
+/// The lowering table: each builtin and the form it is lowered to.
+pub const RULES: &[(&str, Builtin, &str)] = &[
+    ("map", Builtin::Map, "build n (\\i -> f a[i])"),
+    (
+        "map2",
+        Builtin::Map2,
+        "build n (\\i -> f a[i] b[i]), lengths checked",
+    ),
+    (
+        "map3",
+        Builtin::Map3,
+        "build n (\\i -> f a[i] b[i] c[i]), lengths checked",
+    ),
+    (
+        "zip",
+        Builtin::Zip,
+        "build n (\\i -> (a[i], b[i])), lengths checked",
+    ),
+    (
+        "zip3",
+        Builtin::Zip3,
+        "build n (\\i -> (a[i], b[i], c[i])), lengths checked",
+    ),
+    (
+        "unzip",
+        Builtin::Unzip,
+        "(build n (\\i -> a[i].0), build n (\\i -> a[i].1))",
+    ),
+    ("unzip3", Builtin::Unzip3, "three builds of the projections"),
+    ("iota", Builtin::Iota, "build n (\\i -> i)"),
+    ("replicate", Builtin::Replicate, "build n (\\i -> x)"),
+    (
+        "transpose",
+        Builtin::Transpose,
+        "build c (\\j -> build r (\\i -> a[i][j]))",
+    ),
+    ("reverse", Builtin::Reverse, "build n (\\i -> a[n - 1 - i])"),
+    ("gather", Builtin::Gather, "build m (\\i -> a[idx[i]])"),
+    ("sum", Builtin::Sum, "ireduce (+) 0 n (\\i -> a[i])"),
+    ("product", Builtin::Product, "ireduce (*) 1 n (\\i -> a[i])"),
+    (
+        "maximum",
+        Builtin::Maximum,
+        "ireduce max -inf n (\\i -> a[i])",
+    ),
+    (
+        "minimum",
+        Builtin::Minimum,
+        "ireduce min inf n (\\i -> a[i])",
+    ),
+    ("reduce", Builtin::Reduce, "ireduce op ne n (\\i -> a[i])"),
+    ("fold", Builtin::Fold, "ifold (\\acc i -> f acc a[i]) z n"),
+];
+
+pub fn run(prog: &mut Program) -> bool {
+    let mut changed = false;
+    for d in &mut prog.defs {
+        let env = type_env(d);
+        let mut cx = Cx {
+            env,
+            fresh: Fresh::for_fun(d),
+            changed: false,
+        };
+        let body = std::mem::replace(&mut d.body, empty_body());
+        d.body = cx.body(body);
+        changed |= cx.changed;
+    }
+    changed
+}
+
+pub fn empty_body() -> Body {
+    Body {
+        stmts: vec![],
+        result: Atom::Const(Const::Bool(false)),
+    }
+}
+
+struct Cx {
+    env: HashMap<Name, Type>,
+    fresh: Fresh,
+    changed: bool,
+}
+
+/// Statements being emitted, with the span they get.
+struct Emit<'a> {
+    out: Vec<Stmt>,
+    span: Span,
+    cx: &'a mut Cx,
+}
+
+impl Emit<'_> {
+    fn emit(&mut self, base: &str, ty: Type, exp: Exp) -> Atom {
+        let n = self.cx.fresh.name(base);
+        self.cx.env.insert(n.clone(), ty.clone());
+        self.out.push(stmt(n.clone(), ty, exp, self.span));
+        Atom::Var(n)
+    }
+    fn ty(&self, a: &Atom) -> Type {
+        atom_type(a, &self.cx.env)
+    }
+    fn elem(&self, a: &Atom) -> Type {
+        self.ty(a).elem().cloned().unwrap_or(Type::F64)
+    }
+    fn len(&mut self, a: &Atom) -> Atom {
+        if let Some(s) = size_at(&self.ty(a), 0).and_then(size_atom) {
+            return s;
+        }
+        self.emit("n", Type::I64, Exp::Dim(a.clone(), 0))
+    }
+    /// A lambda of one `i64` parameter whose body is built by `f`.
+    fn index_lambda(&mut self, ret: Type, f: impl FnOnce(&mut Emit, Atom) -> Atom) -> Lambda {
+        let i = self.cx.fresh.name("i");
+        self.cx.env.insert(i.clone(), Type::I64);
+        let mut inner = Emit {
+            out: vec![],
+            span: self.span,
+            cx: self.cx,
+        };
+        let r = f(&mut inner, Atom::Var(i.clone()));
+        Lambda {
+            params: vec![(i, Type::I64)],
+            ret,
+            body: Body {
+                stmts: inner.out,
+                result: r,
+            },
+        }
+    }
+    /// Apply a lambda to atoms (β-reduction with fresh names).
+    fn apply(&mut self, f: &Fun, xs: &[Atom], ret: &Type) -> Atom {
+        match f {
+            Fun::Lambda(l) => {
+                let mut l = l.clone();
+                freshen_lambda(&mut l, &mut self.cx.fresh);
+                for ((p, t), x) in l.params.iter().zip(xs) {
+                    self.cx.env.insert(p.clone(), t.clone());
+                    self.out
+                        .push(stmt(p.clone(), t.clone(), Exp::Atom(x.clone()), self.span));
+                }
+                let mut e = TypeCollector(&mut self.cx.env);
+                weir_ir::visit::walk_body_mut(&mut e, &mut l.body);
+                self.out.append(&mut l.body.stmts);
+                l.body.result
+            }
+            Fun::Var(g) => self.emit("r", ret.clone(), Exp::Apply(g.clone(), xs.to_vec())),
+        }
+    }
+    fn check_len(&mut self, a: &Atom, n: &Atom, what: &str, k: usize) {
+        let got = self.len(a);
+        if &got == n {
+            return;
+        }
+        self.emit(
+            "chk",
+            Type::I64,
+            Exp::CheckSize(Box::new(SizeCheck {
+                got,
+                want: n.clone(),
+                callee: what.to_string(),
+                param: format!("arg{k}"),
+                size: "n".into(),
+            })),
+        );
+    }
+}
+
+struct TypeCollector<'a>(&'a mut HashMap<Name, Type>);
+impl weir_ir::visit::MutVisitor for TypeCollector<'_> {
+    fn ty(&mut self, t: &mut Type) {
+        self.0.insert("\0last".into(), t.clone());
+    }
+    fn binder(&mut self, n: &mut Name) {
+        let t = self.0.remove("\0last").unwrap_or(Type::I64);
+        self.0.insert(n.clone(), t);
+    }
+}
+
+fn idx(e: &mut Emit, a: &Atom, i: &Atom) -> Atom {
+    let t = e.elem(a);
+    e.emit("x", t, Exp::Index(a.clone(), i.clone()))
+}
+
+impl Cx {
+    fn body(&mut self, b: Body) -> Body {
+        let mut out = Vec::with_capacity(b.stmts.len());
+        for mut st in b.stmts {
+            self.nested(&mut st.exp);
+            if let Exp::Prim(p, args) = &st.exp
+                && RULES.iter().any(|(_, q, _)| q == p)
+            {
+                let (p, args) = (*p, args.clone());
+                let mut e = Emit {
+                    out: vec![],
+                    span: st.span,
+                    cx: self,
+                };
+                if let Some(exp) = lower(&mut e, p, &args, &st.ty) {
+                    let mut stmts = e.out;
+                    out.append(&mut stmts);
+                    out.push(Stmt { exp, ..st });
+                    self.changed = true;
+                    continue;
+                }
+            }
+            out.push(st);
+        }
+        Body {
+            stmts: out,
+            result: b.result,
+        }
+    }
+
+    fn nested(&mut self, e: &mut Exp) {
+        match e {
+            Exp::If(_, t, f) => {
+                *t = self.body(std::mem::replace(t, empty_body()));
+                *f = self.body(std::mem::replace(f, empty_body()));
+            }
+            Exp::Call(_, args) | Exp::Prim(_, args) => {
+                for a in args {
+                    if let Arg::Fun(Fun::Lambda(l)) = a {
+                        l.body = self.body(std::mem::replace(&mut l.body, empty_body()));
+                    }
+                }
+            }
+            Exp::Loop { form, body, .. } => {
+                if let LoopForm::While(c) = form {
+                    *c = self.body(std::mem::replace(c, empty_body()));
+                }
+                *body = self.body(std::mem::replace(body, empty_body()));
+            }
+            _ => {}
+        }
+    }
+}
+
+fn atom_arg(a: &Arg) -> Option<Atom> {
+    match a {
+        Arg::Atom(a) => Some(a.clone()),
+        _ => None,
+    }
+}
+
+fn fun_arg(a: &Arg) -> Option<Fun> {
+    match a {
+        Arg::Fun(f) => Some(f.clone()),
+        _ => None,
+    }
+}
+
+fn build(n: Atom, l: Lambda) -> Exp {
+    Exp::Prim(Builtin::Build, vec![Arg::Atom(n), Arg::Fun(Fun::Lambda(l))])
+}
+
+/// The lowered expression for `p args` (whose type is `ty`); helper statements go to `e`.
+fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
+    use Builtin::*;
+    let el = ty.elem().cloned().unwrap_or(Type::F64);
+    Some(match p {
+        Map | Map2 | Map3 => {
+            let f = fun_arg(&args[0])?;
+            let arrays: Vec<Atom> = args[1..].iter().filter_map(atom_arg).collect();
+            let n = e.len(&arrays[0]);
+            for (k, a) in arrays.iter().enumerate().skip(1) {
+                e.check_len(a, &n, p.name(), k + 1);
+            }
+            let l = e.index_lambda(el.clone(), |e, i| {
+                let xs: Vec<Atom> = arrays.iter().map(|a| idx(e, a, &i)).collect();
+                e.apply(&f, &xs, &el)
+            });
+            build(n, l)
+        }
+        Zip | Zip3 => {
+            let arrays: Vec<Atom> = args.iter().filter_map(atom_arg).collect();
+            let n = e.len(&arrays[0]);
+            for (k, a) in arrays.iter().enumerate().skip(1) {
+                e.check_len(a, &n, p.name(), k + 1);
+            }
+            let l = e.index_lambda(el.clone(), |e, i| {
+                let xs: Vec<Atom> = arrays.iter().map(|a| idx(e, a, &i)).collect();
+                e.emit("t", el.clone(), Exp::Tuple(xs))
+            });
+            build(n, l)
+        }
+        Unzip | Unzip3 => {
+            let a = atom_arg(&args[0])?;
+            let Type::Tuple(parts) = ty else { return None };
+            let n = e.len(&a);
+            let mut outs = Vec::new();
+            for (k, pt) in parts.iter().enumerate() {
+                let cel = pt.elem().cloned().unwrap_or(Type::F64);
+                let l = e.index_lambda(cel.clone(), |e, i| {
+                    let x = idx(e, &a, &i);
+                    e.emit("y", cel.clone(), Exp::Proj(x, k))
+                });
+                outs.push(e.emit("u", pt.clone(), build(n.clone(), l)));
+            }
+            Exp::Tuple(outs)
+        }
+        Iota => {
+            let n = atom_arg(&args[0])?;
+            let l = e.index_lambda(Type::I64, |_, i| i);
+            build(n, l)
+        }
+        Replicate => {
+            let n = atom_arg(&args[0])?;
+            let x = atom_arg(&args[1])?;
+            let l = e.index_lambda(el, |_, _| x);
+            build(n, l)
+        }
+        Transpose => {
+            let a = atom_arg(&args[0])?;
+            let r = e.len(&a);
+            let c = match size_at(&e.ty(&a), 1).and_then(size_atom) {
+                Some(c) => c,
+                None => e.emit("m", Type::I64, Exp::Dim(a.clone(), 1)),
+            };
+            let inner_el = el.elem().cloned().unwrap_or(Type::F64);
+            let l = e.index_lambda(el.clone(), |e, j| {
+                let il = e.index_lambda(inner_el.clone(), |e, i| {
+                    let row = idx(e, &a, &i);
+                    idx(e, &row, &j)
+                });
+                e.emit("col", el.clone(), build(r, il))
+            });
+            build(c, l)
+        }
+        Reverse => {
+            let a = atom_arg(&args[0])?;
+            let n = e.len(&a);
+            let l = e.index_lambda(el, |e, i| {
+                let last = e.emit(
+                    "k",
+                    Type::I64,
+                    Exp::Bin(BinOp::Sub, n.clone(), Atom::Const(Const::I64(1))),
+                );
+                let j = e.emit("j", Type::I64, Exp::Bin(BinOp::Sub, last, i));
+                idx(e, &a, &j)
+            });
+            build(n, l)
+        }
+        Gather => {
+            let a = atom_arg(&args[0])?;
+            let ix = atom_arg(&args[1])?;
+            let n = e.len(&ix);
+            let l = e.index_lambda(el, |e, i| {
+                let j = idx(e, &ix, &i);
+                idx(e, &a, &j)
+            });
+            build(n, l)
+        }
+        Sum | Product | Maximum | Minimum => {
+            let a = atom_arg(&args[0])?;
+            let pt = ty.prim()?;
+            let (op, ne) = monoid(p, pt)?;
+            let n = e.len(&a);
+            let g = e.index_lambda(ty.clone(), |e, i| idx(e, &a, &i));
+            let opl = op_lambda(e, op, ty);
+            Exp::Prim(
+                IReduce,
+                vec![
+                    Arg::Fun(Fun::Lambda(opl)),
+                    Arg::Atom(Atom::Const(ne)),
+                    Arg::Atom(n),
+                    Arg::Fun(Fun::Lambda(g)),
+                ],
+            )
+        }
+        Reduce => {
+            let op = fun_arg(&args[0])?;
+            let ne = atom_arg(&args[1])?;
+            let a = atom_arg(&args[2])?;
+            let n = e.len(&a);
+            let g = e.index_lambda(ty.clone(), |e, i| idx(e, &a, &i));
+            Exp::Prim(
+                IReduce,
+                vec![
+                    Arg::Fun(op),
+                    Arg::Atom(ne),
+                    Arg::Atom(n),
+                    Arg::Fun(Fun::Lambda(g)),
+                ],
+            )
+        }
+        Fold => {
+            let f = fun_arg(&args[0])?;
+            let z = atom_arg(&args[1])?;
+            let a = atom_arg(&args[2])?;
+            let n = e.len(&a);
+            let acc = e.cx.fresh.name("acc");
+            let i = e.cx.fresh.name("i");
+            e.cx.env.insert(acc.clone(), ty.clone());
+            e.cx.env.insert(i.clone(), Type::I64);
+            let mut inner = Emit {
+                out: vec![],
+                span: e.span,
+                cx: e.cx,
+            };
+            let x = idx(&mut inner, &a, &Atom::Var(i.clone()));
+            let r = inner.apply(&f, &[Atom::Var(acc.clone()), x], ty);
+            let l = Lambda {
+                params: vec![(acc, ty.clone()), (i, Type::I64)],
+                ret: ty.clone(),
+                body: Body {
+                    stmts: inner.out,
+                    result: r,
+                },
+            };
+            Exp::Prim(
+                IFold,
+                vec![Arg::Fun(Fun::Lambda(l)), Arg::Atom(z), Arg::Atom(n)],
+            )
+        }
+        _ => return None,
+    })
+}
+
+enum Op {
+    Bin(BinOp),
+    Math(MathFn),
+}
+
+fn monoid(p: Builtin, t: PrimType) -> Option<(Op, Const)> {
+    use PrimType as P;
+    Some(match (p, t) {
+        (Builtin::Sum, P::F64) => (Op::Bin(BinOp::Add), Const::F64(0.0)),
+        (Builtin::Sum, P::F32) => (Op::Bin(BinOp::Add), Const::F32(0.0)),
+        (Builtin::Sum, P::I64) => (Op::Bin(BinOp::Add), Const::I64(0)),
+        (Builtin::Sum, P::I32) => (Op::Bin(BinOp::Add), Const::I32(0)),
+        (Builtin::Product, P::F64) => (Op::Bin(BinOp::Mul), Const::F64(1.0)),
+        (Builtin::Product, P::F32) => (Op::Bin(BinOp::Mul), Const::F32(1.0)),
+        (Builtin::Product, P::I64) => (Op::Bin(BinOp::Mul), Const::I64(1)),
+        (Builtin::Product, P::I32) => (Op::Bin(BinOp::Mul), Const::I32(1)),
+        (Builtin::Maximum, P::F64) => (Op::Math(MathFn::Max), Const::F64(f64::NEG_INFINITY)),
+        (Builtin::Maximum, P::F32) => (Op::Math(MathFn::Max), Const::F32(f32::NEG_INFINITY)),
+        (Builtin::Maximum, P::I64) => (Op::Math(MathFn::Max), Const::I64(i64::MIN)),
+        (Builtin::Maximum, P::I32) => (Op::Math(MathFn::Max), Const::I32(i32::MIN)),
+        (Builtin::Minimum, P::F64) => (Op::Math(MathFn::Min), Const::F64(f64::INFINITY)),
+        (Builtin::Minimum, P::F32) => (Op::Math(MathFn::Min), Const::F32(f32::INFINITY)),
+        (Builtin::Minimum, P::I64) => (Op::Math(MathFn::Min), Const::I64(i64::MAX)),
+        (Builtin::Minimum, P::I32) => (Op::Math(MathFn::Min), Const::I32(i32::MAX)),
+        _ => return None,
+    })
+}
+
+fn op_lambda(e: &mut Emit, op: Op, t: &Type) -> Lambda {
+    let a = e.cx.fresh.name("a");
+    let b = e.cx.fresh.name("b");
+    let r = e.cx.fresh.name("r");
+    let (x, y) = (Atom::Var(a.clone()), Atom::Var(b.clone()));
+    let exp = match op {
+        Op::Bin(o) => Exp::Bin(o, x, y),
+        Op::Math(m) => Exp::Math(m, vec![x, y]),
+    };
+    Lambda {
+        params: vec![(a, t.clone()), (b, t.clone())],
+        ret: t.clone(),
+        body: Body {
+            stmts: vec![stmt(r.clone(), t.clone(), exp, e.span)],
+            result: Atom::Var(r),
+        },
+    }
+}

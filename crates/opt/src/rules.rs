@@ -1,0 +1,380 @@
+//! The simplifier's rewrite rules, as a named table ([`RULES`]).
+//!
+//! Each rule looks at one statement's expression, with the definitions and types of
+//! the variables in scope, and may return a replacement. Float rules are only those
+//! exact in IEEE-754 arithmetic: `x * 1.0`, `x / 1.0`, `x - 0.0`, `x + (-0.0)` are `x`
+//! for every `x` (NaN and -0.0 included), while `x + 0.0` is not (`-0.0 + 0.0` is
+//! `+0.0`) and `x * 0.0` is not (`inf * 0.0` is NaN), so those stay. Floats are
+//! never reassociated.
+
+use crate::util::*;
+use std::collections::HashMap;
+use weir_interp::Value;
+use weir_ir::*;
+
+/// What a rule sees.
+pub struct Ctx<'a> {
+    /// The defining expression of each variable bound by a statement so far.
+    pub defs: &'a HashMap<Name, Exp>,
+    /// The type of every variable.
+    pub types: &'a HashMap<Name, Type>,
+}
+
+impl Ctx<'_> {
+    pub fn def(&self, a: &Atom) -> Option<&Exp> {
+        match a {
+            Atom::Var(v) => self.defs.get(v),
+            _ => None,
+        }
+    }
+    pub fn ty(&self, a: &Atom) -> Type {
+        atom_type(a, self.types)
+    }
+}
+
+/// A replacement for a statement's expression.
+pub enum Rewrite {
+    Exp(Exp),
+    /// Replace the statement by these statements, then bind the variable to the atom.
+    Splice(Body),
+}
+
+pub type Rule = fn(&Ctx, &Stmt) -> Option<Rewrite>;
+
+/// The rules, by name, in the order they are tried.
+pub const RULES: &[(&str, Rule)] = &[
+    ("fold-constants", fold_constants),
+    ("add-zero-int", add_zero_int),
+    ("sub-zero", sub_zero),
+    ("add-negzero-float", add_negzero_float),
+    ("mul-one", mul_one),
+    ("mul-zero-int", mul_zero_int),
+    ("div-one", div_one),
+    ("sub-self-int", sub_self_int),
+    ("cmp-self-int", cmp_self_int),
+    ("bool-identities", bool_identities),
+    ("double-negation", double_negation),
+    ("convert-same", convert_same),
+    ("proj-tuple", proj_tuple),
+    ("index-array-literal", index_array_literal),
+    ("length-to-dim", length_to_dim),
+    ("dim-from-type", dim_from_type),
+    ("dim-of-build", dim_of_build),
+    ("dim-through-index", dim_through_index),
+    ("check-proved", check_proved),
+    ("if-constant", if_constant),
+    ("if-same-branches", if_same_branches),
+    ("loop-zero-trips", loop_zero_trips),
+];
+
+fn exp(e: Exp) -> Option<Rewrite> {
+    Some(Rewrite::Exp(e))
+}
+
+fn atom(a: Atom) -> Option<Rewrite> {
+    exp(Exp::Atom(a))
+}
+
+fn const_value(c: Const) -> Value {
+    match c {
+        Const::F64(v) => Value::F64(v),
+        Const::F32(v) => Value::F32(v),
+        Const::I64(v) => Value::I64(v),
+        Const::I32(v) => Value::I32(v),
+        Const::Bool(v) => Value::Bool(v),
+    }
+}
+
+fn value_const(v: Value) -> Option<Const> {
+    Some(match v {
+        Value::F64(v) => Const::F64(v),
+        Value::F32(v) => Const::F32(v),
+        Value::I64(v) => Const::I64(v),
+        Value::I32(v) => Const::I32(v),
+        Value::Bool(v) => Const::Bool(v),
+        _ => return None,
+    })
+}
+
+fn is_int(t: &Type) -> bool {
+    matches!(t, Type::Prim(PrimType::I64 | PrimType::I32))
+}
+
+fn is_const(a: &Atom, f: impl Fn(f64) -> bool) -> bool {
+    match a {
+        Atom::Const(Const::F64(v)) => f(*v),
+        Atom::Const(Const::F32(v)) => f(*v as f64),
+        Atom::Const(Const::I64(v)) => f(*v as f64),
+        Atom::Const(Const::I32(v)) => f(*v as f64),
+        _ => false,
+    }
+}
+
+fn is_negzero(a: &Atom) -> bool {
+    match a {
+        Atom::Const(Const::F64(v)) => *v == 0.0 && v.is_sign_negative(),
+        Atom::Const(Const::F32(v)) => *v == 0.0 && v.is_sign_negative(),
+        _ => false,
+    }
+}
+
+/// Operations on constants, evaluated exactly as the interpreter does. Integer
+/// division by zero is left for run time (it is an error there).
+fn fold_constants(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    let sp = s.span;
+    let c = |a: &Atom| match a {
+        Atom::Const(c) => Some(const_value(*c)),
+        _ => None,
+    };
+    let v = match &s.exp {
+        Exp::Bin(op, a, b) => {
+            let (x, y) = (c(a)?, c(b)?);
+            if matches!(op, BinOp::Div | BinOp::Rem) && matches!(y, Value::I64(0) | Value::I32(0)) {
+                return None;
+            }
+            weir_interp::eval::binop(*op, x, y, sp).ok()?
+        }
+        Exp::Un(op, a) => match (op, c(a)?) {
+            (UnOp::Neg, Value::F64(v)) => Value::F64(-v),
+            (UnOp::Neg, Value::F32(v)) => Value::F32(-v),
+            (UnOp::Neg, Value::I64(v)) => Value::I64(v.wrapping_neg()),
+            (UnOp::Neg, Value::I32(v)) => Value::I32(v.wrapping_neg()),
+            (UnOp::Not, Value::Bool(v)) => Value::Bool(!v),
+            _ => return None,
+        },
+        Exp::Convert(p, a) => weir_interp::eval::convert(*p, c(a)?, sp).ok()?,
+        Exp::Math(m, xs) => {
+            let vs = xs.iter().map(c).collect::<Option<Vec<_>>>()?;
+            weir_interp::eval::math(*m, &vs, sp).ok()?
+        }
+        _ => return None,
+    };
+    atom(Atom::Const(value_const(v)?))
+}
+
+fn add_zero_int(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Bin(BinOp::Add, a, b) if is_int(&s.ty) && is_const(b, |v| v == 0.0) => atom(a.clone()),
+        Exp::Bin(BinOp::Add, a, b) if is_int(&cx.ty(b)) && is_const(a, |v| v == 0.0) => {
+            atom(b.clone())
+        }
+        _ => None,
+    }
+}
+
+fn sub_zero(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        // x - 0 = x, and x - 0.0 = x for every float (x - (-0.0) is not: -0.0 - -0.0 = +0.0)
+        Exp::Bin(BinOp::Sub, a, b) if is_const(b, |v| v == 0.0) && !is_negzero(b) => {
+            atom(a.clone())
+        }
+        _ => None,
+    }
+}
+
+fn add_negzero_float(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Bin(BinOp::Add, a, b) if is_negzero(b) => atom(a.clone()),
+        Exp::Bin(BinOp::Add, a, b) if is_negzero(a) => atom(b.clone()),
+        _ => None,
+    }
+}
+
+fn mul_one(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Bin(BinOp::Mul, a, b) if is_const(b, |v| v == 1.0) => atom(a.clone()),
+        Exp::Bin(BinOp::Mul, a, b) if is_const(a, |v| v == 1.0) => atom(b.clone()),
+        _ => None,
+    }
+}
+
+fn mul_zero_int(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Bin(BinOp::Mul, a, b)
+            if is_int(&s.ty) && (is_const(a, |v| v == 0.0) || is_const(b, |v| v == 0.0)) =>
+        {
+            atom(Atom::Const(match s.ty {
+                Type::Prim(PrimType::I32) => Const::I32(0),
+                _ => Const::I64(0),
+            }))
+        }
+        _ => None,
+    }
+}
+
+fn div_one(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Bin(BinOp::Div, a, b) if is_const(b, |v| v == 1.0) => atom(a.clone()),
+        _ => None,
+    }
+}
+
+fn sub_self_int(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Bin(BinOp::Sub, a, b) if is_int(&s.ty) && a == b => atom(Atom::Const(match s.ty {
+            Type::Prim(PrimType::I32) => Const::I32(0),
+            _ => Const::I64(0),
+        })),
+        _ => None,
+    }
+}
+
+/// `x == x` and friends, for integers and booleans (not floats: NaN).
+fn cmp_self_int(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Bin(op, a, b)
+            if a == b
+                && matches!(
+                    cx.ty(a),
+                    Type::Prim(PrimType::I64 | PrimType::I32 | PrimType::Bool)
+                ) =>
+        {
+            let v = match op {
+                BinOp::Eq | BinOp::Le | BinOp::Ge => true,
+                BinOp::Ne | BinOp::Lt | BinOp::Gt => false,
+                _ => return None,
+            };
+            atom(Atom::Const(Const::Bool(v)))
+        }
+        _ => None,
+    }
+}
+
+fn bool_identities(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    let t = |a: &Atom| matches!(a, Atom::Const(Const::Bool(true)));
+    let f = |a: &Atom| matches!(a, Atom::Const(Const::Bool(false)));
+    match &s.exp {
+        Exp::Bin(BinOp::And, a, b) if t(b) => atom(a.clone()),
+        Exp::Bin(BinOp::And, a, b) if t(a) => atom(b.clone()),
+        Exp::Bin(BinOp::And, a, b) if f(a) || f(b) => atom(Atom::Const(Const::Bool(false))),
+        Exp::Bin(BinOp::Or, a, b) if f(b) => atom(a.clone()),
+        Exp::Bin(BinOp::Or, a, b) if f(a) => atom(b.clone()),
+        Exp::Bin(BinOp::Or, a, b) if t(a) || t(b) => atom(Atom::Const(Const::Bool(true))),
+        _ => None,
+    }
+}
+
+fn double_negation(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Un(op, a) => match cx.def(a)? {
+            Exp::Un(op2, b) if op == op2 => atom(b.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn convert_same(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Convert(p, a) if cx.ty(a) == Type::Prim(*p) => atom(a.clone()),
+        _ => None,
+    }
+}
+
+fn proj_tuple(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Proj(a, k) => match cx.def(a)? {
+            Exp::Tuple(xs) => atom(xs.get(*k)?.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn index_array_literal(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Index(a, Atom::Const(Const::I64(k))) => match cx.def(a)? {
+            Exp::ArrayLit(xs) if *k >= 0 => atom(xs.get(*k as usize)?.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn length_to_dim(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Prim(Builtin::Length, args) => match args.first()? {
+            Arg::Atom(a) => exp(Exp::Dim(a.clone(), 0)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The type says the size: `dim a k` where `a: [..][n]..` is `n`.
+fn dim_from_type(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Dim(a, k) => atom(size_atom(size_at(&cx.ty(a), *k)?)?),
+        _ => None,
+    }
+}
+
+fn dim_of_build(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Dim(a, 0) => match cx.def(a)? {
+            Exp::Prim(Builtin::Build, args) => match args.first()? {
+                Arg::Atom(n) => atom(n.clone()),
+                _ => None,
+            },
+            Exp::ArrayLit(xs) => atom(Atom::Const(Const::I64(xs.len() as i64))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `dim (a[i]) k` is `dim a (k + 1)` (arrays are regular).
+fn dim_through_index(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::Dim(v, k) => match cx.def(v)? {
+            Exp::Index(a, _) => exp(Exp::Dim(a.clone(), k + 1)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn check_proved(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::CheckSize(c) if c.got == c.want => atom(c.got.clone()),
+        _ => None,
+    }
+}
+
+fn if_constant(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::If(Atom::Const(Const::Bool(c)), t, f) => {
+            Some(Rewrite::Splice(if *c { t.clone() } else { f.clone() }))
+        }
+        _ => None,
+    }
+}
+
+fn if_same_branches(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    match &s.exp {
+        Exp::If(_, t, f) if t.stmts.is_empty() && f.stmts.is_empty() && t.result == f.result => {
+            atom(t.result.clone())
+        }
+        _ => None,
+    }
+}
+
+fn loop_zero_trips(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    let zero = |a: &Atom| matches!(a, Atom::Const(Const::I64(k)) if *k <= 0);
+    match &s.exp {
+        Exp::Prim(Builtin::IFold, args) => match (&args[1], &args[2]) {
+            (Arg::Atom(init), Arg::Atom(n)) if zero(n) => atom(init.clone()),
+            _ => None,
+        },
+        Exp::Prim(Builtin::IReduce, args) => match (&args[1], &args[2]) {
+            (Arg::Atom(ne), Arg::Atom(n)) if zero(n) => atom(ne.clone()),
+            _ => None,
+        },
+        Exp::Loop {
+            init,
+            form: LoopForm::For(_, n),
+            ..
+        } if zero(n) => atom(init.clone()),
+        _ => None,
+    }
+}

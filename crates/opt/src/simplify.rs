@@ -1,0 +1,115 @@
+//! The simplifier: applies the rule table of [`crate::rules`] to every statement,
+//! and propagates copies (`let y = a` disappears; `y` becomes `a` everywhere,
+//! sizes in types included).
+
+use crate::lower::empty_body;
+use crate::rules::{Ctx, RULES, Rewrite};
+use crate::util::*;
+use std::collections::HashMap;
+use weir_ir::*;
+
+/// Each statement is rewritten at most this many times per run (rules can chain).
+const MAX_REWRITES_PER_STMT: usize = 16;
+
+pub fn run(prog: &mut Program) -> bool {
+    let mut changed = false;
+    for d in &mut prog.defs {
+        let mut s = S {
+            defs: HashMap::new(),
+            types: type_env(d),
+            subst: HashMap::new(),
+            changed: false,
+            fired: Vec::new(),
+        };
+        let body = std::mem::replace(&mut d.body, empty_body());
+        d.body = s.body(body);
+        changed |= s.changed;
+    }
+    changed
+}
+
+struct S {
+    defs: HashMap<Name, Exp>,
+    types: HashMap<Name, Type>,
+    subst: HashMap<Name, Atom>,
+    changed: bool,
+    /// Names of the rules that fired (for debugging).
+    fired: Vec<&'static str>,
+}
+
+impl S {
+    fn body(&mut self, b: Body) -> Body {
+        let mut out = Vec::with_capacity(b.stmts.len());
+        for mut st in b.stmts {
+            subst_exp(&mut st.exp, &self.subst);
+            subst_type(&mut st.ty, &self.subst);
+            self.nested(&mut st.exp);
+            for _ in 0..MAX_REWRITES_PER_STMT {
+                let cx = Ctx {
+                    defs: &self.defs,
+                    types: &self.types,
+                };
+                let Some((name, rw)) = RULES.iter().find_map(|(n, r)| r(&cx, &st).map(|x| (*n, x)))
+                else {
+                    break;
+                };
+                self.fired.push(name);
+                self.changed = true;
+                match rw {
+                    Rewrite::Exp(e) => st.exp = e,
+                    Rewrite::Splice(b) => {
+                        // the branch was simplified already (by `nested`): its
+                        // statements come first, then `st = result`
+                        out.extend(b.stmts);
+                        st.exp = Exp::Atom(b.result);
+                    }
+                }
+                if matches!(st.exp, Exp::Atom(_)) {
+                    break;
+                }
+            }
+            if let Exp::Atom(a) = &st.exp {
+                let a = match a {
+                    Atom::Var(v) => self.subst.get(v).cloned().unwrap_or_else(|| a.clone()),
+                    _ => a.clone(),
+                };
+                self.subst.insert(st.var.clone(), a);
+                self.changed = true;
+                continue;
+            }
+            self.types.insert(st.var.clone(), st.ty.clone());
+            self.defs.insert(st.var.clone(), st.exp.clone());
+            out.push(st);
+        }
+        let mut result = b.result;
+        if let Atom::Var(v) = &result
+            && let Some(r) = self.subst.get(v)
+        {
+            result = r.clone();
+        }
+        Body { stmts: out, result }
+    }
+
+    fn nested(&mut self, e: &mut Exp) {
+        match e {
+            Exp::If(_, t, f) => {
+                *t = self.body(std::mem::replace(t, empty_body()));
+                *f = self.body(std::mem::replace(f, empty_body()));
+            }
+            Exp::Call(_, args) | Exp::Prim(_, args) => {
+                for a in args {
+                    if let Arg::Fun(Fun::Lambda(l)) = a {
+                        l.body = self.body(std::mem::replace(&mut l.body, empty_body()));
+                    }
+                }
+            }
+            Exp::Loop { form, body, .. } => {
+                if let LoopForm::While(c) = form {
+                    *c = self.body(std::mem::replace(c, empty_body()));
+                }
+                *body = self.body(std::mem::replace(body, empty_body()));
+            }
+            _ => {}
+        }
+    }
+}
