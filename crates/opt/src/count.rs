@@ -52,3 +52,52 @@ fn nested(e: &Exp) -> usize {
         _ => 0,
     }
 }
+
+/// Array-producing statements on the call paths of one entry: its own, plus, for
+/// every call, those of the callee (once per call site, transitively). This is what
+/// one call of the entry can materialise (each loop body counted once).
+pub fn materialised_per_entry(prog: &Program, entry: &str) -> usize {
+    fn go(prog: &Program, name: &str, fuel: usize) -> usize {
+        let Some(d) = prog.find(name) else { return 0 };
+        if fuel == 0 {
+            return 0;
+        }
+        let mut calls = Vec::new();
+        calls_of(&d.body, &mut calls);
+        in_body(&d.body) + calls.iter().map(|c| go(prog, c, fuel - 1)).sum::<usize>()
+    }
+    go(prog, entry, 64)
+}
+
+fn calls_of(b: &Body, out: &mut Vec<Name>) {
+    for s in &b.stmts {
+        match &s.exp {
+            Exp::Call(f, args) => {
+                out.push(f.clone());
+                for a in args {
+                    if let Arg::Fun(Fun::Lambda(l)) = a {
+                        calls_of(&l.body, out);
+                    }
+                }
+            }
+            Exp::Prim(_, args) => {
+                for a in args {
+                    if let Arg::Fun(Fun::Lambda(l)) = a {
+                        calls_of(&l.body, out);
+                    }
+                }
+            }
+            Exp::If(_, t, f) => {
+                calls_of(t, out);
+                calls_of(f, out);
+            }
+            Exp::Loop { form, body, .. } => {
+                if let LoopForm::While(c) = form {
+                    calls_of(c, out);
+                }
+                calls_of(body, out);
+            }
+            _ => {}
+        }
+    }
+}

@@ -10,17 +10,44 @@
 
 use crate::lower::empty_body;
 use crate::util::*;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use weir_ir::visit::{MutVisitor, walk_exp_mut};
 use weir_ir::*;
 
 pub fn run(prog: &mut Program) -> bool {
     let mut changed = false;
     for d in &mut prog.defs {
+        let mut cx = Cx {
+            types: type_env(d),
+            bounds: HashMap::new(),
+            changed: false,
+        };
         let body = std::mem::replace(&mut d.body, empty_body());
-        d.body = body_pass(body, &mut changed);
+        d.body = cx.body_pass(body);
+        changed |= cx.changed;
     }
     changed
+}
+
+/// What the pass knows where it is.
+struct Cx {
+    types: HashMap<Name, Type>,
+    /// Loop indices and the loop's count: `i` in `0..n`.
+    bounds: HashMap<Name, Atom>,
+    changed: bool,
+}
+
+impl Cx {
+    /// `a[i]` where `i` counts up to the length of `a` cannot fail.
+    fn index_in_bounds(&self, e: &Exp) -> bool {
+        match e {
+            Exp::Index(a, Atom::Var(i)) => match (self.bounds.get(i), atom_type(a, &self.types)) {
+                (Some(n), t) => size_at(&t, 0).and_then(size_atom).as_ref() == Some(n),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
 }
 
 struct Free {
@@ -58,96 +85,117 @@ pub fn free_vars(st: &Stmt) -> HashSet<Name> {
     f.uses
 }
 
-fn body_pass(b: Body, changed: &mut bool) -> Body {
-    let mut out = Vec::with_capacity(b.stmts.len());
-    for mut st in b.stmts {
-        let hoisted = nested(&mut st.exp, changed);
-        out.extend(hoisted);
-        out.push(st);
+impl Cx {
+    fn body_pass(&mut self, b: Body) -> Body {
+        let mut out = Vec::with_capacity(b.stmts.len());
+        for mut st in b.stmts {
+            let hoisted = self.nested(&mut st.exp);
+            out.extend(hoisted);
+            out.push(st);
+        }
+        Body {
+            stmts: out,
+            result: b.result,
+        }
     }
-    Body {
-        stmts: out,
-        result: b.result,
+
+    /// Process the bodies nested in `e`; return the statements hoisted out of its loops.
+    fn nested(&mut self, e: &mut Exp) -> Vec<Stmt> {
+        let mut hoisted = Vec::new();
+        match e {
+            Exp::If(_, t, f) => {
+                *t = self.body_pass(std::mem::replace(t, empty_body()));
+                *f = self.body_pass(std::mem::replace(f, empty_body()));
+            }
+            Exp::Prim(b, args) => {
+                let loops = matches!(b, Builtin::Build | Builtin::IFold | Builtin::IReduce);
+                let count = match b {
+                    Builtin::Build => args.first(),
+                    Builtin::IFold | Builtin::IReduce => args.get(2),
+                    _ => None,
+                };
+                let runs = matches!(count, Some(Arg::Atom(a)) if positive(a));
+                let count_atom = match count {
+                    Some(Arg::Atom(a)) => Some(a.clone()),
+                    _ => None,
+                };
+                for (k, a) in args.iter_mut().enumerate() {
+                    if let Arg::Fun(Fun::Lambda(l)) = a {
+                        for (n, t) in &l.params {
+                            self.types.insert(n.clone(), t.clone());
+                        }
+                        let index = match (*b, k) {
+                            (Builtin::Build, 1) | (Builtin::IReduce, 3) => l.params.first(),
+                            (Builtin::IFold, 0) => l.params.get(1),
+                            _ => None,
+                        };
+                        if let (Some((i, _)), Some(n)) = (index, &count_atom) {
+                            self.bounds.insert(i.clone(), n.clone());
+                        }
+                        l.body = self.body_pass(std::mem::replace(&mut l.body, empty_body()));
+                        // the operator of ireduce runs n - 1 or n times; treat it as a loop too
+                        let _ = k;
+                        if loops {
+                            let params: HashSet<Name> =
+                                l.params.iter().map(|p| p.0.clone()).collect();
+                            hoisted.extend(self.hoist(&mut l.body, params, runs));
+                        }
+                    }
+                }
+            }
+            Exp::Call(_, args) => {
+                for a in args {
+                    if let Arg::Fun(Fun::Lambda(l)) = a {
+                        l.body = self.body_pass(std::mem::replace(&mut l.body, empty_body()));
+                    }
+                }
+            }
+            Exp::Loop {
+                state, form, body, ..
+            } => {
+                *body = self.body_pass(std::mem::replace(body, empty_body()));
+                let mut params: HashSet<Name> = HashSet::from([state.0.clone()]);
+                let runs = match form {
+                    LoopForm::For(i, n) => {
+                        params.insert(i.clone());
+                        self.bounds.insert(i.clone(), n.clone());
+                        positive(n)
+                    }
+                    LoopForm::While(c) => {
+                        *c = self.body_pass(std::mem::replace(c, empty_body()));
+                        false
+                    }
+                };
+                hoisted.extend(self.hoist(body, params, runs));
+            }
+            _ => {}
+        }
+        hoisted
+    }
+
+    /// Move the invariant statements out of a loop body.
+    fn hoist(&mut self, b: &mut Body, mut variant: HashSet<Name>, runs: bool) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        let mut keep = Vec::with_capacity(b.stmts.len());
+        for st in std::mem::take(&mut b.stmts) {
+            let free = free_vars(&st);
+            let invariant = free.iter().all(|v| !variant.contains(v));
+            let safe = !has_effect(&st.exp)
+                && (runs || !can_fail(&st.exp) || self.index_in_bounds(&st.exp));
+            self.types.insert(st.var.clone(), st.ty.clone());
+            if invariant && safe {
+                self.changed = true;
+                out.push(st);
+            } else {
+                variant.insert(st.var.clone());
+                keep.push(st);
+            }
+        }
+        b.stmts = keep;
+        out
     }
 }
 
 fn positive(a: &Atom) -> bool {
     matches!(a, Atom::Const(Const::I64(k)) if *k > 0)
-}
-
-/// Process the bodies nested in `e`; return the statements hoisted out of its loops.
-fn nested(e: &mut Exp, changed: &mut bool) -> Vec<Stmt> {
-    let mut hoisted = Vec::new();
-    match e {
-        Exp::If(_, t, f) => {
-            *t = body_pass(std::mem::replace(t, empty_body()), changed);
-            *f = body_pass(std::mem::replace(f, empty_body()), changed);
-        }
-        Exp::Prim(b, args) => {
-            let loops = matches!(b, Builtin::Build | Builtin::IFold | Builtin::IReduce);
-            let count = match b {
-                Builtin::Build => args.first(),
-                Builtin::IFold | Builtin::IReduce => args.get(2),
-                _ => None,
-            };
-            let runs = matches!(count, Some(Arg::Atom(a)) if positive(a));
-            for (k, a) in args.iter_mut().enumerate() {
-                if let Arg::Fun(Fun::Lambda(l)) = a {
-                    l.body = body_pass(std::mem::replace(&mut l.body, empty_body()), changed);
-                    // the operator of ireduce runs n - 1 or n times; treat it as a loop too
-                    let _ = k;
-                    if loops {
-                        let params: HashSet<Name> = l.params.iter().map(|p| p.0.clone()).collect();
-                        hoisted.extend(hoist(&mut l.body, params, runs, changed));
-                    }
-                }
-            }
-        }
-        Exp::Call(_, args) => {
-            for a in args {
-                if let Arg::Fun(Fun::Lambda(l)) = a {
-                    l.body = body_pass(std::mem::replace(&mut l.body, empty_body()), changed);
-                }
-            }
-        }
-        Exp::Loop {
-            state, form, body, ..
-        } => {
-            *body = body_pass(std::mem::replace(body, empty_body()), changed);
-            let mut params: HashSet<Name> = HashSet::from([state.0.clone()]);
-            let runs = match form {
-                LoopForm::For(i, n) => {
-                    params.insert(i.clone());
-                    positive(n)
-                }
-                LoopForm::While(c) => {
-                    *c = body_pass(std::mem::replace(c, empty_body()), changed);
-                    false
-                }
-            };
-            hoisted.extend(hoist(body, params, runs, changed));
-        }
-        _ => {}
-    }
-    hoisted
-}
-
-/// Move the invariant statements out of a loop body.
-fn hoist(b: &mut Body, mut variant: HashSet<Name>, runs: bool, changed: &mut bool) -> Vec<Stmt> {
-    let mut out = Vec::new();
-    let mut keep = Vec::with_capacity(b.stmts.len());
-    for st in std::mem::take(&mut b.stmts) {
-        let free = free_vars(&st);
-        let invariant = free.iter().all(|v| !variant.contains(v));
-        let safe = !has_effect(&st.exp) && (runs || !can_fail(&st.exp));
-        if invariant && safe {
-            *changed = true;
-            out.push(st);
-        } else {
-            variant.insert(st.var.clone());
-            keep.push(st);
-        }
-    }
-    b.stmts = keep;
-    out
 }
