@@ -120,7 +120,10 @@ fn add3_fuses_to_one_loop() {
     assert_eq!(materialised_in(d), 1, "only the result array remains");
     // before: vectorAdd's build twice (through the two calls)
     assert_eq!(materialised_per_entry(&c.program, "add3"), 2);
-    assert!(c.optimized.defs.iter().all(|d| d.entry), "helpers are inlined away");
+    assert!(
+        c.optimized.defs.iter().all(|d| d.entry),
+        "helpers are inlined away"
+    );
 }
 
 #[test]
@@ -229,7 +232,10 @@ fn materialised_counts_never_grow() {
         .map(|rd| rd.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
     dir.sort();
-    for p in dir.iter().filter(|p| p.extension().is_some_and(|x| x == "weir")) {
+    for p in dir
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "weir"))
+    {
         let c = compile_file(p).unwrap_or_else(|e| panic!("{}", e.render(false)));
         // per entry: the entry plus what it calls (before: the elaborated program
         // with its helpers; after: the optimized program)
@@ -259,13 +265,16 @@ fn every_pass_verifies_on_every_example() {
     let dir: Vec<PathBuf> = std::fs::read_dir(root().join("examples"))
         .map(|rd| rd.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
-    for p in dir.iter().filter(|p| p.extension().is_some_and(|x| x == "weir")) {
+    for p in dir
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "weir"))
+    {
         let c = compile_file(p).unwrap_or_else(|e| panic!("{}", e.render(false)));
         weir_opt::optimize_verified(&c.program).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         // the optimized IR round-trips through the text form
         let text = weir_ir::print::program_to_string(&c.optimized);
-        let back = weir_ir::parse::parse_program(&text)
-            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let back =
+            weir_ir::parse::parse_program(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         assert_eq!(weir_ir::print::program_to_string(&back), text);
         // optimizing the optimized program again still verifies
         let again = weir_opt::optimize_verified(&c.optimized)
@@ -279,7 +288,11 @@ fn every_pass_verifies_on_every_example() {
         let mut q = c.optimized.clone();
         for (name, _, f) in weir_opt::ROUND {
             let changed = f(&mut q);
-            assert!(!changed, "{}: pass `{name}` still changes the program", p.display());
+            assert!(
+                !changed,
+                "{}: pass `{name}` still changes the program",
+                p.display()
+            );
         }
     }
 }
@@ -294,5 +307,48 @@ impl MutVisitor for NameCheck {
         if !self.seen.insert(n.clone()) {
             self.dups.push(n.clone());
         }
+    }
+}
+
+/// The float identities the simplifier uses are exact, and the ones that are not
+/// (`x + 0.0`, `x * 0.0`) are not applied: checked on the values that tell them apart.
+#[test]
+fn float_identities_are_exact_in_ieee() {
+    use weir_driver::pipeline::{run_entry, run_entry_optimized};
+    use weir_interp::Value;
+    let cases: &[(&str, f64, bool)] = &[
+        // (expression of x, input, must the operation stay in the optimized IR?)
+        ("x + 0.0", -0.0, true),
+        ("0.0 + x", -0.0, true),
+        ("x * 0.0", f64::INFINITY, true),
+        ("x * 0.0", -1.0, true),
+        ("x - 0.0", -0.0, false),
+        ("x * 1.0", -0.0, false),
+        ("1.0 * x", f64::NAN, false),
+        ("x / 1.0", -0.0, false),
+        ("x + -0.0", 0.0, false),
+        ("x - x", f64::INFINITY, true),
+        ("x - -0.0", -0.0, true),
+    ];
+    for (e, input, stays) in cases {
+        let src = format!("entry main [n] (v: [n]f64) : f64 = let x = v[0] in {e}\n");
+        let c = weir_driver::compile_source("ieee.weir", &src)
+            .unwrap_or_else(|_| panic!("{e} does not compile"));
+        let args = vec![Value::array(vec![Value::F64(*input)])];
+        let a = run_entry(&c, "main", args.clone()).unwrap_or_else(|e| panic!("{}", e.message));
+        let b = run_entry_optimized(&c, "main", args).unwrap_or_else(|e| panic!("{}", e.message));
+        match (a, b) {
+            (Value::F64(a), Value::F64(b)) => assert!(
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                "`{e}` on {input}: {a} before, {b} after optimization"
+            ),
+            r => panic!("{r:?}"),
+        }
+        let text = print_def(def(&c.optimized, "main"));
+        let has_op = text.contains(" + ")
+            || text.contains(" * ")
+            || text.contains(" - ")
+            || text.contains(" / ");
+        assert_eq!(has_op, *stays, "`{e}`:\n{text}");
     }
 }
