@@ -35,6 +35,9 @@ enum Cmd {
         /// Use the reference interpreter (currently the only backend).
         #[arg(long)]
         interp: bool,
+        /// Run the program as elaborated, without the optimizer (the reference semantics).
+        #[arg(long)]
+        no_opt: bool,
         /// Write an array result to this `.npy` file instead of printing it.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -96,8 +99,9 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             entry,
             inputs,
             interp: _,
+            no_opt,
             output,
-        } => cmd_run(&file, entry, &inputs, output.as_deref(), color),
+        } => cmd_run(&file, entry, &inputs, output.as_deref(), no_opt, color),
         Cmd::Test { paths } => cmd_test(&paths, color),
         Cmd::Dev {
             dump_after: pass,
@@ -161,6 +165,7 @@ fn cmd_run(
     entry: Option<String>,
     inputs: &[String],
     output: Option<&Path>,
+    no_opt: bool,
     color: bool,
 ) -> ExitCode {
     let c = match compile_file(file) {
@@ -241,7 +246,12 @@ fn cmd_run(
             Err(e) => return fail(format!("bad input for `{name}`: {e}")),
         }
     };
-    match run_entry(&c, &name, args) {
+    let result = if no_opt {
+        run_entry(&c, &name, args)
+    } else {
+        weir_driver::pipeline::run_entry_optimized(&c, &name, args)
+    };
+    match result {
         Ok(v) => {
             if let Some(out) = output {
                 match weir_interp::npy::write_npy(&v)
