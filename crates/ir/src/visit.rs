@@ -196,3 +196,29 @@ pub fn exp_size(e: &Exp) -> usize {
         _ => 0,
     }
 }
+
+/// Call `f` on every body nested directly in `e` (branches, lambda bodies, a
+/// `while` condition, a loop body), in order. Passes that treat all nested bodies
+/// alike use this instead of matching every form.
+pub fn for_each_nested_body(e: &mut Exp, f: &mut dyn FnMut(&mut Body)) {
+    match e {
+        Exp::If(_, t, g) => {
+            f(t);
+            f(g);
+        }
+        Exp::Call(_, args) | Exp::Prim(_, args) => {
+            for a in args {
+                if let Arg::Fun(Fun::Lambda(l)) = a {
+                    f(&mut l.body);
+                }
+            }
+        }
+        Exp::Loop { form, body, .. } => {
+            if let LoopForm::While(c) = form {
+                f(c);
+            }
+            f(body);
+        }
+        _ => {}
+    }
+}

@@ -30,25 +30,6 @@ fn sweep(b: &mut Body, uses: &std::collections::HashMap<Name, usize>, removed: &
         !dead
     });
     for s in &mut b.stmts {
-        match &mut s.exp {
-            Exp::If(_, t, f) => {
-                sweep(t, uses, removed);
-                sweep(f, uses, removed);
-            }
-            Exp::Call(_, args) | Exp::Prim(_, args) => {
-                for a in args {
-                    if let Arg::Fun(Fun::Lambda(l)) = a {
-                        sweep(&mut l.body, uses, removed);
-                    }
-                }
-            }
-            Exp::Loop { form, body, .. } => {
-                if let LoopForm::While(c) = form {
-                    sweep(c, uses, removed);
-                }
-                sweep(body, uses, removed);
-            }
-            _ => {}
-        }
+        weir_ir::visit::for_each_nested_body(&mut s.exp, &mut |nb| sweep(nb, uses, removed));
     }
 }

@@ -154,26 +154,9 @@ fn inline_nested(
     fresh: &mut Fresh,
 ) -> bool {
     let mut changed = false;
-    match e {
-        Exp::If(_, t, f) => {
-            changed |= inline_body(t, done, call_sites, fresh);
-            changed |= inline_body(f, done, call_sites, fresh);
-        }
-        Exp::Call(_, args) | Exp::Prim(_, args) => {
-            for a in args {
-                if let Arg::Fun(Fun::Lambda(l)) = a {
-                    changed |= inline_body(&mut l.body, done, call_sites, fresh);
-                }
-            }
-        }
-        Exp::Loop { form, body, .. } => {
-            if let LoopForm::While(c) = form {
-                changed |= inline_body(c, done, call_sites, fresh);
-            }
-            changed |= inline_body(body, done, call_sites, fresh);
-        }
-        _ => {}
-    }
+    weir_ir::visit::for_each_nested_body(e, &mut |b| {
+        changed |= inline_body(b, done, call_sites, fresh);
+    });
     changed
 }
 

@@ -91,25 +91,8 @@ impl S {
     }
 
     fn nested(&mut self, e: &mut Exp) {
-        match e {
-            Exp::If(_, t, f) => {
-                *t = self.body(std::mem::replace(t, empty_body()));
-                *f = self.body(std::mem::replace(f, empty_body()));
-            }
-            Exp::Call(_, args) | Exp::Prim(_, args) => {
-                for a in args {
-                    if let Arg::Fun(Fun::Lambda(l)) = a {
-                        l.body = self.body(std::mem::replace(&mut l.body, empty_body()));
-                    }
-                }
-            }
-            Exp::Loop { form, body, .. } => {
-                if let LoopForm::While(c) = form {
-                    *c = self.body(std::mem::replace(c, empty_body()));
-                }
-                *body = self.body(std::mem::replace(body, empty_body()));
-            }
-            _ => {}
-        }
+        weir_ir::visit::for_each_nested_body(e, &mut |b| {
+            *b = self.body(std::mem::replace(b, empty_body()));
+        });
     }
 }
