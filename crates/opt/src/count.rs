@@ -1,7 +1,9 @@
 //! Counting the arrays a program materialises (statically): the statements that
 //! produce a new array — a literal, a builtin with an array result, a loop with
 //! array state. Views (indexing, slicing, copies, projections) and calls (counted in
-//! their callee) do not count. Used to report what fusion removed.
+//! their callee) do not count. The row built as the result of a `build`'s body is
+//! part of the enclosing array (it is written in place), so it does not count either.
+//! Used to report what fusion removed.
 
 use weir_ir::*;
 
@@ -27,6 +29,15 @@ fn in_body(b: &Body) -> usize {
     b.stmts.iter().map(|s| here(s) + nested(&s.exp)).sum()
 }
 
+/// A build's body: its result row belongs to the enclosing array.
+fn build_body(b: &Body) -> usize {
+    let row = |s: &Stmt| matches!(&b.result, Atom::Var(v) if *v == s.var);
+    b.stmts
+        .iter()
+        .map(|s| if row(s) { 0 } else { here(s) } + nested(&s.exp))
+        .sum()
+}
+
 fn here(s: &Stmt) -> usize {
     let produces = matches!(s.exp, Exp::ArrayLit(_) | Exp::Prim(..) | Exp::Loop { .. });
     usize::from(produces && has_array(&s.ty))
@@ -35,6 +46,13 @@ fn here(s: &Stmt) -> usize {
 fn nested(e: &Exp) -> usize {
     match e {
         Exp::If(_, t, f) => in_body(t) + in_body(f),
+        Exp::Prim(Builtin::Build, args) => args
+            .iter()
+            .map(|a| match a {
+                Arg::Fun(Fun::Lambda(l)) => build_body(&l.body),
+                _ => 0,
+            })
+            .sum(),
         Exp::Call(_, args) | Exp::Prim(_, args) => args
             .iter()
             .map(|a| match a {
