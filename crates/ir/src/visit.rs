@@ -177,24 +177,9 @@ pub fn body_size(b: &Body) -> usize {
 }
 
 pub fn exp_size(e: &Exp) -> usize {
-    match e {
-        Exp::If(_, t, f) => body_size(t) + body_size(f),
-        Exp::Call(_, args) | Exp::Prim(_, args) => args
-            .iter()
-            .map(|a| match a {
-                Arg::Fun(Fun::Lambda(l)) => body_size(&l.body),
-                _ => 0,
-            })
-            .sum(),
-        Exp::Loop { form, body, .. } => {
-            body_size(body)
-                + match form {
-                    LoopForm::While(c) => body_size(c),
-                    LoopForm::For(..) => 0,
-                }
-        }
-        _ => 0,
-    }
+    let mut n = 0;
+    for_each_nested_body_ref(e, &mut |b| n += body_size(b));
+    n
 }
 
 /// Call `f` on every body nested directly in `e` (branches, lambda bodies, a
@@ -210,6 +195,30 @@ pub fn for_each_nested_body(e: &mut Exp, f: &mut dyn FnMut(&mut Body)) {
             for a in args {
                 if let Arg::Fun(Fun::Lambda(l)) = a {
                     f(&mut l.body);
+                }
+            }
+        }
+        Exp::Loop { form, body, .. } => {
+            if let LoopForm::While(c) = form {
+                f(c);
+            }
+            f(body);
+        }
+        _ => {}
+    }
+}
+
+/// [`for_each_nested_body`] for reading.
+pub fn for_each_nested_body_ref(e: &Exp, f: &mut dyn FnMut(&Body)) {
+    match e {
+        Exp::If(_, t, g) => {
+            f(t);
+            f(g);
+        }
+        Exp::Call(_, args) | Exp::Prim(_, args) => {
+            for a in args {
+                if let Arg::Fun(Fun::Lambda(l)) = a {
+                    f(&l.body);
                 }
             }
         }

@@ -44,31 +44,17 @@ fn here(s: &Stmt) -> usize {
 }
 
 fn nested(e: &Exp) -> usize {
-    match e {
-        Exp::If(_, t, f) => in_body(t) + in_body(f),
-        Exp::Prim(Builtin::Build, args) => args
-            .iter()
-            .map(|a| match a {
-                Arg::Fun(Fun::Lambda(l)) => build_body(&l.body),
-                _ => 0,
-            })
-            .sum(),
-        Exp::Call(_, args) | Exp::Prim(_, args) => args
-            .iter()
-            .map(|a| match a {
-                Arg::Fun(Fun::Lambda(l)) => in_body(&l.body),
-                _ => 0,
-            })
-            .sum(),
-        Exp::Loop { form, body, .. } => {
-            in_body(body)
-                + match form {
-                    LoopForm::While(c) => in_body(c),
-                    _ => 0,
-                }
+    let mut n = 0;
+    if let Exp::Prim(Builtin::Build, args) = e {
+        for a in args {
+            if let Arg::Fun(Fun::Lambda(l)) = a {
+                n += build_body(&l.body);
+            }
         }
-        _ => 0,
+    } else {
+        weir_ir::visit::for_each_nested_body_ref(e, &mut |b| n += in_body(b));
     }
+    n
 }
 
 /// Array-producing statements on the call paths of one entry: its own, plus, for
@@ -89,33 +75,9 @@ pub fn materialised_per_entry(prog: &Program, entry: &str) -> usize {
 
 fn calls_of(b: &Body, out: &mut Vec<Name>) {
     for s in &b.stmts {
-        match &s.exp {
-            Exp::Call(f, args) => {
-                out.push(f.clone());
-                for a in args {
-                    if let Arg::Fun(Fun::Lambda(l)) = a {
-                        calls_of(&l.body, out);
-                    }
-                }
-            }
-            Exp::Prim(_, args) => {
-                for a in args {
-                    if let Arg::Fun(Fun::Lambda(l)) = a {
-                        calls_of(&l.body, out);
-                    }
-                }
-            }
-            Exp::If(_, t, f) => {
-                calls_of(t, out);
-                calls_of(f, out);
-            }
-            Exp::Loop { form, body, .. } => {
-                if let LoopForm::While(c) = form {
-                    calls_of(c, out);
-                }
-                calls_of(body, out);
-            }
-            _ => {}
+        if let Exp::Call(f, _) = &s.exp {
+            out.push(f.clone());
         }
+        weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| calls_of(nb, out));
     }
 }

@@ -4,7 +4,6 @@
 //! Expressions with nested bodies (lambdas, branches, loops) and explicit checks are
 //! not merged.
 
-use crate::lower::empty_body;
 use crate::util::*;
 use std::collections::HashMap;
 use weir_ir::*;

@@ -24,7 +24,6 @@
 //! `index-slice` rewrites `s[x]`, with `s = b[lo:hi]` and `b` a build, to `b[lo + x]`
 //! so that the read can fuse.
 
-use crate::lower::empty_body;
 use crate::util::*;
 use std::collections::HashMap;
 use weir_ir::visit::use_counts;

@@ -30,15 +30,7 @@ pub fn run(prog: &mut Program) -> bool {
     for d in std::mem::take(&mut prog.defs) {
         let mut d = d;
         let mut fresh = Fresh::for_fun(&d);
-        let mut body = std::mem::replace(
-            &mut d.body,
-            Body {
-                stmts: vec![],
-                result: Atom::Const(Const::Bool(false)),
-            },
-        );
-        changed |= inline_body(&mut body, &done, &call_sites, &mut fresh);
-        d.body = body;
+        changed |= inline_body(&mut d.body, &done, &call_sites, &mut fresh);
         done.push(d);
     }
     // drop definitions no longer reachable from an entry
@@ -65,34 +57,10 @@ fn calls_in_body(b: &Body, f: &mut dyn FnMut(&str)) {
 }
 
 fn calls_in_exp(e: &Exp, f: &mut dyn FnMut(&str)) {
-    match e {
-        Exp::Call(n, args) => {
-            f(n);
-            for a in args {
-                if let Arg::Fun(Fun::Lambda(l)) = a {
-                    calls_in_body(&l.body, f);
-                }
-            }
-        }
-        Exp::Prim(_, args) => {
-            for a in args {
-                if let Arg::Fun(Fun::Lambda(l)) = a {
-                    calls_in_body(&l.body, f);
-                }
-            }
-        }
-        Exp::If(_, t, e) => {
-            calls_in_body(t, f);
-            calls_in_body(e, f);
-        }
-        Exp::Loop { form, body, .. } => {
-            if let LoopForm::While(c) = form {
-                calls_in_body(c, f);
-            }
-            calls_in_body(body, f);
-        }
-        _ => {}
+    if let Exp::Call(n, _) = e {
+        f(n);
     }
+    weir_ir::visit::for_each_nested_body_ref(e, &mut |b| calls_in_body(b, f));
 }
 
 fn reachable(defs: &[FunDef]) -> std::collections::HashSet<Name> {
@@ -329,45 +297,22 @@ pub fn specialise(b: Body, funs: &HashMap<Name, Fun>, fresh: &mut Fresh) -> Body
 }
 
 fn specialise_nested(e: &mut Exp, funs: &HashMap<Name, Fun>, fresh: &mut Fresh) {
-    let take = |b: &mut Body| {
-        std::mem::replace(
-            b,
-            Body {
-                stmts: vec![],
-                result: Atom::Const(Const::Bool(false)),
-            },
-        )
-    };
-    match e {
-        Exp::If(_, t, f) => {
-            *t = specialise(take(t), funs, fresh);
-            *f = specialise(take(f), funs, fresh);
-        }
-        Exp::Call(_, args) | Exp::Prim(_, args) => {
-            for a in args {
-                match a {
-                    Arg::Fun(Fun::Lambda(l)) => {
-                        l.body = specialise(take(&mut l.body), funs, fresh);
-                    }
-                    Arg::Fun(Fun::Var(v)) => {
-                        if let Some(f) = funs.get(v) {
-                            let mut f = f.clone();
-                            if let Fun::Lambda(l) = &mut f {
-                                freshen_lambda(l, fresh);
-                            }
-                            *a = Arg::Fun(f);
-                        }
-                    }
-                    _ => {}
+    // first the callee's own nested bodies (not the caller's lambdas substituted below)
+    weir_ir::visit::for_each_nested_body(e, &mut |b| {
+        *b = specialise(std::mem::replace(b, empty_body()), funs, fresh);
+    });
+    // a function parameter passed on becomes the (fresh copy of the) lambda itself
+    if let Exp::Call(_, args) | Exp::Prim(_, args) = e {
+        for a in args.iter_mut() {
+            if let Arg::Fun(Fun::Var(v)) = a
+                && let Some(f) = funs.get(v)
+            {
+                let mut f = f.clone();
+                if let Fun::Lambda(l) = &mut f {
+                    freshen_lambda(l, fresh);
                 }
+                *a = Arg::Fun(f);
             }
         }
-        Exp::Loop { form, body, .. } => {
-            if let LoopForm::While(c) = form {
-                *c = specialise(take(c), funs, fresh);
-            }
-            *body = specialise(take(body), funs, fresh);
-        }
-        _ => {}
     }
 }

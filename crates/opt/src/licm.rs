@@ -8,7 +8,6 @@
 //! loop of zero iterations would start reporting an error it never reached.
 //! Nothing moves out of `if` branches (that would compute what may not be needed).
 
-use crate::lower::empty_body;
 use crate::util::*;
 use std::collections::{HashMap, HashSet};
 use weir_ir::visit::{MutVisitor, walk_exp_mut};

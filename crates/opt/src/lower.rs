@@ -84,13 +84,6 @@ pub fn run(prog: &mut Program) -> bool {
     changed
 }
 
-pub fn empty_body() -> Body {
-    Body {
-        stmts: vec![],
-        result: Atom::Const(Const::Bool(false)),
-    }
-}
-
 struct Cx {
     env: HashMap<Name, Type>,
     fresh: Fresh,

@@ -2,7 +2,6 @@
 //! and propagates copies (`let y = a` disappears; `y` becomes `a` everywhere,
 //! sizes in types included).
 
-use crate::lower::empty_body;
 use crate::rules::{Ctx, RULES, Rewrite};
 use crate::util::*;
 use std::collections::HashMap;
@@ -19,7 +18,6 @@ pub fn run(prog: &mut Program) -> bool {
             types: type_env(d),
             subst: HashMap::new(),
             changed: false,
-            fired: Vec::new(),
         };
         let body = std::mem::replace(&mut d.body, empty_body());
         d.body = s.body(body);
@@ -33,8 +31,6 @@ struct S {
     types: HashMap<Name, Type>,
     subst: HashMap<Name, Atom>,
     changed: bool,
-    /// Names of the rules that fired (for debugging).
-    fired: Vec<&'static str>,
 }
 
 impl S {
@@ -49,11 +45,9 @@ impl S {
                     defs: &self.defs,
                     types: &self.types,
                 };
-                let Some((name, rw)) = RULES.iter().find_map(|(n, r)| r(&cx, &st).map(|x| (*n, x)))
-                else {
+                let Some(rw) = RULES.iter().find_map(|(_, r)| r(&cx, &st)) else {
                     break;
                 };
-                self.fired.push(name);
                 self.changed = true;
                 match rw {
                     Rewrite::Exp(e) => st.exp = e,

@@ -106,55 +106,45 @@ impl MutVisitor for Binders {
 pub fn freshen_body(b: &mut Body, fresh: &mut Fresh, extra: &HashMap<Name, Atom>) {
     let mut bs = Binders(Vec::new());
     walk_body_mut(&mut bs, b);
-    let mut map = extra.clone();
-    let mut renames = HashMap::new();
-    for n in bs.0 {
-        let f = fresh.name(&n);
-        renames.insert(n.clone(), f.clone());
-        map.insert(n, Atom::Var(f));
-    }
-    walk_body_mut(
-        &mut Rename {
-            map: &map,
-            renames: &renames,
-        },
-        b,
-    );
+    walk_body_mut(&mut Rename::fresh(bs.0, fresh, extra), b);
 }
 
 /// Like [`freshen_body`] for a lambda (its parameters are renamed too).
 pub fn freshen_lambda(l: &mut Lambda, fresh: &mut Fresh) {
     let mut bs = Binders(Vec::new());
     walk_lambda_mut(&mut bs, l);
-    let mut map = HashMap::new();
-    let mut renames = HashMap::new();
-    for n in bs.0 {
-        let f = fresh.name(&n);
-        renames.insert(n.clone(), f.clone());
-        map.insert(n, Atom::Var(f));
-    }
-    walk_lambda_mut(
-        &mut Rename {
-            map: &map,
-            renames: &renames,
-        },
-        l,
-    );
+    walk_lambda_mut(&mut Rename::fresh(bs.0, fresh, &HashMap::new()), l);
 }
 
-struct Rename<'a> {
-    map: &'a HashMap<Name, Atom>,
-    renames: &'a HashMap<Name, Name>,
+/// Renames binders (`renames`) and substitutes uses (`map`).
+struct Rename {
+    map: HashMap<Name, Atom>,
+    renames: HashMap<Name, Name>,
 }
-impl MutVisitor for Rename<'_> {
+
+impl Rename {
+    /// A fresh name for each binder; uses follow, and `extra` is substituted too.
+    fn fresh(binders: Vec<Name>, fresh: &mut Fresh, extra: &HashMap<Name, Atom>) -> Rename {
+        let mut map = extra.clone();
+        let mut renames = HashMap::new();
+        for n in binders {
+            let f = fresh.name(&n);
+            renames.insert(n.clone(), f.clone());
+            map.insert(n, Atom::Var(f));
+        }
+        Rename { map, renames }
+    }
+}
+
+impl MutVisitor for Rename {
     fn atom(&mut self, a: &mut Atom) {
-        Subst { map: self.map }.atom(a)
+        Subst { map: &self.map }.atom(a)
     }
     fn ty(&mut self, t: &mut Type) {
-        subst_type(t, self.map)
+        subst_type(t, &self.map)
     }
     fn fun_name(&mut self, n: &mut Name) {
-        Subst { map: self.map }.fun_name(n)
+        Subst { map: &self.map }.fun_name(n)
     }
     fn binder(&mut self, n: &mut Name) {
         if let Some(r) = self.renames.get(n) {
@@ -269,7 +259,15 @@ pub fn body_has_effect(b: &Body) -> bool {
     b.stmts.iter().any(|s| has_effect(&s.exp))
 }
 
-/// A statement with a fresh span-less position.
+/// A placeholder body, for taking a body out of the IR with `std::mem::replace`.
+pub fn empty_body() -> Body {
+    Body {
+        stmts: vec![],
+        result: Atom::Const(Const::Bool(false)),
+    }
+}
+
+/// A statement.
 pub fn stmt(var: Name, ty: Type, exp: Exp, span: Span) -> Stmt {
     Stmt { var, ty, exp, span }
 }
