@@ -20,6 +20,38 @@ struct Cli {
     cmd: Cmd,
 }
 
+/// Options of the C backend.
+#[derive(clap::Args, Clone)]
+struct BuildArgs {
+    /// Compilation variant (dps-ftilde §5): CL, CG, CLF, D, DF, DFB, DFBs (default).
+    #[arg(long, default_value = "DFBs")]
+    variant: String,
+    /// Leave out bounds checks.
+    #[arg(long = "unsafe")]
+    unsafe_: bool,
+}
+
+impl BuildArgs {
+    fn options(&self) -> Result<weir_driver::native::BuildOptions, String> {
+        let Some(v) = weir_driver::native::variant(&self.variant) else {
+            let names: Vec<&str> = weir_driver::native::VARIANTS
+                .iter()
+                .map(|v| v.name)
+                .collect();
+            return Err(format!(
+                "unknown variant `{}`; the variants are: {}",
+                self.variant,
+                names.join(", ")
+            ));
+        };
+        Ok(weir_driver::native::BuildOptions {
+            variant: v,
+            checks: !self.unsafe_,
+            ..Default::default()
+        })
+    }
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Parse and type-check a program.
@@ -32,13 +64,44 @@ enum Cmd {
         entry: Option<String>,
         /// Inputs: inline values (`"[1.0, 2.0]"`), value files, `.npy` files, or `-` for stdin.
         inputs: Vec<String>,
-        /// Use the reference interpreter (currently the only backend).
+        /// Use the reference interpreter instead of compiled C.
         #[arg(long)]
         interp: bool,
-        /// Run the program as elaborated, without the optimizer (the reference semantics).
+        /// With --interp: run the program as elaborated, without the optimizer.
         #[arg(long)]
         no_opt: bool,
         /// Write an array result to this `.npy` file instead of printing it.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        build: BuildArgs,
+        /// Print time, peak memory and system allocation counts (to stderr).
+        #[arg(long)]
+        stats: bool,
+        /// Call the entry this many times in one process (for --stats).
+        #[arg(long, default_value_t = 1)]
+        runs: u64,
+    },
+    /// Emit the C code of a program (one C function per Weir function, a DPS
+    /// entry point and shape function per entry, the runtime inlined).
+    C {
+        file: PathBuf,
+        #[command(flatten)]
+        build: BuildArgs,
+        /// Also emit a `main` that reads binary inputs (as `weir build` does).
+        #[arg(long)]
+        main: bool,
+        /// Write the C here instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Build an executable: `EXE [-e ENTRY] [--runs N] [--in F] [--out F] [--stats]`
+    /// reading inputs and writing results in Weir's binary format (docs/language.md).
+    Build {
+        file: PathBuf,
+        #[command(flatten)]
+        build: BuildArgs,
+        /// The executable to write (default: the file name without `.weir`).
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
@@ -98,10 +161,44 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             file,
             entry,
             inputs,
-            interp: _,
+            interp,
             no_opt,
             output,
-        } => cmd_run(&file, entry, &inputs, output.as_deref(), no_opt, color),
+            build,
+            stats,
+            runs,
+        } => {
+            let native = if interp || no_opt {
+                None
+            } else {
+                match build.options() {
+                    Ok(o) => Some(o),
+                    Err(e) => return fail(e),
+                }
+            };
+            cmd_run(
+                &file,
+                entry,
+                &inputs,
+                output.as_deref(),
+                no_opt,
+                native,
+                stats,
+                runs,
+                color,
+            )
+        }
+        Cmd::C {
+            file,
+            build,
+            main,
+            output,
+        } => cmd_c(&file, &build, main, output.as_deref(), color),
+        Cmd::Build {
+            file,
+            build,
+            output,
+        } => cmd_build(&file, &build, output.as_deref(), color),
         Cmd::Test { paths } => cmd_test(&paths, color),
         Cmd::Dev {
             dump_after: pass,
@@ -160,12 +257,87 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
     }
 }
 
+fn load(file: &Path, color: bool) -> Result<weir_driver::pipeline::Compiled, ExitCode> {
+    compile_file(file).map_err(|e| {
+        eprint!("{}", e.render(color));
+        ExitCode::FAILURE
+    })
+}
+
+fn cmd_c(
+    file: &Path,
+    build: &BuildArgs,
+    main: bool,
+    output: Option<&Path>,
+    color: bool,
+) -> ExitCode {
+    let c = match load(file, color) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let opts = match build.options() {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    match weir_driver::native::c_source(&c, &opts, main) {
+        Ok(src) => match output {
+            Some(p) => match std::fs::write(p, src) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(format!("cannot write {}: {e}", p.display())),
+            },
+            None => {
+                print!("{src}");
+                ExitCode::SUCCESS
+            }
+        },
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn cmd_build(file: &Path, build: &BuildArgs, output: Option<&Path>, color: bool) -> ExitCode {
+    let c = match load(file, color) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let opts = match build.options() {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    let exe = match weir_driver::native::c_source(&c, &opts, true)
+        .and_then(|src| weir_driver::native::build_c(&src, &opts))
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let dest = match output {
+        Some(p) => p.to_path_buf(),
+        None => file.with_extension(""),
+    };
+    match std::fs::copy(&exe, &dest) {
+        Ok(_) => {
+            println!("{}", dest.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(format!("cannot write {}: {e}", dest.display())),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn cmd_run(
     file: &Path,
     entry: Option<String>,
     inputs: &[String],
     output: Option<&Path>,
     no_opt: bool,
+    native: Option<weir_driver::native::BuildOptions>,
+    stats: bool,
+    runs: u64,
     color: bool,
 ) -> ExitCode {
     let c = match compile_file(file) {
@@ -246,29 +418,57 @@ fn cmd_run(
             Err(e) => return fail(format!("bad input for `{name}`: {e}")),
         }
     };
+    if let Some(opts) = native {
+        return match weir_driver::native::run_native(&c, &name, &args, &opts, runs.max(1)) {
+            Ok((v, st)) => {
+                if stats {
+                    if let Some(st) = st {
+                        eprintln!(
+                            "stats: {} run(s), {:.3} ms total, {:.1} ns per run; peak RSS {} KiB; region/heap peak {} bytes ({} reserved); {} system allocation(s), {} in the last run",
+                            st.runs,
+                            st.total_ns as f64 / 1e6,
+                            st.total_ns as f64 / st.runs.max(1) as f64,
+                            st.peak_rss_kb,
+                            st.peak_bytes,
+                            st.reserved_bytes,
+                            st.sys_allocs,
+                            st.sys_allocs_last_run
+                        );
+                    }
+                }
+                print_or_save(&v, output)
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let result = if no_opt {
         run_entry(&c, &name, args)
     } else {
         weir_driver::pipeline::run_entry_optimized(&c, &name, args)
     };
     match result {
-        Ok(v) => {
-            if let Some(out) = output {
-                match weir_interp::npy::write_npy(&v)
-                    .and_then(|b| std::fs::write(out, b).map_err(|e| e.to_string()))
-                {
-                    Ok(()) => ExitCode::SUCCESS,
-                    Err(e) => fail(format!("cannot write {}: {e}", out.display())),
-                }
-            } else {
-                println!("{}", format_value(&v));
-                ExitCode::SUCCESS
-            }
-        }
+        Ok(v) => print_or_save(&v, output),
         Err(e) => {
             eprint!("{}", render_runtime_error(&c, &e, color));
             ExitCode::FAILURE
         }
+    }
+}
+
+fn print_or_save(v: &weir_interp::Value, output: Option<&Path>) -> ExitCode {
+    if let Some(out) = output {
+        match weir_interp::npy::write_npy(v)
+            .and_then(|b| std::fs::write(out, b).map_err(|e| e.to_string()))
+        {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(format!("cannot write {}: {e}", out.display())),
+        }
+    } else {
+        println!("{}", format_value(v));
+        ExitCode::SUCCESS
     }
 }
 

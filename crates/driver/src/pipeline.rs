@@ -101,6 +101,21 @@ pub fn optimize(program: &Program, stop_after: Option<&str>) -> Result<Program, 
         weir_opt::Options {
             after_pass: &mut after,
             stop_after,
+            skip: &[],
+        },
+    )
+}
+
+/// The optimizer without some of its iterated passes (ablation variants).
+pub fn optimize_skipping(program: &Program, skip: &[&str]) -> Result<Program, String> {
+    let check = verify_enabled();
+    let mut after = |p: &Program, name: &str| if check { verify(p, name) } else { Ok(()) };
+    weir_opt::optimize(
+        program,
+        weir_opt::Options {
+            after_pass: &mut after,
+            stop_after: None,
+            skip,
         },
     )
 }
@@ -173,9 +188,74 @@ pub fn dump_after(c: &Compiled, pass: &str) -> Option<Result<String, String>> {
         "parse" => Some(Ok(format!("{:#?}\n", c.ast))),
         "elaborate" | "check" | "core" => Some(Ok(weir_ir::print::program_to_string(&c.program))),
         "optimize" => Some(Ok(weir_ir::print::program_to_string(&c.optimized))),
+        "dps" => Some(
+            to_dps(c, false)
+                .map(|p| weir_dps::print::program_to_string(&p))
+                .map_err(|e| e.render(false)),
+        ),
+        "dps-simplify" => Some(
+            to_dps(c, true)
+                .map(|p| weir_dps::print::program_to_string(&p))
+                .map_err(|e| e.render(false)),
+        ),
         p if weir_opt::pass_names().iter().any(|(n, _)| *n == p) => {
             Some(optimize(&c.program, Some(p)).map(|q| weir_ir::print::program_to_string(&q)))
         }
         _ => None,
     }
+}
+
+/// The DPS translation of the optimized program (dps-ftilde §3), verified; with
+/// `simplify`, after the allocation simplifications of Fig. 8.
+pub fn to_dps(c: &Compiled, simplify: bool) -> Result<weir_dps::ir::Program, LoadError> {
+    to_dps_from(c, &c.optimized, simplify)
+}
+
+/// The DPS translation of a given core program of `c` (e.g. an unfused one).
+pub fn to_dps_from(
+    c: &Compiled,
+    core: &Program,
+    simplify: bool,
+) -> Result<weir_dps::ir::Program, LoadError> {
+    let mut p = weir_dps::translate::translate(core).map_err(|errs| {
+        LoadError::Diagnostics(
+            c.sources.clone(),
+            errs.into_iter()
+                .map(|e| {
+                    Diagnostic::new("E0801", e.span, e.message)
+                        .with_label("the C backend cannot compile this")
+                        .with_help(e.help)
+                })
+                .collect(),
+        )
+    })?;
+    verify_dps(&p, "dps")?;
+    if simplify {
+        let check = verify_enabled();
+        let mut err = None;
+        weir_dps::simplify::run(&mut p, &mut |q, name| {
+            if check && err.is_none() {
+                if let Err(e) = verify_dps(q, name) {
+                    err = Some(e);
+                }
+            }
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+    }
+    Ok(p)
+}
+
+fn verify_dps(p: &weir_dps::ir::Program, after: &str) -> Result<(), LoadError> {
+    if !verify_enabled() {
+        return Ok(());
+    }
+    weir_dps::verify::verify_program(p).map_err(|errs| {
+        LoadError::Io(format!(
+            "internal compiler error: the DPS IR is invalid after `{after}`:\n  {}\n{}\nplease report this with the program that caused it",
+            errs.join("\n  "),
+            weir_dps::print::program_to_string(p)
+        ))
+    })
 }

@@ -319,3 +319,91 @@ fn run_case(c: &Compiled, entry: &str, case: &Case) -> Result<(), String> {
         }
     }
 }
+
+/// The relative tolerance between the compiled C and the interpreter for floats
+/// (C may reorder associative reductions, `reduce`/`sum`, for vectorisation;
+/// everything else is computed in the same order and agrees bit for bit).
+pub const NATIVE_TOLERANCE: f64 = 1e-9;
+
+/// Run every case of a file on the compiled executable `exe` (built from `c`
+/// with a `main`), comparing with the reference interpreter: results agree
+/// (integers exactly, floats within [`NATIVE_TOLERANCE`]) and errors are errors
+/// of the same kind. `wrapper` runs the executable under e.g. valgrind.
+pub fn run_cases_native(
+    c: &Compiled,
+    cases: &[Case],
+    exe: &Path,
+    wrapper: &[&str],
+) -> Vec<Outcome> {
+    let first_entry = c.program.entries().next().map(|d| d.name.clone());
+    let mut out = Vec::new();
+    for case in cases {
+        let entries = if case.entries.is_empty() {
+            first_entry.iter().cloned().collect()
+        } else {
+            case.entries.clone()
+        };
+        for entry in entries {
+            let failure = run_case_native(c, &entry, case, exe, wrapper).err();
+            out.push(Outcome {
+                entry,
+                line: case.line,
+                failure,
+            });
+        }
+    }
+    out
+}
+
+fn run_case_native(
+    c: &Compiled,
+    entry: &str,
+    case: &Case,
+    exe: &Path,
+    wrapper: &[&str],
+) -> Result<(), String> {
+    let args = match case_args(c, entry, &case.input) {
+        Ok(a) => a,
+        Err(_) => return Ok(()), // bad inputs are the interpreter run's business
+    };
+    let Some(d) = c.program.find(entry) else {
+        return Err(format!("no entry `{entry}`"));
+    };
+    // The optimized program is the C backend's input (and agrees with the
+    // elaborated one, checked by `run_cases`).
+    let reference = run_entry_optimized(c, entry, args.clone());
+    let native = crate::native::run_exe(exe, d, &args, 1, wrapper);
+    match (reference, native) {
+        (Ok(v), Ok((w, _))) => compare(&w, &v, NATIVE_TOLERANCE.max(case.tolerance))
+            .map_err(|d| format!("compiled C differs from the interpreter: {d}")),
+        (Err(e), Err(crate::native::NativeError::Runtime(m))) => {
+            let kind = |s: &str| {
+                s.split(':')
+                    .next()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let msg = m.splitn(4, ':').nth(3).unwrap_or(&m).trim().to_string();
+            match &case.expect {
+                Expect::Error(want) if !msg.contains(want.as_str()) => Err(format!(
+                    "compiled C fails with `{msg}`, expected an error containing `{want}`"
+                )),
+                _ if kind(&msg) != kind(&e.message) => Err(format!(
+                    "compiled C fails with `{msg}` where the interpreter fails with `{}`",
+                    e.message
+                )),
+                _ => Ok(()),
+            }
+        }
+        (_, Err(e)) => Err(format!(
+            "compiled C fails where the interpreter does not: {e}"
+        )),
+        (Err(e), Ok(_)) => Err(format!(
+            "compiled C succeeds where the interpreter fails with `{}`",
+            e.message
+        )),
+    }
+}

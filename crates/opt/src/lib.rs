@@ -77,6 +77,9 @@ pub struct Options<'a> {
     pub after_pass: &'a mut dyn FnMut(&Program, &str) -> Result<(), String>,
     /// Stop after the first run of this pass (for `--dump-after`).
     pub stop_after: Option<&'a str>,
+    /// Passes of the iterated group to leave out (the "no fusion" ablation
+    /// variants of dps-ftilde §5 skip `fuse`).
+    pub skip: &'a [&'a str],
 }
 
 /// Optimize a program. Errors come only from `after_pass` (a verifier failure).
@@ -93,6 +96,9 @@ pub fn optimize(prog: &Program, opts: Options) -> Result<Program, String> {
     for _ in 0..MAX_ROUNDS {
         let mut any = false;
         for (name, _, f) in ROUND {
+            if opts.skip.contains(name) {
+                continue;
+            }
             any |= f(&mut p);
             after(&p, name)?;
             if opts.stop_after == Some(*name) {
@@ -121,6 +127,7 @@ pub fn optimize_verified(prog: &Program) -> Result<Program, String> {
         Options {
             after_pass: &mut verify,
             stop_after: None,
+            skip: &[],
         },
     )
 }

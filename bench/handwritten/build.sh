@@ -1,0 +1,9 @@
+#!/bin/sh
+# Builds the hand-written C baselines into bench/handwritten/build/.
+#   CC=clang ./build.sh        (default: cc)
+set -eu
+cd "$(dirname "$0")"
+mkdir -p build
+for X in add3 cross ba_project ba_objective gmm_objective ht; do
+    ${CC:-cc} -O3 -march=native -std=c11 -Wall -Wextra -Werror -o build/$X $X.c -lm
+done

@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+"""Input generator for the hand-written C baselines (bench/handwritten/).
+
+Writes the inputs of one benchmark entry, either in the programs' binary format
+(default) or in Weir's text value syntax (--text), from a seed and sizes:
+
+  python3 mkinput.py add3 --n 100 --seed 1 -o add3_100.bin
+  python3 mkinput.py cross --seed 1 -o cross.bin
+  python3 mkinput.py ht --seed 1 -o ht.bin
+  python3 mkinput.py ba_project --seed 1 -o ba_project.bin
+  python3 mkinput.py ba_objective --cams 3 --pts 5 --obs 10 --seed 1 -o ba.bin
+  python3 mkinput.py gmm_objective --n 100 --d 3 --k 5 --seed 1 -o gmm.bin
+  python3 mkinput.py --text gmm_objective --n 100 --d 3 --k 5 --seed 1 -o gmm.txt
+  python3 mkinput.py gmm_objective --from-text ../../examples/data/adbench/gmm_d2_K5.in -o g.bin
+
+The same KIND, sizes and seed give the same values in both formats (text
+floats use the shortest repr that reads back to the same double).  Without -o
+the output goes to stdout.  --from-text converts a Weir value file (the
+arguments of the entry, in order) to the binary format.
+
+Binary format (native little-endian, values one after another in parameter
+order; size parameters are not passed): f64/i64 8 bytes, f32/i32 4 bytes,
+bool 1 byte; an array of rank r is r int64 dims, then its elements row-major.
+"""
+
+import argparse
+import math
+import random
+import struct
+import sys
+
+# Entry parameters: (name, element type, fixed dims; None = a size parameter).
+SIGNATURES = {
+    'add3': [('a', 'f64', (None,)), ('b', 'f64', (None,)), ('c', 'f64', (None,))],
+    'cross': [('a', 'f64', (3,)), ('b', 'f64', (3,))],
+    'ba_project': [('cam', 'f64', (11,)), ('x', 'f64', (3,))],
+    'ba_objective': [('cams', 'f64', (None, 11)), ('xs', 'f64', (None, 3)), ('w', 'f64', (None,)),
+                     ('obs', 'i64', (None, 2)), ('feats', 'f64', (None, 2))],
+    'gmm_objective': [('alphas', 'f64', (None,)), ('means', 'f64', (None, None)),
+                      ('icf', 'f64', (None, None)), ('x', 'f64', (None, None)),
+                      ('gamma', 'f64', ()), ('m', 'i64', ())],
+    'ht': [('aa', 'f64', (3,))],
+}
+
+# Result types, in the same form (a list: tuple components in order).
+RESULTS = {
+    'add3': [('f64', (None,))],
+    'cross': [('f64', (3,))],
+    'ba_project': [('f64', (2,))],
+    'ba_objective': [('f64', (None, 2)), ('f64', (None,))],
+    'gmm_objective': [('f64', ())],
+    'ht': [('f64', (3, 3))],
+}
+
+# Weir program and entry point of each benchmark (relative to the repository root).
+ENTRIES = {
+    'add3': ('examples/add3.weir', 'add3'),
+    'cross': ('examples/cross.weir', 'cross'),
+    'ba_project': ('examples/ba.weir', 'ba_project'),
+    'ba_objective': ('examples/ba.weir', 'ba_objective'),
+    'gmm_objective': ('examples/gmm.weir', 'gmm_objective'),
+    'ht': ('examples/ht.weir', 'angle_axis_to_rotation_matrix'),
+}
+
+
+class Arr:
+    """An array value: shape (tuple of ints) and flat row-major elements."""
+
+    def __init__(self, shape, flat):
+        self.shape = tuple(shape)
+        self.flat = list(flat)
+        assert math.prod(self.shape) == len(self.flat), (self.shape, len(self.flat))
+
+
+# ---------------------------------------------------------------------------
+# Generators
+
+
+def _u(rng, lo, hi):
+    return rng.uniform(lo, hi)
+
+
+def rodrigues(rot, x):
+    """The Weir/ADBench rodriguesRotatePoint (used to place points in front of cameras)."""
+    sq = rot[0] * rot[0] + rot[1] * rot[1] + rot[2] * rot[2]
+    if sq == 0.0:
+        return list(x)
+    t = math.sqrt(sq)
+    c, s = math.cos(t), math.sin(t)
+    w = [r / t for r in rot]
+    wx = [w[1] * x[2] - w[2] * x[1], w[2] * x[0] - w[0] * x[2], w[0] * x[1] - w[1] * x[0]]
+    tmp = (w[0] * x[0] + w[1] * x[1] + w[2] * x[2]) * (1.0 - c)
+    return [x[i] * c + wx[i] * s + w[i] * tmp for i in range(3)]
+
+
+def make_camera(rng):
+    """11 parameters: small rotation, centre, focal length, principal point, distortion."""
+    rot = [_u(rng, -0.2, 0.2) for _ in range(3)]
+    centre = [_u(rng, -2.0, 2.0), _u(rng, -2.0, 2.0), _u(rng, -12.0, -8.0)]
+    f = _u(rng, 300.0, 1000.0)
+    x0 = [_u(rng, -10.0, 10.0), _u(rng, -10.0, 10.0)]
+    k = [_u(rng, -0.05, 0.05), _u(rng, -0.005, 0.005)]
+    return rot + centre + [f] + x0 + k
+
+
+def gen_add3(rng, a):
+    return [Arr((a.n,), [_u(rng, -10.0, 10.0) for _ in range(a.n)]) for _ in range(3)]
+
+
+def gen_cross(rng, a):
+    return [Arr((3,), [_u(rng, -10.0, 10.0) for _ in range(3)]) for _ in range(2)]
+
+
+def gen_ht(rng, a):
+    return [Arr((3,), [_u(rng, -2.0, 2.0) for _ in range(3)])]
+
+
+def gen_ba_project(rng, a):
+    cam = make_camera(rng)
+    # a point in front of the camera: Xcam with z in [2, 10] inside the field of view,
+    # then X = C + R^T Xcam (R^T is the rotation by -r).
+    z = _u(rng, 2.0, 10.0)
+    xcam = [_u(rng, -0.5, 0.5) * z, _u(rng, -0.5, 0.5) * z, z]
+    back = rodrigues([-r for r in cam[0:3]], xcam)
+    x = [cam[3 + i] + back[i] for i in range(3)]
+    return [Arr((11,), cam), Arr((3,), x)]
+
+
+def gen_ba_objective(rng, a):
+    n, m, p = a.cams, a.pts, a.obs
+    if p > 0 and (n < 1 or m < 1):
+        sys.exit('mkinput: --obs > 0 needs --cams >= 1 and --pts >= 1')
+    cams = []
+    for _ in range(n):
+        cams += make_camera(rng)
+    # cameras sit around z = -10 looking along +z with small rotations; points in
+    # the box [-1, 1]^3 are in front of every camera (z_cam roughly 6..14).
+    xs = [_u(rng, -1.0, 1.0) for _ in range(3 * m)]
+    w = [_u(rng, 0.5, 1.5) for _ in range(p)]
+    obs = []
+    for i in range(p):
+        if a.obs_pattern == 'cyclic':  # ADBench's replication: (i mod n, i mod m)
+            obs += [i % n, i % m]
+        else:
+            obs += [rng.randrange(n), rng.randrange(m)]
+    feats = [_u(rng, -200.0, 200.0) for _ in range(2 * p)]
+    return [Arr((n, 11), cams), Arr((m, 3), xs), Arr((p,), w), Arr((p, 2), obs), Arr((p, 2), feats)]
+
+
+def gen_gmm_objective(rng, a):
+    n, d, k = a.n, a.d, a.k
+    q = d + d * (d - 1) // 2
+    alphas = [rng.gauss(0.0, 1.0) for _ in range(k)]
+    means = [_u(rng, -1.0, 1.0) for _ in range(k * d)]
+    icf = []
+    for _ in range(k):
+        icf += [rng.gauss(0.0, 0.3) for _ in range(d)]  # log of the diagonal
+        icf += [rng.gauss(0.0, 0.3) for _ in range(q - d)]  # strictly lower part
+    x = [rng.gauss(0.0, 1.0) for _ in range(n * d)]
+    return [Arr((k,), alphas), Arr((k, d), means), Arr((k, q), icf), Arr((n, d), x),
+            float(a.gamma), int(a.m)]
+
+
+GENERATORS = {
+    'add3': gen_add3, 'cross': gen_cross, 'ht': gen_ht, 'ba_project': gen_ba_project,
+    'ba_objective': gen_ba_objective, 'gmm_objective': gen_gmm_objective,
+}
+
+# ---------------------------------------------------------------------------
+# Weir text values
+
+
+def fmt_f64(x):
+    x = float(x)
+    if math.isnan(x):
+        return 'nan'
+    if math.isinf(x):
+        return 'inf' if x > 0 else '-inf'
+    return repr(x).replace('e+', 'e')
+
+
+def fmt_scalar(ty, x):
+    return fmt_f64(x) if ty == 'f64' else str(int(x))
+
+
+def fmt_value(ty, v):
+    if not isinstance(v, Arr):
+        return fmt_scalar(ty, v)
+
+    def rec(shape, flat, off):
+        if not shape:
+            return fmt_scalar(ty, flat[off])
+        step = math.prod(shape[1:])
+        return '[' + ', '.join(rec(shape[1:], flat, off + i * step) for i in range(shape[0])) + ']'
+
+    return rec(v.shape, v.flat, 0)
+
+
+def parse_values(text):
+    """Parse Weir text values (numbers, inf/nan, true/false, arrays, tuples) into
+    nested Python lists (arrays), tuples and floats/ints."""
+    toks = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace() or ch == ',':
+            if ch == ',':
+                toks.append(',')
+            i += 1
+        elif text.startswith('--', i):  # comment
+            while i < n and text[i] != '\n':
+                i += 1
+        elif ch in '[]()':
+            toks.append(ch)
+            i += 1
+        else:
+            j = i
+            while j < n and not (text[j].isspace() or text[j] in ',[]()'):
+                j += 1
+            toks.append(text[i:j])
+            i = j
+    pos = 0
+
+    def atom(t):
+        if t in ('true', 'false'):
+            return t == 'true'
+        neg = t.startswith('-')
+        body = (t[1:] if neg else t).replace('_', '')
+        if body in ('inf', 'nan'):
+            x = float(body)
+            return -x if neg else x
+        if body.lower().startswith('0x'):
+            x = int(body.lower().removesuffix('i64').removesuffix('i32'), 16)
+            return -x if neg else x
+        is_float = False
+        for suf in ('f64', 'f32', 'i64', 'i32'):
+            if body.endswith(suf):
+                body = body[:-3]
+                is_float = suf[0] == 'f'
+                break
+        x = float(body) if (is_float or any(c in body for c in '.eE')) else int(body)
+        return -x if neg else x
+
+    def value():
+        nonlocal pos
+        t = toks[pos]
+        pos += 1
+        if t in '[(':
+            close = ']' if t == '[' else ')'
+            items = []
+            while toks[pos] != close:
+                items.append(value())
+                if toks[pos] == ',':
+                    pos += 1
+            pos += 1
+            return items if t == '[' else tuple(items)
+        return atom(t)
+
+    out = []
+    while pos < len(toks):
+        out.append(value())
+    return out
+
+
+def to_arr(v, fixed, ty):
+    """A nested list as an Arr with the parameter's rank; the inner dims of an
+    empty array come from the signature's constants (else 0)."""
+    rank = len(fixed)
+    shape, cur = [], v
+    for r in range(rank):
+        if not isinstance(cur, list):
+            sys.exit('mkinput: value has a lower rank than the parameter')
+        shape.append(len(cur))
+        if not cur:
+            shape += [f if f is not None else 0 for f in fixed[r + 1:]]
+            break
+        cur = cur[0]
+    flat = []
+
+    def rec(x, depth):
+        if depth == rank:
+            flat.append(float(x) if ty == 'f64' else int(x))
+            return
+        if len(x) != shape[depth]:
+            sys.exit('mkinput: irregular array')
+        for y in x:
+            rec(y, depth + 1)
+
+    rec(v, 0)
+    return Arr(shape, flat)
+
+
+# ---------------------------------------------------------------------------
+# Binary
+
+
+def pack_value(ty, fixed, v):
+    code = '<d' if ty == 'f64' else '<q'
+    if not fixed:
+        return struct.pack(code, float(v) if ty == 'f64' else int(v))
+    assert isinstance(v, Arr) and len(v.shape) == len(fixed)
+    return (struct.pack('<%dq' % len(v.shape), *v.shape) +
+            struct.pack('<%d%s' % (len(v.flat), code[1]), *v.flat))
+
+
+def unpack_values(kind, data, sig=None):
+    """Decode a binary stream of values of the given types (default: the kind's
+    results); arrays come back as Arr, scalars as float/int."""
+    sig = sig if sig is not None else RESULTS[kind]
+    off, vals = 0, []
+    for ty, fixed in sig:
+        code = 'd' if ty == 'f64' else 'q'
+        if not fixed:
+            vals.append(struct.unpack_from('<' + code, data, off)[0])
+            off += 8
+            continue
+        rank = len(fixed)
+        shape = struct.unpack_from('<%dq' % rank, data, off)
+        off += 8 * rank
+        cnt = math.prod(shape)
+        flat = struct.unpack_from('<%d%s' % (cnt, code), data, off)
+        off += 8 * cnt
+        vals.append(Arr(shape, flat))
+    if off != len(data):
+        raise ValueError('%d trailing bytes in the binary data' % (len(data) - off))
+    return vals
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('kind', choices=sorted(SIGNATURES))
+    ap.add_argument('--text', action='store_true', help="write Weir's text value syntax")
+    ap.add_argument('--from-text', metavar='FILE', help='convert a Weir value file instead of generating')
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--n', type=int, default=100, help='add3: length; gmm: number of points')
+    ap.add_argument('--d', type=int, default=3, help='gmm: dimension')
+    ap.add_argument('--k', type=int, default=5, help='gmm: number of components')
+    ap.add_argument('--gamma', type=float, default=1.0, help='gmm: Wishart gamma')
+    ap.add_argument('--m', type=int, default=0, help='gmm: Wishart m')
+    ap.add_argument('--cams', type=int, default=3, help='ba_objective: cameras')
+    ap.add_argument('--pts', type=int, default=5, help='ba_objective: points')
+    ap.add_argument('--obs', type=int, default=10, help='ba_objective: observations')
+    ap.add_argument('--obs-pattern', choices=['cyclic', 'random'], default='cyclic',
+                    help='ba_objective: (i mod cams, i mod pts) as ADBench, or random pairs')
+    ap.add_argument('-o', '--output', help='output file (default: stdout)')
+    a = ap.parse_args()
+
+    sig = SIGNATURES[a.kind]
+    if a.from_text:
+        with open(a.from_text) as f:
+            raw = parse_values(f.read())
+        if len(raw) != len(sig):
+            sys.exit('mkinput: %s has %d values, %s takes %d' % (a.from_text, len(raw), a.kind, len(sig)))
+        vals = [to_arr(v, fixed, ty) if fixed else v for v, (_, ty, fixed) in zip(raw, sig)]
+    else:
+        for opt in ('n', 'd', 'k', 'cams', 'pts', 'obs'):
+            if getattr(a, opt) < 0:
+                sys.exit('mkinput: --%s must be >= 0' % opt)
+        vals = GENERATORS[a.kind](random.Random(a.seed), a)
+
+    if a.text:
+        data = ('\n'.join(fmt_value(ty, v) for v, (_, ty, _f) in zip(vals, sig)) + '\n').encode()
+    else:
+        data = b''.join(pack_value(ty, fixed, v) for v, (_, ty, fixed) in zip(vals, sig))
+    if a.output and a.output != '-':
+        with open(a.output, 'wb') as f:
+            f.write(data)
+    else:
+        sys.stdout.buffer.write(data)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,473 @@
+/* rt_test.c -- self-checking test of weir_rt.h. Exits 0 when every check
+ * passes; otherwise prints each failed check and exits 1.
+ *
+ *   cc -std=c11 -O2 -Wall -Wextra -Werror -DWEIR_MEM=0 rt_test.c -lm   (also 1, 2)
+ *   cc -std=c11 -O2 -Wall -Wextra -Werror -DWEIR_MEM=3 rt_test.c -lgc -lm
+ */
+#include "weir_rt.h" /* first: it sets the feature macros */
+
+#include <float.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define RT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RT_ASAN 1
+#endif
+#endif
+#ifdef RT_ASAN
+/* Let the absurd-allocation tests see NULL instead of an ASan report. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
+#endif
+
+static int failures, checks;
+#define CHECK(cond)                                                         \
+    do {                                                                    \
+        checks++;                                                           \
+        if (!(cond)) {                                                      \
+            failures++;                                                     \
+            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                   \
+    } while (0)
+#define CHECK_EQ(a, b)                                                              \
+    do {                                                                            \
+        long long a_ = (long long)(a), b_ = (long long)(b);                         \
+        checks++;                                                                   \
+        if (a_ != b_) {                                                             \
+            failures++;                                                             \
+            fprintf(stderr, "FAIL %s:%d: %s == %s (%lld vs %lld)\n", __FILE__,      \
+                    __LINE__, #a, #b, a_, b_);                                      \
+        }                                                                           \
+    } while (0)
+#define CHECK_MSG(ctx, want)                                                          \
+    do {                                                                              \
+        checks++;                                                                     \
+        if (strcmp(weir_error(ctx), (want)) != 0) {                                   \
+            failures++;                                                               \
+            fprintf(stderr, "FAIL %s:%d: error \"%s\", want \"%s\"\n", __FILE__,      \
+                    __LINE__, weir_error(ctx), (want));                               \
+        }                                                                             \
+    } while (0)
+
+static int aligned64(const void *p) { return p != NULL && (uintptr_t)p % 64 == 0; }
+
+/* ---------------------------------------------- entry functions, as generated */
+
+enum op { ADD, DIV64, REM64, DIV32, REM32, POW64, POW32, INDEX, SLICE, BYTES, ALLOC, SYSALLOC };
+typedef struct { enum op op; int64_t a, b, c; int64_t out; } job;
+
+#define LOC "examples/a.weir:12:5"
+
+static void job_body(weir_ctx *ctx, job *j) {
+    /* Allocate in the region first, to check the reset-on-error. */
+    void *scratch = weir_region_alloc(ctx, 1000), *sys = weir_sys_alloc(ctx, 500);
+    memset(scratch, 1, 1000);
+    memset(sys, 2, 500);
+    switch (j->op) {
+    case ADD: j->out = weir_add_i64(j->a, j->b); break;
+    case DIV64: j->out = weir_div_i64(ctx, j->a, j->b, LOC); break;
+    case REM64: j->out = weir_rem_i64(ctx, j->a, j->b, LOC); break;
+    case DIV32: j->out = weir_div_i32(ctx, (int32_t)j->a, (int32_t)j->b, LOC); break;
+    case REM32: j->out = weir_rem_i32(ctx, (int32_t)j->a, (int32_t)j->b, LOC); break;
+    case POW64: j->out = weir_pow_i64(ctx, j->a, j->b, LOC); break;
+    case POW32: j->out = weir_pow_i32(ctx, (int32_t)j->a, (int32_t)j->b, LOC); break;
+    case INDEX: j->out = weir_check_index(ctx, j->a, j->b, LOC); break;
+    case SLICE: weir_check_slice(ctx, j->a, j->b, j->c, LOC); j->out = 0; break;
+    case BYTES: j->out = (int64_t)weir_bytes(ctx, j->a, (size_t)j->b, LOC); break;
+    case ALLOC: j->out = (int64_t)(uintptr_t)weir_region_alloc(ctx, (size_t)j->a); break;
+    case SYSALLOC: j->out = (int64_t)(uintptr_t)weir_sys_alloc(ctx, (size_t)j->a); break;
+    }
+    weir_sys_free(ctx, sys, 500);
+}
+
+/* The macro form of the entry wrapper. */
+static int run_job(weir_ctx *ctx, job *j) { WEIR_ENTRY(ctx, job_body(ctx, j)); }
+
+/* The spelled-out form, with several parameters like a real entry. */
+static void idx_body(weir_ctx *ctx, const double *xs, int64_t n, int64_t i, double *out) {
+    *out = xs[weir_check_index(ctx, i, n, "examples/b.weir:3:9")];
+}
+static int weir_entry_idx(weir_ctx *ctx, const double *xs, int64_t n, int64_t i, double *out) {
+    weir_enter(ctx);
+    if (setjmp(*weir_error_jmp(ctx))) return weir_on_error(ctx);
+    idx_body(ctx, xs, n, i, out);
+    return weir_leave(ctx);
+}
+
+/* Run op(a, b, c) expecting success; returns the result. */
+static int64_t ok(weir_ctx *ctx, enum op op, int64_t a, int64_t b, int64_t c, int line) {
+    job j = {op, a, b, c, -12345};
+    if (run_job(ctx, &j) != 0) {
+        failures++;
+        fprintf(stderr, "FAIL line %d: op %d(%" PRId64 ", %" PRId64 ") failed: %s\n", line, op, a, b,
+                weir_error(ctx));
+    }
+    checks++;
+    return j.out;
+}
+#define OK(op, a, b) ok(ctx, op, a, b, 0, __LINE__)
+
+/* Run op expecting the error "LOC: want"; checks the region was reset. */
+static void fails(weir_ctx *ctx, enum op op, int64_t a, int64_t b, int64_t c, const char *want,
+                  int line) {
+    job j = {op, a, b, c, -12345};
+    uint64_t before = weir_ctx_stats(ctx)->cur_bytes;
+    char full[512];
+    snprintf(full, sizeof full, "%s: %s", LOC, want);
+    checks++;
+    if (run_job(ctx, &j) != 1) {
+        failures++;
+        fprintf(stderr, "FAIL line %d: expected error \"%s\"\n", line, want);
+    } else if (strcmp(weir_error(ctx), full) != 0) {
+        failures++;
+        fprintf(stderr, "FAIL line %d: error \"%s\", want \"%s\"\n", line, weir_error(ctx), full);
+    }
+    /* Region reset to the entry mark; modes 0/1 also free the call's sys blocks. */
+    CHECK_EQ(weir_ctx_stats(ctx)->cur_bytes, before + (WEIR_MEM >= 2 ? 512 : 0));
+}
+#define FAILS(op, a, b, c, want) fails(ctx, op, a, b, c, want, __LINE__)
+
+/* ---------------------------------------------------------------- tests */
+
+static void test_region(void) {
+    weir_ctx *ctx = weir_ctx_new();
+    CHECK(ctx != NULL);
+    const weir_stats *st = weir_ctx_stats(ctx);
+    CHECK_EQ(st->sys_allocs, 0); /* nothing until first use */
+
+    /* Alignment of every allocation, zero bytes included; distinct pointers. */
+    size_t sizes[] = {0, 1, 7, 63, 64, 65, 100, 0, 4096, 12345, 1 << 20, 3 << 20, 5};
+    void *prev = NULL;
+    uint64_t sum = 0;
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        void *p = weir_region_alloc(ctx, sizes[k]);
+        CHECK(aligned64(p));
+        CHECK(p != prev);
+        if (sizes[k]) memset(p, 0xab, sizes[k]);
+        sum += sizes[k] ? (sizes[k] + 63) / 64 * 64 : 64;
+        prev = p;
+    }
+    CHECK_EQ(st->cur_bytes, sum);
+    weir_region_reset(ctx, (weir_mark){0, 0, 0});
+    CHECK_EQ(st->cur_bytes, 0);
+
+    /* mark/reset restores cur_bytes and hands out the same memory again. */
+    weir_region_alloc(ctx, 10);
+    weir_mark m = weir_region_mark(ctx);
+    uint64_t at_mark = st->cur_bytes;
+    void *a = weir_region_alloc(ctx, 1000);
+    weir_region_alloc(ctx, 2000);
+    CHECK_EQ(st->cur_bytes, at_mark + 1024 + 2048);
+    weir_region_reset(ctx, m);
+    CHECK_EQ(st->cur_bytes, at_mark);
+    CHECK(weir_region_alloc(ctx, 1000) == a);
+
+    /* A reset to a mark in an earlier chunk goes back to that chunk. */
+    weir_mark m2 = weir_region_mark(ctx);
+    void *b = weir_region_alloc(ctx, 64);
+    weir_region_alloc(ctx, 6 << 20); /* forces a later chunk */
+    weir_region_reset(ctx, m2);
+    CHECK(weir_region_alloc(ctx, 64) == b);
+    weir_ctx_free(ctx);
+}
+
+static void test_growth(void) {
+    weir_ctx *ctx = weir_ctx_new();
+    const weir_stats *st = weir_ctx_stats(ctx);
+    enum { N = 100, SZ = 300 * 1000 }; /* 30 MB in 300 kB pieces: several chunks */
+    unsigned char *blk[N];
+    for (int k = 0; k < N; k++) {
+        blk[k] = weir_region_alloc(ctx, SZ);
+        CHECK(aligned64(blk[k]));
+        for (int i = 0; i < SZ; i++) blk[k][i] = (unsigned char)(k * 31 + i * 7);
+    }
+    CHECK(st->sys_allocs >= 4);
+    CHECK(st->reserved_bytes >= (uint64_t)N * SZ);
+    int bad = 0;
+    for (int k = 0; k < N; k++)
+        for (int i = 0; i < SZ; i++) bad += blk[k][i] != (unsigned char)(k * 31 + i * 7);
+    CHECK_EQ(bad, 0); /* growth never moved live data */
+    weir_ctx_free(ctx);
+}
+
+static void test_steady_state(void) {
+    weir_ctx *ctx = weir_ctx_new();
+    const weir_stats *st = weir_ctx_stats(ctx);
+    uint64_t allocs1 = 0, peak1 = 0, reserved1 = 0;
+    int changed = 0;
+    for (int it = 0; it < 1000; it++) {
+        weir_mark m = weir_region_mark(ctx);
+        double *x = weir_region_alloc(ctx, weir_bytes(ctx, 1000, sizeof(double), LOC));
+        double *big = weir_region_alloc(ctx, weir_bytes(ctx, 300000, sizeof(double), LOC)); /* > 1 MiB */
+        int32_t *y = weir_region_alloc(ctx, weir_bytes(ctx, 77, sizeof(int32_t), LOC));
+        x[999] = big[299999] = y[76] = it;
+        weir_region_reset(ctx, m);
+        if (it == 0) {
+            allocs1 = st->sys_allocs, peak1 = st->peak_bytes, reserved1 = st->reserved_bytes;
+        } else {
+            changed += st->sys_allocs != allocs1 || st->peak_bytes != peak1 ||
+                       st->reserved_bytes != reserved1;
+        }
+    }
+    CHECK_EQ(allocs1, 2);
+    CHECK_EQ(changed, 0);
+    CHECK_EQ(st->cur_bytes, 0);
+    weir_stats_reset(ctx);
+    CHECK_EQ(st->sys_allocs, 0);
+    CHECK_EQ(st->peak_bytes, 0);
+    CHECK_EQ(st->reserved_bytes, reserved1); /* chunk bookkeeping kept */
+    weir_ctx_free(ctx);
+}
+
+static void test_sys(void) {
+    weir_ctx *ctx = weir_ctx_new();
+    const weir_stats *st = weir_ctx_stats(ctx);
+    void *ps[50];
+    for (int k = 0; k < 50; k++) {
+        size_t n = (size_t)k * 1000;
+        ps[k] = weir_sys_alloc(ctx, n);
+        CHECK(aligned64(ps[k]));
+        if (n) memset(ps[k], k, n);
+    }
+    CHECK_EQ(st->sys_allocs, 50);
+    for (int k = 0; k < 50; k += 2) weir_sys_free(ctx, ps[k], (size_t)k * 1000);
+#if WEIR_MEM == 0 || WEIR_MEM == 1
+    CHECK_EQ(st->sys_frees, 25);
+    for (int k = 1; k < 50; k += 2) weir_sys_free(ctx, ps[k], (size_t)k * 1000);
+    CHECK_EQ(st->sys_allocs, st->sys_frees);
+    CHECK_EQ(st->cur_bytes, 0);
+    CHECK(st->peak_bytes > 0);
+    /* Blocks never freed are released by weir_ctx_free (ASan/valgrind check it). */
+    weir_sys_alloc(ctx, 12345);
+    weir_sys_alloc(ctx, 0);
+#else
+    CHECK_EQ(st->sys_frees, 0); /* leak and gc modes never free */
+#if WEIR_MEM == 3
+    /* Only aligned (interior) pointers are kept: the blocks must survive a collection. */
+    for (int k = 0; k < 50; k++) memset(ps[k] = weir_sys_alloc(ctx, 4000 + (size_t)k), k, 4000 + (size_t)k);
+    for (int r = 0; r < 200; r++) weir_sys_alloc(ctx, 100000); /* garbage */
+    GC_gcollect();
+    for (int k = 0; k < 500; k++) memset(weir_sys_alloc(ctx, 4000 + (size_t)k % 50), 0xee, 4000 + (size_t)k % 50);
+    int bad = 0;
+    for (int k = 0; k < 50; k++)
+        for (int i = 0; i < 4000 + k; i++) bad += ((unsigned char *)ps[k])[i] != k;
+    CHECK_EQ(bad, 0);
+#endif
+    CHECK(st->cur_bytes >= 49 * 50 * 1000 / 2);
+#endif
+    weir_ctx_free(ctx);
+}
+
+static void test_errors(void) {
+    weir_ctx *ctx = weir_ctx_new();
+    weir_region_alloc(ctx, 100); /* live data before the entries */
+    unsigned char *keep = weir_sys_alloc(ctx, 256);
+    memset(keep, 9, 256);
+
+    /* Index and slice checks, both entry forms. */
+    double xs[3] = {1, 2, 3}, out = 0;
+    CHECK_EQ(weir_entry_idx(ctx, xs, 3, 2, &out), 0);
+    CHECK(out == 3.0);
+    CHECK_MSG(ctx, "");
+    CHECK_EQ(weir_entry_idx(ctx, xs, 3, 5, &out), 1);
+    CHECK_MSG(ctx, "examples/b.weir:3:9: index out of bounds: index 5 in an array of length 3");
+    CHECK_EQ(OK(INDEX, 0, 1), 0);
+    FAILS(INDEX, -1, 3, 0, "index out of bounds: index -1 in an array of length 3");
+    FAILS(INDEX, INT64_MIN, 3, 0, "index out of bounds: index -9223372036854775808 in an array of length 3");
+    FAILS(INDEX, 0, 0, 0, "index out of bounds: index 0 in an array of length 0");
+    CHECK_EQ(ok(ctx, SLICE, 0, 0, 0, __LINE__), 0);
+    CHECK_EQ(ok(ctx, SLICE, 1, 3, 3, __LINE__), 0);
+    FAILS(SLICE, 2, 1, 3, "slice [2:1] out of bounds for an array of length 3");
+    FAILS(SLICE, -1, 1, 3, "slice [-1:1] out of bounds for an array of length 3");
+    FAILS(SLICE, 0, 4, 3, "slice [0:4] out of bounds for an array of length 3");
+
+    /* Division and remainder. */
+    CHECK_EQ(OK(DIV64, INT64_MIN, -1), INT64_MIN);
+    CHECK_EQ(OK(REM64, INT64_MIN, -1), 0);
+    CHECK_EQ(OK(DIV64, -7, 2), -3);
+    CHECK_EQ(OK(REM64, -7, 2), -1);
+    CHECK_EQ(OK(REM64, 7, -2), 1);
+    FAILS(DIV64, 5, 0, 0, "integer division by zero");
+    FAILS(REM64, 5, 0, 0, "integer division by zero (remainder `%` by 0)");
+    CHECK_EQ(OK(DIV32, INT32_MIN, -1), INT32_MIN);
+    CHECK_EQ(OK(REM32, INT32_MIN, -1), 0);
+    CHECK_EQ(OK(DIV32, 9, -4), -2);
+    FAILS(DIV32, 1, 0, 0, "integer division by zero");
+    FAILS(REM32, 1, 0, 0, "integer division by zero (remainder `%` by 0)");
+
+    /* Powers: wrapping, and the negative exponent error. */
+    CHECK_EQ(OK(POW64, 3, 4), 81);
+    CHECK_EQ(OK(POW64, 0, 0), 1);
+    CHECK_EQ(OK(POW64, -2, 63), INT64_MIN);
+    CHECK_EQ(OK(POW64, 2, 64), 0);
+    CHECK_EQ(OK(POW64, 3, 40), (int64_t)12157665459056928801ull); /* 3^40 mod 2^64 */
+    CHECK_EQ(OK(POW64, -1, INT64_MAX), -1);
+    CHECK_EQ(OK(POW32, 2, 31), INT32_MIN);
+    CHECK_EQ(OK(POW32, 3, 21), (int32_t)(uint32_t)10460353203ull); /* 3^21 mod 2^32 */
+    CHECK_EQ(OK(POW32, 7, 0), 1);
+    FAILS(POW64, 2, -1, 0, "negative exponent -1 in an integer power");
+    FAILS(POW32, 2, -5, 0, "negative exponent -5 in an integer power");
+
+    /* Sizes and out of memory: clean failures, never a crash. */
+    CHECK_EQ(OK(BYTES, 100, 8), 800);
+    CHECK_EQ(OK(BYTES, 0, 8), 0);
+    CHECK_EQ(OK(BYTES, INT64_MAX, 0), 0);
+    CHECK_EQ(OK(BYTES, (int64_t)1 << 59, 8), (int64_t)1 << 62); /* the largest allowed */
+    FAILS(BYTES, ((int64_t)1 << 59) + 1, 8, 0,
+          "out of memory: an array of 576460752303423489 elements of 8 bytes is too large");
+    FAILS(BYTES, (int64_t)1 << 62, 8, 0, /* 2^65 bytes */
+          "out of memory: an array of 4611686018427387904 elements of 8 bytes is too large");
+    FAILS(BYTES, -3, 8, 0, "negative array length -3");
+    job j = {ALLOC, (int64_t)1 << 50, 0, 0, 0}; /* 1 PiB: the system says no */
+    CHECK_EQ(run_job(ctx, &j), 1);
+    CHECK(strstr(weir_error(ctx), "out of memory") != NULL);
+    j = (job){ALLOC, -1, 0, 0, 0}; /* SIZE_MAX bytes */
+    CHECK_EQ(run_job(ctx, &j), 1);
+    CHECK(strstr(weir_error(ctx), "out of memory") != NULL);
+    j = (job){SYSALLOC, (int64_t)1 << 50, 0, 0, 0};
+#if WEIR_MEM != 3 /* Boehm GC aborts on such a request by default */
+    CHECK_EQ(run_job(ctx, &j), 1);
+    CHECK(strstr(weir_error(ctx), "out of memory") != NULL);
+#endif
+    j = (job){SYSALLOC, -1, 0, 0, 0};
+    CHECK_EQ(run_job(ctx, &j), 1);
+    CHECK(strstr(weir_error(ctx), "out of memory") != NULL);
+    j = (job){ALLOC, 4 << 20, 0, 0, 0};
+    CHECK_EQ(run_job(ctx, &j), 0); /* still usable afterwards */
+    CHECK(aligned64((void *)(uintptr_t)j.out));
+    /* Failed calls freed only their own sys blocks (ASan/valgrind: no double free). */
+    int bad = 0;
+    for (int i = 0; i < 256; i++) bad += keep[i] != 9;
+    CHECK_EQ(bad, 0);
+    weir_sys_free(ctx, keep, 256);
+    weir_ctx_free(ctx);
+}
+
+static void test_pure(void) {
+    CHECK_EQ(weir_add_i64(INT64_MAX, 1), INT64_MIN);
+    CHECK_EQ(weir_sub_i64(INT64_MIN, 1), INT64_MAX);
+    CHECK_EQ(weir_mul_i64(INT64_MIN, -1), INT64_MIN);
+    CHECK_EQ(weir_mul_i64(INT64_MAX, 2), -2);
+    CHECK_EQ(weir_add_i32(INT32_MAX, 1), INT32_MIN);
+    CHECK_EQ(weir_sub_i32(INT32_MIN, 1), INT32_MAX);
+    CHECK_EQ(weir_mul_i32(65536, 65536), 0);
+    CHECK_EQ(weir_mul_i32(-3, 5), -15);
+    CHECK_EQ(weir_abs_i64(INT64_MIN), INT64_MIN);
+    CHECK_EQ(weir_abs_i64(-5), 5);
+    CHECK_EQ(weir_abs_i32(INT32_MIN), INT32_MIN);
+    CHECK_EQ(weir_abs_i32(-5), 5);
+    CHECK_EQ(weir_neg_i64(INT64_MIN), INT64_MIN);
+    CHECK_EQ(weir_neg_i32(7), -7);
+    CHECK_EQ(weir_i64_to_i32(((int64_t)1 << 32) + 5), 5);
+    CHECK_EQ(weir_i64_to_i32(-1), -1);
+    CHECK_EQ(weir_i64_to_i32(INT64_MIN), 0);
+
+    double inf = INFINITY, nan = NAN;
+    CHECK_EQ(weir_f64_to_i64(nan), 0);
+    CHECK_EQ(weir_f64_to_i64(inf), INT64_MAX);
+    CHECK_EQ(weir_f64_to_i64(-inf), INT64_MIN);
+    CHECK_EQ(weir_f64_to_i64(1e19), INT64_MAX);
+    CHECK_EQ(weir_f64_to_i64(-1e19), INT64_MIN);
+    CHECK_EQ(weir_f64_to_i64(9223372036854775807.0), INT64_MAX); /* rounds to 2^63 */
+    CHECK_EQ(weir_f64_to_i64(-9223372036854775808.0), INT64_MIN);
+    CHECK_EQ(weir_f64_to_i64(9223372036854774784.0), 9223372036854774784LL);
+    CHECK_EQ(weir_f64_to_i64(-2.9), -2);
+    CHECK_EQ(weir_f64_to_i64(2.9), 2);
+    CHECK_EQ(weir_f64_to_i64(-0.0), 0);
+    CHECK_EQ(weir_f64_to_i32(nan), 0);
+    CHECK_EQ(weir_f64_to_i32(3e9), INT32_MAX);
+    CHECK_EQ(weir_f64_to_i32(-3e9), INT32_MIN);
+    CHECK_EQ(weir_f64_to_i32(2147483647.9), INT32_MAX);
+    CHECK_EQ(weir_f64_to_i32(2147483648.0), INT32_MAX);
+    CHECK_EQ(weir_f64_to_i32(-2147483648.9), INT32_MIN);
+    CHECK_EQ(weir_f64_to_i32(-2147483647.5), -2147483647);
+    CHECK_EQ(weir_f64_to_i32(inf), INT32_MAX);
+    CHECK_EQ(weir_f64_to_i32(-inf), INT32_MIN);
+    CHECK_EQ(weir_f32_to_i64((float)nan), 0);
+    CHECK_EQ(weir_f32_to_i64((float)inf), INT64_MAX);
+    CHECK_EQ(weir_f32_to_i64(-FLT_MAX), INT64_MIN);
+    CHECK_EQ(weir_f32_to_i64(16777216.0f), 16777216);
+    CHECK_EQ(weir_f32_to_i32(3e9f), INT32_MAX);
+    CHECK_EQ(weir_f32_to_i32(-3e9f), INT32_MIN);
+    CHECK_EQ(weir_f32_to_i32((float)-inf), INT32_MIN);
+    CHECK_EQ(weir_f32_to_i32(-7.5f), -7);
+    CHECK(weir_fmod(7.5, 2.0) == 1.5);
+    CHECK(weir_fmod(-7.5, 2.0) == -1.5);
+}
+
+/* Run fn in a child; return its exit status (or -1). */
+static int child_status(void (*fn)(void)) {
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        fn();
+        _exit(0);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st)) return -1;
+    return WEXITSTATUS(st);
+}
+
+static void short_read(void) {
+    FILE *f = tmpfile();
+    weir_write_all(f, "abc", 3);
+    rewind(f);
+    char buf[8];
+    freopen("/dev/null", "w", stderr);
+    weir_read_exact(f, buf, 8); /* exits 2 */
+}
+static weir_ctx *outside_ctx; /* global: still reachable at exit */
+static void fail_outside_entry(void) {
+    weir_ctx *ctx = outside_ctx = weir_ctx_new();
+    freopen("/dev/null", "w", stderr);
+    weir_fail(ctx, LOC, "boom %d", 1); /* exits 2 */
+}
+
+static void test_misc(void) {
+    /* Timing and RSS. */
+    uint64_t t0 = weir_now_ns(), t1 = weir_now_ns();
+    CHECK(t0 > 0 && t1 >= t0);
+    CHECK(weir_peak_rss_kb() > 0);
+
+    /* Binary I/O round trip and the harness allocator. */
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    double *in = weir_xmalloc(1000 * sizeof(double)), *back = weir_xmalloc(1000 * sizeof(double));
+    CHECK(aligned64(in) && aligned64(back));
+    for (int i = 0; i < 1000; i++) in[i] = i * 0.5;
+    weir_write_all(f, in, 1000 * sizeof(double));
+    weir_write_all(f, in, 0);
+    rewind(f);
+    weir_read_exact(f, back, 1000 * sizeof(double));
+    weir_read_exact(f, back, 0);
+    CHECK(memcmp(in, back, 1000 * sizeof(double)) == 0);
+    fclose(f);
+    free(in);
+    free(back);
+    void *z = weir_xmalloc(0);
+    CHECK(aligned64(z));
+    free(z);
+
+    /* Exits with status 2 on short input, and on an error outside an entry. */
+    CHECK_EQ(child_status(short_read), 2);
+    CHECK_EQ(child_status(fail_outside_entry), 2);
+}
+
+int main(void) {
+    test_region();
+    test_growth();
+    test_steady_state();
+    test_sys();
+    test_errors();
+    test_pure();
+    test_misc();
+    if (failures) {
+        fprintf(stderr, "rt_test (WEIR_MEM=%d): %d of %d checks FAILED\n", WEIR_MEM, failures, checks);
+        return 1;
+    }
+    printf("rt_test (WEIR_MEM=%d): all %d checks passed\n", WEIR_MEM, checks);
+    return 0;
+}

@@ -1,0 +1,294 @@
+//! The imperative IR: what the C backend prints. Scalars and pointers, loops,
+//! loads and stores at flat offsets, explicit checks, region push/pop and
+//! system allocation, copies and calls. Arrays are gone: an array variable
+//! `x` of rank r became a pointer `x` and dims `x_d0 … x_d{r-1}` (row-major).
+
+pub use weir_ir::{BinOp, Const, Name, PrimType};
+
+/// C types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CTy {
+    Prim(PrimType),
+    /// A pointer to elements (`const` when read-only).
+    Ptr(PrimType, bool),
+    /// A region mark.
+    Mark,
+}
+
+/// Expressions (pure except for calls of the checked helpers, which may fail).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Exp {
+    Var(Name),
+    Const(Const),
+    /// An infix C operator on two operands (`+`, `<`, `&&`, …).
+    Op(&'static str, Box<Exp>, Box<Exp>),
+    /// A prefix C operator (`-`, `!`).
+    Pre(&'static str, Box<Exp>),
+    /// A cast.
+    Cast(PrimType, Box<Exp>),
+    /// A call of a runtime helper or libm function.
+    Call(String, Vec<Exp>),
+    /// `ptr[offset]`
+    Load(Name, Box<Exp>),
+    /// `ptr + offset`
+    Offset(Name, Box<Exp>),
+    /// `a < b ? a : b` style selection: (cond, then, else).
+    Select(Box<Exp>, Box<Exp>, Box<Exp>),
+    /// A source location (index into [`Unit::locs`]) for error messages.
+    Loc(usize),
+}
+
+impl Exp {
+    pub fn var(n: &str) -> Exp {
+        Exp::Var(n.to_string())
+    }
+    pub fn i64(c: i64) -> Exp {
+        Exp::Const(Const::I64(c))
+    }
+    pub fn op(o: &'static str, a: Exp, b: Exp) -> Exp {
+        Exp::Op(o, Box::new(a), Box::new(b))
+    }
+}
+
+/// How a buffer is allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AllocKind {
+    /// Bump allocation in the context's region (freed by a region reset).
+    Region,
+    /// A system allocation (freed by [`Stmt::Free`] unless leaking).
+    Sys,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// Declare a variable, optionally initialised.
+    Decl(Name, CTy, Option<Exp>),
+    Set(Name, Exp),
+    /// `ptr[offset] = value`
+    Store(Name, Exp, Exp),
+    /// `for (int64_t i = 0; i < n; i++)`; `simd` asks for a vectorised
+    /// reduction of the accumulator with the operator (`+` or `*`).
+    For {
+        i: Name,
+        n: Exp,
+        body: Vec<Stmt>,
+        simd: Option<(&'static str, Name)>,
+    },
+    /// `for (;;) { body }` (left by `Break`).
+    Forever(Vec<Stmt>),
+    Break,
+    If(Exp, Vec<Stmt>, Vec<Stmt>),
+    /// A nested C block (scope).
+    Block(Vec<Stmt>),
+    /// Region push: remember the bump pointer in a mark.
+    RegionPush(Name),
+    /// Region pop: everything allocated since the mark is released.
+    RegionPop(Name),
+    /// `ptr = allocate(elems × sizeof elem)` (the variable is declared here).
+    Alloc {
+        ptr: Name,
+        elem: PrimType,
+        elems: Exp,
+        kind: AllocKind,
+        loc: usize,
+    },
+    /// Release a system allocation.
+    Free {
+        ptr: Name,
+        elem: PrimType,
+        elems: Exp,
+    },
+    /// `memcpy(dst, src, elems × sizeof elem)`
+    Copy {
+        dst: Name,
+        src: Name,
+        elem: PrimType,
+        elems: Exp,
+    },
+    /// Fail unless `0 <= idx < len`.
+    CheckIndex {
+        idx: Exp,
+        len: Exp,
+        loc: usize,
+    },
+    /// Fail unless `0 <= lo <= hi <= len`.
+    CheckSlice {
+        lo: Exp,
+        hi: Exp,
+        len: Exp,
+        loc: usize,
+    },
+    /// Fail with `message` (the two values appended) unless `got == want`.
+    CheckEq {
+        got: Exp,
+        want: Exp,
+        message: String,
+        loc: usize,
+    },
+    /// A call of a generated function (for its effects).
+    Call(String, Vec<Exp>),
+    Comment(String),
+}
+
+/// A C function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Func {
+    pub name: String,
+    pub params: Vec<(Name, CTy)>,
+    pub body: Vec<Stmt>,
+}
+
+/// A whole translation unit.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Unit {
+    /// Source locations referenced by `loc` indices (`file:line:col`).
+    pub locs: Vec<String>,
+    pub funcs: Vec<Func>,
+    /// Entry points: (Weir name, C body function, DPS function) for wrappers.
+    pub entries: Vec<crate::lower::EntryInfo>,
+}
+
+/// The verifier: every variable is declared before use in an enclosing scope,
+/// every region pop matches a push in scope, every `loc` exists.
+pub fn verify(u: &Unit) -> Result<(), Vec<String>> {
+    let mut errs = Vec::new();
+    for f in &u.funcs {
+        let mut scope: Vec<Vec<Name>> = vec![f.params.iter().map(|(n, _)| n.clone()).collect()];
+        verify_stmts(&f.body, &mut scope, u.locs.len(), &f.name, &mut errs);
+    }
+    if errs.is_empty() { Ok(()) } else { Err(errs) }
+}
+
+fn declared(scope: &[Vec<Name>], n: &str) -> bool {
+    scope.iter().any(|s| s.iter().any(|x| x == n))
+}
+
+fn verify_exp(e: &Exp, scope: &[Vec<Name>], f: &str, errs: &mut Vec<String>) {
+    match e {
+        Exp::Var(n) | Exp::Load(n, _) | Exp::Offset(n, _) => {
+            if !declared(scope, n) {
+                errs.push(format!("{f}: `{n}` used before its declaration"));
+            }
+            if let Exp::Load(_, o) | Exp::Offset(_, o) = e {
+                verify_exp(o, scope, f, errs);
+            }
+        }
+        Exp::Const(_) | Exp::Loc(_) => {}
+        Exp::Op(_, a, b) => {
+            verify_exp(a, scope, f, errs);
+            verify_exp(b, scope, f, errs);
+        }
+        Exp::Pre(_, a) | Exp::Cast(_, a) => verify_exp(a, scope, f, errs),
+        Exp::Call(_, xs) => xs.iter().for_each(|x| verify_exp(x, scope, f, errs)),
+        Exp::Select(a, b, c) => {
+            verify_exp(a, scope, f, errs);
+            verify_exp(b, scope, f, errs);
+            verify_exp(c, scope, f, errs);
+        }
+    }
+}
+
+fn verify_stmts(
+    ss: &[Stmt],
+    scope: &mut Vec<Vec<Name>>,
+    nlocs: usize,
+    f: &str,
+    errs: &mut Vec<String>,
+) {
+    scope.push(vec![]);
+    for s in ss {
+        match s {
+            Stmt::Decl(n, _, e) => {
+                if let Some(e) = e {
+                    verify_exp(e, scope, f, errs);
+                }
+                if let Some(top) = scope.last_mut() {
+                    top.push(n.clone());
+                }
+            }
+            Stmt::Set(n, e) => {
+                use_name(n, scope, f, errs);
+                verify_exp(e, scope, f, errs);
+            }
+            Stmt::Store(p, o, v) => {
+                use_name(p, scope, f, errs);
+                verify_exp(o, scope, f, errs);
+                verify_exp(v, scope, f, errs);
+            }
+            Stmt::For { i, n, body, simd } => {
+                verify_exp(n, scope, f, errs);
+                if let Some((_, acc)) = simd {
+                    use_name(acc, scope, f, errs);
+                }
+                scope.push(vec![i.clone()]);
+                verify_stmts(body, scope, nlocs, f, errs);
+                scope.pop();
+            }
+            Stmt::Forever(b) | Stmt::Block(b) => verify_stmts(b, scope, nlocs, f, errs),
+            Stmt::Break | Stmt::Comment(_) => {}
+            Stmt::If(c, a, b) => {
+                verify_exp(c, scope, f, errs);
+                verify_stmts(a, scope, nlocs, f, errs);
+                verify_stmts(b, scope, nlocs, f, errs);
+            }
+            Stmt::RegionPush(m) => {
+                if let Some(top) = scope.last_mut() {
+                    top.push(m.clone());
+                }
+            }
+            Stmt::RegionPop(m) => use_name(m, scope, f, errs),
+            Stmt::Alloc {
+                ptr, elems, loc, ..
+            } => {
+                verify_exp(elems, scope, f, errs);
+                if *loc >= nlocs {
+                    errs.push(format!("{f}: unknown location {loc}"));
+                }
+                if let Some(top) = scope.last_mut() {
+                    top.push(ptr.clone());
+                }
+            }
+            Stmt::Free { ptr, elems, .. } => {
+                use_name(ptr, scope, f, errs);
+                verify_exp(elems, scope, f, errs);
+            }
+            Stmt::Copy {
+                dst, src, elems, ..
+            } => {
+                use_name(dst, scope, f, errs);
+                use_name(src, scope, f, errs);
+                verify_exp(elems, scope, f, errs);
+            }
+            Stmt::CheckIndex { idx, len, loc } => {
+                verify_exp(idx, scope, f, errs);
+                verify_exp(len, scope, f, errs);
+                if *loc >= nlocs {
+                    errs.push(format!("{f}: unknown location {loc}"));
+                }
+            }
+            Stmt::CheckSlice { lo, hi, len, loc } => {
+                for e in [lo, hi, len] {
+                    verify_exp(e, scope, f, errs);
+                }
+                if *loc >= nlocs {
+                    errs.push(format!("{f}: unknown location {loc}"));
+                }
+            }
+            Stmt::CheckEq { got, want, loc, .. } => {
+                verify_exp(got, scope, f, errs);
+                verify_exp(want, scope, f, errs);
+                if *loc >= nlocs {
+                    errs.push(format!("{f}: unknown location {loc}"));
+                }
+            }
+            Stmt::Call(_, xs) => xs.iter().for_each(|x| verify_exp(x, scope, f, errs)),
+        }
+    }
+    scope.pop();
+}
+
+fn use_name(n: &str, scope: &[Vec<Name>], f: &str, errs: &mut Vec<String>) {
+    if !declared(scope, n) {
+        errs.push(format!("{f}: `{n}` used before its declaration"));
+    }
+}

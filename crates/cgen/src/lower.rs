@@ -1,0 +1,1130 @@
+//! DPS IR → imperative IR.
+//!
+//! - Array variables become a pointer and one `int64_t` per dimension.
+//! - `alloc` scopes become region push / bump allocations / region pop (the
+//!   default), or system allocations and frees (ablation variants).
+//! - Loads, rows and slices get bounds checks; a check is dropped when it is
+//!   provable (an index counting up to a bound known equal to the dimension), and
+//!   a check of `i + c` in a loop over `i` whose array was bound outside the loop
+//!   is hoisted in front of the loop (one check of the first and last index).
+//! - `reduce` with `+` or `*` becomes a vectorisable reduction loop.
+//! - A loop with array state double-buffers: the body writes the next state into
+//!   a scratch array, the pointers swap, and at the end the state is copied into
+//!   the destination if it ended in the scratch.
+
+use crate::imp::{self, AllocKind, CTy, Exp, Stmt as I};
+use crate::{MemMode, Options};
+use std::collections::HashMap;
+use weir_dps::ir::*;
+
+/// What the entry wrappers need to know about an entry point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntryInfo {
+    pub name: String,
+    pub body_fn: String,
+    pub dests: Vec<(PrimType, usize)>,
+    pub params: Vec<Param>,
+    pub scalar_results: Vec<PrimType>,
+}
+
+pub fn c_name(n: &str) -> String {
+    n.replace('\'', "_q")
+}
+
+fn dim_name(a: &str, k: usize) -> String {
+    format!("{}_d{k}", c_name(a))
+}
+
+pub fn fun_c_name(f: &str) -> String {
+    format!("weir_f_{}", c_name(f))
+}
+
+pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> String) -> imp::Unit {
+    let mut unit = imp::Unit::default();
+    let mut locs: HashMap<String, usize> = HashMap::new();
+    for f in &p.funs {
+        let mut l = Lower {
+            opts,
+            locate,
+            locs: &mut locs,
+            unit_locs: &mut unit.locs,
+            arrays: HashMap::new(),
+            scalars: HashMap::new(),
+            canon: HashMap::new(),
+            counters: HashMap::new(),
+            affine: HashMap::new(),
+            hoist: Vec::new(),
+            arr_level: HashMap::new(),
+            local_level: HashMap::new(),
+            level: 0,
+            cond_depth: vec![0],
+            fresh: 0,
+            fun_span: f.span,
+        };
+        let func = l.fun(f);
+        unit.funcs.push(func);
+        if f.entry {
+            unit.entries.push(EntryInfo {
+                name: f.name.clone(),
+                body_fn: fun_c_name(&f.name),
+                dests: f.dests.iter().map(|d| (d.elem, d.shape.len())).collect(),
+                params: f.params.clone(),
+                scalar_results: f
+                    .results
+                    .iter()
+                    .filter_map(|r| match r {
+                        ResultPart::Scalar(p) => Some(*p),
+                        _ => None,
+                    })
+                    .collect(),
+            });
+        }
+    }
+    unit
+}
+
+/// A key for "known equal" facts: a scalar variable or an array dimension.
+fn dkey(a: &str, k: usize) -> String {
+    format!("{a}#{k}")
+}
+
+struct Lower<'a> {
+    opts: &'a Options,
+    locate: &'a dyn Fn(Span) -> String,
+    locs: &'a mut HashMap<String, usize>,
+    unit_locs: &'a mut Vec<String>,
+    arrays: HashMap<Name, (PrimType, usize)>,
+    scalars: HashMap<Name, PrimType>,
+    /// Facts: this scalar / dimension equals that atom.
+    canon: HashMap<String, Atom>,
+    /// Loop counters and their bounds (canonical), with the loop level.
+    counters: HashMap<Name, (Atom, usize)>,
+    /// `x = counter + c`.
+    affine: HashMap<Name, (Name, i64)>,
+    /// Checks hoisted in front of the loop at each level (innermost last).
+    hoist: Vec<Vec<I>>,
+    /// Loop level at which each array was bound.
+    arr_level: HashMap<Name, usize>,
+    /// Loop level at which each scalar was bound.
+    local_level: HashMap<Name, usize>,
+    level: usize,
+    /// Depth of `if` branches at each loop level (checks in a branch stay put).
+    cond_depth: Vec<usize>,
+    fresh: usize,
+    fun_span: Span,
+}
+
+impl Lower<'_> {
+    fn fresh(&mut self, base: &str) -> String {
+        self.fresh += 1;
+        format!("{base}_{}w", self.fresh)
+    }
+
+    fn loc(&mut self, span: Span) -> usize {
+        let span = if span == Span::default() {
+            self.fun_span
+        } else {
+            span
+        };
+        let s = (self.locate)(span);
+        if let Some(&k) = self.locs.get(&s) {
+            return k;
+        }
+        let k = self.unit_locs.len();
+        self.unit_locs.push(s.clone());
+        self.locs.insert(s, k);
+        k
+    }
+
+    fn canon_key(&self, key: &str) -> Atom {
+        let mut cur = Atom::Var(key.to_string());
+        for _ in 0..64 {
+            match &cur {
+                Atom::Var(v) => match self.canon.get(v) {
+                    Some(next) if next != &cur => cur = next.clone(),
+                    _ => break,
+                },
+                Atom::Const(_) => break,
+            }
+        }
+        cur
+    }
+
+    fn canon_atom(&self, a: &Atom) -> Atom {
+        match a {
+            Atom::Var(v) => self.canon_key(v),
+            Atom::Const(_) => a.clone(),
+        }
+    }
+
+    fn equate(&mut self, key: String, a: &Atom) {
+        let target = self.canon_atom(a);
+        if let Atom::Var(t) = &target {
+            if *t == key {
+                return;
+            }
+        }
+        self.canon.insert(key, target);
+    }
+
+    fn atom(&self, a: &Atom) -> Exp {
+        match a {
+            Atom::Var(v) => match v.split_once('#') {
+                // A canonical dimension key `a#k` is the C variable `a_dk`.
+                Some((arr, k)) => Exp::Var(format!("{}_d{k}", c_name(arr))),
+                None => Exp::Var(c_name(v)),
+            },
+            Atom::Const(c) => Exp::Const(*c),
+        }
+    }
+
+    fn dim(&self, a: &str, k: usize) -> Exp {
+        Exp::Var(dim_name(a, k))
+    }
+
+    fn prim_of(&self, a: &Atom) -> PrimType {
+        match a {
+            Atom::Const(c) => c.prim(),
+            Atom::Var(v) => self.scalars.get(v).copied().unwrap_or(PrimType::I64),
+        }
+    }
+
+    fn rank(&self, a: &str) -> usize {
+        self.arrays.get(a).map(|x| x.1).unwrap_or(1)
+    }
+
+    fn elem(&self, a: &str) -> PrimType {
+        self.arrays.get(a).map(|x| x.0).unwrap_or(PrimType::F64)
+    }
+
+    /// Number of elements of `a` from dimension `from` on.
+    fn elems_from(&self, a: &str, from: usize) -> Exp {
+        let r = self.rank(a);
+        let mut e: Option<Exp> = None;
+        for k in from..r {
+            let d = self.dim(a, k);
+            e = Some(match e {
+                None => d,
+                Some(x) => Exp::op("*", x, d),
+            });
+        }
+        e.unwrap_or(Exp::i64(1))
+    }
+
+    fn declare_array(
+        &mut self,
+        out: &mut Vec<I>,
+        name: &str,
+        elem: PrimType,
+        ptr: Exp,
+        dims: Vec<Exp>,
+        konst: bool,
+    ) {
+        out.push(I::Decl(c_name(name), CTy::Ptr(elem, konst), Some(ptr)));
+        for (k, d) in dims.into_iter().enumerate() {
+            out.push(I::Decl(
+                dim_name(name, k),
+                CTy::Prim(PrimType::I64),
+                Some(d),
+            ));
+        }
+        self.arr_level.insert(name.to_string(), self.level);
+    }
+
+    /// Is `0 <= idx < dim k of a` provable?
+    fn provably_in_bounds(&self, a: &str, k: usize, idx: &Atom) -> bool {
+        let len = self.canon_key(&dkey(a, k));
+        match self.canon_atom(idx) {
+            Atom::Const(Const::I64(c)) => {
+                matches!(len, Atom::Const(Const::I64(m)) if c >= 0 && c < m)
+            }
+            Atom::Var(v) => match self.counters.get(&v) {
+                Some((bound, _)) => *bound == len,
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// Emit (or hoist, or drop) the bounds check of `idx` against dim `k` of `a`.
+    fn check_index(&mut self, out: &mut Vec<I>, a: &str, k: usize, idx: &Atom, span: Span) {
+        if !self.opts.checks || self.provably_in_bounds(a, k, idx) {
+            return;
+        }
+        let loc = self.loc(span);
+        // Hoist `counter + c` checks out of the counter's loop when the array
+        // was bound outside it.
+        if let Atom::Var(v) = idx {
+            let (ctr, off) = match self.affine.get(v) {
+                Some((c, o)) => (c.clone(), *o),
+                None => (v.clone(), 0),
+            };
+            if let Some((bound, lvl)) = self.counters.get(&ctr).cloned() {
+                let arr_lvl = self.arr_level.get(a).copied().unwrap_or(0);
+                let bound_ok = match &bound {
+                    Atom::Const(_) => true,
+                    Atom::Var(b) => !self.is_local_to(b, lvl),
+                };
+                // Only checks on every path of the loop body (not in an `if`
+                // branch) may move in front of the loop.
+                let unconditional =
+                    (lvl..=self.level).all(|l| self.cond_depth.get(l).copied().unwrap_or(1) == 0);
+                if arr_lvl < lvl && bound_ok && unconditional && lvl >= 1 && lvl <= self.hoist.len()
+                {
+                    let n = self.atom(&bound);
+                    let len = self.dim(a, k);
+                    let first = Exp::i64(off);
+                    let last = Exp::op("+", Exp::op("-", n.clone(), Exp::i64(1)), Exp::i64(off));
+                    let chk = I::If(
+                        Exp::op(">", n, Exp::i64(0)),
+                        vec![
+                            I::CheckIndex {
+                                idx: first,
+                                len: len.clone(),
+                                loc,
+                            },
+                            I::CheckIndex {
+                                idx: last,
+                                len,
+                                loc,
+                            },
+                        ],
+                        vec![],
+                    );
+                    self.hoist[lvl - 1].push(chk);
+                    return;
+                }
+            }
+        }
+        out.push(I::CheckIndex {
+            idx: self.atom(idx),
+            len: self.dim(a, k),
+            loc,
+        });
+    }
+
+    /// Was `v` bound inside the loop at level `lvl` (so not usable before it)?
+    fn is_local_to(&self, v: &str, lvl: usize) -> bool {
+        match self.counters.get(v) {
+            Some((_, l)) => *l >= lvl,
+            None => self.local_level.get(v).is_some_and(|l| *l >= lvl),
+        }
+    }
+
+    fn fun(&mut self, f: &Fun) -> imp::Func {
+        let mut params = vec![("ctx".to_string(), CTy::Mark)];
+        for d in &f.dests {
+            params.push((c_name(&d.name), CTy::Ptr(d.elem, false)));
+            for k in 0..d.shape.len() {
+                params.push((dim_name(&d.name, k), CTy::Prim(PrimType::I64)));
+            }
+            self.arrays.insert(d.name.clone(), (d.elem, d.shape.len()));
+            self.arr_level.insert(d.name.clone(), 0);
+        }
+        for p in &f.params {
+            match p.ty {
+                DType::Scalar(t) => {
+                    params.push((c_name(&p.name), CTy::Prim(t)));
+                    self.scalars.insert(p.name.clone(), t);
+                }
+                DType::Array(t, r) => {
+                    params.push((c_name(&p.name), CTy::Ptr(t, false)));
+                    for k in 0..r {
+                        params.push((dim_name(&p.name, k), CTy::Prim(PrimType::I64)));
+                    }
+                    self.arrays.insert(p.name.clone(), (t, r));
+                    self.arr_level.insert(p.name.clone(), 0);
+                }
+            }
+        }
+        let mut k = 0;
+        for r in &f.results {
+            if let ResultPart::Scalar(t) = r {
+                params.push((format!("ret{k}"), CTy::Ptr(*t, false)));
+                k += 1;
+            }
+        }
+        let mut body = Vec::new();
+        self.stmts(&f.body.stmts, &mut body);
+        for (k, r) in f.body.results.iter().enumerate() {
+            body.push(I::Store(format!("ret{k}"), Exp::i64(0), self.atom(r)));
+        }
+        imp::Func {
+            name: fun_c_name(&f.name),
+            params,
+            body,
+        }
+    }
+
+    fn stmts(&mut self, ss: &[Stmt], out: &mut Vec<I>) {
+        for s in ss {
+            self.stmt(s, out);
+        }
+    }
+
+    /// A block whose results are assigned to `outs` (declared by the caller).
+    fn block_into(&mut self, b: &Block, outs: &[Name], out: &mut Vec<I>) {
+        let mut inner = Vec::new();
+        self.stmts(&b.stmts, &mut inner);
+        for (o, r) in outs.iter().zip(&b.results) {
+            inner.push(I::Set(c_name(o), self.atom(r)));
+        }
+        out.push(I::Block(inner));
+    }
+
+    fn declare_outs(&mut self, outs: &[(Name, PrimType)], out: &mut Vec<I>) -> Vec<Name> {
+        for (o, p) in outs {
+            out.push(I::Decl(c_name(o), CTy::Prim(*p), None));
+            self.scalars.insert(o.clone(), *p);
+            self.local_level.insert(o.clone(), self.level);
+        }
+        outs.iter().map(|(o, _)| o.clone()).collect()
+    }
+
+    fn bytes_loc(&mut self, span: Span) -> usize {
+        self.loc(span)
+    }
+
+    fn alloc_buf(
+        &mut self,
+        var: &str,
+        elem: PrimType,
+        dims: &[Atom],
+        out: &mut Vec<I>,
+        frees: &mut Vec<I>,
+    ) {
+        let kind = if self.opts.mem == MemMode::Region {
+            AllocKind::Region
+        } else {
+            AllocKind::Sys
+        };
+        let mut elems: Option<Exp> = None;
+        for d in dims {
+            let x = self.atom(d);
+            elems = Some(match elems {
+                None => x,
+                Some(e) => Exp::Call("weir_mul_dims".into(), vec![Exp::var("ctx"), e, x]),
+            });
+        }
+        let elems = elems.unwrap_or(Exp::i64(1));
+        let n = self.fresh(&format!("{}_n", c_name(var)));
+        out.push(I::Decl(n.clone(), CTy::Prim(PrimType::I64), Some(elems)));
+        let loc = self.bytes_loc(self.fun_span);
+        out.push(I::Alloc {
+            ptr: c_name(var),
+            elem,
+            elems: Exp::Var(n.clone()),
+            kind,
+            loc,
+        });
+        for (k, d) in dims.iter().enumerate() {
+            out.push(I::Decl(
+                dim_name(var, k),
+                CTy::Prim(PrimType::I64),
+                Some(self.atom(d)),
+            ));
+            self.equate(dkey(var, k), d);
+        }
+        self.arrays.insert(var.to_string(), (elem, dims.len()));
+        self.arr_level.insert(var.to_string(), self.level);
+        if self.opts.mem == MemMode::Malloc {
+            frees.push(I::Free {
+                ptr: c_name(var),
+                elem,
+                elems: Exp::Var(n),
+            });
+        }
+    }
+
+    /// Run a loop body one level deeper, collecting the checks it hoists; the
+    /// hoisted checks are returned for the caller to put in front of the loop.
+    fn in_loop(&mut self, f: &mut dyn FnMut(&mut Self, &mut Vec<I>)) -> (Vec<I>, Vec<I>) {
+        self.level += 1;
+        self.hoist.push(Vec::new());
+        self.cond_depth.push(0);
+        let mut body = Vec::new();
+        f(self, &mut body);
+        self.cond_depth.pop();
+        let hoisted = self.hoist.pop().unwrap_or_default();
+        self.level -= 1;
+        (hoisted, body)
+    }
+
+    fn stmt(&mut self, s: &Stmt, out: &mut Vec<I>) {
+        match s {
+            Stmt::Let { var, ty, exp, span } => {
+                let e = self.sexp(var, *ty, exp, *span, out);
+                out.push(I::Decl(c_name(var), CTy::Prim(*ty), Some(e)));
+                self.scalars.insert(var.clone(), *ty);
+                self.local_level.insert(var.clone(), self.level);
+            }
+            Stmt::Check { check, span } => {
+                if self.canon_atom(&check.got) == self.canon_atom(&check.want) {
+                    return;
+                }
+                let loc = self.loc(*span);
+                let m = &check.message;
+                let message = if m.param == "dest" {
+                    format!(
+                        "size mismatch: {} has size %lld where size %lld is needed",
+                        m.callee
+                    )
+                } else if m.param == "result" {
+                    format!(
+                        "size mismatch: `{}` returns an array of size %lld, but its declared result type says `{}` = %lld",
+                        m.callee,
+                        weir_ir::display_name(&m.size)
+                    )
+                } else {
+                    format!(
+                        "size mismatch in the call of `{}`: parameter `{}` needs size `{}` = %lld, but the argument has size %lld",
+                        m.callee,
+                        weir_ir::display_name(&m.param),
+                        weir_ir::display_name(&m.size)
+                    )
+                };
+                // The param message names want first.
+                let (got, want) = (self.atom(&check.got), self.atom(&check.want));
+                out.push(I::CheckEq {
+                    got,
+                    want,
+                    message,
+                    loc,
+                });
+                // After the check both sides are equal: join their classes.
+                if let Atom::Var(root) = self.canon_atom(&check.got) {
+                    self.equate(root, &check.want);
+                }
+            }
+            Stmt::View {
+                var,
+                elem,
+                rank,
+                view,
+                span,
+            } => self.view(var, *elem, *rank, view, *span, out),
+            Stmt::Alloc { outs, bufs, body } => {
+                let names = self.declare_outs(outs, out);
+                let mut inner = Vec::new();
+                let mut frees = Vec::new();
+                let mark = self.fresh("mark");
+                if self.opts.mem == MemMode::Region {
+                    inner.push(I::RegionPush(mark.clone()));
+                }
+                for b in bufs {
+                    self.alloc_buf(&b.var, b.elem, &b.dims, &mut inner, &mut frees);
+                }
+                self.stmts(&body.stmts, &mut inner);
+                for (o, r) in names.iter().zip(&body.results) {
+                    inner.push(I::Set(c_name(o), self.atom(r)));
+                }
+                inner.extend(frees);
+                if self.opts.mem == MemMode::Region {
+                    inner.push(I::RegionPop(mark));
+                }
+                out.push(I::Block(inner));
+            }
+            Stmt::For { i, n, body } => {
+                let bound = self.canon_atom(n);
+                self.counters.insert(i.clone(), (bound, self.level + 1));
+                let (hoisted, b) = self.in_loop(&mut |this, o| this.stmts(body, o));
+                out.extend(hoisted);
+                out.push(I::For {
+                    i: c_name(i),
+                    n: self.atom(n),
+                    body: b,
+                    simd: None,
+                });
+            }
+            Stmt::Store { dest, idx, val, .. } => {
+                let off = self.offset(dest, idx);
+                out.push(I::Store(c_name(dest), off, self.atom(val)));
+            }
+            Stmt::Copy { dest, src, .. } => {
+                let elems = self.elems_from(src, 0);
+                out.push(I::Copy {
+                    dst: c_name(dest),
+                    src: c_name(src),
+                    elem: self.elem(src),
+                    elems,
+                });
+            }
+            Stmt::If {
+                outs,
+                cond,
+                then,
+                els,
+            } => {
+                let names = self.declare_outs(outs, out);
+                if let Some(d) = self.cond_depth.last_mut() {
+                    *d += 1;
+                }
+                let mut t = Vec::new();
+                self.block_into(then, &names, &mut t);
+                let mut e = Vec::new();
+                self.block_into(els, &names, &mut e);
+                if let Some(d) = self.cond_depth.last_mut() {
+                    *d -= 1;
+                }
+                out.push(I::If(self.atom(cond), t, e));
+            }
+            Stmt::Fold {
+                outs,
+                acc,
+                init,
+                i,
+                n,
+                body,
+            } => {
+                let names = self.declare_outs(outs, out);
+                for ((a, p), x) in acc.iter().zip(init) {
+                    out.push(I::Decl(c_name(a), CTy::Prim(*p), Some(self.atom(x))));
+                    self.scalars.insert(a.clone(), *p);
+                    self.local_level.insert(a.clone(), self.level + 1);
+                }
+                let bound = self.canon_atom(n);
+                self.counters.insert(i.clone(), (bound, self.level + 1));
+                let accs: Vec<Name> = acc.iter().map(|(a, _)| a.clone()).collect();
+                let (hoisted, b) = self.in_loop(&mut |this, o| {
+                    let tmp: Vec<Name> = accs
+                        .iter()
+                        .map(|a| this.fresh(&format!("{}_next", c_name(a))))
+                        .collect();
+                    for (t, (_, p)) in tmp.iter().zip(acc) {
+                        o.push(I::Decl(t.clone(), CTy::Prim(*p), None));
+                    }
+                    this.block_into(body, &tmp, o);
+                    for (a, t) in accs.iter().zip(&tmp) {
+                        o.push(I::Set(c_name(a), Exp::Var(t.clone())));
+                    }
+                });
+                out.extend(hoisted);
+                out.push(I::For {
+                    i: c_name(i),
+                    n: self.atom(n),
+                    body: b,
+                    simd: None,
+                });
+                for (o, a) in names.iter().zip(&accs) {
+                    out.push(I::Set(c_name(o), Exp::Var(c_name(a))));
+                }
+            }
+            Stmt::Reduce {
+                outs,
+                ne,
+                i,
+                n,
+                elem,
+                op,
+            } => self.reduce(outs, ne, i, n, elem, op, out),
+            Stmt::Loop {
+                outs,
+                scalars,
+                arrays,
+                form,
+                body,
+            } => self.lower_loop(outs, scalars, arrays, form, body, out),
+            Stmt::Call {
+                outs,
+                fun,
+                dests,
+                args,
+                ..
+            } => {
+                let names = self.declare_outs(outs, out);
+                let mut cargs = vec![Exp::var("ctx")];
+                for d in dests {
+                    cargs.push(Exp::Var(c_name(d)));
+                    for k in 0..self.rank(d) {
+                        cargs.push(self.dim(d, k));
+                    }
+                }
+                for a in args {
+                    match a {
+                        Atom::Var(v) if self.arrays.contains_key(v) => {
+                            cargs.push(Exp::Var(c_name(v)));
+                            for k in 0..self.rank(v) {
+                                cargs.push(self.dim(v, k));
+                            }
+                        }
+                        _ => cargs.push(self.atom(a)),
+                    }
+                }
+                for o in &names {
+                    cargs.push(Exp::Pre("&", Box::new(Exp::Var(c_name(o)))));
+                }
+                out.push(I::Call(fun_c_name(fun), cargs));
+            }
+        }
+    }
+
+    fn offset(&self, a: &str, idx: &[Atom]) -> Exp {
+        let mut off: Option<Exp> = None;
+        for (k, i) in idx.iter().enumerate() {
+            let x = self.atom(i);
+            off = Some(match off {
+                None => x,
+                Some(o) => Exp::op("+", Exp::op("*", o, self.dim(a, k)), x),
+            });
+        }
+        off.unwrap_or(Exp::i64(0))
+    }
+
+    fn view(
+        &mut self,
+        var: &str,
+        elem: PrimType,
+        rank: usize,
+        view: &View,
+        span: Span,
+        out: &mut Vec<I>,
+    ) {
+        self.arrays.insert(var.to_string(), (elem, rank));
+        match view {
+            View::Alias(a) => {
+                let dims = (0..rank).map(|k| self.dim(a, k)).collect();
+                self.declare_array(out, var, elem, Exp::Var(c_name(a)), dims, false);
+                for k in 0..rank {
+                    self.equate(dkey(var, k), &Atom::Var(dkey(a, k)));
+                }
+            }
+            View::Row(a, i) => {
+                self.check_index(out, a, 0, i, span);
+                let row = self.elems_from(a, 1);
+                let ptr = Exp::Offset(c_name(a), Box::new(Exp::op("*", self.atom(i), row)));
+                let dims = (0..rank).map(|k| self.dim(a, k + 1)).collect();
+                self.declare_array(out, var, elem, ptr, dims, false);
+                for k in 0..rank {
+                    self.equate(dkey(var, k), &Atom::Var(dkey(a, k + 1)));
+                }
+            }
+            View::Slice(a, lo, hi) => {
+                if self.opts.checks {
+                    let loc = self.loc(span);
+                    out.push(I::CheckSlice {
+                        lo: self.atom(lo),
+                        hi: self.atom(hi),
+                        len: self.dim(a, 0),
+                        loc,
+                    });
+                }
+                let row = self.elems_from(a, 1);
+                let ptr = Exp::Offset(c_name(a), Box::new(Exp::op("*", self.atom(lo), row)));
+                let mut dims = vec![Exp::op("-", self.atom(hi), self.atom(lo))];
+                dims.extend((1..rank).map(|k| self.dim(a, k)));
+                self.declare_array(out, var, elem, ptr, dims, false);
+                for k in 1..rank {
+                    self.equate(dkey(var, k), &Atom::Var(dkey(a, k)));
+                }
+            }
+            View::Reshape(a, ds) => {
+                let total = self.elems_from(a, 0);
+                let mut want: Option<Exp> = None;
+                for d in ds {
+                    let x = self.atom(d);
+                    want = Some(match want {
+                        None => x,
+                        Some(w) => Exp::op("*", w, x),
+                    });
+                }
+                let loc = self.loc(span);
+                out.push(I::CheckEq {
+                    got: total,
+                    want: want.unwrap_or(Exp::i64(1)),
+                    message: "size mismatch: a reshape (`unflatten`) of an array of %lld elements into %lld elements"
+                        .into(),
+                    loc,
+                });
+                let dims = ds.iter().map(|d| self.atom(d)).collect();
+                self.declare_array(out, var, elem, Exp::Var(c_name(a)), dims, false);
+                for (k, d) in ds.iter().enumerate() {
+                    self.equate(dkey(var, k), d);
+                }
+            }
+        }
+    }
+
+    fn sexp(&mut self, var: &str, ty: PrimType, e: &SExp, span: Span, out: &mut Vec<I>) -> Exp {
+        use PrimType::*;
+        match e {
+            SExp::Atom(a) => {
+                self.equate(var.to_string(), a);
+                self.atom(a)
+            }
+            SExp::Dim(a, k) => {
+                self.equate(var.to_string(), &Atom::Var(dkey(a, *k)));
+                self.dim(a, *k)
+            }
+            SExp::Load(a, idx) => {
+                for (k, i) in idx.iter().enumerate() {
+                    self.check_index(out, a, k, i, span);
+                }
+                Exp::Load(c_name(a), Box::new(self.offset(a, idx)))
+            }
+            SExp::Un(op, a) => {
+                let x = self.atom(a);
+                match (op, self.prim_of(a)) {
+                    (UnOp::Not, _) => Exp::Pre("!", Box::new(x)),
+                    (UnOp::Neg, I64) => Exp::Call("weir_neg_i64".into(), vec![x]),
+                    (UnOp::Neg, I32) => Exp::Call("weir_neg_i32".into(), vec![x]),
+                    (UnOp::Neg, _) => Exp::Pre("-", Box::new(x)),
+                }
+            }
+            SExp::Convert(to, a) => {
+                let from = self.prim_of(a);
+                let x = self.atom(a);
+                match (from, to) {
+                    (F64, I64) => Exp::Call("weir_f64_to_i64".into(), vec![x]),
+                    (F64, I32) => Exp::Call("weir_f64_to_i32".into(), vec![x]),
+                    (F32, I64) => Exp::Call("weir_f32_to_i64".into(), vec![x]),
+                    (F32, I32) => Exp::Call("weir_f32_to_i32".into(), vec![x]),
+                    (I64, I32) => Exp::Call("weir_i64_to_i32".into(), vec![x]),
+                    (_, Bool) => Exp::op("!=", x, Exp::Const(zero(from))),
+                    _ => Exp::Cast(*to, Box::new(x)),
+                }
+            }
+            SExp::Math(m, xs) => {
+                let p = self.prim_of(&xs[0]);
+                let args: Vec<Exp> = xs.iter().map(|x| self.atom(x)).collect();
+                let f = |n: &str| {
+                    if p == F32 {
+                        format!("{n}f")
+                    } else {
+                        n.to_string()
+                    }
+                };
+                match (m, p) {
+                    (MathFn::Abs, I64) => Exp::Call("weir_abs_i64".into(), args),
+                    (MathFn::Abs, I32) => Exp::Call("weir_abs_i32".into(), args),
+                    (MathFn::Abs, _) => Exp::Call(f("fabs"), args),
+                    (MathFn::Min | MathFn::Max, I64 | I32) => {
+                        let o = if *m == MathFn::Min { "<" } else { ">" };
+                        Exp::Select(
+                            Box::new(Exp::op(o, args[0].clone(), args[1].clone())),
+                            Box::new(args[0].clone()),
+                            Box::new(args[1].clone()),
+                        )
+                    }
+                    (MathFn::Min, _) => Exp::Call(f("fmin"), args),
+                    (MathFn::Max, _) => Exp::Call(f("fmax"), args),
+                    _ => Exp::Call(f(m.name()), args),
+                }
+            }
+            SExp::Bin(op, a, b) => {
+                let p = self.prim_of(a);
+                let (x, y) = (self.atom(a), self.atom(b));
+                let _ = ty;
+                let int = matches!(p, I64 | I32);
+                let sfx = if p == I32 { "i32" } else { "i64" };
+                match op {
+                    BinOp::Add | BinOp::Sub | BinOp::Mul if int => {
+                        let n = match op {
+                            BinOp::Add => "add",
+                            BinOp::Sub => "sub",
+                            _ => "mul",
+                        };
+                        if let (
+                            BinOp::Add | BinOp::Sub,
+                            Atom::Var(av),
+                            Atom::Const(Const::I64(c)),
+                        ) = (op, a, b)
+                        {
+                            let c = if *op == BinOp::Sub {
+                                c.wrapping_neg()
+                            } else {
+                                *c
+                            };
+                            let base = match self.affine.get(av) {
+                                Some((ctr, o)) => Some((ctr.clone(), o.wrapping_add(c))),
+                                None => self.counters.contains_key(av).then(|| (av.clone(), c)),
+                            };
+                            if let Some(b) = base {
+                                self.affine.insert(var.to_string(), b);
+                            }
+                        }
+                        Exp::Call(format!("weir_{n}_{sfx}"), vec![x, y])
+                    }
+                    BinOp::Div | BinOp::Rem | BinOp::Pow if int => {
+                        let n = match op {
+                            BinOp::Div => "div",
+                            BinOp::Rem => "rem",
+                            _ => "pow",
+                        };
+                        let loc = self.loc(span);
+                        Exp::Call(
+                            format!("weir_{n}_{sfx}"),
+                            vec![Exp::var("ctx"), x, y, Exp::Loc(loc)],
+                        )
+                    }
+                    BinOp::Rem => {
+                        Exp::Call(if p == F32 { "fmodf" } else { "fmod" }.into(), vec![x, y])
+                    }
+                    BinOp::Pow => {
+                        Exp::Call(if p == F32 { "powf" } else { "pow" }.into(), vec![x, y])
+                    }
+                    BinOp::Concat => Exp::i64(0),
+                    _ => Exp::op(op.symbol(), x, y),
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn reduce(
+        &mut self,
+        outs: &[(Name, PrimType)],
+        ne: &[Atom],
+        i: &Name,
+        n: &Atom,
+        elem: &Block,
+        op: &RedOp,
+        out: &mut Vec<I>,
+    ) {
+        let names = self.declare_outs(outs, out);
+        let accs: Vec<Name> = (0..ne.len())
+            .map(|k| self.fresh(&format!("acc{k}")))
+            .collect();
+        for ((a, x), (_, p)) in accs.iter().zip(ne).zip(outs) {
+            out.push(I::Decl(a.clone(), CTy::Prim(*p), Some(self.atom(x))));
+        }
+        // A simple associative operator vectorises as an OpenMP SIMD reduction.
+        let simd_op = match (&op.body.stmts[..], &op.body.results[..], accs.len()) {
+            (
+                [
+                    Stmt::Let {
+                        var,
+                        exp: SExp::Bin(o @ (BinOp::Add | BinOp::Mul), Atom::Var(x), Atom::Var(y)),
+                        ..
+                    },
+                ],
+                [Atom::Var(r)],
+                1,
+            ) if r == var && *x == op.a[0] && *y == op.b[0] => {
+                Some(if *o == BinOp::Add { "+" } else { "*" })
+            }
+            _ => None,
+        };
+        let bound = self.canon_atom(n);
+        self.counters.insert(i.clone(), (bound, self.level + 1));
+        let accs2 = accs.clone();
+        let (hoisted, b) = self.in_loop(&mut |this, o| {
+            let el: Vec<Name> = outs
+                .iter()
+                .map(|(on, _)| this.fresh(&format!("{}_el", c_name(on))))
+                .collect();
+            for (e, (_, p)) in el.iter().zip(outs) {
+                o.push(I::Decl(e.clone(), CTy::Prim(*p), None));
+            }
+            this.block_into(elem, &el, o);
+            match simd_op {
+                Some(sym) => o.push(I::Set(
+                    accs2[0].clone(),
+                    Exp::op(sym, Exp::Var(accs2[0].clone()), Exp::Var(el[0].clone())),
+                )),
+                None => {
+                    // acc = op(acc, el)
+                    let mut inner = Vec::new();
+                    for ((a, p), x) in op.a.iter().zip(outs).zip(&accs2) {
+                        inner.push(I::Decl(
+                            c_name(a),
+                            CTy::Prim(p.1),
+                            Some(Exp::Var(x.clone())),
+                        ));
+                        this.scalars.insert(a.clone(), p.1);
+                    }
+                    for ((b, p), x) in op.b.iter().zip(outs).zip(&el) {
+                        inner.push(I::Decl(
+                            c_name(b),
+                            CTy::Prim(p.1),
+                            Some(Exp::Var(x.clone())),
+                        ));
+                        this.scalars.insert(b.clone(), p.1);
+                    }
+                    let tmp: Vec<Name> = accs2
+                        .iter()
+                        .map(|a| this.fresh(&format!("{a}_n")))
+                        .collect();
+                    for (t, (_, p)) in tmp.iter().zip(outs) {
+                        inner.push(I::Decl(t.clone(), CTy::Prim(*p), None));
+                    }
+                    this.block_into(&op.body, &tmp, &mut inner);
+                    for (a, t) in accs2.iter().zip(&tmp) {
+                        inner.push(I::Set(a.clone(), Exp::Var(t.clone())));
+                    }
+                    o.push(I::Block(inner));
+                }
+            }
+        });
+        out.extend(hoisted);
+        out.push(I::For {
+            i: c_name(i),
+            n: self.atom(n),
+            body: b,
+            simd: simd_op.map(|s| (s, accs[0].clone())),
+        });
+        for (o, a) in names.iter().zip(&accs) {
+            out.push(I::Set(c_name(o), Exp::Var(a.clone())));
+        }
+    }
+
+    fn lower_loop(
+        &mut self,
+        outs: &[(Name, PrimType)],
+        scalars: &[(Name, PrimType, Atom)],
+        arrays: &[ArrState],
+        form: &LoopForm,
+        body: &Block,
+        out: &mut Vec<I>,
+    ) {
+        let names = self.declare_outs(outs, out);
+        let mut setup = Vec::new();
+        let mut frees = Vec::new();
+        let mark = self.fresh("mark");
+        if self.opts.mem == MemMode::Region && !arrays.is_empty() {
+            setup.push(I::RegionPush(mark.clone()));
+        }
+        // Scalar state.
+        let svars: Vec<Name> = scalars
+            .iter()
+            .map(|(v, _, _)| self.fresh(&format!("{}_st", c_name(v))))
+            .collect();
+        for ((v, p, init), sv) in scalars.iter().zip(&svars) {
+            setup.push(I::Decl(sv.clone(), CTy::Prim(*p), Some(self.atom(init))));
+            self.scalars.insert(v.clone(), *p);
+        }
+        // Array state: `cur` starts at `out` (holding the initial state), `nxt`
+        // at a scratch buffer.
+        let mut bufs = Vec::new();
+        for st in arrays {
+            let scratch = self.fresh(&format!("{}_scratch", c_name(&st.var)));
+            self.alloc_buf(&scratch, st.elem, &st.dims, &mut setup, &mut frees);
+            let cur = self.fresh(&format!("{}_cur", c_name(&st.var)));
+            let nxt = self.fresh(&format!("{}_nxt", c_name(&st.var)));
+            setup.push(I::Decl(
+                cur.clone(),
+                CTy::Ptr(st.elem, false),
+                Some(Exp::Var(c_name(&st.out))),
+            ));
+            setup.push(I::Decl(
+                nxt.clone(),
+                CTy::Ptr(st.elem, false),
+                Some(Exp::Var(c_name(&scratch))),
+            ));
+            self.arrays.insert(st.var.clone(), (st.elem, st.dims.len()));
+            self.arrays
+                .insert(st.next.clone(), (st.elem, st.dims.len()));
+            bufs.push((st, cur, nxt, scratch));
+        }
+        let counter = match form {
+            LoopForm::For(i, n) => {
+                let bound = self.canon_atom(n);
+                self.counters.insert(i.clone(), (bound, self.level + 1));
+                Some((i.clone(), n.clone()))
+            }
+            LoopForm::While(_) => None,
+        };
+        let (hoisted, b) = self.in_loop(&mut |this, o| {
+            for ((v, p, _), sv) in scalars.iter().zip(&svars) {
+                o.push(I::Decl(
+                    c_name(v),
+                    CTy::Prim(*p),
+                    Some(Exp::Var(sv.clone())),
+                ));
+                this.local_level.insert(v.clone(), this.level);
+            }
+            for (st, cur, nxt, _) in &bufs {
+                let dims: Vec<Exp> = st.dims.iter().map(|d| this.atom(d)).collect();
+                this.declare_array(
+                    o,
+                    &st.var,
+                    st.elem,
+                    Exp::Var(cur.clone()),
+                    dims.clone(),
+                    false,
+                );
+                this.declare_array(o, &st.next, st.elem, Exp::Var(nxt.clone()), dims, false);
+                for (k, d) in st.dims.iter().enumerate() {
+                    this.equate(dkey(&st.var, k), d);
+                    this.equate(dkey(&st.next, k), d);
+                }
+            }
+            if let LoopForm::While(c) = form {
+                let cv = this.fresh("cond");
+                o.push(I::Decl(cv.clone(), CTy::Prim(PrimType::Bool), None));
+                this.block_into(c, std::slice::from_ref(&cv), o);
+                o.push(I::If(
+                    Exp::Pre("!", Box::new(Exp::Var(cv))),
+                    vec![I::Break],
+                    vec![],
+                ));
+            }
+            let tmp: Vec<Name> = svars
+                .iter()
+                .map(|s| this.fresh(&format!("{s}_n")))
+                .collect();
+            for (t, (_, p, _)) in tmp.iter().zip(scalars) {
+                o.push(I::Decl(t.clone(), CTy::Prim(*p), None));
+            }
+            this.block_into(body, &tmp, o);
+            for (sv, t) in svars.iter().zip(&tmp) {
+                o.push(I::Set(sv.clone(), Exp::Var(t.clone())));
+            }
+            for (st, cur, nxt, _) in &bufs {
+                let t = this.fresh("swap");
+                o.push(I::Decl(
+                    t.clone(),
+                    CTy::Ptr(st.elem, false),
+                    Some(Exp::Var(cur.clone())),
+                ));
+                o.push(I::Set(cur.clone(), Exp::Var(nxt.clone())));
+                o.push(I::Set(nxt.clone(), Exp::Var(t)));
+            }
+        });
+        setup.extend(hoisted);
+        match counter {
+            Some((i, n)) => setup.push(I::For {
+                i: c_name(&i),
+                n: self.atom(&n),
+                body: b,
+                simd: None,
+            }),
+            None => setup.push(I::Forever(b)),
+        }
+        for (st, cur, _, _) in &bufs {
+            let elems = st
+                .dims
+                .iter()
+                .map(|d| self.atom(d))
+                .reduce(|a, b| Exp::op("*", a, b))
+                .unwrap_or(Exp::i64(1));
+            setup.push(I::If(
+                Exp::op("!=", Exp::Var(cur.clone()), Exp::Var(c_name(&st.out))),
+                vec![I::Copy {
+                    dst: c_name(&st.out),
+                    src: cur.clone(),
+                    elem: st.elem,
+                    elems,
+                }],
+                vec![],
+            ));
+        }
+        for (o, sv) in names.iter().zip(&svars) {
+            setup.push(I::Set(c_name(o), Exp::Var(sv.clone())));
+        }
+        setup.extend(frees);
+        if self.opts.mem == MemMode::Region && !arrays.is_empty() {
+            setup.push(I::RegionPop(mark));
+        }
+        out.push(I::Block(setup));
+    }
+}
+
+fn zero(p: PrimType) -> Const {
+    match p {
+        PrimType::F64 => Const::F64(0.0),
+        PrimType::F32 => Const::F32(0.0),
+        PrimType::I32 => Const::I32(0),
+        PrimType::Bool => Const::Bool(false),
+        PrimType::I64 => Const::I64(0),
+    }
+}

@@ -1,0 +1,425 @@
+//! The DPS IR (DPS-F̃ of dps-ftilde §3.1, Fig. 4), in statement form.
+//!
+//! Every array-producing computation writes into a *destination*: an array
+//! variable whose storage was allocated by an enclosing [`Stmt::Alloc`] scope (or,
+//! for a function's result, by its caller). Scalars are ordinary variables. Tuples
+//! are gone (flattened into their components; an array of tuples is a tuple of
+//! arrays). All arrays are dense and row-major; a [`View`] (row, slice, alias,
+//! reshape) names part of an existing array without copying.
+//!
+//! Compound statements (`alloc`, `if`, `fold`, `reduce`, `loop`) bind the scalar
+//! results of their inner [`Block`] to `outs`, which are visible after them.
+
+use crate::shape::Dim;
+pub use weir_ir::{Atom, BinOp, Const, MathFn, Name, PrimType, Span, UnOp};
+
+/// The type of a DPS variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DType {
+    Scalar(PrimType),
+    /// A dense row-major array of `rank` dimensions (its dims travel with it).
+    Array(PrimType, usize),
+}
+
+impl DType {
+    pub fn prim(self) -> PrimType {
+        match self {
+            DType::Scalar(p) | DType::Array(p, _) => p,
+        }
+    }
+    pub fn rank(self) -> usize {
+        match self {
+            DType::Scalar(_) => 0,
+            DType::Array(_, r) => r,
+        }
+    }
+}
+
+/// Scalar expressions.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SExp {
+    Atom(Atom),
+    Bin(BinOp, Atom, Atom),
+    Un(UnOp, Atom),
+    Convert(PrimType, Atom),
+    Math(MathFn, Vec<Atom>),
+    /// `a[i0, i1, ...]` with one index per dimension (bounds-checked).
+    Load(Name, Vec<Atom>),
+    /// `dim a k`
+    Dim(Name, usize),
+}
+
+/// A view: a new name for (part of) an existing array, no copy.
+#[derive(Clone, Debug, PartialEq)]
+pub enum View {
+    /// The whole array under another name.
+    Alias(Name),
+    /// Row `i` of an array of rank ≥ 2 (bounds-checked).
+    Row(Name, Atom),
+    /// `a[s:e]` along the first dimension (bounds-checked).
+    Slice(Name, Atom, Atom),
+    /// The same elements with other dims (same element count, checked).
+    Reshape(Name, Vec<Atom>),
+}
+
+/// A size check made explicit (from the core IR's `assert_size`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    pub got: Atom,
+    pub want: Atom,
+    /// The message prefix; the run-time values are appended by the backend.
+    pub message: weir_ir::SizeCheck,
+}
+
+/// One array allocated by an `alloc` scope.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Buf {
+    pub var: Name,
+    pub elem: PrimType,
+    pub dims: Vec<Atom>,
+}
+
+/// An array part of a loop's state: `var` is the current state inside the body,
+/// `next` the destination the body writes the new state into; the final state
+/// ends in `out` (which holds the initial state when the loop starts). The
+/// backend double-buffers with a scratch array of `dims`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrState {
+    pub var: Name,
+    pub next: Name,
+    pub out: Name,
+    pub elem: PrimType,
+    pub dims: Vec<Atom>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoopForm {
+    For(Name, Atom),
+    /// The condition block sees the state; its one result is the condition.
+    While(Block),
+}
+
+/// The operator of a `reduce`: `(a..) (b..) -> block`, associative with neutral
+/// element `ne`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RedOp {
+    pub a: Vec<Name>,
+    pub b: Vec<Name>,
+    pub body: Block,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    Let {
+        var: Name,
+        ty: PrimType,
+        exp: SExp,
+        span: Span,
+    },
+    Check {
+        check: Check,
+        span: Span,
+    },
+    View {
+        var: Name,
+        elem: PrimType,
+        rank: usize,
+        view: View,
+        span: Span,
+    },
+    /// `alloc` scope: the buffers exist while `body` runs.
+    Alloc {
+        outs: Vec<(Name, PrimType)>,
+        bufs: Vec<Buf>,
+        body: Block,
+    },
+    /// `for i < n { body }` (the value loop of a `build`; the body writes its element).
+    For {
+        i: Name,
+        n: Atom,
+        body: Vec<Stmt>,
+    },
+    /// `dest[idx..] = val` (one index per dimension).
+    Store {
+        dest: Name,
+        idx: Vec<Atom>,
+        val: Atom,
+        span: Span,
+    },
+    /// Copy all of `src` into `dest` (dims must agree: checked unless proved).
+    Copy {
+        dest: Name,
+        src: Name,
+        span: Span,
+    },
+    If {
+        outs: Vec<(Name, PrimType)>,
+        cond: Atom,
+        then: Block,
+        els: Block,
+    },
+    /// Sequential indexed fold with scalar accumulators.
+    Fold {
+        outs: Vec<(Name, PrimType)>,
+        acc: Vec<(Name, PrimType)>,
+        init: Vec<Atom>,
+        i: Name,
+        n: Atom,
+        body: Block,
+    },
+    /// Associative reduction of `elem` (computed per `i`) with `op`.
+    Reduce {
+        outs: Vec<(Name, PrimType)>,
+        ne: Vec<Atom>,
+        i: Name,
+        n: Atom,
+        elem: Block,
+        op: RedOp,
+    },
+    /// A loop whose state may contain arrays (double-buffered).
+    Loop {
+        outs: Vec<(Name, PrimType)>,
+        scalars: Vec<(Name, PrimType, Atom)>,
+        arrays: Vec<ArrState>,
+        form: LoopForm,
+        /// Results: the next scalar state (the array parts are written to `next`).
+        body: Block,
+    },
+    /// Call of a DPS function: destinations first.
+    Call {
+        outs: Vec<(Name, PrimType)>,
+        fun: Name,
+        dests: Vec<Name>,
+        args: Vec<Atom>,
+        span: Span,
+    },
+}
+
+/// Statements and scalar results.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub results: Vec<Atom>,
+}
+
+/// A parameter: a scalar or an array (whose dims travel with it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: Name,
+    pub ty: DType,
+}
+
+/// A result destination of a function, with its shape as a function of the
+/// parameters (the shape slice of dps-ftilde Fig. 7, after partial evaluation).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DestParam {
+    pub name: Name,
+    pub elem: PrimType,
+    pub shape: Vec<Dim>,
+}
+
+/// Where a result of the source-level function lives: a scalar result, or a
+/// destination.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ResultPart {
+    Scalar(PrimType),
+    Dest(usize),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fun {
+    pub name: Name,
+    pub entry: bool,
+    pub dests: Vec<DestParam>,
+    pub params: Vec<Param>,
+    /// The flattened results in source order.
+    pub results: Vec<ResultPart>,
+    pub body: Block,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Program {
+    pub funs: Vec<Fun>,
+}
+
+impl Program {
+    pub fn find(&self, name: &str) -> Option<&Fun> {
+        self.funs.iter().find(|f| f.name == name)
+    }
+}
+
+impl Block {
+    /// Visit every statement list, nested ones included.
+    pub fn for_each_stmt_mut(&mut self, f: &mut dyn FnMut(&mut Vec<Stmt>)) {
+        walk_stmts_mut(&mut self.stmts, f);
+    }
+}
+
+pub fn walk_stmts_mut(stmts: &mut Vec<Stmt>, f: &mut dyn FnMut(&mut Vec<Stmt>)) {
+    f(stmts);
+    for s in stmts.iter_mut() {
+        for b in nested_blocks_mut(s) {
+            walk_stmts_mut(b, f);
+        }
+    }
+}
+
+/// The statement lists nested directly in `s`.
+pub fn nested_blocks_mut(s: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
+    match s {
+        Stmt::Alloc { body, .. } => vec![&mut body.stmts],
+        Stmt::For { body, .. } => vec![body],
+        Stmt::If { then, els, .. } => vec![&mut then.stmts, &mut els.stmts],
+        Stmt::Fold { body, .. } => vec![&mut body.stmts],
+        Stmt::Reduce { elem, op, .. } => vec![&mut elem.stmts, &mut op.body.stmts],
+        Stmt::Loop { form, body, .. } => {
+            let mut v = vec![&mut body.stmts];
+            if let LoopForm::While(c) = form {
+                v.push(&mut c.stmts);
+            }
+            v
+        }
+        _ => vec![],
+    }
+}
+
+/// The statement lists nested directly in `s` (reading).
+pub fn nested_blocks(s: &Stmt) -> Vec<&Vec<Stmt>> {
+    match s {
+        Stmt::Alloc { body, .. } => vec![&body.stmts],
+        Stmt::For { body, .. } => vec![body],
+        Stmt::If { then, els, .. } => vec![&then.stmts, &els.stmts],
+        Stmt::Fold { body, .. } => vec![&body.stmts],
+        Stmt::Reduce { elem, op, .. } => vec![&elem.stmts, &op.body.stmts],
+        Stmt::Loop { form, body, .. } => {
+            let mut v = vec![&body.stmts];
+            if let LoopForm::While(c) = form {
+                v.push(&c.stmts);
+            }
+            v
+        }
+        _ => vec![],
+    }
+}
+
+/// Every variable a statement reads directly (not inside nested blocks),
+/// including destinations it writes through.
+pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
+    fn a(x: &Atom) -> Option<&Name> {
+        match x {
+            Atom::Var(v) => Some(v),
+            Atom::Const(_) => None,
+        }
+    }
+    let mut out: Vec<&Name> = Vec::new();
+    match s {
+        Stmt::Let { exp, .. } => match exp {
+            SExp::Atom(x) | SExp::Un(_, x) | SExp::Convert(_, x) => out.extend(a(x)),
+            SExp::Bin(_, x, y) => out.extend(a(x).into_iter().chain(a(y))),
+            SExp::Math(_, xs) => out.extend(xs.iter().filter_map(a)),
+            SExp::Load(arr, idx) => {
+                out.push(arr);
+                out.extend(idx.iter().filter_map(a));
+            }
+            SExp::Dim(arr, _) => out.push(arr),
+        },
+        Stmt::Check { check, .. } => out.extend(a(&check.got).into_iter().chain(a(&check.want))),
+        Stmt::View { view, .. } => match view {
+            View::Alias(x) => out.push(x),
+            View::Row(x, i) => {
+                out.push(x);
+                out.extend(a(i));
+            }
+            View::Slice(x, s, e) => {
+                out.push(x);
+                out.extend(a(s).into_iter().chain(a(e)));
+            }
+            View::Reshape(x, ds) => {
+                out.push(x);
+                out.extend(ds.iter().filter_map(a));
+            }
+        },
+        Stmt::Alloc { bufs, body, .. } => {
+            for b in bufs {
+                out.extend(b.dims.iter().filter_map(a));
+            }
+            out.extend(body.results.iter().filter_map(a));
+        }
+        Stmt::For { n, .. } => out.extend(a(n)),
+        Stmt::Store { dest, idx, val, .. } => {
+            out.push(dest);
+            out.extend(idx.iter().filter_map(a));
+            out.extend(a(val));
+        }
+        Stmt::Copy { dest, src, .. } => {
+            out.push(dest);
+            out.push(src);
+        }
+        Stmt::If {
+            cond, then, els, ..
+        } => {
+            out.extend(a(cond));
+            out.extend(then.results.iter().filter_map(a));
+            out.extend(els.results.iter().filter_map(a));
+        }
+        Stmt::Fold { init, n, body, .. } => {
+            out.extend(init.iter().filter_map(a));
+            out.extend(a(n));
+            out.extend(body.results.iter().filter_map(a));
+        }
+        Stmt::Reduce {
+            ne, n, elem, op, ..
+        } => {
+            out.extend(ne.iter().filter_map(a));
+            out.extend(a(n));
+            out.extend(elem.results.iter().filter_map(a));
+            out.extend(op.body.results.iter().filter_map(a));
+        }
+        Stmt::Loop {
+            scalars,
+            arrays,
+            form,
+            body,
+            ..
+        } => {
+            out.extend(scalars.iter().filter_map(|(_, _, i)| a(i)));
+            for st in arrays {
+                out.push(&st.out);
+                out.extend(st.dims.iter().filter_map(a));
+            }
+            match form {
+                LoopForm::For(_, n) => out.extend(a(n)),
+                LoopForm::While(c) => out.extend(c.results.iter().filter_map(a)),
+            }
+            out.extend(body.results.iter().filter_map(a));
+        }
+        Stmt::Call { dests, args, .. } => {
+            out.extend(dests.iter());
+            out.extend(args.iter().filter_map(a));
+        }
+    }
+    out
+}
+
+/// Variables a statement binds for the statements after it.
+pub fn stmt_binds(s: &Stmt) -> Vec<&Name> {
+    match s {
+        Stmt::Let { var, .. } | Stmt::View { var, .. } => vec![var],
+        Stmt::Alloc { outs, .. }
+        | Stmt::If { outs, .. }
+        | Stmt::Fold { outs, .. }
+        | Stmt::Reduce { outs, .. }
+        | Stmt::Loop { outs, .. }
+        | Stmt::Call { outs, .. } => outs.iter().map(|(n, _)| n).collect(),
+        _ => vec![],
+    }
+}
+
+/// Does any statement in `stmts` (nested included) mention `v`?
+pub fn mentions(stmts: &[Stmt], v: &str) -> bool {
+    stmts.iter().any(|s| {
+        stmt_uses(s).iter().any(|u| u.as_str() == v)
+            || nested_blocks(s).iter().any(|b| mentions(b, v))
+    })
+}

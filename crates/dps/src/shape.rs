@@ -1,0 +1,266 @@
+//! Shapes (dps-ftilde §3.3, Fig. 7): every array has a shape, one [`Dim`] per
+//! dimension, computed from sizes, scalar parameters and the dims of array
+//! parameters, never from array contents and without allocating.
+//!
+//! The shape translation itself runs inside [`crate::translate`], which keeps a
+//! shape for every array variable as it walks a function; this module is the
+//! shape language: expressions, partial evaluation ([`Dim::simplify`]) and the
+//! equality test used by F-tilde's rules (S-If) and (S-Reduce) ([`same`]).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use weir_ir::Name;
+
+/// A cardinality expression (F-tilde's `Card`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dim {
+    Const(i64),
+    /// An `i64` variable (a size or scalar parameter, a loop counter, a local).
+    Var(Name),
+    /// Dimension `k` of an array parameter (x^shp of the paper).
+    DimOf(Name, usize),
+    Add(Box<Dim>, Box<Dim>),
+    Sub(Box<Dim>, Box<Dim>),
+    Mul(Box<Dim>, Box<Dim>),
+    Div(Box<Dim>, Box<Dim>),
+    Max(Box<Dim>, Box<Dim>),
+    Min(Box<Dim>, Box<Dim>),
+}
+
+impl fmt::Display for Dim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Dim::Const(c) => write!(f, "{c}"),
+            Dim::Var(v) => write!(f, "{v}"),
+            Dim::DimOf(a, k) => write!(f, "dim {a} {k}"),
+            Dim::Add(a, b) => write!(f, "({a} + {b})"),
+            Dim::Sub(a, b) => write!(f, "({a} - {b})"),
+            Dim::Mul(a, b) => write!(f, "({a} * {b})"),
+            Dim::Div(a, b) => write!(f, "({a} / {b})"),
+            Dim::Max(a, b) => write!(f, "max({a}, {b})"),
+            Dim::Min(a, b) => write!(f, "min({a}, {b})"),
+        }
+    }
+}
+
+/// A shape as text: `[n, (m + 1)]`.
+pub fn shape_to_string(s: &[Dim]) -> String {
+    let parts: Vec<String> = s.iter().map(|d| d.to_string()).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// A linear form: constant + Σ coefficient × term (terms are opaque products).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+struct Linear {
+    c: i64,
+    terms: BTreeMap<Vec<Dim>, i64>,
+}
+
+impl Linear {
+    fn constant(c: i64) -> Linear {
+        Linear {
+            c,
+            terms: BTreeMap::new(),
+        }
+    }
+    fn term(d: Dim) -> Linear {
+        let mut terms = BTreeMap::new();
+        terms.insert(vec![d], 1);
+        Linear { c: 0, terms }
+    }
+    fn add(mut self, o: &Linear, sign: i64) -> Linear {
+        self.c = self.c.wrapping_add(sign.wrapping_mul(o.c));
+        for (t, k) in &o.terms {
+            let e = self.terms.entry(t.clone()).or_insert(0);
+            *e = e.wrapping_add(sign.wrapping_mul(*k));
+        }
+        self.terms.retain(|_, k| *k != 0);
+        self
+    }
+    fn mul(&self, o: &Linear) -> Linear {
+        let mut r = Linear::constant(self.c.wrapping_mul(o.c));
+        let mut add = |t: Vec<Dim>, k: i64| {
+            if k != 0 {
+                let e = r.terms.entry(t).or_insert(0);
+                *e = e.wrapping_add(k);
+            }
+        };
+        for (t, k) in &self.terms {
+            add(t.clone(), k.wrapping_mul(o.c));
+        }
+        for (t, k) in &o.terms {
+            add(t.clone(), k.wrapping_mul(self.c));
+        }
+        for (t1, k1) in &self.terms {
+            for (t2, k2) in &o.terms {
+                let mut t = t1.clone();
+                t.extend(t2.iter().cloned());
+                t.sort();
+                add(t, k1.wrapping_mul(*k2));
+            }
+        }
+        r.terms.retain(|_, k| *k != 0);
+        r
+    }
+    fn as_const(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.c)
+    }
+}
+
+fn linear(d: &Dim) -> Linear {
+    match d {
+        Dim::Const(c) => Linear::constant(*c),
+        Dim::Add(a, b) => linear(a).add(&linear(b), 1),
+        Dim::Sub(a, b) => linear(a).add(&linear(b), -1),
+        Dim::Mul(a, b) => linear(a).mul(&linear(b)),
+        Dim::Var(_) | Dim::DimOf(..) => Linear::term(d.clone()),
+        Dim::Div(a, b) | Dim::Max(a, b) | Dim::Min(a, b) => {
+            let (la, lb) = (linear(a), linear(b));
+            match (la.as_const(), lb.as_const()) {
+                (Some(x), Some(y)) => match d {
+                    Dim::Div(..) if y != 0 => Linear::constant(x.wrapping_div(y)),
+                    Dim::Max(..) => Linear::constant(x.max(y)),
+                    Dim::Min(..) => Linear::constant(x.min(y)),
+                    _ => Linear::term(d.clone()),
+                },
+                _ => {
+                    if matches!(d, Dim::Max(..) | Dim::Min(..)) && la == lb {
+                        return la;
+                    }
+                    Linear::term(rebuild_opaque(d))
+                }
+            }
+        }
+    }
+}
+
+/// An opaque term with simplified operands (so equal terms compare equal).
+fn rebuild_opaque(d: &Dim) -> Dim {
+    let f = |a: &Dim| Box::new(a.simplify());
+    match d {
+        Dim::Div(a, b) => Dim::Div(f(a), f(b)),
+        Dim::Max(a, b) => Dim::Max(f(a), f(b)),
+        Dim::Min(a, b) => Dim::Min(f(a), f(b)),
+        _ => d.clone(),
+    }
+}
+
+fn from_linear(l: &Linear) -> Dim {
+    let mut acc: Option<Dim> = None;
+    for (t, k) in &l.terms {
+        let mut prod = t[0].clone();
+        for x in &t[1..] {
+            prod = Dim::Mul(Box::new(prod), Box::new(x.clone()));
+        }
+        let (term, neg) = match *k {
+            1 => (prod, false),
+            -1 => (prod, true),
+            k if k < 0 => (Dim::Mul(Box::new(Dim::Const(-k)), Box::new(prod)), true),
+            k => (Dim::Mul(Box::new(Dim::Const(k)), Box::new(prod)), false),
+        };
+        acc = Some(match (acc, neg) {
+            (None, false) => term,
+            (None, true) => Dim::Sub(Box::new(Dim::Const(0)), Box::new(term)),
+            (Some(a), false) => Dim::Add(Box::new(a), Box::new(term)),
+            (Some(a), true) => Dim::Sub(Box::new(a), Box::new(term)),
+        });
+    }
+    match acc {
+        None => Dim::Const(l.c),
+        Some(a) if l.c == 0 => a,
+        Some(a) if l.c > 0 => Dim::Add(Box::new(a), Box::new(Dim::Const(l.c))),
+        Some(a) => Dim::Sub(Box::new(a), Box::new(Dim::Const(l.c.wrapping_neg()))),
+    }
+}
+
+impl Dim {
+    pub fn add(a: Dim, b: Dim) -> Dim {
+        Dim::Add(Box::new(a), Box::new(b)).simplify()
+    }
+    pub fn sub(a: Dim, b: Dim) -> Dim {
+        Dim::Sub(Box::new(a), Box::new(b)).simplify()
+    }
+    pub fn mul(a: Dim, b: Dim) -> Dim {
+        Dim::Mul(Box::new(a), Box::new(b)).simplify()
+    }
+    /// Partial evaluation: constant folding and normalisation to a sum of terms.
+    pub fn simplify(&self) -> Dim {
+        from_linear(&linear(self))
+    }
+    pub fn as_const(&self) -> Option<i64> {
+        linear(self).as_const()
+    }
+    /// Replace leaves.
+    pub fn map_leaves(&self, f: &mut dyn FnMut(&Dim) -> Option<Dim>) -> Dim {
+        if let Some(d) = f(self) {
+            return d;
+        }
+        let mut g = |a: &Dim| Box::new(a.map_leaves(f));
+        match self {
+            Dim::Const(_) | Dim::Var(_) | Dim::DimOf(..) => self.clone(),
+            Dim::Add(a, b) => Dim::Add(g(a), g(b)),
+            Dim::Sub(a, b) => Dim::Sub(g(a), g(b)),
+            Dim::Mul(a, b) => Dim::Mul(g(a), g(b)),
+            Dim::Div(a, b) => Dim::Div(g(a), g(b)),
+            Dim::Max(a, b) => Dim::Max(g(a), g(b)),
+            Dim::Min(a, b) => Dim::Min(g(a), g(b)),
+        }
+    }
+    /// Every variable leaf (`Var` names and `DimOf` arrays).
+    pub fn leaves(&self, out: &mut Vec<Name>) {
+        match self {
+            Dim::Const(_) => {}
+            Dim::Var(v) | Dim::DimOf(v, _) => out.push(v.clone()),
+            Dim::Add(a, b)
+            | Dim::Sub(a, b)
+            | Dim::Mul(a, b)
+            | Dim::Div(a, b)
+            | Dim::Max(a, b)
+            | Dim::Min(a, b) => {
+                a.leaves(out);
+                b.leaves(out);
+            }
+        }
+    }
+}
+
+/// Are the two dims equal for all values of their leaves (as linear forms)?
+pub fn same_dim(a: &Dim, b: &Dim) -> bool {
+    linear(a) == linear(b)
+}
+
+/// Are two shapes provably equal?
+pub fn same(a: &[Dim], b: &[Dim]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_dim(x, y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    fn v(s: &str) -> Dim {
+        Dim::Var(s.into())
+    }
+    #[test]
+    fn seidel_concat_shape_is_invariant() {
+        // (j + 1) - 0 + 1 + (d - (j + 1 + 1)) == d  (slices and concat of seidel)
+        let j1 = Dim::add(v("j"), Dim::Const(1));
+        let left = Dim::sub(j1.clone(), Dim::Const(0));
+        let right = Dim::sub(Dim::DimOf("a".into(), 0), Dim::add(j1, Dim::Const(1)));
+        let total = Dim::add(left, Dim::add(Dim::Const(1), right));
+        assert!(same_dim(&total, &Dim::DimOf("a".into(), 0)));
+        assert!(!same_dim(&total, &v("j")));
+    }
+    #[test]
+    fn products_and_constants() {
+        let nm = Dim::mul(v("n"), v("m"));
+        let mn = Dim::mul(v("m"), v("n"));
+        assert!(same_dim(&nm, &mn));
+        assert_eq!(Dim::mul(Dim::Const(3), Dim::Const(4)).as_const(), Some(12));
+        let mx = Dim::Max(
+            Box::new(Dim::Const(0)),
+            Box::new(Dim::sub(v("n"), Dim::Const(2))),
+        );
+        assert!(same_dim(&mx, &mx.simplify()));
+        assert!(!same_dim(&mx, &v("n")));
+    }
+}

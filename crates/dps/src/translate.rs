@@ -1,0 +1,2111 @@
+//! The DPS translation (dps-ftilde §3.2, Fig. 6) together with the shape
+//! translation (Fig. 7) it relies on.
+//!
+//! Input: the optimized core IR (first-order; `build`/`ifold`/`ireduce`, loops and
+//! a few kept primitives). Output: a [`crate::ir::Program`] in which every
+//! array-returning function takes its destinations first and every intermediate
+//! array lives in an `alloc` scope whose size was computed, before its values,
+//! from shapes only.
+//!
+//! Rules, in the paper's terms:
+//! - (D-Let) `let x = e1 in e2` with an array `e1`: `alloc (S[e1]) (λr. D[e1] r; D[e2] d)`
+//!   — here an [`Stmt::Alloc`] whose body is `e1` written into `r` followed by the
+//!   rest of the block. When `x` is (part of) the block's result, `e1` is written
+//!   straight into the block's destination instead (no allocation, no copy).
+//! - (D-App) calls pass destinations first; their shape is the callee's shape
+//!   template with the arguments' shapes substituted (partial evaluation: no shape
+//!   function runs at run time).
+//! - (D-VarVector) an array variable returned where a destination is expected is
+//!   copied.
+//! - (S-If), (S-Reduce): an `if` whose branches have different shapes, or a loop
+//!   whose array state changes shape, is rejected with both shapes in the message.
+//!
+//! Where a shape cannot be proved equal to the destination it is written into, an
+//! explicit run-time [`Stmt::Check`] guards the write.
+
+use crate::ir::*;
+use crate::shape::{Dim, same, shape_to_string};
+use std::collections::HashMap;
+use weir_ir::{self as core, Builtin, Size, Type};
+
+/// A translation error (the construct is outside what the C backend compiles).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Error {
+    pub span: Span,
+    pub message: String,
+    pub help: String,
+}
+
+type R<T> = Result<T, Error>;
+
+fn error<T>(span: Span, message: impl Into<String>, help: impl Into<String>) -> R<T> {
+    Err(Error {
+        span,
+        message: message.into(),
+        help: help.into(),
+    })
+}
+
+/// One flattened component of a core value.
+#[derive(Clone, Debug, PartialEq)]
+struct Leaf {
+    atom: Atom,
+    ty: DType,
+}
+
+impl Leaf {
+    fn name(&self) -> Option<&Name> {
+        match &self.atom {
+            Atom::Var(v) => Some(v),
+            Atom::Const(_) => None,
+        }
+    }
+}
+
+/// Leaf types of a core type, with their sizes (outer dimension first).
+fn flat_type(t: &Type) -> Option<Vec<(DType, Vec<Size>)>> {
+    match t {
+        Type::Prim(p) => Some(vec![(DType::Scalar(*p), vec![])]),
+        Type::Tuple(ts) => {
+            let mut v = Vec::new();
+            for t in ts {
+                v.extend(flat_type(t)?);
+            }
+            Some(v)
+        }
+        Type::Array(sz, e) => Some(
+            flat_type(e)?
+                .into_iter()
+                .map(|(d, mut szs)| {
+                    szs.insert(0, sz.clone());
+                    (DType::Array(d.prim(), d.rank() + 1), szs)
+                })
+                .collect(),
+        ),
+        Type::Fun(..) | Type::Infer(_) => None,
+    }
+}
+
+/// The callee information a call site needs.
+#[derive(Clone, Debug)]
+struct Sig {
+    params: Vec<Param>,
+    dests: Vec<DestParam>,
+}
+
+/// Translate a whole (optimized, first-order) program. Errors are collected per
+/// function; a function with an error is left out.
+pub fn translate(prog: &core::Program) -> Result<Program, Vec<Error>> {
+    let mut out = Program::default();
+    let mut sigs: HashMap<Name, Sig> = HashMap::new();
+    let mut errors = Vec::new();
+    // Callees come before callers in the core program (no recursion).
+    for d in &prog.defs {
+        match FunTr::new(&sigs, d).and_then(|t| t.run(d)) {
+            Ok(f) => {
+                sigs.insert(
+                    f.name.clone(),
+                    Sig {
+                        params: f.params.clone(),
+                        dests: f.dests.clone(),
+                    },
+                );
+                out.funs.push(f);
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+struct FunTr<'a> {
+    sigs: &'a HashMap<Name, Sig>,
+    /// Core variable → its leaves.
+    vars: HashMap<Name, Vec<Leaf>>,
+    /// Core variable → its core type.
+    types: HashMap<Name, Type>,
+    /// DPS array variable → shape.
+    shapes: HashMap<Name, Vec<Dim>>,
+    /// `i64` scalar → its definition as a shape expression (for expansion).
+    defs: HashMap<Name, Dim>,
+    /// DPS variable → nesting depth of its binding.
+    depth: HashMap<Name, usize>,
+    cur: usize,
+    fresh: usize,
+    /// Types of scalar variables introduced by the translation.
+    scalar_types: HashMap<Name, PrimType>,
+}
+
+impl<'a> FunTr<'a> {
+    fn new(sigs: &'a HashMap<Name, Sig>, _d: &core::FunDef) -> R<FunTr<'a>> {
+        Ok(FunTr {
+            sigs,
+            vars: HashMap::new(),
+            types: HashMap::new(),
+            shapes: HashMap::new(),
+            defs: HashMap::new(),
+            depth: HashMap::new(),
+            cur: 0,
+            fresh: 0,
+            scalar_types: HashMap::new(),
+        })
+    }
+
+    fn fresh(&mut self, base: &str) -> Name {
+        self.fresh += 1;
+        format!("{base}{}", self.fresh)
+    }
+
+    fn bind_depth(&mut self, n: &Name) {
+        self.depth.insert(n.clone(), self.cur);
+    }
+
+    fn run(mut self, d: &core::FunDef) -> R<Fun> {
+        // Parameters.
+        let mut params = Vec::new();
+        let mut prologue = Vec::new();
+        let mut size_home: HashMap<Name, Dim> = HashMap::new();
+        for (p, t) in &d.params {
+            let Some(leaves) = flat_type(t) else {
+                return error(
+                    d.span,
+                    format!("`{}` takes a function parameter `{p}`", d.name),
+                    "the C backend compiles first-order programs; this function should have been inlined",
+                );
+            };
+            self.types.insert(p.clone(), t.clone());
+            let mut ls = Vec::new();
+            for (k, (ty, sizes)) in leaves.iter().enumerate() {
+                let name = if leaves.len() == 1 {
+                    p.clone()
+                } else {
+                    format!("{p}c{k}")
+                };
+                params.push(Param {
+                    name: name.clone(),
+                    ty: *ty,
+                });
+                self.bind_depth(&name);
+                if let DType::Array(..) = ty {
+                    let mut shape = Vec::new();
+                    for (j, sz) in sizes.iter().enumerate() {
+                        let here = Dim::DimOf(name.clone(), j);
+                        match sz {
+                            Size::Var(n) if d.size_params.contains(n) => {
+                                if let Some(prev) = size_home.get(n) {
+                                    // A repeated size parameter: check it.
+                                    let got = self.fresh("s");
+                                    prologue.push(Stmt::Let {
+                                        var: got.clone(),
+                                        ty: PrimType::I64,
+                                        exp: SExp::Dim(name.clone(), j),
+                                        span: d.span,
+                                    });
+                                    prologue.push(Stmt::Check {
+                                        check: Check {
+                                            got: Atom::Var(got),
+                                            want: Atom::Var(n.clone()),
+                                            message: core::SizeCheck {
+                                                got: Atom::Var(n.clone()),
+                                                want: Atom::Var(n.clone()),
+                                                callee: d.name.clone(),
+                                                param: p.clone(),
+                                                size: n.clone(),
+                                            },
+                                        },
+                                        span: d.span,
+                                    });
+                                    shape.push(prev.clone());
+                                } else {
+                                    size_home.insert(n.clone(), here.clone());
+                                    prologue.push(Stmt::Let {
+                                        var: n.clone(),
+                                        ty: PrimType::I64,
+                                        exp: SExp::Dim(name.clone(), j),
+                                        span: d.span,
+                                    });
+                                    self.bind_depth(n);
+                                    self.defs.insert(n.clone(), here.clone());
+                                    self.scalar_types.insert(n.clone(), PrimType::I64);
+                                    self.vars.insert(
+                                        n.clone(),
+                                        vec![Leaf {
+                                            atom: Atom::Var(n.clone()),
+                                            ty: DType::Scalar(PrimType::I64),
+                                        }],
+                                    );
+                                    shape.push(Dim::Var(n.clone()));
+                                }
+                            }
+                            Size::Const(c) => {
+                                // Checked at the boundary like a size parameter.
+                                let got = self.fresh("s");
+                                prologue.push(Stmt::Let {
+                                    var: got.clone(),
+                                    ty: PrimType::I64,
+                                    exp: SExp::Dim(name.clone(), j),
+                                    span: d.span,
+                                });
+                                prologue.push(Stmt::Check {
+                                    check: Check {
+                                        got: Atom::Var(got),
+                                        want: Atom::Const(Const::I64(*c)),
+                                        message: core::SizeCheck {
+                                            got: Atom::Const(Const::I64(0)),
+                                            want: Atom::Const(Const::I64(*c)),
+                                            callee: d.name.clone(),
+                                            param: p.clone(),
+                                            size: c.to_string(),
+                                        },
+                                    },
+                                    span: d.span,
+                                });
+                                shape.push(Dim::Const(*c));
+                            }
+                            _ => shape.push(here),
+                        }
+                    }
+                    self.shapes.insert(name.clone(), shape);
+                }
+                ls.push(Leaf {
+                    atom: Atom::Var(name),
+                    ty: *ty,
+                });
+            }
+            self.vars.insert(p.clone(), ls);
+        }
+        // Size parameters that only appear in scalar positions are bound by
+        // their home; scalar i64 params are shape leaves themselves.
+        // Result shape template.
+        let Some(ret_leaves) = flat_type(&d.ret) else {
+            return error(
+                d.span,
+                format!("`{}` returns a function", d.name),
+                "functions cannot return functions (F-tilde restriction)",
+            );
+        };
+        let mut dests = Vec::new();
+        let mut results = Vec::new();
+        let structural = self.shape_of_body_result(&d.body)?;
+        let mut si = 0;
+        for (ty, sizes) in &ret_leaves {
+            match ty {
+                DType::Scalar(p) => results.push(ResultPart::Scalar(*p)),
+                DType::Array(p, _) => {
+                    let st = structural.get(si).cloned().unwrap_or_default();
+                    si += 1;
+                    let mut shape = Vec::new();
+                    for (j, sz) in sizes.iter().enumerate() {
+                        let from_type = match sz {
+                            Size::Const(c) => Some(Dim::Const(*c)),
+                            Size::Var(n) => size_home.get(n).cloned().or_else(|| {
+                                d.params
+                                    .iter()
+                                    .any(|(q, t)| q == n && *t == Type::I64)
+                                    .then(|| Dim::Var(n.clone()))
+                            }),
+                            _ => None,
+                        };
+                        let dim = match from_type {
+                            Some(x) => x,
+                            None => {
+                                let Some(s) = st.get(j) else {
+                                    return error(
+                                        d.span,
+                                        format!("cannot compute the result shape of `{}`", d.name),
+                                        "declare the result sizes in terms of the parameters",
+                                    );
+                                };
+                                self.expand_to_params(s, &size_home).map_err(|v| Error {
+                                    span: d.span,
+                                    message: format!(
+                                        "the result shape of `{}` depends on `{}`, a value computed inside it",
+                                        d.name,
+                                        core::display_name(&v)
+                                    ),
+                                    help: "Weir compiles a function in destination-passing style: its caller must know the result's shape from the arguments' shapes alone (F-tilde's restriction). Declare the result sizes with size parameters, or run with --interp".into(),
+                                })?
+                            }
+                        };
+                        shape.push(dim);
+                    }
+                    let name = self.fresh("out");
+                    results.push(ResultPart::Dest(dests.len()));
+                    dests.push(DestParam {
+                        name,
+                        elem: *p,
+                        shape,
+                    });
+                }
+            }
+        }
+        // Bind the destinations, with their shapes in terms of the body's names.
+        let mut dest_names = Vec::new();
+        for dp in &dests {
+            let shape: Vec<Dim> = dp
+                .shape
+                .iter()
+                .map(|s| {
+                    s.map_leaves(&mut |l| match l {
+                        Dim::DimOf(a, k) => size_home
+                            .iter()
+                            .find(|(_, h)| *h == l)
+                            .map(|(n, _)| Dim::Var(n.clone()))
+                            .or(Some(Dim::DimOf(a.clone(), *k))),
+                        _ => None,
+                    })
+                })
+                .collect();
+            self.shapes.insert(dp.name.clone(), shape);
+            self.bind_depth(&dp.name);
+            dest_names.push(Some(dp.name.clone()));
+        }
+        // Results map onto destinations (scalar parts stay results).
+        let mut slots = Vec::new();
+        let mut di = 0;
+        for r in &results {
+            match r {
+                ResultPart::Scalar(_) => slots.push(None),
+                ResultPart::Dest(_) => {
+                    slots.push(dest_names[di].clone());
+                    di += 1;
+                }
+            }
+        }
+        let mut body = self.body(&d.body, &slots)?;
+        prologue.append(&mut body.stmts);
+        body.stmts = prologue;
+        Ok(Fun {
+            name: d.name.clone(),
+            entry: d.entry,
+            dests,
+            params,
+            results,
+            body,
+            span: d.span,
+        })
+    }
+
+    /// Expand a shape so that it only mentions parameters (for result templates).
+    fn expand_to_params(&self, d: &Dim, homes: &HashMap<Name, Dim>) -> Result<Dim, Name> {
+        let mut bad = None;
+        let r = d.map_leaves(&mut |l| match l {
+            Dim::Var(v) => {
+                if let Some(h) = homes.get(v) {
+                    return Some(h.clone());
+                }
+                if self.depth.get(v) == Some(&0) && !self.defs.contains_key(v) {
+                    return Some(l.clone());
+                }
+                match self.defs.get(v) {
+                    Some(def) => match self.expand_to_params(def, homes) {
+                        Ok(x) => Some(x),
+                        Err(b) => {
+                            bad = Some(b);
+                            Some(l.clone())
+                        }
+                    },
+                    None => {
+                        bad = Some(v.clone());
+                        Some(l.clone())
+                    }
+                }
+            }
+            _ => None,
+        });
+        match bad {
+            Some(b) => Err(b),
+            None => Ok(r.simplify()),
+        }
+    }
+
+    /// Expand local variables (bound deeper than `max`) into their definitions.
+    fn resolve(&self, d: &Dim, max: usize) -> Result<Dim, Name> {
+        let mut bad = None;
+        let r = d.map_leaves(&mut |l| match l {
+            Dim::Var(v) | Dim::DimOf(v, _) => {
+                let deep = self.depth.get(v).is_none_or(|x| *x > max);
+                if !deep {
+                    return Some(l.clone());
+                }
+                match (l, self.defs.get(v)) {
+                    (Dim::Var(_), Some(def)) => match self.resolve(def, max) {
+                        Ok(x) => Some(x),
+                        Err(b) => {
+                            bad = Some(b);
+                            Some(l.clone())
+                        }
+                    },
+                    _ => {
+                        bad = Some(v.clone());
+                        Some(l.clone())
+                    }
+                }
+            }
+            _ => None,
+        });
+        match bad {
+            Some(b) => Err(b),
+            None => Ok(r),
+        }
+    }
+
+    /// Fully expanded (for equality tests).
+    fn expand(&self, d: &Dim) -> Dim {
+        d.map_leaves(&mut |l| match l {
+            Dim::Var(v) => self.defs.get(v).map(|def| self.expand(def)),
+            _ => None,
+        })
+    }
+
+    fn same_shape(&self, a: &[Dim], b: &[Dim]) -> bool {
+        let ea: Vec<Dim> = a.iter().map(|d| self.expand(d)).collect();
+        let eb: Vec<Dim> = b.iter().map(|d| self.expand(d)).collect();
+        same(&ea, &eb)
+    }
+
+    fn show_shape(&self, s: &[Dim]) -> String {
+        let e: Vec<Dim> = s.iter().map(|d| self.expand(d).simplify()).collect();
+        shape_to_string(&e)
+            .replace("dim ", "length ")
+            .split(|c: char| c == ' ')
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn atom_dim(&self, a: &Atom) -> Dim {
+        match a {
+            Atom::Const(Const::I64(c)) => Dim::Const(*c),
+            Atom::Const(Const::I32(c)) => Dim::Const(*c as i64),
+            Atom::Const(_) => Dim::Const(0),
+            Atom::Var(v) => match self.vars.get(v).and_then(|l| l.first()) {
+                Some(Leaf {
+                    atom: Atom::Const(Const::I64(c)),
+                    ..
+                }) => Dim::Const(*c),
+                Some(Leaf {
+                    atom: Atom::Var(n), ..
+                }) => Dim::Var(n.clone()),
+                _ => Dim::Var(v.clone()),
+            },
+        }
+    }
+
+    fn leaves(&self, a: &Atom, span: Span) -> R<Vec<Leaf>> {
+        match a {
+            Atom::Const(c) => Ok(vec![Leaf {
+                atom: a.clone(),
+                ty: DType::Scalar(c.prim()),
+            }]),
+            Atom::Var(v) => match self.vars.get(v) {
+                Some(l) => Ok(l.clone()),
+                None => error(
+                    span,
+                    format!("internal error: `{v}` is not bound in the DPS translation"),
+                    "please report this",
+                ),
+            },
+        }
+    }
+
+    fn shape(&self, leaf: &Leaf, span: Span) -> R<Vec<Dim>> {
+        match (&leaf.atom, leaf.ty) {
+            (Atom::Var(v), DType::Array(..)) => match self.shapes.get(v) {
+                Some(s) => Ok(s.clone()),
+                None => error(
+                    span,
+                    format!("internal error: no shape for `{v}`"),
+                    "please report this",
+                ),
+            },
+            _ => Ok(vec![]),
+        }
+    }
+
+    /// Emit statements computing `d` and return it as an atom.
+    fn emit_dim(&mut self, d: &Dim, out: &mut Vec<Stmt>, span: Span) -> Atom {
+        let d = d.simplify();
+        match &d {
+            Dim::Const(c) => Atom::Const(Const::I64(*c)),
+            Dim::Var(v) => Atom::Var(v.clone()),
+            Dim::DimOf(a, k) => {
+                let t = self.fresh("s");
+                out.push(Stmt::Let {
+                    var: t.clone(),
+                    ty: PrimType::I64,
+                    exp: SExp::Dim(a.clone(), *k),
+                    span,
+                });
+                self.bind_depth(&t);
+                Atom::Var(t)
+            }
+            Dim::Add(a, b)
+            | Dim::Sub(a, b)
+            | Dim::Mul(a, b)
+            | Dim::Div(a, b)
+            | Dim::Max(a, b)
+            | Dim::Min(a, b) => {
+                let x = self.emit_dim(a, out, span);
+                let y = self.emit_dim(b, out, span);
+                let t = self.fresh("s");
+                let exp = match &d {
+                    Dim::Add(..) => SExp::Bin(BinOp::Add, x, y),
+                    Dim::Sub(..) => SExp::Bin(BinOp::Sub, x, y),
+                    Dim::Mul(..) => SExp::Bin(BinOp::Mul, x, y),
+                    Dim::Div(..) => SExp::Bin(BinOp::Div, x, y),
+                    Dim::Max(..) => SExp::Math(MathFn::Max, vec![x, y]),
+                    _ => SExp::Math(MathFn::Min, vec![x, y]),
+                };
+                out.push(Stmt::Let {
+                    var: t.clone(),
+                    ty: PrimType::I64,
+                    exp,
+                    span,
+                });
+                self.bind_depth(&t);
+                Atom::Var(t)
+            }
+        }
+    }
+
+    /// Guard a write of something of shape `got` into a destination of shape
+    /// `want`: nothing when provably equal, run-time checks otherwise.
+    fn guard(&mut self, got: &[Dim], want: &[Dim], what: &str, out: &mut Vec<Stmt>, span: Span) {
+        for (g, w) in got.iter().zip(want) {
+            if self.same_shape(std::slice::from_ref(g), std::slice::from_ref(w)) {
+                continue;
+            }
+            let (Ok(g), Ok(w)) = (self.resolve(g, self.cur), self.resolve(w, self.cur)) else {
+                continue;
+            };
+            let ga = self.emit_dim(&g, out, span);
+            let wa = self.emit_dim(&w, out, span);
+            out.push(Stmt::Check {
+                check: Check {
+                    got: ga,
+                    want: wa,
+                    message: core::SizeCheck {
+                        got: Atom::Const(Const::I64(0)),
+                        want: Atom::Const(Const::I64(0)),
+                        callee: what.to_string(),
+                        param: "dest".into(),
+                        size: String::new(),
+                    },
+                },
+                span,
+            });
+        }
+    }
+
+    // ---------------------------------------------------------------------
+    // Shape translation (Fig. 7): the shape of each array leaf of an
+    // expression, without evaluating it.
+
+    /// Shapes of the array leaves of a body's result (the body is walked
+    /// symbolically; its local definitions are recorded for expansion).
+    fn shape_of_body_result(&mut self, b: &core::Body) -> R<Vec<Vec<Dim>>> {
+        // Walk in a scratch copy of the environment.
+        let saved = (
+            self.vars.clone(),
+            self.types.clone(),
+            self.shapes.clone(),
+            self.depth.clone(),
+        );
+        self.cur += 1;
+        let r = (|| {
+            for s in &b.stmts {
+                self.shape_bind(s)?;
+            }
+            let ls = self.leaves(&b.result, Span::default())?;
+            let mut v = Vec::new();
+            for l in ls.iter().filter(|l| matches!(l.ty, DType::Array(..))) {
+                v.push(self.shape(l, Span::default())?);
+            }
+            Ok(v)
+        })();
+        self.cur -= 1;
+        (self.vars, self.types, self.shapes, self.depth) = saved;
+        r
+    }
+
+    /// Bind a statement's variable symbolically (shapes and scalar definitions only).
+    fn shape_bind(&mut self, s: &core::Stmt) -> R<()> {
+        let leaves_t = self.flat(&s.ty, s.span)?;
+        let shapes = self.shape_exp(s)?;
+        self.record_defs(s);
+        let mut ls = Vec::new();
+        let mut si = 0;
+        let single = leaves_t.len() == 1;
+        for (k, (ty, _)) in leaves_t.iter().enumerate() {
+            let name = if single {
+                s.var.clone()
+            } else {
+                format!("{}c{k}", s.var)
+            };
+            self.bind_depth(&name);
+            if let DType::Array(..) = ty {
+                self.shapes
+                    .insert(name.clone(), shapes.get(si).cloned().unwrap_or_default());
+                si += 1;
+            }
+            ls.push(Leaf {
+                atom: Atom::Var(name),
+                ty: *ty,
+            });
+        }
+        self.types.insert(s.var.clone(), s.ty.clone());
+        self.vars.insert(s.var.clone(), ls);
+        Ok(())
+    }
+
+    fn flat(&self, t: &Type, span: Span) -> R<Vec<(DType, Vec<Size>)>> {
+        match flat_type(t) {
+            Some(v) => Ok(v),
+            None => error(
+                span,
+                "a function value where the C backend needs data",
+                "the program should be first-order after optimisation; please report this",
+            ),
+        }
+    }
+
+    /// Remember `i64` scalar definitions (for shape expansion).
+    fn record_defs(&mut self, s: &core::Stmt) {
+        if s.ty != Type::I64 {
+            return;
+        }
+        let d = match &s.exp {
+            core::Exp::Atom(a) => Some(self.atom_dim(a)),
+            core::Exp::Bin(op, a, b) => {
+                let (x, y) = (Box::new(self.atom_dim(a)), Box::new(self.atom_dim(b)));
+                match op {
+                    BinOp::Add => Some(Dim::Add(x, y)),
+                    BinOp::Sub => Some(Dim::Sub(x, y)),
+                    BinOp::Mul => Some(Dim::Mul(x, y)),
+                    BinOp::Div => Some(Dim::Div(x, y)),
+                    _ => None,
+                }
+            }
+            core::Exp::Math(MathFn::Max, xs) if xs.len() == 2 => Some(Dim::Max(
+                Box::new(self.atom_dim(&xs[0])),
+                Box::new(self.atom_dim(&xs[1])),
+            )),
+            core::Exp::Math(MathFn::Min, xs) if xs.len() == 2 => Some(Dim::Min(
+                Box::new(self.atom_dim(&xs[0])),
+                Box::new(self.atom_dim(&xs[1])),
+            )),
+            core::Exp::Dim(..) | core::Exp::Prim(Builtin::Length, _) => {
+                let (a, k) = match &s.exp {
+                    core::Exp::Dim(a, k) => (a.clone(), *k),
+                    core::Exp::Prim(_, args) => match args.first() {
+                        Some(core::Arg::Atom(a)) => (a.clone(), 0),
+                        _ => return,
+                    },
+                    _ => return,
+                };
+                self.leaves(&a, s.span)
+                    .ok()
+                    .and_then(|ls| {
+                        ls.into_iter()
+                            .find(|l| matches!(l.ty, DType::Array(..)))
+                            .and_then(|l| self.shape(&l, s.span).ok())
+                    })
+                    .and_then(|sh| sh.get(k).cloned())
+            }
+            core::Exp::CheckSize(c) => Some(self.atom_dim(&c.got)),
+            _ => None,
+        };
+        if let Some(d) = d {
+            self.defs.insert(s.var.clone(), d);
+        }
+    }
+
+    fn array_leaf_shapes(&self, a: &Atom, span: Span) -> R<Vec<Vec<Dim>>> {
+        let mut v = Vec::new();
+        for l in self.leaves(a, span)? {
+            if let DType::Array(..) = l.ty {
+                v.push(self.shape(&l, span)?);
+            }
+        }
+        Ok(v)
+    }
+
+    /// The shapes of the array leaves of the value of `s.exp`.
+    fn shape_exp(&mut self, s: &core::Stmt) -> R<Vec<Vec<Dim>>> {
+        use core::Exp as E;
+        let span = s.span;
+        let n_arrays = self
+            .flat(&s.ty, span)?
+            .iter()
+            .filter(|(t, _)| matches!(t, DType::Array(..)))
+            .count();
+        if n_arrays == 0 {
+            return Ok(vec![]);
+        }
+        let arg = |args: &[core::Arg], k: usize| -> R<Atom> {
+            match args.get(k) {
+                Some(core::Arg::Atom(a)) => Ok(a.clone()),
+                _ => error(
+                    span,
+                    "internal error: malformed builtin call",
+                    "please report this",
+                ),
+            }
+        };
+        Ok(match &s.exp {
+            E::Atom(a) => self.array_leaf_shapes(a, span)?,
+            E::Tuple(xs) => {
+                let mut v = Vec::new();
+                for x in xs {
+                    v.extend(self.array_leaf_shapes(x, span)?);
+                }
+                v
+            }
+            E::Proj(a, k) => {
+                let ls = self.proj_leaves(a, *k, span)?;
+                let mut v = Vec::new();
+                for l in ls.iter().filter(|l| matches!(l.ty, DType::Array(..))) {
+                    v.push(self.shape(l, span)?);
+                }
+                v
+            }
+            E::Index(a, _) => self
+                .array_leaf_shapes(a, span)?
+                .into_iter()
+                .filter(|sh| sh.len() >= 2)
+                .map(|sh| sh[1..].to_vec())
+                .collect(),
+            E::Slice(a, st, en) => {
+                let len = Dim::sub(self.atom_dim(en), self.atom_dim(st));
+                self.array_leaf_shapes(a, span)?
+                    .into_iter()
+                    .map(|mut sh| {
+                        sh[0] = len.clone();
+                        sh
+                    })
+                    .collect()
+            }
+            E::ArrayLit(xs) => {
+                let n = Dim::Const(xs.len() as i64);
+                match xs.first() {
+                    Some(x) => {
+                        let el = self.leaves(x, span)?;
+                        let mut v = Vec::new();
+                        for l in &el {
+                            let mut sh = vec![n.clone()];
+                            sh.extend(self.shape(l, span)?);
+                            v.push(sh);
+                        }
+                        v
+                    }
+                    None => self.type_shapes(&s.ty, span)?,
+                }
+            }
+            E::If(_, t, e) => {
+                let st = self.shape_of_body_result(t)?;
+                let se = self.shape_of_body_result(e)?;
+                for (a, b) in st.iter().zip(&se) {
+                    if !self.same_shape(a, b) {
+                        return error(
+                            span,
+                            format!(
+                                "the branches of this `if` return arrays of different shapes: {} and {}",
+                                self.show_shape(a),
+                                self.show_shape(b)
+                            ),
+                            "Weir allocates the result of an `if` before choosing a branch (destination-passing style, F-tilde rule S-If), so both branches must have the same shape; or run with --interp",
+                        );
+                    }
+                }
+                st
+            }
+            E::Loop { init, .. } => self.array_leaf_shapes(init, span)?,
+            E::Call(f, args) => {
+                let Some(sig) = self.sigs.get(f).cloned() else {
+                    return error(
+                        span,
+                        format!("call of `{f}`, which the C backend could not compile"),
+                        "see the error reported for that function",
+                    );
+                };
+                let flat_args = self.flat_args(args, span)?;
+                let mut v = Vec::new();
+                for dp in &sig.dests {
+                    let mut sh = Vec::new();
+                    for d in &dp.shape {
+                        sh.push(self.subst_template(d, &sig.params, &flat_args, span)?);
+                    }
+                    v.push(sh);
+                }
+                v
+            }
+            E::Prim(b, args) => match b {
+                Builtin::Build => {
+                    let n = self.atom_dim(&arg(args, 0)?);
+                    let Some(core::Arg::Fun(core::Fun::Lambda(l))) = args.get(1) else {
+                        return error(
+                            span,
+                            "internal error: build without a lambda",
+                            "please report this",
+                        );
+                    };
+                    let (i, _) = &l.params[0];
+                    self.depth.insert(i.clone(), self.cur + 1);
+                    self.vars.insert(
+                        i.clone(),
+                        vec![Leaf {
+                            atom: Atom::Var(i.clone()),
+                            ty: DType::Scalar(PrimType::I64),
+                        }],
+                    );
+                    let inner = self.shape_of_body_result(&l.body)?;
+                    let el = self.flat(&l.ret, span)?;
+                    let mut v = Vec::new();
+                    let mut ii = 0;
+                    for (t, _) in &el {
+                        let mut sh = vec![n.clone()];
+                        if let DType::Array(..) = t {
+                            sh.extend(inner.get(ii).cloned().unwrap_or_default());
+                            ii += 1;
+                        }
+                        v.push(sh);
+                    }
+                    // Element shapes must not depend on the index (rectangular arrays).
+                    for sh in &v {
+                        for d in sh {
+                            if let Err(bad) = self.resolve(d, self.cur) {
+                                return error(
+                                    span,
+                                    format!(
+                                        "the size of the rows of this array depends on `{}`, computed inside the `build`",
+                                        core::display_name(&bad)
+                                    ),
+                                    "Weir allocates an array before filling it, so its rows' size must be computable outside the loop (F-tilde's shape restriction); or run with --interp",
+                                );
+                            }
+                        }
+                    }
+                    v
+                }
+                Builtin::IFold => self.array_leaf_shapes(&arg(args, 1)?, span)?,
+                Builtin::Concat => {
+                    let a = self.array_leaf_shapes(&arg(args, 0)?, span)?;
+                    let b = self.array_leaf_shapes(&arg(args, 1)?, span)?;
+                    a.into_iter()
+                        .zip(b)
+                        .map(|(mut x, y)| {
+                            x[0] = Dim::add(x[0].clone(), y[0].clone());
+                            x
+                        })
+                        .collect()
+                }
+                Builtin::Flatten => self
+                    .array_leaf_shapes(&arg(args, 0)?, span)?
+                    .into_iter()
+                    .map(|sh| {
+                        let mut v = vec![Dim::mul(sh[0].clone(), sh[1].clone())];
+                        v.extend(sh[2..].iter().cloned());
+                        v
+                    })
+                    .collect(),
+                Builtin::Unflatten => {
+                    let n = self.atom_dim(&arg(args, 0)?);
+                    let m = self.atom_dim(&arg(args, 1)?);
+                    self.array_leaf_shapes(&arg(args, 2)?, span)?
+                        .into_iter()
+                        .map(|sh| {
+                            let mut v = vec![n.clone(), m.clone()];
+                            v.extend(sh[1..].iter().cloned());
+                            v
+                        })
+                        .collect()
+                }
+                Builtin::Split => {
+                    let k = self.atom_dim(&arg(args, 0)?);
+                    let sh = self.array_leaf_shapes(&arg(args, 1)?, span)?;
+                    let mut v = Vec::new();
+                    for x in &sh {
+                        let mut a = x.clone();
+                        a[0] = k.clone();
+                        v.push(a);
+                    }
+                    for x in &sh {
+                        let mut b = x.clone();
+                        b[0] = Dim::sub(x[0].clone(), k.clone());
+                        v.push(b);
+                    }
+                    v
+                }
+                _ => self.type_shapes(&s.ty, span)?,
+            },
+            _ => self.type_shapes(&s.ty, span)?,
+        })
+    }
+
+    /// Shapes read off a type (when every size is known).
+    fn type_shapes(&self, t: &Type, span: Span) -> R<Vec<Vec<Dim>>> {
+        let mut v = Vec::new();
+        for (ty, sizes) in self.flat(t, span)? {
+            if let DType::Array(..) = ty {
+                let mut sh = Vec::new();
+                for sz in sizes {
+                    match sz {
+                        Size::Const(c) => sh.push(Dim::Const(c)),
+                        Size::Var(n) => sh.push(Dim::Var(n)),
+                        _ => {
+                            return error(
+                                span,
+                                "the C backend cannot compute the shape of this array before computing it",
+                                "this construct is not supported by the C backend yet; run with --interp",
+                            );
+                        }
+                    }
+                }
+                v.push(sh);
+            }
+        }
+        Ok(v)
+    }
+
+    fn proj_leaves(&self, a: &Atom, k: usize, span: Span) -> R<Vec<Leaf>> {
+        let ls = self.leaves(a, span)?;
+        let ty = match a {
+            Atom::Var(v) => self.types.get(v).cloned(),
+            _ => None,
+        };
+        let Some(Type::Tuple(ts)) = ty else {
+            return error(
+                span,
+                "internal error: projection of a non-tuple",
+                "please report this",
+            );
+        };
+        let mut start = 0;
+        for t in &ts[..k] {
+            start += self.flat(t, span)?.len();
+        }
+        let len = self.flat(&ts[k], span)?.len();
+        Ok(ls[start..start + len].to_vec())
+    }
+
+    fn flat_args(&self, args: &[core::Arg], span: Span) -> R<Vec<Leaf>> {
+        let mut v = Vec::new();
+        for a in args {
+            match a {
+                core::Arg::Atom(x) => v.extend(self.leaves(x, span)?),
+                core::Arg::Fun(_) => {
+                    return error(
+                        span,
+                        "a call passing a function survived specialisation",
+                        "please report this",
+                    );
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// Substitute a callee's shape template with the actual arguments.
+    fn subst_template(&self, d: &Dim, params: &[Param], args: &[Leaf], span: Span) -> R<Dim> {
+        let mut bad = false;
+        let r = d.map_leaves(&mut |l| match l {
+            Dim::Var(v) => match params.iter().position(|p| &p.name == v) {
+                Some(i) => match &args[i].atom {
+                    Atom::Const(Const::I64(c)) => Some(Dim::Const(*c)),
+                    Atom::Var(n) => Some(Dim::Var(n.clone())),
+                    _ => {
+                        bad = true;
+                        None
+                    }
+                },
+                None => {
+                    bad = true;
+                    None
+                }
+            },
+            Dim::DimOf(v, k) => match params.iter().position(|p| &p.name == v) {
+                Some(i) => self
+                    .shape(&args[i], span)
+                    .ok()
+                    .and_then(|s| s.get(*k).cloned()),
+                None => {
+                    bad = true;
+                    None
+                }
+            },
+            _ => None,
+        });
+        if bad {
+            return error(
+                span,
+                "internal error: a shape template mentions a non-parameter",
+                "please report this",
+            );
+        }
+        Ok(r.simplify())
+    }
+
+    // ---------------------------------------------------------------------
+    // The value translation (Fig. 6).
+
+    /// Translate a body whose result leaves go to `dests` (one slot per leaf:
+    /// `Some(dest)` for an array leaf, `None` for a scalar leaf, which becomes a
+    /// block result).
+    fn body(&mut self, b: &core::Body, dests: &[Option<Name>]) -> R<Block> {
+        self.cur += 1;
+        // Which let-bound leaves can be computed straight into a destination.
+        let mut direct: HashMap<Name, Vec<Option<Name>>> = HashMap::new();
+        if let Atom::Var(r) = &b.result {
+            if dests.iter().any(|d| d.is_some()) {
+                let tuple = b
+                    .stmts
+                    .iter()
+                    .find(|s| &s.var == r)
+                    .and_then(|s| match &s.exp {
+                        core::Exp::Tuple(xs) => Some(xs.clone()),
+                        _ => None,
+                    });
+                match tuple {
+                    Some(xs) => {
+                        let mut k = 0;
+                        for x in xs {
+                            let n = match &x {
+                                Atom::Var(v) => b
+                                    .stmts
+                                    .iter()
+                                    .find(|s| &s.var == v)
+                                    .and_then(|s| flat_type(&s.ty))
+                                    .map(|f| f.len())
+                                    .unwrap_or(1),
+                                Atom::Const(_) => 1,
+                            };
+                            if let Atom::Var(v) = &x {
+                                if b.stmts.iter().any(|s| &s.var == v) && !direct.contains_key(v) {
+                                    direct.insert(
+                                        v.clone(),
+                                        dests[k..(k + n).min(dests.len())].to_vec(),
+                                    );
+                                }
+                            }
+                            k += n;
+                        }
+                    }
+                    None => {
+                        direct.insert(r.clone(), dests.to_vec());
+                    }
+                }
+            }
+        }
+        let r = self.stmts(&b.stmts, &b.result, dests, &direct);
+        self.cur -= 1;
+        r
+    }
+
+    fn stmts(
+        &mut self,
+        stmts: &[core::Stmt],
+        result: &Atom,
+        dests: &[Option<Name>],
+        direct: &HashMap<Name, Vec<Option<Name>>>,
+    ) -> R<Block> {
+        let mut out = Vec::new();
+        for (idx, s) in stmts.iter().enumerate() {
+            let flat = self.flat(&s.ty, s.span)?;
+            let has_array = flat.iter().any(|(t, _)| matches!(t, DType::Array(..)));
+            if has_array && needs_storage(&s.exp) {
+                // Where does each array leaf go?
+                let shapes = self.shape_exp(s)?;
+                let given = direct.get(&s.var);
+                let mut leaf_dests = Vec::new();
+                let mut bufs = Vec::new();
+                let mut ai = 0;
+                for (k, (ty, _)) in flat.iter().enumerate() {
+                    match ty {
+                        DType::Scalar(_) => leaf_dests.push(None),
+                        DType::Array(p, _) => {
+                            let sh = shapes.get(ai).cloned().unwrap_or_default();
+                            ai += 1;
+                            let target = given.and_then(|g| g.get(k).cloned().flatten());
+                            match target {
+                                Some(d) => {
+                                    let want = self.shapes.get(&d).cloned().unwrap_or_default();
+                                    self.guard(&sh, &want, "the result", &mut out, s.span);
+                                    leaf_dests.push(Some(d));
+                                }
+                                None => {
+                                    let name = self.fresh("b");
+                                    let mut dims = Vec::new();
+                                    for d in &sh {
+                                        let rd = self.resolve(d, self.cur).map_err(|bad| Error {
+                                            span: s.span,
+                                            message: format!(
+                                                "the shape of this array depends on `{}`, which is not known before the array is computed",
+                                                core::display_name(&bad)
+                                            ),
+                                            help: "Weir allocates every array before computing it (destination-passing style); data-dependent shapes are not supported by the C backend yet; run with --interp".into(),
+                                        })?;
+                                        dims.push(self.emit_dim(&rd, &mut out, s.span));
+                                    }
+                                    self.shapes.insert(name.clone(), sh.clone());
+                                    self.bind_depth(&name);
+                                    bufs.push(Buf {
+                                        var: name.clone(),
+                                        elem: *p,
+                                        dims,
+                                    });
+                                    leaf_dests.push(Some(name));
+                                }
+                            }
+                        }
+                    }
+                }
+                let mut inner = Vec::new();
+                let scalars = self.exp_into(s, &leaf_dests, &mut inner)?;
+                // Bind the variable: array leaves are the destinations.
+                self.bind_leaves(s, &flat, &leaf_dests, &scalars);
+                self.record_defs(s);
+                if bufs.is_empty() {
+                    out.extend(inner);
+                    continue;
+                }
+                let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
+                inner.extend(rest.stmts);
+                let outs: Vec<(Name, PrimType)> = rest
+                    .results
+                    .iter()
+                    .map(|a| {
+                        let p = self.atom_prim(a);
+                        (self.fresh("o"), p)
+                    })
+                    .collect();
+                for (o, p) in &outs {
+                    self.bind_depth(o);
+                    self.scalar_types.insert(o.clone(), *p);
+                }
+                out.push(Stmt::Alloc {
+                    outs: outs.clone(),
+                    bufs,
+                    body: Block {
+                        stmts: inner,
+                        results: rest.results,
+                    },
+                });
+                return Ok(Block {
+                    stmts: out,
+                    results: outs.into_iter().map(|(n, _)| Atom::Var(n)).collect(),
+                });
+            }
+            self.plain(s, &flat, &mut out)?;
+        }
+        // The result.
+        let ls = self.leaves(result, Span::default())?;
+        let mut results = Vec::new();
+        for (l, d) in ls.iter().zip(dests.iter().chain(std::iter::repeat(&None))) {
+            match (l.ty, d) {
+                (DType::Array(..), Some(d)) => {
+                    if l.name() != Some(d) {
+                        let got = self.shape(l, Span::default())?;
+                        let want = self.shapes.get(d).cloned().unwrap_or_default();
+                        self.guard(&got, &want, "the result", &mut out, Span::default());
+                        out.push(Stmt::Copy {
+                            dest: d.clone(),
+                            src: l.name().cloned().unwrap_or_default(),
+                            span: Span::default(),
+                        });
+                    }
+                }
+                (DType::Scalar(_), _) => results.push(l.atom.clone()),
+                (DType::Array(..), None) => {
+                    return error(
+                        Span::default(),
+                        "internal error: an array result without a destination",
+                        "please report this",
+                    );
+                }
+            }
+        }
+        Ok(Block {
+            stmts: out,
+            results,
+        })
+    }
+
+    fn atom_prim(&self, a: &Atom) -> PrimType {
+        match a {
+            Atom::Const(c) => c.prim(),
+            Atom::Var(v) => self
+                .vars
+                .get(v)
+                .and_then(|l| l.first())
+                .map(|l| l.ty.prim())
+                .or_else(|| self.scalar_types.get(v).copied())
+                .unwrap_or(PrimType::I64),
+        }
+    }
+
+    fn bind_leaves(
+        &mut self,
+        s: &core::Stmt,
+        flat: &[(DType, Vec<Size>)],
+        dests: &[Option<Name>],
+        scalars: &[Atom],
+    ) {
+        let mut ls = Vec::new();
+        let mut si = 0;
+        for (k, (ty, _)) in flat.iter().enumerate() {
+            match ty {
+                DType::Array(..) => {
+                    let d = dests.get(k).cloned().flatten().unwrap_or_default();
+                    ls.push(Leaf {
+                        atom: Atom::Var(d),
+                        ty: *ty,
+                    });
+                }
+                DType::Scalar(p) => {
+                    let a = scalars
+                        .get(si)
+                        .cloned()
+                        .unwrap_or(Atom::Const(Const::I64(0)));
+                    si += 1;
+                    if let Atom::Var(v) = &a {
+                        self.scalar_types.insert(v.clone(), *p);
+                    }
+                    ls.push(Leaf { atom: a, ty: *ty });
+                }
+            }
+        }
+        self.types.insert(s.var.clone(), s.ty.clone());
+        self.vars.insert(s.var.clone(), ls);
+    }
+}
+
+/// Does this expression produce fresh array values (rather than a view)?
+fn needs_storage(e: &core::Exp) -> bool {
+    use core::Exp as E;
+    match e {
+        E::Atom(_)
+        | E::Tuple(_)
+        | E::Proj(..)
+        | E::Index(..)
+        | E::Slice(..)
+        | E::Dim(..)
+        | E::CheckSize(_) => false,
+        E::Prim(b, _) => !matches!(
+            b,
+            Builtin::Flatten | Builtin::Unflatten | Builtin::Split | Builtin::Length
+        ),
+        _ => true,
+    }
+}
+
+impl FunTr<'_> {
+    /// Bind a lambda or loop parameter (leaf names derived from `name`) one level
+    /// deeper than the current one.
+    fn bind_param(&mut self, name: &Name, ty: &Type, span: Span) -> R<Vec<Leaf>> {
+        let flat = self.flat(ty, span)?;
+        let single = flat.len() == 1;
+        let mut ls = Vec::new();
+        for (k, (t, _)) in flat.iter().enumerate() {
+            let n = if single {
+                name.clone()
+            } else {
+                format!("{name}c{k}")
+            };
+            self.depth.insert(n.clone(), self.cur + 1);
+            if let DType::Scalar(p) = t {
+                self.scalar_types.insert(n.clone(), *p);
+            }
+            ls.push(Leaf {
+                atom: Atom::Var(n),
+                ty: *t,
+            });
+        }
+        self.types.insert(name.clone(), ty.clone());
+        self.vars.insert(name.clone(), ls.clone());
+        Ok(ls)
+    }
+
+    fn leaf_names(&self, s: &core::Stmt, n: usize) -> Vec<Name> {
+        if n == 1 {
+            vec![s.var.clone()]
+        } else {
+            (0..n).map(|k| format!("{}c{k}", s.var)).collect()
+        }
+    }
+
+    /// A statement that produces no fresh array: scalars and views.
+    fn plain(&mut self, s: &core::Stmt, flat: &[(DType, Vec<Size>)], out: &mut Vec<Stmt>) -> R<()> {
+        use core::Exp as E;
+        let span = s.span;
+        let names = self.leaf_names(s, flat.len());
+        let bind = |this: &mut Self, ls: Vec<Leaf>| {
+            this.types.insert(s.var.clone(), s.ty.clone());
+            this.vars.insert(s.var.clone(), ls);
+        };
+        let scalar = |this: &mut Self, exp: SExp, out: &mut Vec<Stmt>| -> R<()> {
+            let Some((DType::Scalar(p), _)) = flat.first() else {
+                return error(
+                    span,
+                    "internal error: scalar expression of array type",
+                    "please report this",
+                );
+            };
+            out.push(Stmt::Let {
+                var: s.var.clone(),
+                ty: *p,
+                exp,
+                span,
+            });
+            this.bind_depth(&s.var);
+            this.scalar_types.insert(s.var.clone(), *p);
+            this.vars.insert(
+                s.var.clone(),
+                vec![Leaf {
+                    atom: Atom::Var(s.var.clone()),
+                    ty: DType::Scalar(*p),
+                }],
+            );
+            this.types.insert(s.var.clone(), s.ty.clone());
+            this.record_defs(s);
+            Ok(())
+        };
+        let arg = |args: &[core::Arg], k: usize| -> R<Atom> {
+            match args.get(k) {
+                Some(core::Arg::Atom(a)) => Ok(a.clone()),
+                _ => error(
+                    span,
+                    "internal error: malformed builtin call",
+                    "please report this",
+                ),
+            }
+        };
+        match &s.exp {
+            E::Atom(a) => {
+                // A copy of a scalar constant or variable, or an array alias.
+                let ls = self.leaves(a, span)?;
+                if ls.len() == 1 && matches!(ls[0].ty, DType::Scalar(_)) {
+                    return scalar(self, SExp::Atom(ls[0].atom.clone()), out);
+                }
+                bind(self, ls);
+                self.record_defs(s);
+            }
+            E::Tuple(xs) => {
+                let mut ls = Vec::new();
+                for x in xs {
+                    ls.extend(self.leaves(x, span)?);
+                }
+                bind(self, ls);
+            }
+            E::Proj(a, k) => {
+                let ls = self.proj_leaves(a, *k, span)?;
+                if ls.len() == 1 && matches!(ls[0].ty, DType::Scalar(_)) {
+                    return scalar(self, SExp::Atom(ls[0].atom.clone()), out);
+                }
+                bind(self, ls);
+            }
+            E::Bin(op, a, b) => scalar(
+                self,
+                SExp::Bin(*op, self.scalar_atom(a), self.scalar_atom(b)),
+                out,
+            )?,
+            E::Un(op, a) => scalar(self, SExp::Un(*op, self.scalar_atom(a)), out)?,
+            E::Convert(p, a) => scalar(self, SExp::Convert(*p, self.scalar_atom(a)), out)?,
+            E::Math(m, xs) => {
+                let xs = xs.iter().map(|x| self.scalar_atom(x)).collect();
+                scalar(self, SExp::Math(*m, xs), out)?
+            }
+            E::Dim(..) | E::Prim(Builtin::Length, _) => {
+                let (a, k) = match &s.exp {
+                    E::Dim(a, k) => (a.clone(), *k),
+                    E::Prim(_, args) => (arg(args, 0)?, 0),
+                    _ => unreachable_exp(span)?,
+                };
+                let leaf = self.first_array_leaf(&a, span)?;
+                let sh = self.shape(&leaf, span)?;
+                // Partial evaluation: a statically known dim needs no read.
+                let exp = match sh.get(k).map(|d| d.simplify()) {
+                    Some(Dim::Const(c)) => SExp::Atom(Atom::Const(Const::I64(c))),
+                    Some(Dim::Var(v)) if self.depth.get(&v).is_some_and(|x| *x <= self.cur) => {
+                        SExp::Atom(Atom::Var(v))
+                    }
+                    _ => SExp::Dim(leaf.name().cloned().unwrap_or_default(), k),
+                };
+                scalar(self, exp, out)?
+            }
+            E::CheckSize(c) => {
+                out.push(Stmt::Check {
+                    check: Check {
+                        got: self.scalar_atom(&c.got),
+                        want: self.scalar_atom(&c.want),
+                        message: (**c).clone(),
+                    },
+                    span,
+                });
+                scalar(self, SExp::Atom(self.scalar_atom(&c.got)), out)?
+            }
+            E::Index(a, i) => {
+                let i = self.scalar_atom(i);
+                let ls = self.leaves(a, span)?;
+                let mut nl = Vec::new();
+                for (k, l) in ls.iter().enumerate() {
+                    let name = names.get(k).cloned().unwrap_or_else(|| self.fresh("x"));
+                    let src = l.name().cloned().unwrap_or_default();
+                    match l.ty {
+                        DType::Array(p, 1) => {
+                            out.push(Stmt::Let {
+                                var: name.clone(),
+                                ty: p,
+                                exp: SExp::Load(src, vec![i.clone()]),
+                                span,
+                            });
+                            self.scalar_types.insert(name.clone(), p);
+                            nl.push(Leaf {
+                                atom: Atom::Var(name.clone()),
+                                ty: DType::Scalar(p),
+                            });
+                        }
+                        DType::Array(p, r) => {
+                            out.push(Stmt::View {
+                                var: name.clone(),
+                                elem: p,
+                                rank: r - 1,
+                                view: View::Row(src, i.clone()),
+                                span,
+                            });
+                            let sh = self.shape(l, span)?;
+                            self.shapes.insert(name.clone(), sh[1..].to_vec());
+                            nl.push(Leaf {
+                                atom: Atom::Var(name.clone()),
+                                ty: DType::Array(p, r - 1),
+                            });
+                        }
+                        DType::Scalar(_) => {
+                            return error(
+                                span,
+                                "internal error: indexing a scalar",
+                                "please report this",
+                            );
+                        }
+                    }
+                    self.bind_depth(&name);
+                }
+                bind(self, nl);
+            }
+            E::Slice(a, st, en) => {
+                let (st, en) = (self.scalar_atom(st), self.scalar_atom(en));
+                let len = Dim::sub(self.atom_dim(&en), self.atom_dim(&st));
+                let ls = self.leaves(a, span)?;
+                let mut nl = Vec::new();
+                for (k, l) in ls.iter().enumerate() {
+                    let name = names.get(k).cloned().unwrap_or_else(|| self.fresh("x"));
+                    let DType::Array(p, r) = l.ty else {
+                        return error(
+                            span,
+                            "internal error: slicing a scalar",
+                            "please report this",
+                        );
+                    };
+                    out.push(Stmt::View {
+                        var: name.clone(),
+                        elem: p,
+                        rank: r,
+                        view: View::Slice(
+                            l.name().cloned().unwrap_or_default(),
+                            st.clone(),
+                            en.clone(),
+                        ),
+                        span,
+                    });
+                    let mut sh = self.shape(l, span)?;
+                    sh[0] = len.clone();
+                    self.shapes.insert(name.clone(), sh);
+                    self.bind_depth(&name);
+                    nl.push(Leaf {
+                        atom: Atom::Var(name),
+                        ty: l.ty,
+                    });
+                }
+                bind(self, nl);
+            }
+            E::Prim(b @ (Builtin::Flatten | Builtin::Unflatten | Builtin::Split), args) => {
+                let shapes = self.shape_exp(s)?;
+                let src_atom = match b {
+                    Builtin::Flatten => arg(args, 0)?,
+                    Builtin::Unflatten => arg(args, 2)?,
+                    _ => arg(args, 1)?,
+                };
+                let ls = self.leaves(&src_atom, span)?;
+                let mut nl = Vec::new();
+                if *b == Builtin::Split {
+                    let k = self.scalar_atom(&arg(args, 0)?);
+                    let mut firsts = Vec::new();
+                    let mut seconds = Vec::new();
+                    for (j, l) in ls.iter().enumerate() {
+                        let DType::Array(p, r) = l.ty else {
+                            return error(
+                                span,
+                                "internal error: split of a scalar",
+                                "please report this",
+                            );
+                        };
+                        let src = l.name().cloned().unwrap_or_default();
+                        let len = self.emit_dim(&self.shape(l, span)?[0].clone(), out, span);
+                        let halves = [
+                            (Atom::Const(Const::I64(0)), k.clone()),
+                            (k.clone(), len.clone()),
+                        ];
+                        for (half, (lo, hi)) in halves.into_iter().enumerate() {
+                            let name = self.fresh("x");
+                            out.push(Stmt::View {
+                                var: name.clone(),
+                                elem: p,
+                                rank: r,
+                                view: View::Slice(src.clone(), lo, hi),
+                                span,
+                            });
+                            let sh = shapes[half * ls.len() + j].clone();
+                            self.shapes.insert(name.clone(), sh);
+                            self.bind_depth(&name);
+                            let leaf = Leaf {
+                                atom: Atom::Var(name),
+                                ty: l.ty,
+                            };
+                            if half == 0 {
+                                firsts.push(leaf);
+                            } else {
+                                seconds.push(leaf);
+                            }
+                        }
+                    }
+                    nl.extend(firsts);
+                    nl.extend(seconds);
+                } else {
+                    for (j, l) in ls.iter().enumerate() {
+                        let DType::Array(p, _) = l.ty else {
+                            return error(
+                                span,
+                                "internal error: reshape of a scalar",
+                                "please report this",
+                            );
+                        };
+                        let sh = shapes[j].clone();
+                        let mut dims = Vec::new();
+                        for d in &sh {
+                            let rd = self.resolve(d, self.cur).unwrap_or_else(|_| d.clone());
+                            dims.push(self.emit_dim(&rd, out, span));
+                        }
+                        let name = names.get(j).cloned().unwrap_or_else(|| self.fresh("x"));
+                        out.push(Stmt::View {
+                            var: name.clone(),
+                            elem: p,
+                            rank: sh.len(),
+                            view: View::Reshape(l.name().cloned().unwrap_or_default(), dims),
+                            span,
+                        });
+                        self.shapes.insert(name.clone(), sh);
+                        self.bind_depth(&name);
+                        nl.push(Leaf {
+                            atom: Atom::Var(name),
+                            ty: DType::Array(p, shapes[j].len()),
+                        });
+                    }
+                }
+                bind(self, nl);
+            }
+            _ => {
+                // Compound expressions with scalar results only.
+                let dests = vec![None; flat.len()];
+                let scalars = self.exp_into(s, &dests, out)?;
+                self.bind_leaves(s, flat, &dests, &scalars);
+                self.record_defs(s);
+            }
+        }
+        Ok(())
+    }
+
+    fn scalar_atom(&self, a: &Atom) -> Atom {
+        match a {
+            Atom::Var(v) => match self.vars.get(v).and_then(|l| l.first()) {
+                Some(l) => l.atom.clone(),
+                None => a.clone(),
+            },
+            Atom::Const(_) => a.clone(),
+        }
+    }
+
+    fn first_array_leaf(&self, a: &Atom, span: Span) -> R<Leaf> {
+        match self
+            .leaves(a, span)?
+            .into_iter()
+            .find(|l| matches!(l.ty, DType::Array(..)))
+        {
+            Some(l) => Ok(l),
+            None => error(
+                span,
+                "internal error: `dim` of a scalar",
+                "please report this",
+            ),
+        }
+    }
+
+    fn outs_for(&mut self, flat: &[(DType, Vec<Size>)]) -> Vec<(Name, PrimType)> {
+        let mut v = Vec::new();
+        for (t, _) in flat {
+            if let DType::Scalar(p) = t {
+                let n = self.fresh("o");
+                self.bind_depth(&n);
+                self.scalar_types.insert(n.clone(), *p);
+                v.push((n, *p));
+            }
+        }
+        v
+    }
+
+    /// Translate `s.exp` writing its array leaves into `dests` (one slot per
+    /// leaf of `s.ty`); returns the atoms of its scalar leaves.
+    fn exp_into(
+        &mut self,
+        s: &core::Stmt,
+        dests: &[Option<Name>],
+        out: &mut Vec<Stmt>,
+    ) -> R<Vec<Atom>> {
+        use core::Exp as E;
+        let span = s.span;
+        let flat = self.flat(&s.ty, span)?;
+        let dest_of = |k: usize| -> Name { dests.get(k).cloned().flatten().unwrap_or_default() };
+        let arg = |args: &[core::Arg], k: usize| -> R<Atom> {
+            match args.get(k) {
+                Some(core::Arg::Atom(a)) => Ok(a.clone()),
+                _ => error(
+                    span,
+                    "internal error: malformed builtin call",
+                    "please report this",
+                ),
+            }
+        };
+        let lambda = |args: &[core::Arg], k: usize| -> R<core::Lambda> {
+            match args.get(k) {
+                Some(core::Arg::Fun(core::Fun::Lambda(l))) => Ok(l.clone()),
+                _ => error(
+                    span,
+                    "a function argument that is not a lambda reached the C backend",
+                    "please report this (the program should be first-order)",
+                ),
+            }
+        };
+        match &s.exp {
+            E::ArrayLit(xs) => {
+                for (j, x) in xs.iter().enumerate() {
+                    let el = self.leaves(x, span)?;
+                    for (k, l) in el.iter().enumerate() {
+                        let d = dest_of(k);
+                        match l.ty {
+                            DType::Scalar(_) => out.push(Stmt::Store {
+                                dest: d,
+                                idx: vec![Atom::Const(Const::I64(j as i64))],
+                                val: l.atom.clone(),
+                                span,
+                            }),
+                            DType::Array(p, r) => {
+                                let row = self.fresh("r");
+                                out.push(Stmt::View {
+                                    var: row.clone(),
+                                    elem: p,
+                                    rank: r,
+                                    view: View::Row(d.clone(), Atom::Const(Const::I64(j as i64))),
+                                    span,
+                                });
+                                let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
+                                let rsh = dsh.get(1..).map(|x| x.to_vec()).unwrap_or_default();
+                                self.shapes.insert(row.clone(), rsh.clone());
+                                self.bind_depth(&row);
+                                let got = self.shape(l, span)?;
+                                self.guard(&got, &rsh, "an array literal", out, span);
+                                out.push(Stmt::Copy {
+                                    dest: row,
+                                    src: l.name().cloned().unwrap_or_default(),
+                                    span,
+                                });
+                            }
+                        }
+                    }
+                }
+                Ok(vec![])
+            }
+            E::If(c, t, e) => {
+                let cond = self.scalar_atom(c);
+                let then = self.body(t, dests)?;
+                let els = self.body(e, dests)?;
+                let outs = self.outs_for(&flat);
+                out.push(Stmt::If {
+                    outs: outs.clone(),
+                    cond,
+                    then,
+                    els,
+                });
+                Ok(outs.into_iter().map(|(n, _)| Atom::Var(n)).collect())
+            }
+            E::Call(f, args) => {
+                let flat_args: Vec<Atom> = self
+                    .flat_args(args, span)?
+                    .into_iter()
+                    .map(|l| l.atom)
+                    .collect();
+                let outs = self.outs_for(&flat);
+                let ds: Vec<Name> = dests.iter().flatten().cloned().collect();
+                out.push(Stmt::Call {
+                    outs: outs.clone(),
+                    fun: f.clone(),
+                    dests: ds,
+                    args: flat_args,
+                    span,
+                });
+                Ok(outs.into_iter().map(|(n, _)| Atom::Var(n)).collect())
+            }
+            E::Loop {
+                state,
+                init,
+                form,
+                body,
+            } => {
+                let form = match form {
+                    core::LoopForm::For(i, n) => LoopKind::For(i.clone(), self.scalar_atom(n)),
+                    core::LoopForm::While(c) => LoopKind::While(c.clone()),
+                };
+                self.loop_into(s, &state.0, &state.1, init, form, body, dests, out)
+            }
+            E::Prim(Builtin::Build, args) => {
+                let n = self.scalar_atom(&arg(args, 0)?);
+                let l = lambda(args, 1)?;
+                let (i, it) = &l.params[0];
+                self.bind_param(i, it, span)?;
+                let el = self.flat(&l.ret, span)?;
+                let mut pre = Vec::new();
+                let mut inner_dests = Vec::new();
+                for (k, (t, _)) in el.iter().enumerate() {
+                    match t {
+                        DType::Scalar(_) => inner_dests.push(None),
+                        DType::Array(p, r) => {
+                            let d = dest_of(k);
+                            let row = self.fresh("r");
+                            pre.push(Stmt::View {
+                                var: row.clone(),
+                                elem: *p,
+                                rank: *r,
+                                view: View::Row(d.clone(), Atom::Var(i.clone())),
+                                span,
+                            });
+                            let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
+                            self.shapes.insert(
+                                row.clone(),
+                                dsh.get(1..).map(|x| x.to_vec()).unwrap_or_default(),
+                            );
+                            self.depth.insert(row.clone(), self.cur + 1);
+                            inner_dests.push(Some(row));
+                        }
+                    }
+                }
+                let blk = self.body(&l.body, &inner_dests)?;
+                let mut stmts = pre;
+                stmts.extend(blk.stmts);
+                let mut ri = 0;
+                for (k, (t, _)) in el.iter().enumerate() {
+                    if let DType::Scalar(_) = t {
+                        stmts.push(Stmt::Store {
+                            dest: dest_of(k),
+                            idx: vec![Atom::Var(i.clone())],
+                            val: blk
+                                .results
+                                .get(ri)
+                                .cloned()
+                                .unwrap_or(Atom::Const(Const::I64(0))),
+                            span,
+                        });
+                        ri += 1;
+                    }
+                }
+                out.push(Stmt::For {
+                    i: i.clone(),
+                    n,
+                    body: stmts,
+                });
+                Ok(vec![])
+            }
+            E::Prim(Builtin::IFold, args) => {
+                let l = lambda(args, 0)?;
+                let init = arg(args, 1)?;
+                let n = self.scalar_atom(&arg(args, 2)?);
+                let (acc, at) = &l.params[0];
+                let (i, _) = &l.params[1];
+                let state_flat = self.flat(at, span)?;
+                if state_flat
+                    .iter()
+                    .any(|(t, _)| matches!(t, DType::Array(..)))
+                {
+                    // An ifold over arrays is a counted loop.
+                    let body = l.body.clone();
+                    return self.loop_into(
+                        s,
+                        acc,
+                        at,
+                        &init,
+                        LoopKind::For(i.clone(), n),
+                        &body,
+                        dests,
+                        out,
+                    );
+                }
+                let init_l = self.leaves(&init, span)?;
+                let acc_l = self.bind_param(acc, at, span)?;
+                self.bind_param(i, &Type::I64, span)?;
+                let body = self.body(&l.body, &vec![None; state_flat.len()])?;
+                let outs = self.outs_for(&flat);
+                out.push(Stmt::Fold {
+                    outs: outs.clone(),
+                    acc: acc_l
+                        .iter()
+                        .map(|l| (l.name().cloned().unwrap_or_default(), l.ty.prim()))
+                        .collect(),
+                    init: init_l.into_iter().map(|l| l.atom).collect(),
+                    i: i.clone(),
+                    n,
+                    body,
+                });
+                Ok(outs.into_iter().map(|(n, _)| Atom::Var(n)).collect())
+            }
+            E::Prim(Builtin::IReduce, args) => {
+                let op = lambda(args, 0)?;
+                let ne = arg(args, 1)?;
+                let n = self.scalar_atom(&arg(args, 2)?);
+                let g = lambda(args, 3)?;
+                if flat.iter().any(|(t, _)| matches!(t, DType::Array(..))) {
+                    return error(
+                        span,
+                        "a reduction over arrays (`reduce` whose elements are arrays) is not supported by the C backend yet",
+                        "write it as a `build` of scalar reductions, or run with --interp",
+                    );
+                }
+                let ne_l = self.leaves(&ne, span)?;
+                let (i, _) = &g.params[0];
+                self.bind_param(i, &Type::I64, span)?;
+                let elem = self.body(&g.body, &vec![None; flat.len()])?;
+                let a = self.bind_param(&op.params[0].0, &op.params[0].1, span)?;
+                let b = self.bind_param(&op.params[1].0, &op.params[1].1, span)?;
+                let ob = self.body(&op.body, &vec![None; flat.len()])?;
+                let outs = self.outs_for(&flat);
+                let names = |ls: &[Leaf]| {
+                    ls.iter()
+                        .map(|l| l.name().cloned().unwrap_or_default())
+                        .collect()
+                };
+                out.push(Stmt::Reduce {
+                    outs: outs.clone(),
+                    ne: ne_l.into_iter().map(|l| l.atom).collect(),
+                    i: i.clone(),
+                    n,
+                    elem,
+                    op: RedOp {
+                        a: names(&a),
+                        b: names(&b),
+                        body: ob,
+                    },
+                });
+                Ok(outs.into_iter().map(|(n, _)| Atom::Var(n)).collect())
+            }
+            E::Prim(Builtin::Concat, args) => {
+                let a = self.leaves(&arg(args, 0)?, span)?;
+                let b = self.leaves(&arg(args, 1)?, span)?;
+                for (k, (la, lb)) in a.iter().zip(&b).enumerate() {
+                    let d = dest_of(k);
+                    let DType::Array(p, r) = la.ty else {
+                        return error(
+                            span,
+                            "internal error: concat of scalars",
+                            "please report this",
+                        );
+                    };
+                    let sa = self.shape(la, span)?;
+                    let sb = self.shape(lb, span)?;
+                    let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
+                    let lena = self
+                        .resolve(&sa[0], self.cur)
+                        .unwrap_or_else(|_| sa[0].clone());
+                    let total = Dim::add(lena.clone(), sb[0].clone());
+                    let lo = self.emit_dim(&lena, out, span);
+                    let hi = self.emit_dim(
+                        &self.resolve(&total, self.cur).unwrap_or(total.clone()),
+                        out,
+                        span,
+                    );
+                    for (part, (from, to), src, ssh) in [
+                        (0, (Atom::Const(Const::I64(0)), lo.clone()), la, &sa),
+                        (1, (lo.clone(), hi.clone()), lb, &sb),
+                    ] {
+                        let v = self.fresh("x");
+                        let len = if part == 0 {
+                            lena.clone()
+                        } else {
+                            sb[0].clone()
+                        };
+                        out.push(Stmt::View {
+                            var: v.clone(),
+                            elem: p,
+                            rank: r,
+                            view: View::Slice(d.clone(), from, to),
+                            span,
+                        });
+                        let mut vsh = dsh.clone();
+                        if !vsh.is_empty() {
+                            vsh[0] = len;
+                        }
+                        self.shapes.insert(v.clone(), vsh.clone());
+                        self.bind_depth(&v);
+                        self.guard(ssh, &vsh, "`++`", out, span);
+                        out.push(Stmt::Copy {
+                            dest: v,
+                            src: src.name().cloned().unwrap_or_default(),
+                            span,
+                        });
+                    }
+                }
+                Ok(vec![])
+            }
+            E::Prim(b, _) => error(
+                span,
+                format!("`{}` is not supported by the C backend yet", b.name()),
+                "run this program with --interp (the reference interpreter)",
+            ),
+            E::Apply(f, _) => error(
+                span,
+                format!(
+                    "a call of the function parameter `{}` reached the C backend",
+                    core::display_name(f)
+                ),
+                "the program should be first-order after specialisation; please report this",
+            ),
+            _ => error(
+                span,
+                "internal error: unexpected expression in the DPS translation",
+                "please report this",
+            ),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn loop_into(
+        &mut self,
+        s: &core::Stmt,
+        state: &Name,
+        st_ty: &Type,
+        init: &Atom,
+        form: LoopKind,
+        body: &core::Body,
+        dests: &[Option<Name>],
+        out: &mut Vec<Stmt>,
+    ) -> R<Vec<Atom>> {
+        let span = s.span;
+        let flat = self.flat(&s.ty, span)?;
+        let init_l = self.leaves(init, span)?;
+        // The state's shape is the initial value's (F-tilde rule S-Reduce).
+        let mut arrays = Vec::new();
+        let mut scalars = Vec::new();
+        let st_l = self.bind_param(state, st_ty, span)?;
+        let mut body_dests = Vec::new();
+        for (k, (l, il)) in st_l.iter().zip(&init_l).enumerate() {
+            match l.ty {
+                DType::Scalar(p) => {
+                    scalars.push((l.name().cloned().unwrap_or_default(), p, il.atom.clone()));
+                    body_dests.push(None);
+                }
+                DType::Array(p, _) => {
+                    let d = dests.get(k).cloned().flatten().unwrap_or_default();
+                    let ish = self.shape(il, span)?;
+                    let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
+                    self.guard(&ish, &dsh, "the loop", out, span);
+                    if il.name() != Some(&d) {
+                        out.push(Stmt::Copy {
+                            dest: d.clone(),
+                            src: il.name().cloned().unwrap_or_default(),
+                            span,
+                        });
+                    }
+                    let mut dims = Vec::new();
+                    for dd in &dsh {
+                        let rd = self.resolve(dd, self.cur).unwrap_or_else(|_| dd.clone());
+                        dims.push(self.emit_dim(&rd, out, span));
+                    }
+                    let var = l.name().cloned().unwrap_or_default();
+                    let next = self.fresh("nx");
+                    self.shapes.insert(var.clone(), dsh.clone());
+                    self.shapes.insert(next.clone(), dsh.clone());
+                    self.depth.insert(next.clone(), self.cur + 1);
+                    body_dests.push(Some(next.clone()));
+                    arrays.push(ArrState {
+                        var,
+                        next,
+                        out: d,
+                        elem: p,
+                        dims,
+                    });
+                }
+            }
+        }
+        let form = match form {
+            LoopKind::For(i, n) => {
+                self.bind_param(&i, &Type::I64, span)?;
+                LoopForm::For(i, n)
+            }
+            LoopKind::While(c) => LoopForm::While(self.body(&c, &[None])?),
+        };
+        // (S-Reduce): the body must return the same shape.
+        let after = self.shape_of_body_result(body)?;
+        let mut ai = 0;
+        for (l, il) in st_l.iter().zip(&init_l) {
+            if let DType::Array(..) = l.ty {
+                let before = self.shape(il, span)?;
+                if let Some(a) = after.get(ai) {
+                    if !self.same_shape(&before, a) {
+                        return error(
+                            span,
+                            format!(
+                                "the state of this loop changes shape: it starts as {} and an iteration returns {}",
+                                self.show_shape(&before),
+                                self.show_shape(a)
+                            ),
+                            "Weir reuses the state's storage across iterations, so its shape must stay the same (F-tilde rule S-Reduce); or run with --interp",
+                        );
+                    }
+                }
+                ai += 1;
+            }
+        }
+        let blk = self.body(body, &body_dests)?;
+        let outs = self.outs_for(&flat);
+        out.push(Stmt::Loop {
+            outs: outs.clone(),
+            scalars,
+            arrays,
+            form,
+            body: blk,
+        });
+        Ok(outs.into_iter().map(|(n, _)| Atom::Var(n)).collect())
+    }
+}
+
+enum LoopKind {
+    For(Name, Atom),
+    While(core::Body),
+}
+
+fn unreachable_exp<T>(span: Span) -> R<T> {
+    error(
+        span,
+        "internal error: unexpected expression",
+        "please report this",
+    )
+}
