@@ -275,10 +275,12 @@ pub fn build_c(src: &str, opts: &BuildOptions) -> Result<PathBuf, NativeError> {
     if exe.exists() {
         return Ok(exe);
     }
-    let c_path = dir.join(format!("w{h:016x}.c"));
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let c_path = dir.join(format!("w{h:016x}.{}.{seq}.c", std::process::id()));
     std::fs::write(&c_path, src)
         .map_err(|e| NativeError::Compiler(format!("cannot write {}: {e}", c_path.display())))?;
-    let tmp = dir.join(format!("w{h:016x}.{}.tmp", std::process::id()));
+    let tmp = dir.join(format!("w{h:016x}.{}.{seq}.tmp", std::process::id()));
     let out = Command::new(&cc)
         .args(&flags)
         .arg("-o")
