@@ -159,10 +159,10 @@ impl Lower<'_> {
 
     fn equate(&mut self, key: String, a: &Atom) {
         let target = self.canon_atom(a);
-        if let Atom::Var(t) = &target {
-            if *t == key {
-                return;
-            }
+        if let Atom::Var(t) = &target
+            && *t == key
+        {
+            return;
         }
         self.canon.insert(key, target);
     }

@@ -421,20 +421,18 @@ fn cmd_run(
     if let Some(opts) = native {
         return match weir_driver::native::run_native(&c, &name, &args, &opts, runs.max(1)) {
             Ok((v, st)) => {
-                if stats {
-                    if let Some(st) = st {
-                        eprintln!(
-                            "stats: {} run(s), {:.3} ms total, {:.1} ns per run; peak RSS {} KiB; region/heap peak {} bytes ({} reserved); {} system allocation(s), {} in the last run",
-                            st.runs,
-                            st.total_ns as f64 / 1e6,
-                            st.total_ns as f64 / st.runs.max(1) as f64,
-                            st.peak_rss_kb,
-                            st.peak_bytes,
-                            st.reserved_bytes,
-                            st.sys_allocs,
-                            st.sys_allocs_last_run
-                        );
-                    }
+                if stats && let Some(st) = st {
+                    eprintln!(
+                        "stats: {} run(s), {:.3} ms total, {:.1} ns per run; peak RSS {} KiB; region/heap peak {} bytes ({} reserved); {} system allocation(s), {} in the last run",
+                        st.runs,
+                        st.total_ns as f64 / 1e6,
+                        st.total_ns as f64 / st.runs.max(1) as f64,
+                        st.peak_rss_kb,
+                        st.peak_bytes,
+                        st.reserved_bytes,
+                        st.sys_allocs,
+                        st.sys_allocs_last_run
+                    );
                 }
                 print_or_save(&v, output)
             }

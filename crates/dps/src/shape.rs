@@ -174,13 +174,13 @@ fn from_linear(l: &Linear) -> Dim {
 }
 
 impl Dim {
-    pub fn add(a: Dim, b: Dim) -> Dim {
+    pub fn plus(a: Dim, b: Dim) -> Dim {
         Dim::Add(Box::new(a), Box::new(b)).simplify()
     }
-    pub fn sub(a: Dim, b: Dim) -> Dim {
+    pub fn minus(a: Dim, b: Dim) -> Dim {
         Dim::Sub(Box::new(a), Box::new(b)).simplify()
     }
-    pub fn mul(a: Dim, b: Dim) -> Dim {
+    pub fn times(a: Dim, b: Dim) -> Dim {
         Dim::Mul(Box::new(a), Box::new(b)).simplify()
     }
     /// Partial evaluation: constant folding and normalisation to a sum of terms.
@@ -243,22 +243,25 @@ mod tests {
     #[test]
     fn seidel_concat_shape_is_invariant() {
         // (j + 1) - 0 + 1 + (d - (j + 1 + 1)) == d  (slices and concat of seidel)
-        let j1 = Dim::add(v("j"), Dim::Const(1));
-        let left = Dim::sub(j1.clone(), Dim::Const(0));
-        let right = Dim::sub(Dim::DimOf("a".into(), 0), Dim::add(j1, Dim::Const(1)));
-        let total = Dim::add(left, Dim::add(Dim::Const(1), right));
+        let j1 = Dim::plus(v("j"), Dim::Const(1));
+        let left = Dim::minus(j1.clone(), Dim::Const(0));
+        let right = Dim::minus(Dim::DimOf("a".into(), 0), Dim::plus(j1, Dim::Const(1)));
+        let total = Dim::plus(left, Dim::plus(Dim::Const(1), right));
         assert!(same_dim(&total, &Dim::DimOf("a".into(), 0)));
         assert!(!same_dim(&total, &v("j")));
     }
     #[test]
     fn products_and_constants() {
-        let nm = Dim::mul(v("n"), v("m"));
-        let mn = Dim::mul(v("m"), v("n"));
+        let nm = Dim::times(v("n"), v("m"));
+        let mn = Dim::times(v("m"), v("n"));
         assert!(same_dim(&nm, &mn));
-        assert_eq!(Dim::mul(Dim::Const(3), Dim::Const(4)).as_const(), Some(12));
+        assert_eq!(
+            Dim::times(Dim::Const(3), Dim::Const(4)).as_const(),
+            Some(12)
+        );
         let mx = Dim::Max(
             Box::new(Dim::Const(0)),
-            Box::new(Dim::sub(v("n"), Dim::Const(2))),
+            Box::new(Dim::minus(v("n"), Dim::Const(2))),
         );
         assert!(same_dim(&mx, &mx.simplify()));
         assert!(!same_dim(&mx, &v("n")));

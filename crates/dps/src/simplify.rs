@@ -249,9 +249,9 @@ fn loop_body(s: &mut Stmt) -> Option<&mut Vec<Stmt>> {
 fn hoist_allocation(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
     everywhere(stmts, &mut |ss| {
         let mut changed = false;
-        for k in 0..ss.len() {
-            let params = loop_params(&ss[k]);
-            let Some(body) = loop_body(&mut ss[k]) else {
+        for st in ss.iter_mut() {
+            let params = loop_params(st);
+            let Some(body) = loop_body(st) else {
                 continue;
             };
             // Collect the invariant buffers of top-level scopes in the body.
@@ -272,7 +272,7 @@ fn hoist_allocation(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
             }
             // Wrap the loop in a scope holding the hoisted buffers; its outs
             // carry the loop's results out.
-            let mut inner = ss[k].clone();
+            let mut inner = st.clone();
             let outs: Vec<(Name, PrimType)> = match &mut inner {
                 Stmt::Fold { outs, .. } | Stmt::Reduce { outs, .. } | Stmt::Loop { outs, .. } => {
                     let orig = outs.clone();
@@ -289,7 +289,7 @@ fn hoist_allocation(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
                 }
                 _ => vec![],
             };
-            ss[k] = Stmt::Alloc {
+            *st = Stmt::Alloc {
                 outs,
                 bufs: hoisted,
                 body: Block {

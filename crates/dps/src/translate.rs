@@ -468,14 +468,30 @@ impl<'a> FunTr<'a> {
         same(&ea, &eb)
     }
 
+    /// A shape for messages: parameters and sizes by their source names.
     fn show_shape(&self, s: &[Dim]) -> String {
-        let e: Vec<Dim> = s.iter().map(|d| self.expand(d).simplify()).collect();
-        shape_to_string(&e)
-            .replace("dim ", "length ")
-            .split(|c: char| c == ' ')
-            .map(|w| w.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
+        fn show(d: &Dim) -> String {
+            match d {
+                Dim::Const(c) => c.to_string(),
+                Dim::Var(v) => core::display_name(v).to_string(),
+                Dim::DimOf(a, 0) => format!("length {}", core::display_name(a)),
+                Dim::DimOf(a, k) => format!("dim {k} of {}", core::display_name(a)),
+                Dim::Add(a, b) => format!("{} + {}", show(a), show(b)),
+                Dim::Sub(a, b) => format!("{} - {}", show(a), show(b)),
+                Dim::Mul(a, b) => format!("{} * {}", show(a), show(b)),
+                Dim::Div(a, b) => format!("{} / {}", show(a), show(b)),
+                Dim::Max(a, b) => format!("max {} {}", show(a), show(b)),
+                Dim::Min(a, b) => format!("min {} {}", show(a), show(b)),
+            }
+        }
+        let parts: Vec<String> = s
+            .iter()
+            .map(|d| {
+                let r = self.resolve(d, 0).unwrap_or_else(|_| self.expand(d));
+                show(&r.simplify())
+            })
+            .collect();
+        format!("[{}]", parts.join(", "))
     }
 
     fn atom_dim(&self, a: &Atom) -> Dim {
@@ -781,7 +797,7 @@ impl<'a> FunTr<'a> {
                 .map(|sh| sh[1..].to_vec())
                 .collect(),
             E::Slice(a, st, en) => {
-                let len = Dim::sub(self.atom_dim(en), self.atom_dim(st));
+                let len = Dim::minus(self.atom_dim(en), self.atom_dim(st));
                 self.array_leaf_shapes(a, span)?
                     .into_iter()
                     .map(|mut sh| {
@@ -899,7 +915,7 @@ impl<'a> FunTr<'a> {
                     a.into_iter()
                         .zip(b)
                         .map(|(mut x, y)| {
-                            x[0] = Dim::add(x[0].clone(), y[0].clone());
+                            x[0] = Dim::plus(x[0].clone(), y[0].clone());
                             x
                         })
                         .collect()
@@ -908,7 +924,7 @@ impl<'a> FunTr<'a> {
                     .array_leaf_shapes(&arg(args, 0)?, span)?
                     .into_iter()
                     .map(|sh| {
-                        let mut v = vec![Dim::mul(sh[0].clone(), sh[1].clone())];
+                        let mut v = vec![Dim::times(sh[0].clone(), sh[1].clone())];
                         v.extend(sh[2..].iter().cloned());
                         v
                     })
@@ -936,7 +952,7 @@ impl<'a> FunTr<'a> {
                     }
                     for x in &sh {
                         let mut b = x.clone();
-                        b[0] = Dim::sub(x[0].clone(), k.clone());
+                        b[0] = Dim::minus(x[0].clone(), k.clone());
                         v.push(b);
                     }
                     v
@@ -1060,44 +1076,42 @@ impl<'a> FunTr<'a> {
         self.cur += 1;
         // Which let-bound leaves can be computed straight into a destination.
         let mut direct: HashMap<Name, Vec<Option<Name>>> = HashMap::new();
-        if let Atom::Var(r) = &b.result {
-            if dests.iter().any(|d| d.is_some()) {
-                let tuple = b
-                    .stmts
-                    .iter()
-                    .find(|s| &s.var == r)
-                    .and_then(|s| match &s.exp {
-                        core::Exp::Tuple(xs) => Some(xs.clone()),
-                        _ => None,
-                    });
-                match tuple {
-                    Some(xs) => {
-                        let mut k = 0;
-                        for x in xs {
-                            let n = match &x {
-                                Atom::Var(v) => b
-                                    .stmts
-                                    .iter()
-                                    .find(|s| &s.var == v)
-                                    .and_then(|s| flat_type(&s.ty))
-                                    .map(|f| f.len())
-                                    .unwrap_or(1),
-                                Atom::Const(_) => 1,
-                            };
-                            if let Atom::Var(v) = &x {
-                                if b.stmts.iter().any(|s| &s.var == v) && !direct.contains_key(v) {
-                                    direct.insert(
-                                        v.clone(),
-                                        dests[k..(k + n).min(dests.len())].to_vec(),
-                                    );
-                                }
-                            }
-                            k += n;
+        if let Atom::Var(r) = &b.result
+            && dests.iter().any(|d| d.is_some())
+        {
+            let tuple = b
+                .stmts
+                .iter()
+                .find(|s| &s.var == r)
+                .and_then(|s| match &s.exp {
+                    core::Exp::Tuple(xs) => Some(xs.clone()),
+                    _ => None,
+                });
+            match tuple {
+                Some(xs) => {
+                    let mut k = 0;
+                    for x in xs {
+                        let n = match &x {
+                            Atom::Var(v) => b
+                                .stmts
+                                .iter()
+                                .find(|s| &s.var == v)
+                                .and_then(|s| flat_type(&s.ty))
+                                .map(|f| f.len())
+                                .unwrap_or(1),
+                            Atom::Const(_) => 1,
+                        };
+                        if let Atom::Var(v) = &x
+                            && b.stmts.iter().any(|s| &s.var == v)
+                            && !direct.contains_key(v)
+                        {
+                            direct.insert(v.clone(), dests[k..(k + n).min(dests.len())].to_vec());
                         }
+                        k += n;
                     }
-                    None => {
-                        direct.insert(r.clone(), dests.to_vec());
-                    }
+                }
+                None => {
+                    direct.insert(r.clone(), dests.to_vec());
                 }
             }
         }
@@ -1498,7 +1512,7 @@ impl FunTr<'_> {
             }
             E::Slice(a, st, en) => {
                 let (st, en) = (self.scalar_atom(st), self.scalar_atom(en));
-                let len = Dim::sub(self.atom_dim(&en), self.atom_dim(&st));
+                let len = Dim::minus(self.atom_dim(&en), self.atom_dim(&st));
                 let ls = self.leaves(a, span)?;
                 let mut nl = Vec::new();
                 for (k, l) in ls.iter().enumerate() {
@@ -1935,7 +1949,7 @@ impl FunTr<'_> {
                     let lena = self
                         .resolve(&sa[0], self.cur)
                         .unwrap_or_else(|_| sa[0].clone());
-                    let total = Dim::add(lena.clone(), sb[0].clone());
+                    let total = Dim::plus(lena.clone(), sb[0].clone());
                     let lo = self.emit_dim(&lena, out, span);
                     let hi = self.emit_dim(
                         &self.resolve(&total, self.cur).unwrap_or(total.clone()),
@@ -2068,18 +2082,18 @@ impl FunTr<'_> {
         for (l, il) in st_l.iter().zip(&init_l) {
             if let DType::Array(..) = l.ty {
                 let before = self.shape(il, span)?;
-                if let Some(a) = after.get(ai) {
-                    if !self.same_shape(&before, a) {
-                        return error(
-                            span,
-                            format!(
-                                "the state of this loop changes shape: it starts as {} and an iteration returns {}",
-                                self.show_shape(&before),
-                                self.show_shape(a)
-                            ),
-                            "Weir reuses the state's storage across iterations, so its shape must stay the same (F-tilde rule S-Reduce); or run with --interp",
-                        );
-                    }
+                if let Some(a) = after.get(ai)
+                    && !self.same_shape(&before, a)
+                {
+                    return error(
+                        span,
+                        format!(
+                            "the state of this loop changes shape: it starts as {} and an iteration returns {}",
+                            self.show_shape(&before),
+                            self.show_shape(a)
+                        ),
+                        "Weir reuses the state's storage across iterations, so its shape must stay the same (F-tilde rule S-Reduce); or run with --interp",
+                    );
                 }
                 ai += 1;
             }

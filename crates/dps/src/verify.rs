@@ -102,21 +102,21 @@ impl V<'_> {
                     }
                     SExp::Math(_, xs) => xs.iter().for_each(|x| self.scalar(env, x)),
                     SExp::Load(a, idx) => {
-                        if let Some((_, r)) = self.array(env, a) {
-                            if r != idx.len() {
-                                self.err(format!(
-                                    "load from `{a}` (rank {r}) with {} indices",
-                                    idx.len()
-                                ));
-                            }
+                        if let Some((_, r)) = self.array(env, a)
+                            && r != idx.len()
+                        {
+                            self.err(format!(
+                                "load from `{a}` (rank {r}) with {} indices",
+                                idx.len()
+                            ));
                         }
                         idx.iter().for_each(|x| self.scalar(env, x));
                     }
                     SExp::Dim(a, k) => {
-                        if let Some((_, r)) = self.array(env, a) {
-                            if *k >= r {
-                                self.err(format!("dim {k} of `{a}` of rank {r}"));
-                            }
+                        if let Some((_, r)) = self.array(env, a)
+                            && *k >= r
+                        {
+                            self.err(format!("dim {k} of `{a}` of rank {r}"));
                         }
                     }
                 }
@@ -135,33 +135,27 @@ impl V<'_> {
             } => {
                 match view {
                     View::Alias(x) => {
-                        if let Some((_, r)) = self.array(env, x) {
-                            if r != *rank {
-                                self.err(format!(
-                                    "alias `{var}` of rank {rank} of `{x}` of rank {r}"
-                                ));
-                            }
+                        if let Some((_, r)) = self.array(env, x)
+                            && r != *rank
+                        {
+                            self.err(format!("alias `{var}` of rank {rank} of `{x}` of rank {r}"));
                         }
                     }
                     View::Row(x, i) => {
                         self.scalar(env, i);
-                        if let Some((_, r)) = self.array(env, x) {
-                            if r != rank + 1 {
-                                self.err(format!(
-                                    "row `{var}` of rank {rank} of `{x}` of rank {r}"
-                                ));
-                            }
+                        if let Some((_, r)) = self.array(env, x)
+                            && r != rank + 1
+                        {
+                            self.err(format!("row `{var}` of rank {rank} of `{x}` of rank {r}"));
                         }
                     }
                     View::Slice(x, lo, hi) => {
                         self.scalar(env, lo);
                         self.scalar(env, hi);
-                        if let Some((_, r)) = self.array(env, x) {
-                            if r != *rank {
-                                self.err(format!(
-                                    "slice `{var}` of rank {rank} of `{x}` of rank {r}"
-                                ));
-                            }
+                        if let Some((_, r)) = self.array(env, x)
+                            && r != *rank
+                        {
+                            self.err(format!("slice `{var}` of rank {rank} of `{x}` of rank {r}"));
                         }
                     }
                     View::Reshape(x, ds) => {
@@ -195,13 +189,13 @@ impl V<'_> {
                 self.stmts(&mut inner, body);
             }
             Stmt::Store { dest, idx, val, .. } => {
-                if let Some((_, r)) = self.array(env, dest) {
-                    if r != idx.len() {
-                        self.err(format!(
-                            "store into `{dest}` (rank {r}) with {} indices",
-                            idx.len()
-                        ));
-                    }
+                if let Some((_, r)) = self.array(env, dest)
+                    && r != idx.len()
+                {
+                    self.err(format!(
+                        "store into `{dest}` (rank {r}) with {} indices",
+                        idx.len()
+                    ));
                 }
                 idx.iter().for_each(|x| self.scalar(env, x));
                 self.scalar(env, val);
@@ -209,12 +203,12 @@ impl V<'_> {
             Stmt::Copy { dest, src, .. } => {
                 let a = self.array(env, dest);
                 let b = self.array(env, src);
-                if let (Some((p, r)), Some((q, t))) = (a, b) {
-                    if p != q || r != t {
-                        self.err(format!(
-                            "copy of `{src}` into `{dest}`: different element types or ranks"
-                        ));
-                    }
+                if let (Some((p, r)), Some((q, t))) = (a, b)
+                    && (p != q || r != t)
+                {
+                    self.err(format!(
+                        "copy of `{src}` into `{dest}`: different element types or ranks"
+                    ));
                 }
             }
             Stmt::If {
@@ -317,10 +311,10 @@ impl V<'_> {
                     self.array(env, d);
                 }
                 for x in args {
-                    if let Atom::Var(n) = x {
-                        if !env.contains_key(n) {
-                            self.err(format!("`{n}` is not bound"));
-                        }
+                    if let Atom::Var(n) = x
+                        && !env.contains_key(n)
+                    {
+                        self.err(format!("`{n}` is not bound"));
                     }
                 }
                 for (o, p) in outs {

@@ -234,10 +234,11 @@ pub fn to_dps_from(
         let check = verify_enabled();
         let mut err = None;
         weir_dps::simplify::run(&mut p, &mut |q, name| {
-            if check && err.is_none() {
-                if let Err(e) = verify_dps(q, name) {
-                    err = Some(e);
-                }
+            if check
+                && err.is_none()
+                && let Err(e) = verify_dps(q, name)
+            {
+                err = Some(e);
             }
         });
         if let Some(e) = err {

@@ -1,0 +1,237 @@
+//! The DPS stage: each allocation simplification rule of dps-ftilde Fig. 8 on a
+//! program where it applies (insta snapshots of the DPS IR before and after the
+//! rule, plus assertions that fail if the rule stops working), and F-tilde's
+//! shape errors.
+
+use weir_dps::ir::{Block, Buf, Fun, Program, ResultPart, SExp, Stmt};
+use weir_dps::print::program_to_string;
+use weir_dps::simplify::{RULES, run_rules};
+use weir_driver::pipeline::{compile_source, to_dps};
+use weir_ir::{Atom, Const, PrimType, Span};
+
+fn dps(src: &str) -> Program {
+    let c = compile_source("test.weir", src).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    to_dps(&c, false).unwrap_or_else(|e| panic!("{}", e.render(false)))
+}
+
+fn rule(name: &str) -> weir_dps::simplify::Rule {
+    *RULES.iter().find(|r| r.0 == name).expect("rule")
+}
+
+fn apply(p: &Program, names: &[&str]) -> Program {
+    let mut q = p.clone();
+    let rules: Vec<_> = names.iter().map(|n| rule(n)).collect();
+    run_rules(&mut q, &rules, &mut |q, name| {
+        if let Err(e) = weir_dps::verify::verify_program(q) {
+            panic!("invalid DPS IR after {name}: {e:?}");
+        }
+    });
+    q
+}
+
+/// (depth, number of buffers) of every alloc scope, in order.
+fn allocs(stmts: &[Stmt], depth: usize, out: &mut Vec<(usize, usize)>) {
+    for s in stmts {
+        if let Stmt::Alloc { bufs, .. } = s {
+            out.push((depth, bufs.len()));
+        }
+        let loop_ = matches!(
+            s,
+            Stmt::For { .. } | Stmt::Fold { .. } | Stmt::Loop { .. } | Stmt::Reduce { .. }
+        );
+        for b in weir_dps::ir::nested_blocks(s) {
+            allocs(b, depth + usize::from(loop_), out);
+        }
+    }
+}
+
+fn alloc_shape(p: &Program) -> Vec<(usize, usize)> {
+    let mut v = Vec::new();
+    for f in &p.funs {
+        allocs(&f.body.stmts, 0, &mut v);
+    }
+    v
+}
+
+/// A temporary with several readers (so fusion keeps it) inside a loop.
+const PER_ROW_TEMP: &str = "
+entry rows [n] (a: [n]f64) : [n]f64 =
+  build n (\\i ->
+    let t = build 3 (\\j -> exp (a[i] + f64 j)) in
+    t[0] + t[1] * t[2] + t[0] * t[2])
+";
+
+#[test]
+fn hoist_allocation_moves_a_loop_invariant_scope_out_of_the_loop() {
+    let before = dps(PER_ROW_TEMP);
+    let after = apply(&before, &["hoist-allocation", "empty-allocation"]);
+    insta::assert_snapshot!("hoist_before", program_to_string(&before));
+    insta::assert_snapshot!("hoist_after", program_to_string(&after));
+    assert_eq!(
+        alloc_shape(&before),
+        vec![(1, 1)],
+        "the temporary is allocated per iteration"
+    );
+    assert_eq!(
+        alloc_shape(&after),
+        vec![(0, 1)],
+        "hoisted: allocated once, outside the loop"
+    );
+}
+
+const TWO_TEMPS: &str = "
+entry two [n] (a: [n]f64) : f64 =
+  let x = build n (\\i -> exp a[i]) in
+  let y = build n (\\i -> exp (x[i] * x[n - 1 - i])) in
+  sum x + sum y + y[0]
+";
+
+#[test]
+fn merge_allocations_joins_nested_scopes() {
+    let before = dps(TWO_TEMPS);
+    let after = apply(&before, &["merge-allocations"]);
+    insta::assert_snapshot!("merge_before", program_to_string(&before));
+    insta::assert_snapshot!("merge_after", program_to_string(&after));
+    assert_eq!(alloc_shape(&before), vec![(0, 1), (0, 1)]);
+    assert_eq!(
+        alloc_shape(&after),
+        vec![(0, 2)],
+        "one scope with both buffers"
+    );
+}
+
+fn hand_made(bufs: Vec<Buf>) -> Program {
+    let n = Atom::Const(Const::I64(4));
+    Program {
+        funs: vec![Fun {
+            name: "f".into(),
+            entry: true,
+            dests: vec![],
+            params: vec![],
+            results: vec![ResultPart::Scalar(PrimType::F64)],
+            body: Block {
+                stmts: vec![Stmt::Alloc {
+                    outs: vec![("o1".into(), PrimType::F64)],
+                    bufs,
+                    body: Block {
+                        stmts: vec![
+                            Stmt::Store {
+                                dest: "b1".into(),
+                                idx: vec![Atom::Const(Const::I64(0))],
+                                val: Atom::Const(Const::F64(1.5)),
+                                span: Span::default(),
+                            },
+                            Stmt::Let {
+                                var: "x".into(),
+                                ty: PrimType::F64,
+                                exp: SExp::Load("b1".into(), vec![Atom::Const(Const::I64(0))]),
+                                span: Span::default(),
+                            },
+                        ],
+                        results: vec![Atom::Var("x".into())],
+                    },
+                }],
+                results: vec![Atom::Var("o1".into())],
+            },
+            span: Span::default(),
+        }],
+    }
+    .with_dims(n)
+}
+
+trait WithDims {
+    fn with_dims(self, n: Atom) -> Self;
+}
+impl WithDims for Program {
+    fn with_dims(self, _n: Atom) -> Self {
+        self
+    }
+}
+
+#[test]
+fn dead_allocation_drops_an_unused_buffer_and_empty_allocation_the_scope() {
+    let buf = |v: &str| Buf {
+        var: v.into(),
+        elem: PrimType::F64,
+        dims: vec![Atom::Const(Const::I64(4))],
+    };
+    let p = hand_made(vec![buf("b1"), buf("b2")]);
+    weir_dps::verify::verify_program(&p).expect("valid");
+    let dead = apply(&p, &["dead-allocation"]);
+    insta::assert_snapshot!("dead_before", program_to_string(&p));
+    insta::assert_snapshot!("dead_after", program_to_string(&dead));
+    assert_eq!(alloc_shape(&dead), vec![(0, 1)], "b2 is never used");
+    // With b1 unused too, the scope is empty and disappears.
+    let mut q = p.clone();
+    if let Stmt::Alloc { body, .. } = &mut q.funs[0].body.stmts[0] {
+        body.stmts.retain(|s| matches!(s, Stmt::Let { .. }));
+        if let Some(Stmt::Let { exp, .. }) = body.stmts.first_mut() {
+            *exp = SExp::Atom(Atom::Const(Const::F64(1.5)));
+        }
+    }
+    let empty = apply(&q, &["dead-allocation", "empty-allocation"]);
+    insta::assert_snapshot!("empty_after", program_to_string(&empty));
+    assert!(alloc_shape(&empty).is_empty());
+}
+
+#[test]
+fn every_rule_is_tested() {
+    let names: Vec<&str> = RULES.iter().map(|r| r.0).collect();
+    assert_eq!(
+        names,
+        [
+            "dead-allocation",
+            "empty-allocation",
+            "merge-allocations",
+            "hoist-allocation"
+        ]
+    );
+}
+
+fn backend_error(src: &str) -> String {
+    let c = compile_source("test.weir", src).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    match to_dps(&c, true) {
+        Ok(p) => panic!("expected a DPS error, got:\n{}", program_to_string(&p)),
+        Err(e) => e.render(false),
+    }
+}
+
+#[test]
+fn if_branches_of_different_shapes_are_rejected_naming_both() {
+    let e =
+        backend_error("entry f [n] (a: [n]f64) (c: bool) : []f64 = if c then a else a[0:n - 1]");
+    assert!(e.contains("different shapes"), "{e}");
+    assert!(e.contains("[n] and [n - 1]"), "both shapes are named: {e}");
+    assert!(e.contains("test.weir:1:"), "{e}");
+}
+
+#[test]
+fn a_loop_state_changing_shape_is_rejected_naming_both() {
+    let e = backend_error(
+        "entry f [n] (a: [n]f64) (k: i64) : []f64 = loop x = a for i < k do x[1:length x]",
+    );
+    assert!(e.contains("changes shape"), "{e}");
+    assert!(e.contains("starts as") && e.contains("returns"), "{e}");
+}
+
+#[test]
+fn simplified_dps_of_every_example_verifies_and_shapes_are_static() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    for e in std::fs::read_dir(dir).expect("examples").flatten() {
+        let p = e.path();
+        if p.extension().is_none_or(|x| x != "weir") {
+            continue;
+        }
+        let c = weir_driver::compile_file(&p).unwrap_or_else(|e| panic!("{}", e.render(false)));
+        let d = to_dps(&c, true).unwrap_or_else(|e| panic!("{}: {}", p.display(), e.render(false)));
+        weir_dps::verify::verify_program(&d).expect("verifies");
+        // add3's result shape is its parameter's: no shape computation at run time.
+        if p.ends_with("add3.weir") {
+            let f = d.find("add3").expect("add3");
+            assert_eq!(
+                weir_dps::shape::shape_to_string(&f.dests[0].shape),
+                "[dim a_18 0]"
+            );
+        }
+    }
+}
