@@ -24,7 +24,7 @@
 //! explicit run-time [`Stmt::Check`] guards the write.
 
 use crate::ir::*;
-use crate::shape::{Dim, same, shape_to_string};
+use crate::shape::{Dim, same};
 use std::collections::HashMap;
 use weir_ir::{self as core, Builtin, Size, Type};
 
