@@ -109,6 +109,9 @@ enum Cmd {
     Test {
         #[arg(default_value = "examples")]
         paths: Vec<PathBuf>,
+        /// Only the interpreter (skip compiled C).
+        #[arg(long)]
+        interp: bool,
     },
     /// Developer tools: print the program after a pass.
     Dev {
@@ -199,7 +202,7 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             build,
             output,
         } => cmd_build(&file, &build, output.as_deref(), color),
-        Cmd::Test { paths } => cmd_test(&paths, color),
+        Cmd::Test { paths, interp } => cmd_test(&paths, interp, color),
         Cmd::Dev {
             dump_after: pass,
             file,
@@ -484,7 +487,7 @@ fn collect_files(p: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn cmd_test(paths: &[PathBuf], color: bool) -> ExitCode {
+fn cmd_test(paths: &[PathBuf], interp_only: bool, color: bool) -> ExitCode {
     let mut files = Vec::new();
     for p in paths {
         if !p.exists() {
@@ -523,7 +526,26 @@ fn cmd_test(paths: &[PathBuf], color: bool) -> ExitCode {
                 continue;
             }
         };
-        let outcomes = run_cases(&c, &cases);
+        let mut outcomes = run_cases(&c, &cases);
+        if !interp_only {
+            // The same cases on compiled C (default variant), against the interpreter.
+            let opts = weir_driver::native::BuildOptions::default();
+            match weir_driver::native::c_source(&c, &opts, true)
+                .and_then(|src| weir_driver::native::build_c(&src, &opts))
+            {
+                Ok(exe) => {
+                    for mut o in weir_driver::testblock::run_cases_native(&c, &cases, &exe, &[]) {
+                        o.entry = format!("{} (compiled C)", o.entry);
+                        outcomes.push(o);
+                    }
+                }
+                Err(e) => outcomes.push(weir_driver::testblock::Outcome {
+                    entry: "(compiled C)".into(),
+                    line: 0,
+                    failure: Some(format!("{e} (use --interp to test the interpreter only)")),
+                }),
+            }
+        }
         let bad: Vec<_> = outcomes.iter().filter(|o| o.failure.is_some()).collect();
         let ok = outcomes.len() - bad.len();
         passed += ok;
