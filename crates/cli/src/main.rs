@@ -439,6 +439,13 @@ fn cmd_run(
                 }
                 print_or_save(&v, output)
             }
+            Err(weir_driver::native::NativeError::Runtime(m)) => {
+                match weir_driver::native::runtime_error(&c, &m) {
+                    Some(e) => eprint!("{}", render_runtime_error(&c, &e, color)),
+                    None => eprintln!("error: runtime error at {m}"),
+                }
+                ExitCode::FAILURE
+            }
             Err(e) => {
                 eprintln!("{e}");
                 ExitCode::FAILURE

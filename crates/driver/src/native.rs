@@ -681,3 +681,33 @@ pub fn known_sizes(t: &Type) -> bool {
         _ => true,
     }
 }
+
+/// A compiled program's run-time error (`file:line:col: message`) as the
+/// interpreter's error type, so it renders with the source excerpt.
+pub fn runtime_error(c: &Compiled, msg: &str) -> Option<weir_interp::RuntimeError> {
+    let mut parts = msg.splitn(4, ':');
+    let (file, line, col, rest) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    let (line, col): (usize, usize) = (line.trim().parse().ok()?, col.trim().parse().ok()?);
+    let (k, f) = c
+        .sources
+        .files()
+        .iter()
+        .enumerate()
+        .find(|(_, f)| f.name == file)?;
+    let start: usize = f
+        .text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(|l| l.len())
+        .sum::<usize>()
+        + col.saturating_sub(1);
+    let end = f.text[start.min(f.text.len())..]
+        .find(|ch: char| ch.is_whitespace() || ch == ')')
+        .map(|e| start + e.max(1))
+        .unwrap_or(start + 1)
+        .min(f.text.len());
+    Some(weir_interp::RuntimeError {
+        message: rest.trim().to_string(),
+        span: weir_ir::Span::new(weir_syntax::FileId(k as u32), start, end),
+    })
+}
