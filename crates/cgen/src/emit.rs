@@ -30,44 +30,31 @@ fn cty(t: CTy) -> String {
     }
 }
 
+/// A C float literal (`suffix` "f" for float), parenthesised when negative.
+fn float_literal(v: f64, suffix: &str) -> String {
+    if v.is_nan() {
+        "NAN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            "INFINITY".into()
+        } else {
+            "(-INFINITY)".into()
+        }
+    } else {
+        let s = weir_ir::print::float_text(v);
+        if s.starts_with('-') {
+            format!("({s}{suffix})")
+        } else {
+            format!("{s}{suffix}")
+        }
+    }
+}
+
 fn constant(c: &Const) -> String {
     match c {
-        Const::F64(v) => {
-            if v.is_nan() {
-                "NAN".into()
-            } else if v.is_infinite() {
-                if *v > 0.0 {
-                    "INFINITY".into()
-                } else {
-                    "(-INFINITY)".into()
-                }
-            } else {
-                let s = weir_ir::print::float_text(*v);
-                if s.starts_with('-') {
-                    format!("({s})")
-                } else {
-                    s
-                }
-            }
-        }
-        Const::F32(v) => {
-            if v.is_nan() {
-                "NAN".into()
-            } else if v.is_infinite() {
-                if *v > 0.0 {
-                    "INFINITY".into()
-                } else {
-                    "(-INFINITY)".into()
-                }
-            } else {
-                let s = weir_ir::print::float_text(*v as f64);
-                if s.starts_with('-') {
-                    format!("({s}f)")
-                } else {
-                    format!("{s}f")
-                }
-            }
-        }
+        Const::F64(v) => float_literal(*v, ""),
+        // An f32 widens exactly to f64; its shortest f64 text reads back to it.
+        Const::F32(v) => float_literal(*v as f64, "f"),
         Const::I64(v) => {
             if *v == i64::MIN {
                 "INT64_MIN".into()

@@ -924,21 +924,19 @@ impl Lower<'_> {
                 None => {
                     // acc = op(acc, el)
                     let mut inner = Vec::new();
-                    for ((a, p), x) in op.a.iter().zip(outs).zip(&accs2) {
+                    // The operator's parameters: (a..) = accumulators, (b..) = element.
+                    let params =
+                        op.a.iter()
+                            .zip(outs)
+                            .zip(&accs2)
+                            .chain(op.b.iter().zip(outs).zip(&el));
+                    for ((a, p), x) in params {
                         inner.push(I::Decl(
                             c_name(a),
                             CTy::Prim(p.1),
                             Some(Exp::Var(x.clone())),
                         ));
                         this.scalars.insert(a.clone(), p.1);
-                    }
-                    for ((b, p), x) in op.b.iter().zip(outs).zip(&el) {
-                        inner.push(I::Decl(
-                            c_name(b),
-                            CTy::Prim(p.1),
-                            Some(Exp::Var(x.clone())),
-                        ));
-                        this.scalars.insert(b.clone(), p.1);
                     }
                     let tmp: Vec<Name> = accs2
                         .iter()

@@ -390,50 +390,20 @@ impl<'a> FunTr<'a> {
         })
     }
 
-    /// Expand a shape so that it only mentions parameters (for result templates).
-    fn expand_to_params(&self, d: &Dim, homes: &HashMap<Name, Dim>) -> Result<Dim, Name> {
+    /// Rewrite the variable leaves of `d` as `decide` says; `Expand` replaces a
+    /// variable by its definition (recursively) and fails with its name if it has none.
+    fn expand_by(&self, d: &Dim, decide: &dyn Fn(&Dim) -> LeafRule) -> Result<Dim, Name> {
         let mut bad = None;
-        let r = d.map_leaves(&mut |l| match l {
-            Dim::Var(v) => {
-                if let Some(h) = homes.get(v) {
-                    return Some(h.clone());
-                }
-                if self.depth.get(v) == Some(&0) && !self.defs.contains_key(v) {
-                    return Some(l.clone());
-                }
-                match self.defs.get(v) {
-                    Some(def) => match self.expand_to_params(def, homes) {
-                        Ok(x) => Some(x),
-                        Err(b) => {
-                            bad = Some(b);
-                            Some(l.clone())
-                        }
-                    },
-                    None => {
-                        bad = Some(v.clone());
-                        Some(l.clone())
-                    }
-                }
-            }
-            _ => None,
-        });
-        match bad {
-            Some(b) => Err(b),
-            None => Ok(r.simplify()),
-        }
-    }
-
-    /// Expand local variables (bound deeper than `max`) into their definitions.
-    fn resolve(&self, d: &Dim, max: usize) -> Result<Dim, Name> {
-        let mut bad = None;
-        let r = d.map_leaves(&mut |l| match l {
-            Dim::Var(v) | Dim::DimOf(v, _) => {
-                let deep = self.depth.get(v).is_none_or(|x| *x > max);
-                if !deep {
-                    return Some(l.clone());
-                }
-                match (l, self.defs.get(v)) {
-                    (Dim::Var(_), Some(def)) => match self.resolve(def, max) {
+        let r = d.map_leaves(&mut |l| {
+            let name = match l {
+                Dim::Var(v) | Dim::DimOf(v, _) => v,
+                _ => return None,
+            };
+            match decide(l) {
+                LeafRule::Keep => Some(l.clone()),
+                LeafRule::Replace(x) => Some(x),
+                LeafRule::Expand => match (l, self.defs.get(name)) {
+                    (Dim::Var(_), Some(def)) => match self.expand_by(def, decide) {
                         Ok(x) => Some(x),
                         Err(b) => {
                             bad = Some(b);
@@ -441,17 +411,38 @@ impl<'a> FunTr<'a> {
                         }
                     },
                     _ => {
-                        bad = Some(v.clone());
+                        bad = Some(name.clone());
                         Some(l.clone())
                     }
-                }
+                },
             }
-            _ => None,
         });
-        match bad {
-            Some(b) => Err(b),
-            None => Ok(r),
-        }
+        bad.map_or(Ok(r), Err)
+    }
+
+    /// Expand a shape so that it only mentions parameters (for result templates).
+    fn expand_to_params(&self, d: &Dim, homes: &HashMap<Name, Dim>) -> Result<Dim, Name> {
+        self.expand_by(d, &|l| match l {
+            Dim::Var(v) => match homes.get(v) {
+                Some(h) => LeafRule::Replace(h.clone()),
+                None if self.depth.get(v) == Some(&0) && !self.defs.contains_key(v) => {
+                    LeafRule::Keep
+                }
+                None => LeafRule::Expand,
+            },
+            _ => LeafRule::Keep,
+        })
+        .map(|r| r.simplify())
+    }
+
+    /// Expand local variables (bound deeper than `max`) into their definitions.
+    fn resolve(&self, d: &Dim, max: usize) -> Result<Dim, Name> {
+        self.expand_by(d, &|l| match l {
+            Dim::Var(v) | Dim::DimOf(v, _) if self.depth.get(v).is_some_and(|x| *x <= max) => {
+                LeafRule::Keep
+            }
+            _ => LeafRule::Expand,
+        })
     }
 
     /// Fully expanded (for equality tests).
@@ -2109,6 +2100,13 @@ impl FunTr<'_> {
         });
         Ok(outs.into_iter().map(|(n, _)| Atom::Var(n)).collect())
     }
+}
+
+/// What [`FunTr::expand_by`] does with a variable leaf.
+enum LeafRule {
+    Keep,
+    Replace(Dim),
+    Expand,
 }
 
 enum LoopKind {
