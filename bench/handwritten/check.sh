@@ -8,7 +8,9 @@
 # `weir run examples/X.weir -e ENTRY`, and compares with compare.py (Weir's
 # test criterion, relative tolerance 1e-9).  It then runs the C programs on the
 # ADBench instances under examples/data/adbench/ (converted with
-# mkinput.py --from-text) and compares with their NumPy-computed .out files.
+# mkinput.py --from-text) and compares with their NumPy-computed .out files,
+# and checks that mkinput.py --adbench builds the same instances from the
+# ADBench text files in ../shared/data/adbench (skipped when that is absent).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -29,6 +31,12 @@ entry_of() {  # KIND -> "weir-file entry"
         ba_objective) echo "examples/ba.weir ba_objective" ;;
         gmm_objective) echo "examples/gmm.weir gmm_objective" ;;
         ht) echo "examples/ht.weir angle_axis_to_rotation_matrix" ;;
+        gemm) echo "examples/mm.weir gemm" ;;
+        mm2) echo "examples/2mm.weir mm2" ;;
+        mm3) echo "examples/3mm.weir mm3" ;;
+        jacobi1d) echo "examples/jacobi1d.weir jacobi_1d" ;;
+        jacobi2d) echo "examples/jacobi2d.weir jacobi_2d" ;;
+        seidel2d) echo "examples/seidel2d.weir seidel_2d" ;;
     esac
 }
 
@@ -73,6 +81,19 @@ check_case gmm_objective --n 10 --d 1 --k 1 --seed 2
 check_case gmm_objective --n 50 --d 10 --k 7 --seed 3 --gamma 0.7 --m 2
 check_case gmm_objective --n 200 --d 20 --k 10 --seed 4 --gamma 1.3 --m 1
 
+# PolyBench kernels: the PolyBench inputs (--size) and sizes that leave partial
+# blocks in the blocked matrix products (--dims)
+for k in gemm mm2 mm3 jacobi1d jacobi2d seidel2d; do
+    check_case $k --size MINI
+    check_case $k --size SMALL
+done
+check_case gemm --dims 130,260,150
+check_case mm2 --dims 20,140,130,270
+check_case mm3 --dims 20,140,130,270,30
+check_case jacobi1d --dims 3,2
+check_case jacobi2d --dims 0,5
+check_case seidel2d --dims 2,3
+
 # hand-made edge cases (text inputs, converted to binary)
 edge() {  # KIND "text values"
     kind=$1
@@ -88,6 +109,8 @@ edge ht '[0.0, 0.0, 0.0]'
 edge ht '[3e-05, -4e-05, 5e-05]'
 edge ht '[0.0001, -0.0001, 5e-05]'
 edge ba_project '[0.0, 0.0, 0.0, -1.0, 0.5, -6.5, 300.0, 0.0, 0.0, -0.05, 0.003] [0.5, -0.25, 1.0]'
+edge gemm '2.0 3.0 [[1.0, -0.0]] [[0.5]] [[4.0, 0.25]]'
+edge jacobi1d '4 [1.0] [2.0]'
 edge ba_project '[1e-170, 0.0, 0.0, -1.0, 0.5, -6.5, 300.0, 0.0, 0.0, -0.05, 0.003] [0.5, -0.25, 1.0]'
 
 check_data gmm_objective gmm_test
@@ -95,6 +118,22 @@ check_data gmm_objective gmm_d2_K5
 check_data gmm_objective gmm_d10_K5
 check_data ba_objective ba_test
 check_data ba_objective ba1_n49_m7776_p31843
+
+# mkinput.py --adbench reads the ADBench text files into the same instance as
+# examples/data/adbench/*.in (which came from `weir adbench`): same bytes
+SHARED=$ROOT/../shared/data/adbench
+if [ -d "$SHARED" ]; then
+    for pair in "gmm_objective gmm/test.txt gmm_test" "gmm_objective gmm/1k/gmm_d10_K5.txt gmm_d10_K5" \
+                "ba_objective ba/test.txt ba_test" "ba_objective ba/ba1_n49_m7776_p31843.txt ba1_n49_m7776_p31843"; do
+        set -- $pair
+        "$PY" "$HERE/mkinput.py" "$1" --adbench "$SHARED/$2" -o "$TMP/a.bin"
+        "$PY" "$HERE/mkinput.py" "$1" --from-text "$ROOT/examples/data/adbench/$3.in" -o "$TMP/b.bin"
+        printf '%-48s ' "$1 --adbench $2"
+        if cmp -s "$TMP/a.bin" "$TMP/b.bin"; then echo "same bytes as $3.in"; else echo "FAIL: differs from $3.in"; fail=1; fi
+    done
+else
+    echo "(skipped the --adbench checks: no $SHARED)"
+fi
 
 if [ $fail -ne 0 ]; then echo "check.sh: FAILURES" >&2; exit 1; fi
 echo "check.sh: all agree"

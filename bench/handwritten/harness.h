@@ -1,6 +1,8 @@
 /* Shared benchmark harness for the hand-written C baselines.
  *
- * Usage of every program:   prog [--runs N] [--in FILE] [--out FILE] [--stats]
+ * Usage of every program:   prog [--runs N] [--warmup W] [--in FILE] [--out FILE] [--stats]
+ *
+ * W untimed calls of the kernel (default 0) come before the N timed ones.
  *
  * Input (FILE, or stdin): the entry's parameters in order, native little-endian,
  * one value after another; size parameters ([n]) are not passed, they are
@@ -213,12 +215,12 @@ H_HELPER void h_write_f64(FILE *f, double x) { h_write_bytes(f, &x, sizeof x); }
 /* ------------------------------------------------------------------------ */
 
 static void h_usage(void) {
-    fprintf(stderr, "usage: %s [--runs N] [--in FILE] [--out FILE] [--stats]\n", h_prog);
+    fprintf(stderr, "usage: %s [--runs N] [--warmup W] [--in FILE] [--out FILE] [--stats]\n", h_prog);
     exit(2);
 }
 
 int main(int argc, char **argv) {
-    long long runs = 1;
+    long long runs = 1, warmup = 0;
     const char *in_path = NULL, *out_path = NULL;
     int stats = 0;
     h_prog = argv[0];
@@ -228,6 +230,11 @@ int main(int argc, char **argv) {
             errno = 0;
             runs = strtoll(argv[++i], &end, 10);
             if (errno || *end || runs < 1) h_fail("--runs needs a positive integer");
+        } else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) {
+            char *end;
+            errno = 0;
+            warmup = strtoll(argv[++i], &end, 10);
+            if (errno || *end || warmup < 0) h_fail("--warmup needs a non-negative integer");
         } else if (!strcmp(argv[i], "--in") && i + 1 < argc) {
             in_path = argv[++i];
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
@@ -245,6 +252,11 @@ int main(int argc, char **argv) {
     bench_read(in);
     if (fgetc(in) != EOF) h_fail("trailing bytes after the inputs");
     if (in != stdin) fclose(in);
+
+    for (long long r = 0; r < warmup; r++) {
+        bench_run();
+        H_BARRIER();
+    }
 
     struct timespec t0, t1;
     h_live_bytes = h_peak_bytes = 0;

@@ -13,10 +13,42 @@ Writes the inputs of one benchmark entry, either in the programs' binary format
   python3 mkinput.py --text gmm_objective --n 100 --d 3 --k 5 --seed 1 -o gmm.txt
   python3 mkinput.py gmm_objective --from-text ../../examples/data/adbench/gmm_d2_K5.in -o g.bin
 
+ADBench instances (../../../shared/data/adbench/, format in its FileFormat.md),
+built exactly as `weir adbench gmm|ba FILE` builds them (a BA file stores one
+camera, point, weight and feature; observation i uses camera i mod n and point
+i mod m, and every copy is the same):
+
+  python3 mkinput.py gmm_objective --adbench .../adbench/gmm/1k/gmm_d10_K25.txt -o g.bin
+  python3 mkinput.py ba_objective --adbench .../adbench/ba/ba1_n49_m7776_p31843.txt -o ba1.bin
+
+PolyBench/C 4.2.1 kernels (deterministic inputs, PolyBench's init_array
+formulas as in the *_polybench entries of examples/{mm,2mm,3mm,jacobi1d,
+jacobi2d,seidel2d}.weir; --seed is ignored):
+
+  python3 mkinput.py gemm --size LARGE -o gemm_large.bin     (alpha beta C A B)
+  python3 mkinput.py mm2 --size MEDIUM -o 2mm.bin            (alpha beta A B C D)
+  python3 mkinput.py mm3 --size SMALL -o 3mm.bin             (A B C D)
+  python3 mkinput.py jacobi1d --size MINI -o j1.bin          (TSTEPS A B)
+  python3 mkinput.py jacobi2d -o j2.bin                      (TSTEPS A B; MEDIUM)
+  python3 mkinput.py seidel2d --dims 10,50 -o s.bin          (TSTEPS A)
+
+Sizes (--size, default MEDIUM; --dims overrides them, in this order):
+  gemm     NI,NJ,NK        MINI 20,25,30  SMALL 60,70,80  MEDIUM 200,220,240
+                           LARGE 1000,1100,1200  EXTRALARGE 2000,2300,2600
+  mm2      NI,NJ,NK,NL     16,18,22,24 / 40,50,70,80 / 180,190,210,220 /
+                           800,900,1100,1200 / 1600,1800,2200,2400
+  mm3      NI,NJ,NK,NL,NM  16,18,20,22,24 / 40,50,60,70,80 / 180,190,200,210,220 /
+                           800,900,1000,1100,1200 / 1600,1800,2000,2200,2400
+  jacobi1d TSTEPS,N        20,30 / 40,120 / 100,400 / 500,2000 / 1000,4000
+  jacobi2d TSTEPS,N        20,30 / 40,90 / 100,250 / 500,1300 / 1000,2800
+  seidel2d TSTEPS,N        20,40 / 40,120 / 100,400 / 500,2000 / 1000,4000
+
 The same KIND, sizes and seed give the same values in both formats (text
 floats use the shortest repr that reads back to the same double).  Without -o
 the output goes to stdout.  --from-text converts a Weir value file (the
-arguments of the entry, in order) to the binary format.
+arguments of the entry, in order) to the binary format.  Large arrays are
+built with NumPy when it can be imported, else with the array module (same
+values either way).
 
 Binary format (native little-endian, values one after another in parameter
 order; size parameters are not passed): f64/i64 8 bytes, f32/i32 4 bytes,
@@ -24,10 +56,16 @@ bool 1 byte; an array of rank r is r int64 dims, then its elements row-major.
 """
 
 import argparse
+import array
 import math
 import random
 import struct
 import sys
+
+try:
+    import numpy as np
+except ImportError:  # pure-Python fallback (array module)
+    np = None
 
 # Entry parameters: (name, element type, fixed dims; None = a size parameter).
 SIGNATURES = {
@@ -40,6 +78,15 @@ SIGNATURES = {
                       ('icf', 'f64', (None, None)), ('x', 'f64', (None, None)),
                       ('gamma', 'f64', ()), ('m', 'i64', ())],
     'ht': [('aa', 'f64', (3,))],
+    'gemm': [('alpha', 'f64', ()), ('beta', 'f64', ()), ('c', 'f64', (None, None)),
+             ('a', 'f64', (None, None)), ('b', 'f64', (None, None))],
+    'mm2': [('alpha', 'f64', ()), ('beta', 'f64', ()), ('a', 'f64', (None, None)),
+            ('b', 'f64', (None, None)), ('c', 'f64', (None, None)), ('d', 'f64', (None, None))],
+    'mm3': [('a', 'f64', (None, None)), ('b', 'f64', (None, None)),
+            ('c', 'f64', (None, None)), ('d', 'f64', (None, None))],
+    'jacobi1d': [('tsteps', 'i64', ()), ('a', 'f64', (None,)), ('b', 'f64', (None,))],
+    'jacobi2d': [('tsteps', 'i64', ()), ('a', 'f64', (None, None)), ('b', 'f64', (None, None))],
+    'seidel2d': [('tsteps', 'i64', ()), ('a', 'f64', (None, None))],
 }
 
 # Result types, in the same form (a list: tuple components in order).
@@ -50,6 +97,12 @@ RESULTS = {
     'ba_objective': [('f64', (None, 2)), ('f64', (None,))],
     'gmm_objective': [('f64', ())],
     'ht': [('f64', (3, 3))],
+    'gemm': [('f64', (None, None))],
+    'mm2': [('f64', (None, None))],
+    'mm3': [('f64', (None, None))],
+    'jacobi1d': [('f64', (None,))],
+    'jacobi2d': [('f64', (None, None))],
+    'seidel2d': [('f64', (None, None))],
 }
 
 # Weir program and entry point of each benchmark (relative to the repository root).
@@ -60,16 +113,46 @@ ENTRIES = {
     'ba_objective': ('examples/ba.weir', 'ba_objective'),
     'gmm_objective': ('examples/gmm.weir', 'gmm_objective'),
     'ht': ('examples/ht.weir', 'angle_axis_to_rotation_matrix'),
+    'gemm': ('examples/mm.weir', 'gemm'),
+    'mm2': ('examples/2mm.weir', 'mm2'),
+    'mm3': ('examples/3mm.weir', 'mm3'),
+    'jacobi1d': ('examples/jacobi1d.weir', 'jacobi_1d'),
+    'jacobi2d': ('examples/jacobi2d.weir', 'jacobi_2d'),
+    'seidel2d': ('examples/seidel2d.weir', 'seidel_2d'),
+}
+
+# PolyBench/C 4.2.1 dataset sizes, in the order of --dims.
+POLYBENCH_SIZES = {
+    'gemm': ('NI,NJ,NK', {'MINI': (20, 25, 30), 'SMALL': (60, 70, 80), 'MEDIUM': (200, 220, 240),
+                          'LARGE': (1000, 1100, 1200), 'EXTRALARGE': (2000, 2300, 2600)}),
+    'mm2': ('NI,NJ,NK,NL', {'MINI': (16, 18, 22, 24), 'SMALL': (40, 50, 70, 80),
+                            'MEDIUM': (180, 190, 210, 220), 'LARGE': (800, 900, 1100, 1200),
+                            'EXTRALARGE': (1600, 1800, 2200, 2400)}),
+    'mm3': ('NI,NJ,NK,NL,NM', {'MINI': (16, 18, 20, 22, 24), 'SMALL': (40, 50, 60, 70, 80),
+                               'MEDIUM': (180, 190, 200, 210, 220),
+                               'LARGE': (800, 900, 1000, 1100, 1200),
+                               'EXTRALARGE': (1600, 1800, 2000, 2200, 2400)}),
+    'jacobi1d': ('TSTEPS,N', {'MINI': (20, 30), 'SMALL': (40, 120), 'MEDIUM': (100, 400),
+                              'LARGE': (500, 2000), 'EXTRALARGE': (1000, 4000)}),
+    'jacobi2d': ('TSTEPS,N', {'MINI': (20, 30), 'SMALL': (40, 90), 'MEDIUM': (100, 250),
+                              'LARGE': (500, 1300), 'EXTRALARGE': (1000, 2800)}),
+    'seidel2d': ('TSTEPS,N', {'MINI': (20, 40), 'SMALL': (40, 120), 'MEDIUM': (100, 400),
+                              'LARGE': (500, 2000), 'EXTRALARGE': (1000, 4000)}),
 }
 
 
 class Arr:
-    """An array value: shape (tuple of ints) and flat row-major elements."""
+    """An array value: shape (tuple of ints) and flat row-major elements (a
+    list, an array.array or a 1-D NumPy array)."""
 
     def __init__(self, shape, flat):
         self.shape = tuple(shape)
-        self.flat = list(flat)
+        self.flat = flat if isinstance(flat, (list, array.array)) or _is_ndarray(flat) else list(flat)
         assert math.prod(self.shape) == len(self.flat), (self.shape, len(self.flat))
+
+
+def _is_ndarray(x):
+    return np is not None and isinstance(x, np.ndarray)
 
 
 # ---------------------------------------------------------------------------
@@ -161,10 +244,164 @@ def gen_gmm_objective(rng, a):
             float(a.gamma), int(a.m)]
 
 
+# ---------------------------------------------------------------------------
+# PolyBench/C 4.2.1 inputs: element (r, c) of a rows x cols matrix is
+# (r * (c + cofs) + add) % mod / div, computed exactly in integers and then
+# divided in double precision (Python's int / int and NumPy's float64 division
+# of exactly representable integers both round the exact quotient once, as the
+# C code and the Weir entries do).
+
+
+def _poly_matrix(rows, cols, cofs, add, mod, div):
+    """[rows][cols] with ((r * (c + cofs) + add) % mod) / div (mod None: no %)."""
+    if np is not None:
+        r = np.arange(rows, dtype=np.int64)[:, None]
+        c = np.arange(cols, dtype=np.int64)[None, :]
+        v = r * (c + cofs) + add
+        if mod is not None:
+            v = v % mod
+        return Arr((rows, cols), (v.astype(np.float64) / float(div)).reshape(-1))
+    flat = array.array('d')
+    for r in range(rows):
+        if mod is None:
+            flat.extend([(r * (c + cofs) + add) / div for c in range(cols)])
+        else:
+            flat.extend([((r * (c + cofs) + add) % mod) / div for c in range(cols)])
+    return Arr((rows, cols), flat)
+
+
+def _poly_vector(n, add, div):
+    """[n] with (i + add) / div."""
+    if np is not None:
+        return Arr((n,), (np.arange(n, dtype=np.int64) + add).astype(np.float64) / float(div))
+    return Arr((n,), array.array('d', [(i + add) / div for i in range(n)]))
+
+
+def gen_gemm(rng, a):
+    ni, nj, nk = a.dims
+    return [1.5, 1.2,
+            _poly_matrix(ni, nj, 0, 1, ni, ni),   # C[i][j] = ((i*j+1) % ni) / ni
+            _poly_matrix(ni, nk, 1, 0, nk, nk),   # A[i][k] = (i*(k+1) % nk) / nk
+            _poly_matrix(nk, nj, 2, 0, nj, nj)]   # B[k][j] = (k*(j+2) % nj) / nj
+
+
+def gen_mm2(rng, a):
+    ni, nj, nk, nl = a.dims
+    return [1.5, 1.2,
+            _poly_matrix(ni, nk, 0, 1, ni, ni),   # A = ((i*j+1) % ni) / ni
+            _poly_matrix(nk, nj, 1, 0, nj, nj),   # B = (i*(j+1) % nj) / nj
+            _poly_matrix(nj, nl, 3, 1, nl, nl),   # C = ((i*(j+3)+1) % nl) / nl
+            _poly_matrix(ni, nl, 2, 0, nk, nk)]   # D = (i*(j+2) % nk) / nk
+
+
+def gen_mm3(rng, a):
+    ni, nj, nk, nl, nm = a.dims
+    return [_poly_matrix(ni, nk, 0, 1, ni, 5 * ni),   # A = ((i*j+1) % ni) / (5*ni)
+            _poly_matrix(nk, nj, 1, 2, nj, 5 * nj),   # B = ((i*(j+1)+2) % nj) / (5*nj)
+            _poly_matrix(nj, nm, 3, 0, nl, 5 * nl),   # C = (i*(j+3) % nl) / (5*nl)
+            _poly_matrix(nm, nl, 2, 2, nk, 5 * nk)]   # D = ((i*(j+2)+2) % nk) / (5*nk)
+
+
+def gen_jacobi1d(rng, a):
+    tsteps, n = a.dims
+    return [tsteps, _poly_vector(n, 2, n), _poly_vector(n, 3, n)]   # (i+2)/n, (i+3)/n
+
+
+def gen_jacobi2d(rng, a):
+    tsteps, n = a.dims
+    return [tsteps,
+            _poly_matrix(n, n, 2, 2, None, n),    # A = (i*(j+2)+2) / n
+            _poly_matrix(n, n, 3, 3, None, n)]    # B = (i*(j+3)+3) / n
+
+
+def gen_seidel2d(rng, a):
+    tsteps, n = a.dims
+    return [tsteps, _poly_matrix(n, n, 2, 2, None, n)]   # A = (i*(j+2)+2) / n
+
+
+# ---------------------------------------------------------------------------
+# ADBench text files (the same instance as `weir adbench gmm|ba FILE`,
+# crates/driver/src/adbench.rs)
+
+
+class _Tokens:
+    def __init__(self, path, what):
+        with open(path) as f:
+            self.tok = f.read().split()
+        self.pos, self.what, self.path = 0, what, path
+
+    def floats(self, cnt):
+        if self.pos + cnt > len(self.tok):
+            sys.exit('mkinput: %s file %s ends early (after %d numbers)' %
+                     (self.what, self.path, len(self.tok)))
+        try:
+            out = [float(t) for t in self.tok[self.pos:self.pos + cnt]]
+        except ValueError as e:
+            sys.exit('mkinput: %s file %s: %s' % (self.what, self.path, e))
+        self.pos += cnt
+        return out
+
+    def end(self):
+        if self.pos != len(self.tok):
+            sys.exit('mkinput: %s file %s: %d numbers left over after the instance (not a %s file?)' %
+                     (self.what, self.path, len(self.tok) - self.pos, self.what))
+
+    def count(self):
+        v = self.floats(1)[0]
+        if not (v >= 0 and v == int(v) and v <= 1e12):
+            sys.exit('mkinput: %s file %s: number %d should be a count, found %r' %
+                     (self.what, self.path, self.pos, v))
+        return int(v)
+
+
+def adbench_gmm(path):
+    t = _Tokens(path, 'GMM')
+    d, k, n = t.count(), t.count(), t.count()
+    q = d + d * (d - 1) // 2 if d > 0 else 0
+    alphas = t.floats(k)
+    means = t.floats(k * d)
+    icf = t.floats(k * q)
+    x = t.floats(n * d)
+    gamma = t.floats(1)[0]
+    m = int(t.floats(1)[0])
+    t.end()
+    return [Arr((k,), alphas), Arr((k, d), means), Arr((k, q), icf), Arr((n, d), x), gamma, m]
+
+
+def adbench_ba(path):
+    t = _Tokens(path, 'BA')
+    n, m, p = t.count(), t.count(), t.count()
+    if n == 0 or m == 0:
+        sys.exit('mkinput: BA file %s: the number of cameras and points must be positive' % path)
+    cam = t.floats(11)
+    x = t.floats(3)
+    w = t.floats(1)[0]
+    feat = t.floats(2)
+    t.end()
+    if np is not None:
+        idx = np.arange(p, dtype=np.int64)
+        obs = np.empty((p, 2), dtype=np.int64)
+        obs[:, 0] = idx % n
+        obs[:, 1] = idx % m
+        return [Arr((n, 11), np.tile(np.array(cam), n)), Arr((m, 3), np.tile(np.array(x), m)),
+                Arr((p,), np.full(p, w)), Arr((p, 2), obs.reshape(-1)),
+                Arr((p, 2), np.tile(np.array(feat), p))]
+    obs = array.array('q', [0]) * (2 * p)
+    obs[0::2] = array.array('q', [i % n for i in range(p)])
+    obs[1::2] = array.array('q', [i % m for i in range(p)])
+    return [Arr((n, 11), array.array('d', cam) * n), Arr((m, 3), array.array('d', x) * m),
+            Arr((p,), array.array('d', [w]) * p), Arr((p, 2), obs),
+            Arr((p, 2), array.array('d', feat) * p)]
+
+
 GENERATORS = {
     'add3': gen_add3, 'cross': gen_cross, 'ht': gen_ht, 'ba_project': gen_ba_project,
     'ba_objective': gen_ba_objective, 'gmm_objective': gen_gmm_objective,
+    'gemm': gen_gemm, 'mm2': gen_mm2, 'mm3': gen_mm3,
+    'jacobi1d': gen_jacobi1d, 'jacobi2d': gen_jacobi2d, 'seidel2d': gen_seidel2d,
 }
+
+ADBENCH_READERS = {'gmm_objective': adbench_gmm, 'ba_objective': adbench_ba}
 
 # ---------------------------------------------------------------------------
 # Weir text values
@@ -294,13 +531,25 @@ def to_arr(v, fixed, ty):
 # Binary
 
 
+def _flat_bytes(ty, flat):
+    """The elements as packed little-endian bytes (bulk conversion)."""
+    code = 'd' if ty == 'f64' else 'q'
+    if _is_ndarray(flat):
+        return np.ascontiguousarray(flat, dtype='<f8' if ty == 'f64' else '<i8').tobytes()
+    if not (isinstance(flat, array.array) and flat.typecode == code):
+        flat = array.array(code, [float(x) if ty == 'f64' else int(x) for x in flat])
+    if sys.byteorder != 'little':
+        flat = array.array(code, flat)
+        flat.byteswap()
+    return flat.tobytes()
+
+
 def pack_value(ty, fixed, v):
     code = '<d' if ty == 'f64' else '<q'
     if not fixed:
         return struct.pack(code, float(v) if ty == 'f64' else int(v))
     assert isinstance(v, Arr) and len(v.shape) == len(fixed)
-    return (struct.pack('<%dq' % len(v.shape), *v.shape) +
-            struct.pack('<%d%s' % (len(v.flat), code[1]), *v.flat))
+    return struct.pack('<%dq' % len(v.shape), *v.shape) + _flat_bytes(ty, v.flat)
 
 
 def unpack_values(kind, data, sig=None):
@@ -318,7 +567,11 @@ def unpack_values(kind, data, sig=None):
         shape = struct.unpack_from('<%dq' % rank, data, off)
         off += 8 * rank
         cnt = math.prod(shape)
-        flat = struct.unpack_from('<%d%s' % (cnt, code), data, off)
+        if off + 8 * cnt > len(data):
+            raise ValueError('the binary data ends inside an array of shape %s' % (shape,))
+        flat = array.array(code, data[off:off + 8 * cnt])
+        if sys.byteorder != 'little':
+            flat.byteswap()
         off += 8 * cnt
         vals.append(Arr(shape, flat))
     if off != len(data):
@@ -331,6 +584,12 @@ def main():
     ap.add_argument('kind', choices=sorted(SIGNATURES))
     ap.add_argument('--text', action='store_true', help="write Weir's text value syntax")
     ap.add_argument('--from-text', metavar='FILE', help='convert a Weir value file instead of generating')
+    ap.add_argument('--adbench', metavar='FILE',
+                    help='gmm_objective, ba_objective: convert an ADBench instance (text file)')
+    ap.add_argument('--size', choices=['MINI', 'SMALL', 'MEDIUM', 'LARGE', 'EXTRALARGE'],
+                    default='MEDIUM', help='PolyBench kernels: dataset size (default MEDIUM)')
+    ap.add_argument('--dims', metavar='N,N,..',
+                    help='PolyBench kernels: explicit sizes instead of --size (order above)')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--n', type=int, default=100, help='add3: length; gmm: number of points')
     ap.add_argument('--d', type=int, default=3, help='gmm: dimension')
@@ -346,7 +605,29 @@ def main():
     a = ap.parse_args()
 
     sig = SIGNATURES[a.kind]
-    if a.from_text:
+    if a.from_text and a.adbench:
+        sys.exit('mkinput: --from-text and --adbench exclude each other')
+    if a.kind in POLYBENCH_SIZES:
+        names, table = POLYBENCH_SIZES[a.kind]
+        if a.dims:
+            try:
+                a.dims = tuple(int(x) for x in a.dims.split(','))
+            except ValueError:
+                sys.exit('mkinput: --dims needs comma-separated integers (%s)' % names)
+            # the sizes are moduli and divisors of the init formulas: positive;
+            # TSTEPS may be 0
+            lows = [0 if nm == 'TSTEPS' else 1 for nm in names.split(',')]
+            if len(a.dims) != len(lows) or any(x < lo for x, lo in zip(a.dims, lows)):
+                sys.exit('mkinput: %s --dims needs %s (sizes >= 1, TSTEPS >= 0)' % (a.kind, names))
+        else:
+            a.dims = table[a.size]
+    elif a.dims:
+        sys.exit('mkinput: --dims is for the PolyBench kernels only')
+    if a.adbench:
+        if a.kind not in ADBENCH_READERS:
+            sys.exit('mkinput: --adbench is for %s only' % ' and '.join(sorted(ADBENCH_READERS)))
+        vals = ADBENCH_READERS[a.kind](a.adbench)
+    elif a.from_text:
         with open(a.from_text) as f:
             raw = parse_values(f.read())
         if len(raw) != len(sig):

@@ -455,7 +455,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         let n = c_name(&e.name);
         let _ = writeln!(
             s,
-            "static int weir_run_{n}(weir_ctx *ctx, FILE *in, FILE *out, long runs) {{"
+            "static int weir_run_{n}(weir_ctx *ctx, FILE *in, FILE *out, long runs, long warmup) {{"
         );
         let mut args = Vec::new();
         let mut shape_args = Vec::new();
@@ -526,7 +526,12 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
             let _ = writeln!(s, "    {} ret{k} = 0;", ctype(*t));
             call.push(format!("&ret{k}"));
         }
-        s.push_str("    uint64_t t0 = weir_now_ns();\n    uint64_t allocs_before_last = 0;\n");
+        // Untimed warm-up calls (benchmarks: page faults, caches, the region's chunks).
+        s.push_str("    for (long r = 0; r < warmup; r++) {\n");
+        let _ = writeln!(s, "        if (weir_{n}({})) {{", call.join(", "));
+        s.push_str("            fprintf(stderr, \"error: %s\\n\", weir_error(ctx));\n            return 1;\n        }\n");
+        s.push_str("        __asm__ volatile(\"\" ::: \"memory\");\n    }\n");
+        s.push_str("    uint64_t allocs_at_t0 = weir_ctx_stats(ctx)->sys_allocs;\n    uint64_t t0 = weir_now_ns();\n    uint64_t allocs_before_last = 0;\n");
         s.push_str("    for (long r = 0; r < runs; r++) {\n");
         s.push_str(
             "        if (r == runs - 1) allocs_before_last = weir_ctx_stats(ctx)->sys_allocs;\n",
@@ -570,18 +575,21 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         }
         s.push_str("    const weir_stats *st = weir_ctx_stats(ctx);\n");
         s.push_str(
-            "    if (getenv(\"WEIR_STATS\")) fprintf(stderr, \"stats: runs=%ld total_ns=%\" PRIu64 \" ns_per_run=%.1f peak_rss_kb=%ld sys_allocs=%\" PRIu64 \" sys_allocs_last_run=%\" PRIu64 \" peak_bytes=%\" PRIu64 \" reserved_bytes=%\" PRIu64 \"\\n\", runs, t1 - t0, (double)(t1 - t0) / (double)runs, weir_peak_rss_kb(), st->sys_allocs, st->sys_allocs - allocs_before_last, st->peak_bytes, st->reserved_bytes);\n",
+            "    if (getenv(\"WEIR_STATS\")) fprintf(stderr, \"stats: runs=%ld total_ns=%\" PRIu64 \" ns_per_run=%.1f peak_rss_kb=%ld sys_allocs=%\" PRIu64 \" sys_allocs_last_run=%\" PRIu64 \" peak_bytes=%\" PRIu64 \" reserved_bytes=%\" PRIu64 \"\\n\", runs, t1 - t0, (double)(t1 - t0) / (double)runs, weir_peak_rss_kb(), st->sys_allocs - allocs_at_t0, st->sys_allocs - allocs_before_last, st->peak_bytes, st->reserved_bytes);\n",
         );
         s.push_str("    return 0;\n}\n\n");
     }
     s.push_str("int main(int argc, char **argv) {\n");
     s.push_str(
-        "    const char *entry = NULL, *in_path = NULL, *out_path = NULL;\n    long runs = 1;\n",
+        "    const char *entry = NULL, *in_path = NULL, *out_path = NULL;\n    long runs = 1, warmup = 0;\n",
     );
     s.push_str("    for (int i = 1; i < argc; i++) {\n");
     s.push_str("        if (!strcmp(argv[i], \"-e\") && i + 1 < argc) entry = argv[++i];\n");
     s.push_str(
         "        else if (!strcmp(argv[i], \"--runs\") && i + 1 < argc) runs = atol(argv[++i]);\n",
+    );
+    s.push_str(
+        "        else if (!strcmp(argv[i], \"--warmup\") && i + 1 < argc) warmup = atol(argv[++i]);\n",
     );
     s.push_str(
         "        else if (!strcmp(argv[i], \"--in\") && i + 1 < argc) in_path = argv[++i];\n",
@@ -592,8 +600,8 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
     s.push_str(
         "        else if (!strcmp(argv[i], \"--stats\")) setenv(\"WEIR_STATS\", \"1\", 1);\n",
     );
-    s.push_str("        else { fprintf(stderr, \"usage: %s [-e ENTRY] [--runs N] [--in FILE] [--out FILE] [--stats]\\n\", argv[0]); return 2; }\n    }\n");
-    s.push_str("    if (runs < 1) runs = 1;\n");
+    s.push_str("        else { fprintf(stderr, \"usage: %s [-e ENTRY] [--runs N] [--warmup W] [--in FILE] [--out FILE] [--stats]\\n\", argv[0]); return 2; }\n    }\n");
+    s.push_str("    if (runs < 1) runs = 1;\n    if (warmup < 0) warmup = 0;\n");
     s.push_str("    FILE *in = in_path ? fopen(in_path, \"rb\") : stdin;\n    FILE *out = out_path ? fopen(out_path, \"wb\") : stdout;\n");
     s.push_str("    if (!in || !out) { fprintf(stderr, \"weir: cannot open the input or output file\\n\"); return 2; }\n");
     s.push_str("    weir_ctx *ctx = weir_ctx_new();\n    if (!ctx) { fprintf(stderr, \"weir: out of memory\\n\"); return 2; }\n    int rc = 2;\n");
@@ -606,7 +614,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         };
         let _ = writeln!(
             s,
-            "    {}if ({cond}) rc = weir_run_{n}(ctx, in, out, runs);",
+            "    {}if ({cond}) rc = weir_run_{n}(ctx, in, out, runs, warmup);",
             if k == 0 { "" } else { "else " }
         );
     }

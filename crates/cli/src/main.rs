@@ -120,12 +120,223 @@ enum Cmd {
         dump_after: String,
         file: Option<PathBuf>,
     },
+    /// Run the benchmark suite (bench/suite.toml) against the peers; see bench/README.md.
+    Bench(BenchArgs),
     /// Convert an ADBench instance (gmm or ba) to Weir input values on stdout.
     Adbench {
         #[arg(value_parser = ["gmm", "ba"])]
         kind: String,
         file: PathBuf,
     },
+}
+
+/// Options of `weir bench`.
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// The short suite (< 10 minutes): fewer calls and reps, PolyBench MEDIUM,
+    /// no ablation variants, large ADBench instances left out.
+    #[arg(long)]
+    quick: bool,
+    /// PolyBench dataset: MINI, SMALL, MEDIUM, LARGE (default), EXTRALARGE.
+    #[arg(long)]
+    size: Option<String>,
+    /// Only these workloads (comma-separated names; `--list` shows them).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Only these implementations (weir, weir-CL, ..., c, cpp, eigen, numpy, jax, numba).
+    #[arg(long, value_delimiter = ',')]
+    impls: Vec<String>,
+    /// Run Weir's ablation variants (default: in the full suite).
+    #[arg(long, conflicts_with = "no_variants")]
+    variants: bool,
+    #[arg(long)]
+    no_variants: bool,
+    /// Timed repetitions per implementation (one process each).
+    #[arg(long)]
+    reps: Option<usize>,
+    /// Target time of the timed loop of one process, in ms.
+    #[arg(long)]
+    budget_ms: Option<u64>,
+    /// Time limit of one process, in seconds.
+    #[arg(long)]
+    timeout: Option<u64>,
+    /// Cores per process: 1 pins each process to one CPU with taskset and sets
+    /// the libraries' thread counts to 1; 2 leaves them unpinned with 2 threads.
+    #[arg(long, default_value_t = 1)]
+    cores: usize,
+    /// The CPU to pin to (default: the last one).
+    #[arg(long)]
+    cpu: Option<usize>,
+    /// OPENBLAS_CORETYPE for NumPy's OpenBLAS (e.g. SkylakeX for its AVX-512
+    /// kernels; unset: OpenBLAS's own choice).
+    #[arg(long)]
+    openblas_coretype: Option<String>,
+    /// Do not measure STREAM bandwidth and peak FLOP rate.
+    #[arg(long)]
+    no_machine: bool,
+    /// Do not draw the figures.
+    #[arg(long)]
+    no_plots: bool,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+    /// Where results.json, summary.md and the figures go
+    /// (default: bench/results/MODE-Ncore).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// List the workloads and implementations, and exit.
+    #[arg(long)]
+    list: bool,
+    /// Run nothing: print the tables of a saved results.json again and redraw
+    /// its figures (into --out, default: beside the file).
+    #[arg(long, value_name = "RESULTS_JSON")]
+    from: Option<PathBuf>,
+}
+
+fn cmd_bench(a: BenchArgs) -> ExitCode {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let Some(root) = weir_bench::find_root(&cwd) else {
+        return fail(
+            "no bench/suite.toml in this directory or above it: run `weir bench` inside the Weir repository",
+        );
+    };
+    if a.list {
+        let suite = match weir_bench::suite::load(&root.join("bench/suite.toml")) {
+            Ok(s) => s,
+            Err(e) => return fail(e),
+        };
+        println!("workloads (bench/suite.toml):");
+        for w in &suite.workloads {
+            println!(
+                "  {:<12} {}{}",
+                w.name,
+                w.title,
+                if w.quick { "" } else { "  (full suite only)" }
+            );
+        }
+        println!("implementations:");
+        for i in weir_bench::impls::all(true) {
+            println!("  {:<10} {}", i.id, i.label);
+        }
+        return ExitCode::SUCCESS;
+    }
+    if let Some(json) = &a.from {
+        let rep = match std::fs::read_to_string(json)
+            .map_err(|e| format!("cannot read {}: {e}", json.display()))
+            .and_then(|t| {
+                serde_json::from_str::<weir_bench::Report>(&t).map_err(|e| {
+                    format!("{} is not a `weir bench` results file: {e}", json.display())
+                })
+            }) {
+            Ok(r) => r,
+            Err(e) => return fail(e),
+        };
+        for w in &rep.workloads {
+            println!("{}", weir_bench::report::workload_table(w, &rep.machine));
+        }
+        println!(
+            "{}\n{}",
+            weir_bench::report::header(&rep),
+            weir_bench::report::markdown(&rep)
+        );
+        if !a.no_plots {
+            let dir = a
+                .out
+                .clone()
+                .or_else(|| json.parent().map(Path::to_path_buf))
+                .unwrap_or_else(|| PathBuf::from("."));
+            match weir_bench::plot::write_all(&rep, &dir) {
+                Ok(files) => {
+                    for f in files {
+                        println!("wrote {}", f.display());
+                    }
+                }
+                Err(e) => return fail(e),
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
+    if a.cores == 0 {
+        return fail("--cores needs at least 1");
+    }
+    let cfg = weir_bench::Config {
+        root: root.clone(),
+        quick: a.quick,
+        size: a.size,
+        only: a.only,
+        impls: a.impls,
+        variants: if a.variants {
+            Some(true)
+        } else if a.no_variants {
+            Some(false)
+        } else {
+            None
+        },
+        reps: a.reps,
+        budget_ms: a.budget_ms,
+        timeout_s: a.timeout,
+        cores: a.cores,
+        cpu: a.cpu,
+        openblas_coretype: a.openblas_coretype,
+        machine: !a.no_machine,
+        progress: !a.no_progress && std::io::stderr().is_terminal(),
+    };
+    let rep = match weir_bench::run(&cfg) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let out = a.out.unwrap_or_else(|| {
+        root.join(format!(
+            "bench/results/{}-{}core",
+            if a.quick { "quick" } else { "full" },
+            cfg.cores
+        ))
+    });
+    if let Err(e) = std::fs::create_dir_all(&out) {
+        return fail(format!("cannot create {}: {e}", out.display()));
+    }
+    let header = weir_bench::report::header(&rep);
+    let md = weir_bench::report::markdown(&rep);
+    println!("\n{header}\n{md}");
+    println!("({:.0} s in all)", rep.run.wall_s);
+    let json = out.join("results.json");
+    if let Err(e) = weir_bench::report::write_json(&rep, &json) {
+        return fail(e);
+    }
+    let mut written = vec![json];
+    let summary = out.join("summary.md");
+    if let Err(e) = std::fs::write(&summary, format!("{header}\n{md}")) {
+        return fail(format!("cannot write {}: {e}", summary.display()));
+    }
+    written.push(summary);
+    if !a.no_plots {
+        match weir_bench::plot::write_all(&rep, &out) {
+            Ok(files) => written.extend(files),
+            Err(e) => eprintln!("warning: no figures: {e}"),
+        }
+    }
+    for f in &written {
+        println!("wrote {}", f.display());
+    }
+    let bad: Vec<String> = rep
+        .workloads
+        .iter()
+        .flat_map(|w| {
+            w.impls
+                .iter()
+                .filter(|r| r.status.starts_with("wrong"))
+                .map(move |r| format!("{} {}", w.name, r.id))
+        })
+        .collect();
+    if bad.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!(
+            "error: wrong results (their times were not counted): {}",
+            bad.join(", ")
+        );
+        ExitCode::FAILURE
+    }
 }
 
 fn main() -> ExitCode {
@@ -239,6 +450,7 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
                 )),
             }
         }
+        Cmd::Bench(a) => cmd_bench(a),
         Cmd::Adbench { kind, file } => {
             let text = match std::fs::read_to_string(&file) {
                 Ok(t) => t,

@@ -344,7 +344,10 @@ struct LeafData {
     prim: PrimType,
 }
 
-fn flat_types(t: &Type) -> Vec<(PrimType, usize)> {
+/// The leaves of a value of type `t` in the binary format, in order: element
+/// type and rank (a scalar has rank 0; an array of tuples is one array per
+/// component).
+pub fn flat_types(t: &Type) -> Vec<(PrimType, usize)> {
     match t {
         Type::Prim(p) => vec![(*p, 0)],
         Type::Tuple(ts) => ts.iter().flat_map(flat_types).collect(),

@@ -1,0 +1,359 @@
+//! The implementations a workload is run with, and how each is built.
+
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use weir_driver::native::{BuildOptions, Variant};
+
+/// What kind of program an implementation is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    /// Weir's C backend in one of its variants (DFBs is the default).
+    Weir(Variant),
+    /// bench/handwritten/KERNEL.c
+    C,
+    /// bench/cpp/KERNEL.cpp (std::vector)
+    Cpp,
+    /// bench/eigen/KERNEL.cpp
+    Eigen,
+    /// bench/py/run.py numpy|jax|numba KERNEL
+    Python(&'static str),
+}
+
+/// One implementation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Impl {
+    /// Short name (`weir`, `weir-CL`, `c`, `cpp`, `eigen`, `numpy`, `jax`, `numba`).
+    pub id: String,
+    pub label: String,
+    #[serde(skip)]
+    pub kind: Kind,
+}
+
+impl Impl {
+    pub fn is_weir(&self) -> bool {
+        matches!(self.kind, Kind::Weir(_))
+    }
+    /// Weir's default pipeline.
+    pub fn is_weir_default(&self) -> bool {
+        self.id == "weir"
+    }
+    /// A peer: not Weir.
+    pub fn is_peer(&self) -> bool {
+        !self.is_weir()
+    }
+}
+
+/// All implementations in report order: Weir (default), its variants (if
+/// wanted), hand-written C, C++, Eigen, NumPy, JAX, Numba.
+pub fn all(with_variants: bool) -> Vec<Impl> {
+    let mut v = vec![Impl {
+        id: "weir".into(),
+        label: "Weir (DFBs)".into(),
+        kind: Kind::Weir(weir_driver::native::default_variant()),
+    }];
+    if with_variants {
+        for var in weir_driver::native::VARIANTS {
+            if var.name == weir_driver::native::default_variant().name {
+                continue;
+            }
+            v.push(Impl {
+                id: format!("weir-{}", var.name),
+                label: format!("Weir {}", var.name),
+                kind: Kind::Weir(*var),
+            });
+        }
+    }
+    for (id, label, kind) in [
+        ("c", "hand-written C", Kind::C),
+        ("cpp", "C++ (std::vector)", Kind::Cpp),
+        ("eigen", "C++ Eigen", Kind::Eigen),
+        ("numpy", "NumPy", Kind::Python("numpy")),
+        ("jax", "JAX (jit)", Kind::Python("jax")),
+        ("numba", "Numba (njit)", Kind::Python("numba")),
+    ] {
+        v.push(Impl {
+            id: id.into(),
+            label: label.into(),
+            kind,
+        });
+    }
+    v
+}
+
+/// A built implementation: the program and the arguments before the protocol's.
+#[derive(Debug, Clone)]
+pub struct Launch {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+}
+
+/// The tools found on this machine.
+#[derive(Debug, Clone, Serialize)]
+pub struct Toolchain {
+    pub cc: Option<String>,
+    pub cxx: Option<String>,
+    pub eigen: Option<String>,
+    pub python: Option<String>,
+    /// Per Python peer: its version, or why it cannot run.
+    pub python_peers: Vec<(String, Result<String, String>)>,
+    pub versions: Vec<(String, String)>,
+}
+
+fn first_line(cmd: &str, args: &[&str]) -> Option<String> {
+    let out = Command::new(cmd).args(args).output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let s = String::from_utf8_lossy(&out.stdout);
+    s.lines().next().map(|l| l.trim().to_string())
+}
+
+impl Toolchain {
+    pub fn discover(root: &Path) -> Toolchain {
+        let cc = std::env::var("CC").ok().unwrap_or_else(|| "cc".into());
+        let cxx = std::env::var("CXX").ok().unwrap_or_else(|| "c++".into());
+        let mut versions = Vec::new();
+        let cc_v = first_line(&cc, &["--version"]);
+        let cxx_v = first_line(&cxx, &["--version"]);
+        if let Some(v) = &cc_v {
+            versions.push(("cc".to_string(), v.clone()));
+        }
+        if let Some(v) = &cxx_v {
+            versions.push(("c++".to_string(), v.clone()));
+        }
+        let eigen_dir = ["/usr/include/eigen3", "/usr/local/include/eigen3"]
+            .into_iter()
+            .find(|d| Path::new(d).join("Eigen/Dense").exists())
+            .map(str::to_string);
+        if let Some(d) = &eigen_dir
+            && let Ok(text) =
+                std::fs::read_to_string(Path::new(d).join("Eigen/src/Core/util/Macros.h"))
+        {
+            let num = |key: &str| {
+                text.lines()
+                    .find_map(|l| l.strip_prefix(&format!("#define {key} ")))
+                    .map(|s| s.trim().to_string())
+                    .unwrap_or_default()
+            };
+            versions.push((
+                "eigen".into(),
+                format!(
+                    "{}.{}.{}",
+                    num("EIGEN_WORLD_VERSION"),
+                    num("EIGEN_MAJOR_VERSION"),
+                    num("EIGEN_MINOR_VERSION")
+                ),
+            ));
+        }
+        let python = std::env::var("WEIR_BENCH_PYTHON")
+            .ok()
+            .map(PathBuf::from)
+            .or_else(|| {
+                let p = root.join("bench/.venv/bin/python");
+                p.exists().then_some(p)
+            });
+        let mut python_peers = Vec::new();
+        if let Some(py) = &python {
+            for (peer, module) in [("numpy", "numpy"), ("jax", "jax"), ("numba", "numba")] {
+                let r = Command::new(py)
+                    .args([
+                        "-c",
+                        &format!("import {module}; print({module}.__version__)"),
+                    ])
+                    .env("JAX_PLATFORMS", "cpu")
+                    .output();
+                let res = match r {
+                    Ok(o) if o.status.success() => {
+                        let v = String::from_utf8_lossy(&o.stdout).trim().to_string();
+                        versions.push((peer.to_string(), v.clone()));
+                        Ok(v)
+                    }
+                    Ok(o) => Err(format!(
+                        "`import {module}` failed: {}",
+                        String::from_utf8_lossy(&o.stderr)
+                            .lines()
+                            .last()
+                            .unwrap_or("")
+                    )),
+                    Err(e) => Err(format!("cannot run {}: {e}", py.display())),
+                };
+                python_peers.push((peer.to_string(), res));
+            }
+        }
+        Toolchain {
+            cc: cc_v.map(|_| cc),
+            cxx: cxx_v.map(|_| cxx),
+            eigen: eigen_dir,
+            python: python.map(|p| p.display().to_string()),
+            python_peers,
+            versions,
+        }
+    }
+}
+
+/// Flags of the C and C++ baselines.
+pub fn c_flags() -> Vec<&'static str> {
+    vec!["-O3", "-march=native", "-std=c11"]
+}
+pub fn cxx_flags() -> Vec<&'static str> {
+    vec!["-O3", "-march=native", "-std=c++17"]
+}
+
+fn fnv(h: &mut u64, bytes: &[u8]) {
+    for b in bytes {
+        *h ^= u64::from(*b);
+        *h = h.wrapping_mul(0x100000001b3);
+    }
+}
+
+/// Compile one C/C++ file (cached by the hash of the command, the source and
+/// the headers beside it).
+pub fn compile(
+    compiler: &str,
+    flags: &[&str],
+    src: &Path,
+    libs: &[&str],
+    out: &Path,
+) -> Result<(), String> {
+    let mut h = 0xcbf29ce484222325u64;
+    fnv(&mut h, compiler.as_bytes());
+    for f in flags.iter().chain(libs) {
+        fnv(&mut h, f.as_bytes());
+    }
+    let text = std::fs::read(src).map_err(|e| format!("cannot read {}: {e}", src.display()))?;
+    fnv(&mut h, &text);
+    if let Some(dir) = src.parent()
+        && let Ok(rd) = std::fs::read_dir(dir)
+    {
+        let mut headers: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("h" | "hpp")))
+            .collect();
+        headers.sort();
+        for p in headers {
+            fnv(&mut h, &std::fs::read(&p).unwrap_or_default());
+        }
+    }
+    let stamp = out.with_extension("hash");
+    let key = format!("{h:016x}");
+    if out.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(key.as_str()) {
+        return Ok(());
+    }
+    if let Some(d) = out.parent() {
+        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+    }
+    let o = Command::new(compiler)
+        .args(flags)
+        .arg("-o")
+        .arg(out)
+        .arg(src)
+        .args(libs)
+        .output()
+        .map_err(|e| format!("cannot run {compiler}: {e}"))?;
+    if !o.status.success() {
+        let err = String::from_utf8_lossy(&o.stderr);
+        let head: Vec<&str> = err.lines().take(12).collect();
+        return Err(format!(
+            "{compiler} failed on {}:\n{}",
+            src.display(),
+            head.join("\n")
+        ));
+    }
+    std::fs::write(&stamp, key).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
+    Ok(())
+}
+
+/// Build (or find) an implementation of a workload's kernel. `Err` says why it
+/// cannot run (missing peer, missing file, compiler error).
+pub fn build(
+    root: &Path,
+    tools: &Toolchain,
+    imp: &Impl,
+    kernel: &str,
+    weir: (&str, &str),
+) -> Result<Launch, String> {
+    let bin = root.join("bench/build/bin");
+    match imp.kind {
+        Kind::Weir(variant) => {
+            let file = root.join(weir.0);
+            let c = weir_driver::pipeline::compile_file(&file).map_err(|e| e.render(false))?;
+            if c.program.find(weir.1).is_none() {
+                return Err(format!("{} has no entry `{}`", file.display(), weir.1));
+            }
+            let opts = BuildOptions {
+                variant,
+                ..BuildOptions::default()
+            };
+            let src = weir_driver::native::c_source(&c, &opts, true).map_err(|e| e.to_string())?;
+            let exe = weir_driver::native::build_c(&src, &opts).map_err(|e| e.to_string())?;
+            Ok(Launch {
+                program: exe,
+                args: vec!["-e".into(), weir.1.into()],
+            })
+        }
+        Kind::C => {
+            let cc = tools.cc.as_deref().ok_or("no C compiler (set $CC)")?;
+            let src = root.join(format!("bench/handwritten/{kernel}.c"));
+            if !src.exists() {
+                return Err(format!("no {}", src.display()));
+            }
+            let out = bin.join(format!("c/{kernel}"));
+            compile(cc, &c_flags(), &src, &["-lm"], &out)?;
+            Ok(Launch {
+                program: out,
+                args: vec![],
+            })
+        }
+        Kind::Cpp | Kind::Eigen => {
+            let cxx = tools.cxx.as_deref().ok_or("no C++ compiler (set $CXX)")?;
+            let (dir, mut flags) = if imp.kind == Kind::Cpp {
+                ("cpp", cxx_flags())
+            } else {
+                ("eigen", cxx_flags())
+            };
+            let inc;
+            if imp.kind == Kind::Eigen {
+                let e = tools.eigen.as_deref().ok_or(
+                    "Eigen 3 is not installed (scripts/install-bench-peers.sh installs libeigen3-dev)",
+                )?;
+                inc = format!("-I{e}");
+                flags.push("-DNDEBUG");
+                flags.push(&inc);
+            }
+            let src = root.join(format!("bench/{dir}/{kernel}.cpp"));
+            if !src.exists() {
+                return Err(format!("no {}", src.display()));
+            }
+            let out = bin.join(format!("{dir}/{kernel}"));
+            compile(cxx, &flags, &src, &["-lm"], &out)?;
+            Ok(Launch {
+                program: out,
+                args: vec![],
+            })
+        }
+        Kind::Python(peer) => {
+            let py = tools.python.as_deref().ok_or(
+                "no Python environment for the peers (run scripts/install-bench-peers.sh)",
+            )?;
+            match tools.python_peers.iter().find(|(p, _)| p == peer) {
+                Some((_, Ok(_))) => {}
+                Some((_, Err(e))) => return Err(e.clone()),
+                None => return Err(format!("{peer} is not installed")),
+            }
+            let script = root.join("bench/py/run.py");
+            let module = root.join(format!("bench/py/kernels/{kernel}.py"));
+            if !script.exists() || !module.exists() {
+                return Err(format!("no {}", module.display()));
+            }
+            Ok(Launch {
+                program: PathBuf::from(py),
+                args: vec![
+                    script.display().to_string(),
+                    peer.to_string(),
+                    kernel.to_string(),
+                ],
+            })
+        }
+    }
+}

@@ -1,0 +1,263 @@
+//! The terminal table, the Markdown summary and the JSON file.
+
+use crate::machine::Limits;
+use crate::runner::{ImplResult, Report, WorkloadResult};
+use std::fmt::Write;
+use std::path::Path;
+
+/// A time in ns with a unit that keeps 3-4 significant digits.
+pub fn fmt_time(ns: f64) -> String {
+    if ns < 1e3 {
+        format!("{ns:.1} ns")
+    } else if ns < 1e6 {
+        format!("{:.2} µs", ns / 1e3)
+    } else if ns < 1e9 {
+        format!("{:.2} ms", ns / 1e6)
+    } else {
+        format!("{:.2} s", ns / 1e9)
+    }
+}
+
+fn fmt_kb(kb: u64) -> String {
+    if kb < 10 * 1024 {
+        format!("{:.1} MB", kb as f64 / 1024.0)
+    } else {
+        format!("{:.0} MB", kb as f64 / 1024.0)
+    }
+}
+
+/// The share of the machine's limit one call reaches: memory bandwidth for
+/// streaming kernels, peak FLOP rate for the others.
+pub fn of_limit(wr: &WorkloadResult, r: &ImplResult, l: &Limits) -> Option<String> {
+    let t = r.median_ns? * 1e-9;
+    if let (Some(bytes), Some(triad)) = (wr.work.bytes, l.triad_gbps()) {
+        let gbs = bytes / t / 1e9;
+        return Some(format!("{gbs:.1} GB/s = {:.0}% triad", 100.0 * gbs / triad));
+    }
+    if let (Some(flops), Some(peak)) = (wr.work.flops, l.peak()) {
+        let g = flops / t / 1e9;
+        return Some(format!("{g:.2} GF/s = {:.1}% peak", 100.0 * g / peak));
+    }
+    None
+}
+
+fn short_status(s: &str) -> String {
+    let s = s.replace('\n', " ");
+    if s.chars().count() > 90 {
+        format!("{}…", s.chars().take(89).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// One workload's table, printed as soon as it is done.
+pub fn workload_table(wr: &WorkloadResult, l: &Limits) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "\n== {} — {}{}   (input: {}; checked against {})",
+        wr.name,
+        wr.title,
+        wr.size
+            .as_deref()
+            .map(|z| format!(" [{z}]"))
+            .unwrap_or_default(),
+        wr.input,
+        wr.reference.as_deref().unwrap_or("-")
+    );
+    let _ = writeln!(
+        s,
+        "  {:<9} {:>11} {:>25} {:>8} {:>8} {:>9} {:>10} {:>10} {:>12}  notes",
+        "impl",
+        "median",
+        "min – max",
+        "×C",
+        "×peer",
+        "peak RSS",
+        "allocs/call",
+        "calls×reps",
+        "max rel err",
+    );
+    for r in &wr.impls {
+        if !r.ok() {
+            let _ = writeln!(s, "  {:<9} {}", r.id, short_status(&r.status));
+            continue;
+        }
+        let (Some(m), Some(lo), Some(hi)) = (r.median_ns, r.min_ns, r.max_ns) else {
+            let _ = writeln!(s, "  {:<9} (no samples)", r.id);
+            continue;
+        };
+        let err = match &r.check {
+            Some(c) if c.bit_identical => "identical".to_string(),
+            Some(c) => format!("{:.1e}", c.max_rel_err),
+            None => "-".into(),
+        };
+        let _ = writeln!(
+            s,
+            "  {:<9} {:>11} {:>25} {:>8} {:>8} {:>9} {:>10} {:>10} {:>12}  {}",
+            r.id,
+            fmt_time(m),
+            format!("{} – {}", fmt_time(lo), fmt_time(hi)),
+            r.vs_c.map(|x| format!("{x:.2}")).unwrap_or("-".into()),
+            r.vs_best_peer
+                .map(|x| format!("{x:.2}"))
+                .unwrap_or("-".into()),
+            r.peak_rss_kb.map(fmt_kb).unwrap_or("-".into()),
+            r.allocs_per_call
+                .map(|a| if a == 0.0 {
+                    "0".to_string()
+                } else {
+                    format!("{a:.3}")
+                })
+                .unwrap_or("n/a".into()),
+            format!("{}×{}", r.calls_per_process, r.samples_ns.len()),
+            err,
+            of_limit(wr, r, l).unwrap_or_default()
+        );
+    }
+    s
+}
+
+/// The header lines: machine, limits, tools, settings.
+pub fn header(rep: &Report) -> String {
+    let mut s = String::new();
+    let r = &rep.run;
+    let _ = writeln!(
+        s,
+        "Machine: {} ({} CPUs); run: {} mode, {} reps, budget {} ms per process, PolyBench {}, {} core(s){}",
+        rep.machine.cpu_model,
+        rep.machine.cpus,
+        r.mode,
+        r.reps,
+        r.budget_ms,
+        r.size,
+        r.cores,
+        r.pinned_cpu
+            .map(|c| format!(" pinned to CPU {c}"))
+            .unwrap_or_default()
+    );
+    if !rep.machine.stream_gbps.is_empty() || !rep.machine.peak_gflops.is_empty() {
+        let bw: Vec<String> = rep
+            .machine
+            .stream_gbps
+            .iter()
+            .map(|(k, v)| format!("{k} {v:.1} GB/s"))
+            .collect();
+        let pk: Vec<String> = rep
+            .machine
+            .peak_gflops
+            .iter()
+            .map(|(k, v)| format!("{k} {v:.1} GFLOP/s"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "Limits (one core): STREAM {}; peak {}",
+            bw.join(", "),
+            pk.join(", ")
+        );
+    }
+    let v: Vec<String> = rep
+        .versions
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect();
+    let _ = writeln!(s, "Tools: {}", v.join("; "));
+    for (k, f) in &rep.flags {
+        let _ = writeln!(s, "  {k}: {f}");
+    }
+    s
+}
+
+/// The summary as Markdown: one row per workload, median time and ratio to
+/// hand-written C per implementation; then Weir against the best peer; then
+/// peak RSS.
+pub fn markdown(rep: &Report) -> String {
+    let mut ids: Vec<String> = Vec::new();
+    for w in &rep.workloads {
+        for r in &w.impls {
+            if !ids.contains(&r.id) && (r.ok() || !r.status.starts_with("skipped: ablation")) {
+                ids.push(r.id.clone());
+            }
+        }
+    }
+    let mut s = String::new();
+    let _ = writeln!(s, "Median time per call (ratio to hand-written C):\n");
+    let _ = writeln!(s, "| workload | {} | Weir ÷ best peer |", ids.join(" | "));
+    let _ = writeln!(s, "|---|{}---|", "---|".repeat(ids.len()));
+    for w in &rep.workloads {
+        let mut row = format!(
+            "| {}{} |",
+            w.name,
+            w.size
+                .as_deref()
+                .map(|z| format!(" ({z})"))
+                .unwrap_or_default()
+        );
+        for id in &ids {
+            let cell = match w.impls.iter().find(|r| &r.id == id) {
+                Some(r) if r.ok() => match (r.median_ns, r.vs_c) {
+                    (Some(m), Some(x)) => format!("{} ({x:.2})", fmt_time(m)),
+                    (Some(m), None) => fmt_time(m),
+                    _ => "–".into(),
+                },
+                Some(r) if r.status.starts_with("timeout") => "timeout".into(),
+                Some(r) if r.status.starts_with("wrong") => "wrong result".into(),
+                Some(r) if r.status.starts_with("failed") => "failed".into(),
+                _ => "–".into(),
+            };
+            let _ = write!(row, " {cell} |");
+        }
+        let weir = w.impls.iter().find(|r| r.id == "weir");
+        let best = w
+            .impls
+            .iter()
+            .filter(|r| r.ok() && !r.id.starts_with("weir") && r.median_ns.is_some())
+            .min_by(|a, b| {
+                a.median_ns
+                    .unwrap_or(f64::MAX)
+                    .total_cmp(&b.median_ns.unwrap_or(f64::MAX))
+            });
+        let cell = match (weir.and_then(|r| r.vs_best_peer), best) {
+            (Some(x), Some(b)) => format!("{x:.2} ({})", b.id),
+            _ => "–".into(),
+        };
+        let _ = writeln!(row, " {cell} |");
+        s.push_str(&row);
+    }
+    let _ = writeln!(s, "\nPeak RSS of the process (MB):\n");
+    let _ = writeln!(s, "| workload | {} |", ids.join(" | "));
+    let _ = writeln!(s, "|---|{}", "---|".repeat(ids.len()));
+    for w in &rep.workloads {
+        let mut row = format!("| {} |", w.name);
+        for id in &ids {
+            let cell = match w.impls.iter().find(|r| &r.id == id) {
+                Some(r) if r.ok() => r
+                    .peak_rss_kb
+                    .map(|k| format!("{:.1}", k as f64 / 1024.0))
+                    .unwrap_or("–".into()),
+                _ => "–".into(),
+            };
+            let _ = write!(row, " {cell} |");
+        }
+        let _ = writeln!(s, "{row}");
+    }
+    s
+}
+
+pub fn write_json(rep: &Report, path: &Path) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(rep).map_err(|e| format!("JSON: {e}"))?;
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_get_units() {
+        assert_eq!(fmt_time(25.46), "25.5 ns");
+        assert_eq!(fmt_time(12_345.0), "12.35 µs");
+        assert_eq!(fmt_time(2.5e7), "25.00 ms");
+        assert_eq!(fmt_time(3.2e9), "3.20 s");
+    }
+}

@@ -1,0 +1,798 @@
+//! The suite's run: inputs, builds, calibration and cross-check, then the
+//! interleaved timed repetitions.
+
+use crate::impls::{self, Impl, Launch, Toolchain};
+use crate::machine::{self, Limits};
+use crate::proc::{self, Env, Failure, Sample};
+use crate::suite::{self, Workload};
+use crate::values::{self, Check, Leaf};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+use weir_ir::Type;
+
+/// What `weir bench` was asked to do.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The repository root (holds bench/suite.toml).
+    pub root: PathBuf,
+    pub quick: bool,
+    pub size: Option<String>,
+    /// Workload names (empty: all of the mode's).
+    pub only: Vec<String>,
+    /// Implementation ids (empty: all).
+    pub impls: Vec<String>,
+    /// Weir's ablation variants (default: in the full suite only).
+    pub variants: Option<bool>,
+    pub reps: Option<usize>,
+    pub budget_ms: Option<u64>,
+    pub timeout_s: Option<u64>,
+    pub cores: usize,
+    pub cpu: Option<usize>,
+    pub openblas_coretype: Option<String>,
+    pub machine: bool,
+    pub progress: bool,
+}
+
+/// One implementation's outcome on one workload.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct ImplResult {
+    pub id: String,
+    pub label: String,
+    /// `ok`, or why there is no time: `skipped: ...`, `failed: ...`,
+    /// `wrong result: ...`, `timeout ...`.
+    pub status: String,
+    pub calls_per_process: u64,
+    pub warmup_calls: u64,
+    /// Per-call times of the timed repetitions (ns), in run order.
+    pub samples_ns: Vec<f64>,
+    pub median_ns: Option<f64>,
+    pub min_ns: Option<f64>,
+    pub max_ns: Option<f64>,
+    /// Largest peak RSS of its processes (KiB).
+    pub peak_rss_kb: Option<u64>,
+    /// Heap allocations per call in the timed loop (None: not measurable).
+    pub allocs_per_call: Option<f64>,
+    /// Peak heap bytes above the start of the timed loop.
+    pub peak_heap_bytes: Option<u64>,
+    /// Median wall time of a whole process (start-up, input, warm-up, loop).
+    pub process_s: Option<f64>,
+    pub check: Option<Check>,
+    pub vs_c: Option<f64>,
+    pub vs_best_peer: Option<f64>,
+    pub rss_vs_c: Option<f64>,
+}
+
+impl ImplResult {
+    fn new(imp: &Impl) -> ImplResult {
+        ImplResult {
+            id: imp.id.clone(),
+            label: imp.label.clone(),
+            status: "ok".into(),
+            calls_per_process: 0,
+            warmup_calls: 0,
+            samples_ns: vec![],
+            median_ns: None,
+            min_ns: None,
+            max_ns: None,
+            peak_rss_kb: None,
+            allocs_per_call: None,
+            peak_heap_bytes: None,
+            process_s: None,
+            check: None,
+            vs_c: None,
+            vs_best_peer: None,
+            rss_vs_c: None,
+        }
+    }
+    pub fn ok(&self) -> bool {
+        self.status == "ok"
+    }
+}
+
+/// Work done by one call, for reading results against the machine's limits.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, Default)]
+pub struct Work {
+    pub flops: Option<f64>,
+    /// Bytes a streaming implementation must move (STREAM convention).
+    pub bytes: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct WorkloadResult {
+    pub name: String,
+    pub title: String,
+    pub kernel: String,
+    pub input: String,
+    pub size: Option<String>,
+    /// The implementation every result was checked against.
+    pub reference: Option<String>,
+    pub status: String,
+    pub work: Work,
+    pub impls: Vec<ImplResult>,
+}
+
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct RunInfo {
+    pub mode: String,
+    pub reps: usize,
+    pub budget_ms: u64,
+    pub timeout_s: u64,
+    pub size: String,
+    pub cores: usize,
+    pub pinned_cpu: Option<usize>,
+    pub openblas_coretype: Option<String>,
+    pub tolerance: f64,
+    pub unix_time: u64,
+    pub wall_s: f64,
+}
+
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct Report {
+    pub run: RunInfo,
+    pub machine: Limits,
+    pub versions: Vec<(String, String)>,
+    pub flags: Vec<(String, String)>,
+    pub workloads: Vec<WorkloadResult>,
+}
+
+fn median(v: &[f64]) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len();
+    Some(if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    })
+}
+
+/// The arguments of mkinput.py for a workload, placeholders filled in;
+/// `Err` if a data file it names is missing.
+fn input_args(root: &Path, w: &Workload, size: &str) -> Result<Vec<String>, String> {
+    let data = root.join("../shared/data");
+    let data = data.canonicalize().unwrap_or(data);
+    let text = w
+        .input
+        .replace("{size}", size)
+        .replace("{data}", &data.display().to_string());
+    let args: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+    for a in &args {
+        if a.contains('/') && !Path::new(a).exists() {
+            return Err(format!("skipped: {a} is missing"));
+        }
+    }
+    Ok(args)
+}
+
+fn python_for_inputs(tools: &Toolchain) -> String {
+    tools.python.clone().unwrap_or_else(|| "python3".into())
+}
+
+/// Generate (or reuse) a workload's input file.
+fn make_input(root: &Path, tools: &Toolchain, args: &[String]) -> Result<PathBuf, String> {
+    let script = root.join("bench/handwritten/mkinput.py");
+    let mut h = 0xcbf29ce484222325u64;
+    let mut eat = |b: &[u8]| {
+        for x in b {
+            h ^= u64::from(*x);
+            h = h.wrapping_mul(0x100000001b3);
+        }
+    };
+    eat(&std::fs::read(&script).map_err(|e| format!("cannot read {}: {e}", script.display()))?);
+    for a in args {
+        eat(a.as_bytes());
+        eat(b"\0");
+    }
+    let dir = root.join("bench/build/inputs");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join(format!(
+        "{}-{h:016x}.bin",
+        args.first().map(String::as_str).unwrap_or("in")
+    ));
+    if path.exists() {
+        return Ok(path);
+    }
+    let tmp = path.with_extension("tmp");
+    let o = Command::new(python_for_inputs(tools))
+        .arg(&script)
+        .args(args)
+        .arg("-o")
+        .arg(&tmp)
+        .output()
+        .map_err(|e| format!("cannot run mkinput.py: {e}"))?;
+    if !o.status.success() {
+        return Err(format!(
+            "mkinput.py {} failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&o.stderr).trim()
+        ));
+    }
+    std::fs::rename(&tmp, &path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Work of one call from the kernel and its decoded inputs.
+pub fn work(kernel: &str, inputs: &[Leaf]) -> Work {
+    let d = |k: usize, i: usize| inputs.get(k).and_then(|l| l.dims.get(i)).map(|x| *x as f64);
+    let s = |k: usize| inputs.get(k).and_then(|l| l.data.first()).copied();
+    let mut w = Work::default();
+    match kernel {
+        "add3" => {
+            if let Some(n) = d(0, 0) {
+                w.bytes = Some(4.0 * 8.0 * n);
+                w.flops = Some(2.0 * n);
+            }
+        }
+        "gemm" => {
+            if let (Some(ni), Some(nj), Some(nk)) = (d(2, 0), d(2, 1), d(3, 1)) {
+                w.flops = Some(2.0 * ni * nj * nk + 3.0 * ni * nj);
+            }
+        }
+        "mm2" => {
+            if let (Some(ni), Some(nk), Some(nj), Some(nl)) = (d(2, 0), d(2, 1), d(3, 1), d(4, 1)) {
+                w.flops = Some(2.0 * ni * nk * nj + 2.0 * ni * nj * nl + 3.0 * ni * nl);
+            }
+        }
+        "mm3" => {
+            if let (Some(ni), Some(nk), Some(nj), Some(nm), Some(nl)) =
+                (d(0, 0), d(0, 1), d(1, 1), d(2, 1), d(3, 1))
+            {
+                w.flops = Some(2.0 * (ni * nk * nj + nj * nm * nl + ni * nj * nl));
+            }
+        }
+        "jacobi1d" => {
+            if let (Some(t), Some(n)) = (s(0), d(1, 0)) {
+                w.flops = Some(t * 2.0 * (n - 2.0).max(0.0) * 3.0);
+            }
+        }
+        "jacobi2d" => {
+            if let (Some(t), Some(n)) = (s(0), d(1, 0)) {
+                w.flops = Some(t * 2.0 * (n - 2.0).max(0.0).powi(2) * 5.0);
+            }
+        }
+        "seidel2d" => {
+            if let (Some(t), Some(n)) = (s(0), d(1, 0)) {
+                w.flops = Some(t * (n - 2.0).max(0.0).powi(2) * 9.0);
+            }
+        }
+        _ => {}
+    }
+    w
+}
+
+fn style() -> ProgressStyle {
+    ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] [{wide_bar}] {pos}/{len} runs  {msg}",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar())
+    .progress_chars("=> ")
+}
+
+/// Find the repository root: `start` or one of its ancestors holding bench/suite.toml.
+pub fn find_root(start: &Path) -> Option<PathBuf> {
+    let mut p = start.canonicalize().ok()?;
+    loop {
+        if p.join("bench/suite.toml").exists() {
+            return Some(p);
+        }
+        if !p.pop() {
+            return None;
+        }
+    }
+}
+
+/// Run the suite. `log` receives the lines printed while it runs (above the
+/// progress bar).
+pub fn run(cfg: &Config) -> Result<Report, String> {
+    let started = Instant::now();
+    let root = &cfg.root;
+    let suite = suite::load(&root.join("bench/suite.toml"))?;
+    let st = &suite.settings;
+    let reps = cfg
+        .reps
+        .unwrap_or(if cfg.quick { st.quick_reps } else { st.reps })
+        .max(1);
+    let budget_ms = cfg.budget_ms.unwrap_or(if cfg.quick {
+        st.quick_budget_ms
+    } else {
+        st.budget_ms
+    });
+    let timeout_s = cfg.timeout_s.unwrap_or(if cfg.quick {
+        st.quick_timeout_s
+    } else {
+        st.timeout_s
+    });
+    let size = cfg
+        .size
+        .clone()
+        .map(|s| s.to_ascii_uppercase())
+        .unwrap_or_else(|| {
+            if cfg.quick {
+                st.quick_size.clone()
+            } else {
+                st.size.clone()
+            }
+        });
+    if !suite::SIZES.contains(&size.as_str()) {
+        return Err(format!(
+            "unknown size `{size}`: one of {}",
+            suite::SIZES.join(", ")
+        ));
+    }
+    let variants = cfg.variants.unwrap_or(!cfg.quick);
+
+    // Workloads.
+    for o in &cfg.only {
+        if !suite.workloads.iter().any(|w| &w.name == o) {
+            return Err(format!(
+                "no workload `{o}`; the workloads are: {}",
+                suite
+                    .workloads
+                    .iter()
+                    .map(|w| w.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    let workloads: Vec<&Workload> = suite
+        .workloads
+        .iter()
+        .filter(|w| {
+            if cfg.only.is_empty() {
+                !cfg.quick || w.quick
+            } else {
+                cfg.only.contains(&w.name)
+            }
+        })
+        .collect();
+
+    // Implementations.
+    let all = impls::all(true);
+    for i in &cfg.impls {
+        if !all.iter().any(|a| &a.id == i) {
+            return Err(format!(
+                "no implementation `{i}`; the implementations are: {}",
+                all.iter()
+                    .map(|a| a.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    let chosen: Vec<Impl> = all
+        .into_iter()
+        .filter(|i| {
+            if cfg.impls.is_empty() {
+                !i.is_weir() || i.is_weir_default() || variants
+            } else {
+                cfg.impls.contains(&i.id)
+            }
+        })
+        .collect();
+
+    let tools = Toolchain::discover(root);
+    let taskset = Command::new("taskset")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let cpus = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let cpu = cfg.cpu.unwrap_or(cpus.saturating_sub(1));
+    let env = Env {
+        cores: cfg.cores.max(1),
+        cpu,
+        taskset,
+        openblas_coretype: cfg.openblas_coretype.clone(),
+        scratch: root.join("bench/build/scratch"),
+    };
+    let pinned = (env.cores == 1 && taskset).then_some(cpu);
+
+    let say = |pb: Option<&ProgressBar>, s: String| match pb {
+        Some(pb) => pb.println(s),
+        None => eprintln!("{s}"),
+    };
+
+    eprintln!(
+        "weir bench: {} workload(s), {} implementation(s), {reps} rep(s), budget {budget_ms} ms per process, PolyBench size {size}, {} core(s){}",
+        workloads.len(),
+        chosen.len(),
+        env.cores,
+        match pinned {
+            Some(c) => format!(" (pinned to CPU {c} with taskset)"),
+            None => String::new(),
+        }
+    );
+    for (peer, r) in &tools.python_peers {
+        if let Err(e) = r {
+            eprintln!("  {peer}: not available: {e}");
+        }
+    }
+    if tools.python.is_none() {
+        eprintln!("  NumPy, JAX, Numba: no bench/.venv (run scripts/install-bench-peers.sh)");
+    }
+
+    let limits = if cfg.machine {
+        eprintln!("measuring the machine's limits (STREAM, peak FLOP/s)...");
+        let l = machine::measure(root, &tools, pinned);
+        for (k, v) in &l.stream_gbps {
+            eprintln!("  STREAM {k:<5} {v:7.1} GB/s");
+        }
+        for (k, v) in &l.peak_gflops {
+            eprintln!("  peak {k:<7} {v:7.1} GFLOP/s (one core)");
+        }
+        for n in &l.notes {
+            eprintln!("  note: {n}");
+        }
+        l
+    } else {
+        Limits {
+            cpu_model: machine::cpu_model(),
+            cpus,
+            ..Limits::default()
+        }
+    };
+
+    let pb = if cfg.progress {
+        let pb = ProgressBar::new((workloads.len() * chosen.len() * (reps + 1)) as u64);
+        pb.set_style(style());
+        pb.enable_steady_tick(Duration::from_millis(200));
+        Some(pb)
+    } else {
+        None
+    };
+
+    let timeout = Duration::from_secs(timeout_s);
+    let budget_ns = budget_ms as f64 * 1e6;
+    let out_dir = root.join("bench/build/out");
+    std::fs::create_dir_all(&out_dir)
+        .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
+    let mut results = Vec::new();
+
+    for w in &workloads {
+        let tol = w.tolerance.unwrap_or(st.tolerance);
+        let mut wr = WorkloadResult {
+            name: w.name.clone(),
+            title: w.title.clone(),
+            kernel: w.kernel.clone(),
+            input: w.input.clone(),
+            size: w.sized().then(|| size.clone()),
+            reference: None,
+            status: "ok".into(),
+            work: Work::default(),
+            impls: chosen.iter().map(ImplResult::new).collect(),
+        };
+        let calls = if cfg.quick {
+            w.quick_calls.unwrap_or(w.calls)
+        } else {
+            w.calls
+        };
+        let skip_all = |wr: &mut WorkloadResult, why: String, pb: Option<&ProgressBar>| {
+            for r in &mut wr.impls {
+                r.status = why.clone();
+            }
+            wr.status = why;
+            if let Some(pb) = pb {
+                pb.inc((wr.impls.len() * (reps + 1)) as u64);
+            }
+        };
+        if let Some(pb) = &pb {
+            pb.set_message(format!("{}: input", w.name));
+        }
+        let (file, entry) = w.weir_entry()?;
+        let prepared = input_args(root, w, &size).and_then(|args| {
+            wr.input = args.join(" ");
+            let input = make_input(root, &tools, &args)?;
+            let c = weir_driver::pipeline::compile_file(&root.join(file))
+                .map_err(|e| e.render(false))?;
+            let d = c
+                .program
+                .find(entry)
+                .ok_or_else(|| format!("{file} has no entry `{entry}`"))?;
+            let params: Vec<Type> = d.params.iter().map(|(_, t)| t.clone()).collect();
+            let bytes = std::fs::read(&input)
+                .map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+            let ins = values::decode(&params, &bytes)
+                .map_err(|e| format!("the input file does not fit `{entry}`: {e}"))?;
+            Ok((input, d.ret.clone(), work(&w.kernel, &ins)))
+        });
+        let (input, ret, wk) = match prepared {
+            Ok(x) => x,
+            Err(e) => {
+                let why = if e.starts_with("skipped") {
+                    e
+                } else {
+                    format!("failed: {e}")
+                };
+                say(pb.as_ref(), format!("{}: {why}", w.name));
+                skip_all(&mut wr, why, pb.as_ref());
+                results.push(wr);
+                continue;
+            }
+        };
+        wr.work = wk;
+
+        // Build.
+        let mut launches: Vec<Option<Launch>> = Vec::new();
+        for (k, imp) in chosen.iter().enumerate() {
+            if let Some(pb) = &pb {
+                pb.set_message(format!("{}: building {}", w.name, imp.id));
+            }
+            if let Some(why) = w.skip.get(&imp.id) {
+                wr.impls[k].status = format!("skipped: {why}");
+                launches.push(None);
+                continue;
+            }
+            if imp.is_weir() && !imp.is_weir_default() && !w.variants && cfg.impls.is_empty() {
+                wr.impls[k].status =
+                    "skipped: ablation variants run on the dps-ftilde micro-benchmarks only".into();
+                launches.push(None);
+                continue;
+            }
+            match impls::build(root, &tools, imp, &w.kernel, (file, entry)) {
+                Ok(l) => launches.push(Some(l)),
+                Err(e) => {
+                    wr.impls[k].status = format!("skipped: {}", e.lines().next().unwrap_or(""));
+                    if !e.starts_with("no ")
+                        && !e.contains("not installed")
+                        && !e.contains("not available")
+                    {
+                        say(pb.as_ref(), format!("{} {}: {e}", w.name, imp.id));
+                    }
+                    launches.push(None);
+                }
+            }
+        }
+
+        // Calibrate: one warm-up call and one timed call, with the result kept.
+        let mut outputs: Vec<Option<Vec<Leaf>>> = vec![None; chosen.len()];
+        let mut estimate: Vec<f64> = vec![0.0; chosen.len()];
+        for (k, imp) in chosen.iter().enumerate() {
+            if let Some(pb) = &pb {
+                pb.set_message(format!("{}: calibrating {}", w.name, imp.id));
+                pb.inc(1);
+            }
+            let Some(l) = &launches[k] else { continue };
+            let out = out_dir.join(format!("{}-{}.bin", w.name, imp.id));
+            let _ = std::fs::remove_file(&out);
+            match proc::run(l, &env, 1, 1, &input, Some(&out), timeout) {
+                Ok(s) => {
+                    estimate[k] = s.ns_per_run.max(1.0);
+                    let got = std::fs::read(&out)
+                        .map_err(|e| e.to_string())
+                        .and_then(|b| values::decode(std::slice::from_ref(&ret), &b));
+                    match got {
+                        Ok(v) => outputs[k] = Some(v),
+                        Err(e) => wr.impls[k].status = format!("failed: unreadable result: {e}"),
+                    }
+                }
+                Err(f) => wr.impls[k].status = failure_status(&f),
+            }
+        }
+        // The reference: hand-written C, else Weir.
+        let rk = ["c", "weir"].iter().find_map(|id| {
+            chosen
+                .iter()
+                .position(|i| i.id == *id)
+                .filter(|k| outputs[*k].is_some() && wr.impls[*k].ok())
+        });
+        match rk {
+            Some(rk) => {
+                wr.reference = Some(chosen[rk].id.clone());
+                let reference = outputs[rk].clone().unwrap_or_default();
+                for k in 0..chosen.len() {
+                    let Some(got) = &outputs[k] else {
+                        if wr.impls[k].ok() {
+                            wr.impls[k].status = "failed: no result".into();
+                        }
+                        continue;
+                    };
+                    let c = values::compare(&reference, got, tol);
+                    if !c.agrees {
+                        wr.impls[k].status =
+                            format!("wrong result: {}", c.detail.clone().unwrap_or_default());
+                        say(
+                            pb.as_ref(),
+                            format!("{} {}: {}", w.name, chosen[k].id, wr.impls[k].status),
+                        );
+                    }
+                    wr.impls[k].check = Some(c);
+                }
+            }
+            None => {
+                wr.status =
+                    "failed: neither hand-written C nor Weir produced a result to check against"
+                        .into();
+                for r in &mut wr.impls {
+                    if r.ok() {
+                        r.status = "failed: nothing to check the result against".into();
+                    }
+                }
+            }
+        }
+        // Calls per process.
+        for (r, est) in wr.impls.iter_mut().zip(&estimate) {
+            if !r.ok() {
+                continue;
+            }
+            let n = ((budget_ns / est).floor() as u64).clamp(1, calls);
+            r.calls_per_process = n;
+            r.warmup_calls = if n == 1 { 1 } else { (n / 10).max(1) };
+        }
+
+        // Timed repetitions, interleaved: rep r runs every implementation once,
+        // starting from a different one each time.
+        let live: Vec<usize> = (0..chosen.len()).filter(|k| wr.impls[*k].ok()).collect();
+        let mut samples: Vec<Vec<Sample>> = vec![vec![]; chosen.len()];
+        for r in 0..reps {
+            for j in 0..live.len() {
+                let k = live[(j + r) % live.len()];
+                if let Some(pb) = &pb {
+                    pb.set_message(format!(
+                        "{}: {} (rep {}/{reps})",
+                        w.name,
+                        chosen[k].id,
+                        r + 1
+                    ));
+                    pb.inc(1);
+                }
+                if !wr.impls[k].ok() {
+                    continue;
+                }
+                let Some(l) = &launches[k] else { continue };
+                let last = r + 1 == reps;
+                let out = out_dir.join(format!("{}-{}.bin", w.name, chosen[k].id));
+                let res = proc::run(
+                    l,
+                    &env,
+                    wr.impls[k].calls_per_process,
+                    wr.impls[k].warmup_calls,
+                    &input,
+                    last.then_some(out.as_path()),
+                    timeout,
+                );
+                match res {
+                    Ok(s) => {
+                        samples[k].push(s);
+                        // Check the last repetition's result too.
+                        if last
+                            && let (Some(rk), Ok(b)) = (rk, std::fs::read(&out))
+                            && let (Some(reference), Ok(got)) =
+                                (&outputs[rk], values::decode(std::slice::from_ref(&ret), &b))
+                        {
+                            let c = values::compare(reference, &got, tol);
+                            if !c.agrees {
+                                wr.impls[k].status = format!(
+                                    "wrong result (last rep): {}",
+                                    c.detail.clone().unwrap_or_default()
+                                );
+                            }
+                        }
+                    }
+                    Err(f) => {
+                        wr.impls[k].status = failure_status(&f);
+                        say(
+                            pb.as_ref(),
+                            format!("{} {}: {}", w.name, chosen[k].id, wr.impls[k].status),
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(pb) = &pb {
+            pb.inc(((chosen.len() - live.len()) * reps) as u64);
+        }
+        for (r, s) in wr.impls.iter_mut().zip(&samples) {
+            if s.is_empty() {
+                continue;
+            }
+            r.samples_ns = s.iter().map(|x| x.ns_per_run).collect();
+            r.peak_rss_kb = s.iter().map(|x| x.peak_rss_kb).max();
+            r.process_s = median(&s.iter().map(|x| x.process_s).collect::<Vec<_>>());
+            let allocs: Vec<f64> = s
+                .iter()
+                .filter_map(|x| x.sys_allocs.map(|a| a as f64 / x.runs.max(1) as f64))
+                .collect();
+            r.allocs_per_call = median(&allocs);
+            r.peak_heap_bytes = s.iter().filter_map(|x| x.peak_bytes).max();
+            if r.ok() {
+                r.median_ns = median(&r.samples_ns);
+                r.min_ns = r.samples_ns.iter().copied().reduce(f64::min);
+                r.max_ns = r.samples_ns.iter().copied().reduce(f64::max);
+            }
+        }
+        ratios(&chosen, &mut wr);
+        say(pb.as_ref(), crate::report::workload_table(&wr, &limits));
+        results.push(wr);
+    }
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    let mut flags = vec![
+        (
+            "weir".to_string(),
+            weir_driver::native::cc_flags(&weir_driver::native::BuildOptions::default()).join(" "),
+        ),
+        ("c".to_string(), impls::c_flags().join(" ")),
+        ("cpp".to_string(), impls::cxx_flags().join(" ")),
+        (
+            "eigen".to_string(),
+            format!("{} -DNDEBUG", impls::cxx_flags().join(" ")),
+        ),
+    ];
+    flags.push((
+        "python".into(),
+        format!(
+            "OMP/OPENBLAS/NUMBA threads = {}; OPENBLAS_CORETYPE = {}",
+            env.cores,
+            env.openblas_coretype
+                .as_deref()
+                .unwrap_or("(unset: OpenBLAS's choice)")
+        ),
+    ));
+    Ok(Report {
+        run: RunInfo {
+            mode: if cfg.quick {
+                "quick".into()
+            } else {
+                "full".into()
+            },
+            reps,
+            budget_ms,
+            timeout_s,
+            size,
+            cores: env.cores,
+            pinned_cpu: pinned,
+            openblas_coretype: env.openblas_coretype.clone(),
+            tolerance: st.tolerance,
+            unix_time: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0),
+            wall_s: started.elapsed().as_secs_f64(),
+        },
+        machine: limits,
+        versions: tools.versions.clone(),
+        flags,
+        workloads: results,
+    })
+}
+
+fn failure_status(f: &Failure) -> String {
+    match f {
+        Failure::Timeout(_) => f.to_string(),
+        Failure::Failed(m) => format!("failed: {m}"),
+    }
+}
+
+/// Ratios to hand-written C and to the best peer.
+pub fn ratios(chosen: &[Impl], wr: &mut WorkloadResult) {
+    let c = wr.impls.iter().find(|r| r.id == "c" && r.ok());
+    let c_t = c.and_then(|r| r.median_ns);
+    let c_rss = c.and_then(|r| r.peak_rss_kb);
+    let best_peer = wr
+        .impls
+        .iter()
+        .zip(chosen)
+        .filter(|(r, i)| i.is_peer() && r.ok())
+        .filter_map(|(r, _)| r.median_ns)
+        .reduce(f64::min);
+    for r in &mut wr.impls {
+        if let Some(m) = r.median_ns {
+            r.vs_c = c_t.map(|c| m / c);
+            r.vs_best_peer = best_peer.map(|b| m / b);
+        }
+        if r.ok()
+            && let (Some(a), Some(b)) = (r.peak_rss_kb, c_rss)
+        {
+            r.rss_vs_c = Some(a as f64 / b.max(1) as f64);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! `weir bench` end to end on the implementations every machine has (Weir and
+//! hand-written C): inputs, builds, cross-check, interleaved timing, JSON and
+//! figures. The peers (C++, Eigen, NumPy, JAX, Numba) are never needed here.
+
+use std::path::{Path, PathBuf};
+use weir_bench::{Config, runner};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn have_cc() -> bool {
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    std::process::Command::new(cc)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn config(root: PathBuf, only: &[&str]) -> Config {
+    Config {
+        root,
+        quick: true,
+        size: Some("MINI".into()),
+        only: only.iter().map(|s| s.to_string()).collect(),
+        impls: vec!["weir".into(), "c".into()],
+        variants: Some(false),
+        reps: Some(2),
+        budget_ms: Some(5),
+        timeout_s: Some(60),
+        cores: 1,
+        cpu: None,
+        openblas_coretype: None,
+        machine: false,
+        progress: false,
+    }
+}
+
+#[test]
+fn weir_and_hand_written_c_agree_and_are_timed() {
+    if !have_cc() {
+        eprintln!("skipped: no C compiler");
+        return;
+    }
+    let root = repo().canonicalize().unwrap();
+    let rep = weir_bench::run(&config(root, &["add3-100", "cross", "mm"])).unwrap();
+    assert_eq!(rep.workloads.len(), 3);
+    for w in &rep.workloads {
+        assert_eq!(w.reference.as_deref(), Some("c"), "{}", w.name);
+        assert_eq!(w.impls.len(), 2);
+        for r in &w.impls {
+            assert!(r.ok(), "{} {}: {}", w.name, r.id, r.status);
+            let c = r.check.as_ref().unwrap();
+            assert!(c.agrees && c.elements > 0, "{} {}", w.name, r.id);
+            // Weir and the hand-written C evaluate in the same order.
+            assert!(c.bit_identical, "{} {}: {:?}", w.name, r.id, c);
+            assert_eq!(r.samples_ns.len(), 2, "{} {}", w.name, r.id);
+            let (lo, m, hi) = (r.min_ns.unwrap(), r.median_ns.unwrap(), r.max_ns.unwrap());
+            assert!(lo > 0.0 && lo <= m && m <= hi);
+            assert!(r.calls_per_process >= 1 && r.warmup_calls >= 1);
+            assert!(r.peak_rss_kb.unwrap() > 0);
+            // Both count allocations; Weir's default allocates nothing per call
+            // in steady state.
+            assert!(r.allocs_per_call.is_some());
+        }
+        let c = w.impls.iter().find(|r| r.id == "c").unwrap();
+        assert_eq!(c.vs_c, Some(1.0));
+        let weir = w.impls.iter().find(|r| r.id == "weir").unwrap();
+        assert_eq!(weir.allocs_per_call, Some(0.0), "{}", w.name);
+        assert!(weir.vs_c.unwrap() > 0.0);
+    }
+    // add3 moves 32 bytes per element; MM is 2 n^3 flops (MINI: 20 x 25 x 30).
+    let add3 = &rep.workloads[0];
+    assert_eq!(add3.work.bytes, Some(3200.0));
+    let mm = &rep.workloads[2];
+    assert_eq!(mm.size.as_deref(), Some("MINI"));
+    assert_eq!(
+        mm.work.flops,
+        Some(2.0 * 20.0 * 25.0 * 30.0 + 3.0 * 20.0 * 25.0)
+    );
+
+    // The report: JSON that reads back, the Markdown table, the figures.
+    let dir = std::env::temp_dir().join(format!("weir-bench-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("results.json");
+    weir_bench::report::write_json(&rep, &json).unwrap();
+    let back: weir_bench::Report =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(
+        back.workloads[1].impls[0].samples_ns,
+        rep.workloads[1].impls[0].samples_ns
+    );
+    let md = weir_bench::report::markdown(&rep);
+    assert!(
+        md.contains("| add3-100 |") && md.contains("| mm (MINI) |"),
+        "{md}"
+    );
+    match weir_bench::plot::write_all(&rep, &dir) {
+        Ok(files) => {
+            assert_eq!(files.len(), 4);
+            for f in &files {
+                let b = std::fs::read(f).unwrap();
+                if f.extension().unwrap() == "png" {
+                    assert_eq!(&b[..4], b"\x89PNG");
+                } else {
+                    let s = String::from_utf8(b).unwrap();
+                    assert!(s.contains("<svg") && s.contains("add3-100"));
+                }
+            }
+        }
+        Err(e) if e.contains("no TrueType font") => eprintln!("figures skipped: {e}"),
+        Err(e) => panic!("{e}"),
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A copy of the suite's files in a scratch root, with a wrong hand-written
+/// add3: the cross-check must catch it and keep its times out of the report.
+#[test]
+fn a_wrong_result_is_caught_and_not_timed() {
+    if !have_cc() {
+        eprintln!("skipped: no C compiler");
+        return;
+    }
+    let repo = repo().canonicalize().unwrap();
+    let root = std::env::temp_dir().join(format!("weir-bench-wrong-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for d in ["bench/handwritten", "examples"] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    for f in [
+        "bench/suite.toml",
+        "bench/handwritten/harness.h",
+        "bench/handwritten/mkinput.py",
+        "examples/add3.weir",
+    ] {
+        std::fs::copy(repo.join(f), root.join(f)).unwrap();
+    }
+    let good = std::fs::read_to_string(repo.join("bench/handwritten/add3.c")).unwrap();
+    let bad = good.replace("(a[i] + b[i]) + c[i]", "(a[i] + b[i]) - c[i]");
+    assert_ne!(good, bad, "the test's edit no longer applies to add3.c");
+    std::fs::write(root.join("bench/handwritten/add3.c"), bad).unwrap();
+    let rep = runner::run(&config(root.clone(), &["add3-100"])).unwrap();
+    let w = &rep.workloads[0];
+    // The hand-written C is the reference, so Weir is the one that disagrees.
+    let weir = w.impls.iter().find(|r| r.id == "weir").unwrap();
+    assert!(weir.status.starts_with("wrong result"), "{}", weir.status);
+    assert!(weir.median_ns.is_none() && weir.samples_ns.is_empty());
+    assert!(!weir.check.as_ref().unwrap().agrees);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn unknown_names_are_errors_that_list_the_choices() {
+    let root = repo().canonicalize().unwrap();
+    let e = weir_bench::run(&config(root.clone(), &["add4"])).unwrap_err();
+    assert!(
+        e.contains("no workload `add4`") && e.contains("add3-100"),
+        "{e}"
+    );
+    let mut c = config(root, &["add3-100"]);
+    c.impls = vec!["fortran".into()];
+    let e = weir_bench::run(&c).unwrap_err();
+    assert!(
+        e.contains("no implementation `fortran`") && e.contains("numba"),
+        "{e}"
+    );
+}
