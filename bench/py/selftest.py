@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Self-test of the Python peers: on tiny random inputs, the NumPy, JAX and
+Numba implementations of every kernel must agree with each other
+(|x - y| <= 1e-8 max(1, |x|, |y|) elementwise), return float64 results of the
+declared ranks, and leave their inputs unchanged; the result must also survive
+the binary encoding round trip.
+
+  selftest.py [KERNEL ...] [--seeds N]
+
+Exit status 0 when everything agrees, 1 otherwise.  (Agreement with the
+reference -- Weir / hand-written C -- is the runner's cross-check.)
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+
+harness.select('numpy', 'jax', 'numba')
+
+import numpy as np  # noqa: E402
+
+TOL = 1e-8
+
+
+def _camera(rng, zero_rotation=False):
+    rot = np.zeros(3) if zero_rotation else rng.uniform(-0.5, 0.5, 3)
+    centre = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-9, -7)])
+    return np.concatenate([rot, centre, [rng.uniform(200, 600)], rng.uniform(-10, 10, 2),
+                           [rng.uniform(-0.05, 0.05), rng.uniform(-0.005, 0.005)]])
+
+
+def tiny_inputs(kernel, rng):
+    u = rng.uniform
+    if kernel == 'add3':
+        n = int(rng.integers(0, 9))
+        return [u(-10, 10, n) for _ in range(3)]
+    if kernel == 'cross':
+        return [u(-2, 2, 3), u(-2, 2, 3)]
+    if kernel == 'ht':
+        return [u(-2, 2, 3) if rng.random() < 0.8 else u(-1e-5, 1e-5, 3)]
+    if kernel == 'ba_project':
+        return [_camera(rng, rng.random() < 0.25), u(-1, 1, 3)]
+    if kernel == 'ba_objective':
+        n, m, p = 3, 5, 9
+        cams = np.array([_camera(rng, i == 1) for i in range(n)])
+        obs = np.stack([rng.integers(0, n, p), rng.integers(0, m, p)], axis=1).astype(np.int64)
+        return [cams, u(-1, 1, (m, 3)), u(-1.5, 1.5, p), obs, u(-100, 100, (p, 2))]
+    if kernel == 'gmm_objective':
+        k, d, n = int(rng.integers(1, 4)), int(rng.integers(1, 5)), int(rng.integers(1, 8))
+        q = d + d * (d - 1) // 2
+        return [u(-1, 1, k), u(-1, 1, (k, d)), u(-0.5, 0.5, (k, q)), u(-1, 1, (n, d)),
+                float(u(0.5, 2)), int(rng.integers(0, 4))]
+    if kernel == 'gemm':
+        ni, nj, nk = rng.integers(1, 6, 3)
+        return [float(u(-2, 2)), float(u(-2, 2)), u(-1, 1, (ni, nj)), u(-1, 1, (ni, nk)),
+                u(-1, 1, (nk, nj))]
+    if kernel == 'mm2':
+        ni, nj, nk, nl = rng.integers(1, 6, 4)
+        return [float(u(-2, 2)), float(u(-2, 2)), u(-1, 1, (ni, nk)), u(-1, 1, (nk, nj)),
+                u(-1, 1, (nj, nl)), u(-1, 1, (ni, nl))]
+    if kernel == 'mm3':
+        ni, nj, nk, nl, nm = rng.integers(1, 6, 5)
+        return [u(-1, 1, (ni, nk)), u(-1, 1, (nk, nj)), u(-1, 1, (nj, nm)), u(-1, 1, (nm, nl))]
+    if kernel == 'jacobi1d':
+        n = int(rng.integers(1, 9))
+        return [int(rng.integers(0, 5)), u(-2, 2, n), u(-2, 2, n)]
+    if kernel == 'jacobi2d':
+        n = int(rng.integers(1, 7))
+        return [int(rng.integers(0, 4)), u(-2, 2, (n, n)), u(-2, 2, (n, n))]
+    if kernel == 'seidel2d':
+        n = int(rng.integers(1, 7))
+        return [int(rng.integers(0, 4)), u(-2, 2, (n, n))]
+    raise ValueError(kernel)
+
+
+def run_impl(mod, impl, args):
+    fn, cargs = harness.prepare(mod, impl, args)
+    res = fn(*cargs)
+    if impl == 'jax':
+        res = harness.block(res)
+    comps = list(res) if len(mod.RESULT) > 1 else [res]
+    for c, (_, rank) in zip(comps, mod.RESULT):
+        c = np.asarray(c)
+        if c.dtype != np.float64:
+            raise AssertionError('%s: result dtype %s' % (impl, c.dtype))
+        if c.ndim != rank:
+            raise AssertionError('%s: result rank %d, expected %d' % (impl, c.ndim, rank))
+    # binary round trip
+    back = harness.decode_result(harness.encode_result(res, mod.RESULT), mod.RESULT)
+    return [np.asarray(b, dtype=np.float64) for b in back]
+
+
+def close(x, y):
+    if x.shape != y.shape:
+        return False
+    return bool(np.all(np.abs(x - y) <= TOL * np.maximum(1.0, np.maximum(np.abs(x), np.abs(y)))))
+
+
+def main(argv):
+    seeds = 5
+    kernels = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == '--seeds':
+            seeds = int(argv[i + 1])
+            i += 2
+        else:
+            kernels.append(argv[i])
+            i += 1
+    kernels = kernels or list(harness.KERNELS)
+    failures = 0
+    for kernel in kernels:
+        mod = harness.load_kernel(kernel)
+        problems = []
+        for seed in range(seeds):
+            rng = np.random.default_rng(1000 + seed)
+            args = tiny_inputs(kernel, rng)
+            mod.check(*args)
+            results = {}
+            for impl in harness.IMPLS:
+                # a fresh copy of the inputs for each implementation
+                mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+                try:
+                    results[impl] = run_impl(mod, impl, mine)
+                except Exception as e:  # report and go on
+                    problems.append('seed %d %s: %s: %s' % (seed, impl, type(e).__name__, e))
+                    continue
+                if not all(np.array_equal(a, b) for a, b in zip(mine, args)):
+                    problems.append('seed %d %s: mutated its inputs' % (seed, impl))
+            ref = results.get('numpy')
+            for impl in ('jax', 'numba'):
+                if ref is not None and impl in results:
+                    if not all(close(a, b) for a, b in zip(ref, results[impl])):
+                        problems.append('seed %d: numpy and %s disagree' % (seed, impl))
+        failures += bool(problems)
+        print('%-14s %s' % (kernel, 'ok (%d seeds)' % seeds if not problems else 'FAIL'))
+        for p in problems:
+            print('    ' + p)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
