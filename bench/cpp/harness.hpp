@@ -12,7 +12,7 @@
 //     stats: runs=N total_ns=T ns_per_run=X peak_rss_kb=K sys_allocs=A peak_bytes=B
 //
 // T is the wall time (std::chrono::steady_clock, i.e. CLOCK_MONOTONIC) of the
-// loop of N calls, X = T / N, K = getrusage's ru_maxrss, A = the number of heap
+// loop of N calls, X = T / N, K = the peak RSS (VmHWM, see peak_rss_kb), A = the number of heap
 // allocations made during the loop and B = the peak number of heap bytes live
 // during the loop above the level at its start.  A and B come from wrapping
 // the C allocator (glibc only): libstdc++'s operator new allocates through
@@ -148,6 +148,29 @@ void free(void *ptr) noexcept {
 #endif
 
 namespace bench {
+
+// Peak resident set size of this process image in KiB: VmHWM of
+// /proc/self/status, the high-water mark of the current address space.
+// getrusage's ru_maxrss comes second because Linux carries it across execve,
+// so a process started by a large parent (a runner spawning with vfork) would
+// report the parent's peak.
+inline long peak_rss_kb() {
+    if (std::FILE *f = std::fopen("/proc/self/status", "r")) {
+        char line[256];
+        long kb = -1;
+        while (std::fgets(line, sizeof line, f)) {
+            if (std::strncmp(line, "VmHWM:", 6) == 0) {
+                kb = std::strtol(line + 6, nullptr, 10);
+                break;
+            }
+        }
+        std::fclose(f);
+        if (kb >= 0) return kb;
+    }
+    rusage ru{};
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
+}
+
 
 // ---------------------------------------------------------------------------
 // Errors: thrown by the readers and writers, reported by run_main.
@@ -419,13 +442,11 @@ int run_main(int argc, char **argv, Read read, Run run, Write write) {
         }
 
         if (opt.stats) {
-            rusage ru{};
-            getrusage(RUSAGE_SELF, &ru);
             std::fprintf(stderr,
                          "stats: runs=%lld total_ns=%lld ns_per_run=%.1f peak_rss_kb=%ld sys_allocs=%lld "
                          "peak_bytes=%lld\n",
                          opt.runs, total_ns, static_cast<double>(total_ns) / static_cast<double>(opt.runs),
-                         ru.ru_maxrss, allocs, peak);
+                         peak_rss_kb(), allocs, peak);
         }
         return 0;
     } catch (const std::exception &e) {

@@ -75,6 +75,20 @@ def parse_args(argv):
     return impl, kernel, opts
 
 
+def peak_rss_kb():
+    """VmHWM of /proc/self/status: the peak RSS of this process image. Linux
+    carries getrusage's ru_maxrss across execve, so a process started by a
+    large parent would report the parent's peak; that is only the fallback."""
+    try:
+        with open('/proc/self/status') as f:
+            for line in f:
+                if line.startswith('VmHWM:'):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def main(argv):
     impl, kernel, opts = parse_args(argv)
 
@@ -140,7 +154,7 @@ def main(argv):
         fail('write error: %s' % e.strerror)
     if opts['stats']:
         total = t1 - t0
-        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        rss = peak_rss_kb()
         sys.stderr.write('stats: runs=%d total_ns=%d ns_per_run=%.1f peak_rss_kb=%d '
                          'sys_allocs=-1 peak_bytes=-1\n' % (runs, total, total / runs, rss))
         sys.stderr.flush()

@@ -30,9 +30,16 @@ fn fmt_kb(kb: u64) -> String {
 /// streaming kernels, peak FLOP rate for the others.
 pub fn of_limit(wr: &WorkloadResult, r: &ImplResult, l: &Limits) -> Option<String> {
     let t = r.median_ns? * 1e-9;
-    if let (Some(bytes), Some(triad)) = (wr.work.bytes, l.triad_gbps()) {
+    if let Some(bytes) = wr.work.bytes {
         let gbs = bytes / t / 1e9;
-        return Some(format!("{gbs:.1} GB/s = {:.0}% triad", 100.0 * gbs / triad));
+        // Only a working set far beyond the caches is bounded by DRAM bandwidth.
+        return Some(match l.triad_gbps() {
+            Some(triad) if bytes >= 64e6 => {
+                format!("{gbs:.1} GB/s = {:.0}% triad", 100.0 * gbs / triad)
+            }
+            _ if bytes >= 64e6 => format!("{gbs:.1} GB/s"),
+            _ => format!("{gbs:.1} GB/s (in cache)"),
+        });
     }
     if let (Some(flops), Some(peak)) = (wr.work.flops, l.peak()) {
         let g = flops / t / 1e9;

@@ -449,7 +449,6 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         None
     };
 
-    let timeout = Duration::from_secs(timeout_s);
     let budget_ns = budget_ms as f64 * 1e6;
     let out_dir = root.join("bench/build/out");
     std::fs::create_dir_all(&out_dir)
@@ -458,6 +457,11 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
 
     for w in &workloads {
         let tol = w.tolerance.unwrap_or(st.tolerance);
+        // --size wins; in --quick mode a workload may pick a smaller size.
+        let size = match (&cfg.size, cfg.quick, &w.quick_size) {
+            (None, true, Some(q)) => q.clone(),
+            _ => size.clone(),
+        };
         let mut wr = WorkloadResult {
             name: w.name.clone(),
             title: w.title.clone(),
@@ -469,6 +473,10 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             work: Work::default(),
             impls: chosen.iter().map(ImplResult::new).collect(),
         };
+        let timeout = Duration::from_secs(match (cfg.timeout_s, cfg.quick, w.timeout_s) {
+            (None, false, Some(t)) => t,
+            _ => timeout_s,
+        });
         let calls = if cfg.quick {
             w.quick_calls.unwrap_or(w.calls)
         } else {
@@ -554,6 +562,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         // Calibrate: one warm-up call and one timed call, with the result kept.
         let mut outputs: Vec<Option<Vec<Leaf>>> = vec![None; chosen.len()];
         let mut estimate: Vec<f64> = vec![0.0; chosen.len()];
+        let mut first: Vec<Option<Sample>> = vec![None; chosen.len()];
         for (k, imp) in chosen.iter().enumerate() {
             if let Some(pb) = &pb {
                 pb.set_message(format!("{}: calibrating {}", w.name, imp.id));
@@ -565,6 +574,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             match proc::run(l, &env, 1, 1, &input, Some(&out), timeout) {
                 Ok(s) => {
                     estimate[k] = s.ns_per_run.max(1.0);
+                    first[k] = Some(s.clone());
                     let got = std::fs::read(&out)
                         .map_err(|e| e.to_string())
                         .and_then(|b| values::decode(std::slice::from_ref(&ret), &b));
@@ -618,19 +628,38 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             }
         }
         // Calls per process.
-        for (r, est) in wr.impls.iter_mut().zip(&estimate) {
+        // Warm-up: a tenth of the timed calls; one call for slow kernels,
+        // none for ahead-of-time compiled ones slower than a second (nothing
+        // to warm up that the first call would not).
+        for ((r, est), imp) in wr.impls.iter_mut().zip(&estimate).zip(&chosen) {
             if !r.ok() {
                 continue;
             }
             let n = ((budget_ns / est).floor() as u64).clamp(1, calls);
             r.calls_per_process = n;
-            r.warmup_calls = if n == 1 { 1 } else { (n / 10).max(1) };
+            let jit = matches!(imp.kind, impls::Kind::Python(_));
+            r.warmup_calls = if n > 1 {
+                (n / 10).max(1)
+            } else if *est > 1e9 && !jit {
+                0
+            } else {
+                1
+            };
         }
 
         // Timed repetitions, interleaved: rep r runs every implementation once,
         // starting from a different one each time.
         let live: Vec<usize> = (0..chosen.len()).filter(|k| wr.impls[*k].ok()).collect();
         let mut samples: Vec<Vec<Sample>> = vec![vec![]; chosen.len()];
+        // A slow implementation (one call per process) has had a process just
+        // like a repetition's already: its calibration counts as the first rep.
+        for &k in &live {
+            if wr.impls[k].calls_per_process == 1
+                && let Some(s) = first[k].take()
+            {
+                samples[k].push(s);
+            }
+        }
         for r in 0..reps {
             for j in 0..live.len() {
                 let k = live[(j + r) % live.len()];
@@ -643,7 +672,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
                     ));
                     pb.inc(1);
                 }
-                if !wr.impls[k].ok() {
+                if !wr.impls[k].ok() || samples[k].len() >= reps {
                     continue;
                 }
                 let Some(l) = &launches[k] else { continue };

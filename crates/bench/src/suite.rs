@@ -50,6 +50,11 @@ pub struct Workload {
     #[serde(default)]
     pub skip: BTreeMap<String, String>,
     pub tolerance: Option<f64>,
+    /// PolyBench size of this workload in --quick mode when --size is not
+    /// given (default: the settings' quick_size).
+    pub quick_size: Option<String>,
+    /// Time limit of one process in the full suite (default: the settings').
+    pub timeout_s: Option<u64>,
 }
 
 fn yes() -> bool {
@@ -98,7 +103,11 @@ pub fn load(path: &Path) -> Result<Suite, String> {
             ));
         }
     }
-    for s in [&suite.settings.size, &suite.settings.quick_size] {
+    let per_workload = suite.workloads.iter().filter_map(|w| w.quick_size.as_ref());
+    for s in [&suite.settings.size, &suite.settings.quick_size]
+        .into_iter()
+        .chain(per_workload)
+    {
         if !SIZES.contains(&s.as_str()) {
             return Err(format!(
                 "{}: unknown PolyBench size `{s}` (one of {})",

@@ -475,8 +475,25 @@ static inline uint64_t weir_now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Peak resident set size of the process in KiB (-1 if unknown). */
+/* Peak resident set size of this process image in KiB (-1 if unknown):
+ * VmHWM of /proc/self/status, the high-water mark of the current address
+ * space. getrusage's ru_maxrss is not used first because Linux carries it
+ * across execve: a process started by a large parent (a benchmark runner
+ * that spawns with vfork) would report the parent's peak. */
 static inline long weir_peak_rss_kb(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    if (f) {
+        char line[256];
+        long kb = -1;
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "VmHWM:", 6) == 0) {
+                kb = strtol(line + 6, NULL, 10);
+                break;
+            }
+        }
+        fclose(f);
+        if (kb >= 0) return kb;
+    }
     struct rusage ru;
     return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
 }
