@@ -65,16 +65,26 @@ fn color(id: &str, k: usize) -> RGBColor {
 }
 
 /// Which value a figure shows.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 pub enum Metric {
     Time,
     Rss,
+    /// Time, Weir's ablation variants only.
+    Ablation,
+}
+
+/// Whether implementation `id` belongs in a figure of metric `m`.
+fn shown(id: &str, m: Metric) -> bool {
+    match m {
+        Metric::Ablation => id.starts_with("weir") || id == "c",
+        _ => !id.starts_with("weir-"),
+    }
 }
 
 fn value(w: &WorkloadResult, id: &str, m: Metric) -> Option<f64> {
     let r = w.impls.iter().find(|r| r.id == id && r.ok())?;
     match m {
-        Metric::Time => r.vs_c,
+        Metric::Time | Metric::Ablation => r.vs_c,
         Metric::Rss => r.rss_vs_c,
     }
 }
@@ -86,15 +96,20 @@ fn draw<DB: DrawingBackend>(
 ) -> Result<(), String> {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| format!("plot: {x:?}");
     root.fill(&WHITE).map_err(e)?;
+    let (w_px, _) = root.dim_in_pixel();
+    let (area, legend) = root.split_horizontally(w_px.saturating_sub(190));
     let workloads: Vec<&WorkloadResult> = rep
         .workloads
         .iter()
         .filter(|w| w.impls.iter().any(|r| r.id == "c" && r.ok()))
+        .filter(|w| {
+            m != Metric::Ablation || w.impls.iter().any(|r| r.id.starts_with("weir-") && r.ok())
+        })
         .collect();
     let mut ids: Vec<String> = Vec::new();
     for w in &workloads {
         for r in &w.impls {
-            if r.ok() && !ids.contains(&r.id) {
+            if r.ok() && shown(&r.id, m) && !ids.contains(&r.id) {
                 ids.push(r.id.clone());
             }
         }
@@ -112,13 +127,15 @@ fn draw<DB: DrawingBackend>(
             rep.run.mode, rep.run.cores
         ),
         Metric::Rss => "Peak RSS relative to hand-written C (lower is better)".to_string(),
+        Metric::Ablation => {
+            "Weir's ablation variants (dps-ftilde §5): time relative to hand-written C".to_string()
+        }
     };
     let n = workloads.len().max(1);
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(&area)
         .caption(title, ("sans-serif", 22))
         .margin(12)
-        .margin_right(200)
-        .x_label_area_size(90)
+        .x_label_area_size(125)
         .y_label_area_size(70)
         .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), (lo..hi).log_scale())
         .map_err(e)?;
@@ -127,7 +144,7 @@ fn draw<DB: DrawingBackend>(
         .disable_x_mesh()
         .x_labels(0)
         .y_desc(match m {
-            Metric::Time => "time ÷ hand-written C (log)",
+            Metric::Time | Metric::Ablation => "time ÷ hand-written C (log)",
             Metric::Rss => "peak RSS ÷ hand-written C (log)",
         })
         .y_label_formatter(&|v| {
@@ -163,11 +180,19 @@ fn draw<DB: DrawingBackend>(
             .find(|r| &r.id == id)
             .map(|r| r.label.clone())
             .unwrap_or_else(|| id.clone());
-        chart
-            .draw_series(bars)
-            .map_err(e)?
-            .label(label)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled()));
+        chart.draw_series(bars).map_err(e)?;
+        // The legend, beside the chart: a swatch and the implementation's name.
+        let y = 40 + 24 * k as i32;
+        legend
+            .draw(&Rectangle::new([(8, y - 7), (24, y + 7)], c.filled()))
+            .map_err(e)?;
+        legend
+            .draw(&Text::new(
+                label,
+                (30, y - 8),
+                ("sans-serif", 15).into_font(),
+            ))
+            .map_err(e)?;
     }
     chart
         .draw_series(LineSeries::new(
@@ -175,18 +200,9 @@ fn draw<DB: DrawingBackend>(
             BLACK.stroke_width(1),
         ))
         .map_err(e)?;
-    let (plot_w, _) = chart.plotting_area().dim_in_pixel();
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::Coordinate(plot_w as i32 + 12, 0))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .draw()
-        .map_err(e)?;
     // Workload names under their groups, turned to fit.
     let style = TextStyle::from(("sans-serif", 15).into_font())
-        .transform(FontTransform::Rotate270)
+        .transform(FontTransform::Rotate90)
         .color(&BLACK);
     for (i, w) in workloads.iter().enumerate() {
         let (px, py) = chart.backend_coord(&(i as f64, lo));
@@ -194,22 +210,31 @@ fn draw<DB: DrawingBackend>(
             Some(z) => format!("{} {}", w.name, z.to_lowercase()),
             None => w.name.clone(),
         };
-        root.draw(&Text::new(label, (px - 8, py + 86), style.clone()))
+        area.draw(&Text::new(label, (px + 8, py + 6), style.clone()))
             .map_err(e)?;
     }
     root.present().map_err(e)?;
     Ok(())
 }
 
-/// Write `time.{png,svg}` and `memory.{png,svg}` into `dir`; returns the files.
+/// Write `time.{png,svg}`, `memory.{png,svg}` and, when Weir's variants ran,
+/// `ablation.{png,svg}` into `dir`; returns the files.
 pub fn write_all(rep: &Report, dir: &Path) -> Result<Vec<PathBuf>, String> {
     font()?;
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let n = rep.workloads.len();
-    let w = (420 + 75 * n as u32).max(1000);
-    let size = (w, 640);
+    let w = (400 + 75 * n as u32).max(1000);
+    let size = (w, 680);
     let mut files = Vec::new();
-    for (m, name) in [(Metric::Time, "time"), (Metric::Rss, "memory")] {
+    let ablation = rep
+        .workloads
+        .iter()
+        .any(|w| w.impls.iter().any(|r| r.id.starts_with("weir-") && r.ok()));
+    let mut figures = vec![(Metric::Time, "time"), (Metric::Rss, "memory")];
+    if ablation {
+        figures.push((Metric::Ablation, "ablation"));
+    }
+    for (m, name) in figures {
         let png = dir.join(format!("{name}.png"));
         draw(BitMapBackend::new(&png, size).into_drawing_area(), rep, m)?;
         let svg = dir.join(format!("{name}.svg"));

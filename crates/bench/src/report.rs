@@ -86,6 +86,9 @@ pub fn workload_table(wr: &WorkloadResult, l: &Limits) -> String {
         "max rel err",
     );
     for r in &wr.impls {
+        if r.status.starts_with("skipped: ablation") {
+            continue;
+        }
         if !r.ok() {
             let _ = writeln!(s, "  {:<9} {}", r.id, short_status(&r.status));
             continue;
@@ -175,44 +178,62 @@ pub fn header(rep: &Report) -> String {
     s
 }
 
-/// The summary as Markdown: one row per workload, median time and ratio to
-/// hand-written C per implementation; then Weir against the best peer; then
-/// peak RSS.
+/// A median time cell: `time (ratio to C)`, or why there is none.
+fn time_cell(r: Option<&ImplResult>) -> String {
+    match r {
+        Some(r) if r.ok() => match (r.median_ns, r.vs_c) {
+            (Some(m), Some(x)) => format!("{} ({x:.2})", fmt_time(m)),
+            (Some(m), None) => fmt_time(m),
+            _ => "–".into(),
+        },
+        Some(r) if r.status.starts_with("timeout") => "timeout".into(),
+        Some(r) if r.status.starts_with("wrong") => "wrong result".into(),
+        Some(r) if r.status.starts_with("failed") => "failed".into(),
+        _ => "–".into(),
+    }
+}
+
+fn workload_cell(w: &WorkloadResult) -> String {
+    format!(
+        "{}{}",
+        w.name,
+        w.size
+            .as_deref()
+            .map(|z| format!(" ({z})"))
+            .unwrap_or_default()
+    )
+}
+
+/// The summary as Markdown: median time per call and ratio to hand-written C
+/// for Weir and the peers, with Weir against the best peer; Weir's ablation
+/// variants in a table of their own (where they ran); peak RSS.
 pub fn markdown(rep: &Report) -> String {
-    let mut ids: Vec<String> = Vec::new();
+    let mut main: Vec<String> = Vec::new();
+    let mut variants: Vec<String> = Vec::new();
     for w in &rep.workloads {
         for r in &w.impls {
-            if !ids.contains(&r.id) && (r.ok() || !r.status.starts_with("skipped: ablation")) {
-                ids.push(r.id.clone());
+            let list = if r.id.starts_with("weir-") {
+                &mut variants
+            } else {
+                &mut main
+            };
+            if !list.contains(&r.id) && !r.status.starts_with("skipped: ablation") {
+                list.push(r.id.clone());
             }
         }
     }
     let mut s = String::new();
     let _ = writeln!(s, "Median time per call (ratio to hand-written C):\n");
-    let _ = writeln!(s, "| workload | {} | Weir ÷ best peer |", ids.join(" | "));
-    let _ = writeln!(s, "|---|{}---|", "---|".repeat(ids.len()));
+    let _ = writeln!(s, "| workload | {} | Weir ÷ best peer |", main.join(" | "));
+    let _ = writeln!(s, "|---|{}---|", "---|".repeat(main.len()));
     for w in &rep.workloads {
-        let mut row = format!(
-            "| {}{} |",
-            w.name,
-            w.size
-                .as_deref()
-                .map(|z| format!(" ({z})"))
-                .unwrap_or_default()
-        );
-        for id in &ids {
-            let cell = match w.impls.iter().find(|r| &r.id == id) {
-                Some(r) if r.ok() => match (r.median_ns, r.vs_c) {
-                    (Some(m), Some(x)) => format!("{} ({x:.2})", fmt_time(m)),
-                    (Some(m), None) => fmt_time(m),
-                    _ => "–".into(),
-                },
-                Some(r) if r.status.starts_with("timeout") => "timeout".into(),
-                Some(r) if r.status.starts_with("wrong") => "wrong result".into(),
-                Some(r) if r.status.starts_with("failed") => "failed".into(),
-                _ => "–".into(),
-            };
-            let _ = write!(row, " {cell} |");
+        let mut row = format!("| {} |", workload_cell(w));
+        for id in &main {
+            let _ = write!(
+                row,
+                " {} |",
+                time_cell(w.impls.iter().find(|r| &r.id == id))
+            );
         }
         let weir = w.impls.iter().find(|r| r.id == "weir");
         let best = w
@@ -231,12 +252,44 @@ pub fn markdown(rep: &Report) -> String {
         let _ = writeln!(row, " {cell} |");
         s.push_str(&row);
     }
-    let _ = writeln!(s, "\nPeak RSS of the process (MB):\n");
-    let _ = writeln!(s, "| workload | {} |", ids.join(" | "));
-    let _ = writeln!(s, "|---|{}", "---|".repeat(ids.len()));
+    if !variants.is_empty() {
+        let cols: Vec<&str> = std::iter::once("weir")
+            .chain(variants.iter().map(String::as_str))
+            .collect();
+        let _ = writeln!(
+            s,
+            "\nWeir's ablation variants (dps-ftilde §5), median time (ratio to hand-written C):\n"
+        );
+        let _ = writeln!(s, "| workload | {} |", cols.join(" | "));
+        let _ = writeln!(s, "|---|{}", "---|".repeat(cols.len()));
+        for w in &rep.workloads {
+            if !w
+                .impls
+                .iter()
+                .any(|r| r.id.starts_with("weir-") && !r.status.starts_with("skipped"))
+            {
+                continue;
+            }
+            let mut row = format!("| {} |", workload_cell(w));
+            for id in &cols {
+                let _ = write!(
+                    row,
+                    " {} |",
+                    time_cell(w.impls.iter().find(|r| r.id == *id))
+                );
+            }
+            let _ = writeln!(s, "{row}");
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nPeak RSS of the process (MB; interpreter and libraries included):\n"
+    );
+    let _ = writeln!(s, "| workload | {} |", main.join(" | "));
+    let _ = writeln!(s, "|---|{}", "---|".repeat(main.len()));
     for w in &rep.workloads {
         let mut row = format!("| {} |", w.name);
-        for id in &ids {
+        for id in &main {
             let cell = match w.impls.iter().find(|r| &r.id == id) {
                 Some(r) if r.ok() => r
                     .peak_rss_kb
