@@ -200,7 +200,9 @@ pub fn cxx_flags() -> Vec<&'static str> {
     vec!["-O3", "-march=native", "-std=c++17"]
 }
 
-fn fnv(h: &mut u64, bytes: &[u8]) {
+/// FNV-1a, for the content-hash caches (builds here, inputs in the runner).
+pub(crate) const FNV_START: u64 = 0xcbf29ce484222325;
+pub(crate) fn fnv(h: &mut u64, bytes: &[u8]) {
     for b in bytes {
         *h ^= u64::from(*b);
         *h = h.wrapping_mul(0x100000001b3);
@@ -216,7 +218,7 @@ pub fn compile(
     libs: &[&str],
     out: &Path,
 ) -> Result<(), String> {
-    let mut h = 0xcbf29ce484222325u64;
+    let mut h = FNV_START;
     fnv(&mut h, compiler.as_bytes());
     for f in flags.iter().chain(libs) {
         fnv(&mut h, f.as_bytes());

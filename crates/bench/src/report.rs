@@ -304,6 +304,11 @@ pub fn markdown(rep: &Report) -> String {
     s
 }
 
+/// The text of summary.md: the header and the Markdown tables.
+pub fn summary(rep: &Report) -> String {
+    format!("{}\n{}", header(rep), markdown(rep))
+}
+
 pub fn write_json(rep: &Report, path: &Path) -> Result<(), String> {
     let text = serde_json::to_string_pretty(rep).map_err(|e| format!("JSON: {e}"))?;
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))

@@ -177,17 +177,13 @@ fn python_for_inputs(tools: &Toolchain) -> String {
 /// Generate (or reuse) a workload's input file.
 fn make_input(root: &Path, tools: &Toolchain, args: &[String]) -> Result<PathBuf, String> {
     let script = root.join("bench/handwritten/mkinput.py");
-    let mut h = 0xcbf29ce484222325u64;
-    let mut eat = |b: &[u8]| {
-        for x in b {
-            h ^= u64::from(*x);
-            h = h.wrapping_mul(0x100000001b3);
-        }
-    };
-    eat(&std::fs::read(&script).map_err(|e| format!("cannot read {}: {e}", script.display()))?);
+    let mut h = impls::FNV_START;
+    let text =
+        std::fs::read(&script).map_err(|e| format!("cannot read {}: {e}", script.display()))?;
+    impls::fnv(&mut h, &text);
     for a in args {
-        eat(a.as_bytes());
-        eat(b"\0");
+        impls::fnv(&mut h, a.as_bytes());
+        impls::fnv(&mut h, b"\0");
     }
     let dir = root.join("bench/build/inputs");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;

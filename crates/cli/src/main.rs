@@ -187,8 +187,8 @@ struct BenchArgs {
     /// List the workloads and implementations, and exit.
     #[arg(long)]
     list: bool,
-    /// Run nothing: print the tables of a saved results.json again and redraw
-    /// its figures (into --out, default: beside the file).
+    /// Run nothing: print the tables of a saved results.json again, rewrite its
+    /// summary.md and redraw its figures (into --out, default: beside the file).
     #[arg(long, value_name = "RESULTS_JSON")]
     from: Option<PathBuf>,
 }
@@ -234,17 +234,19 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
         for w in &rep.workloads {
             println!("{}", weir_bench::report::workload_table(w, &rep.machine));
         }
-        println!(
-            "{}\n{}",
-            weir_bench::report::header(&rep),
-            weir_bench::report::markdown(&rep)
-        );
+        let summary = weir_bench::report::summary(&rep);
+        println!("{summary}");
+        let dir = a
+            .out
+            .clone()
+            .or_else(|| json.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| PathBuf::from("."));
+        let md = dir.join("summary.md");
+        if let Err(e) = std::fs::write(&md, &summary) {
+            return fail(format!("cannot write {}: {e}", md.display()));
+        }
+        println!("wrote {}", md.display());
         if !a.no_plots {
-            let dir = a
-                .out
-                .clone()
-                .or_else(|| json.parent().map(Path::to_path_buf))
-                .unwrap_or_else(|| PathBuf::from("."));
             match weir_bench::plot::write_all(&rep, &dir) {
                 Ok(files) => {
                     for f in files {
@@ -295,9 +297,8 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(&out) {
         return fail(format!("cannot create {}: {e}", out.display()));
     }
-    let header = weir_bench::report::header(&rep);
-    let md = weir_bench::report::markdown(&rep);
-    println!("\n{header}\n{md}");
+    let summary_text = weir_bench::report::summary(&rep);
+    println!("\n{summary_text}");
     println!("({:.0} s in all)", rep.run.wall_s);
     let json = out.join("results.json");
     if let Err(e) = weir_bench::report::write_json(&rep, &json) {
@@ -305,7 +306,7 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
     }
     let mut written = vec![json];
     let summary = out.join("summary.md");
-    if let Err(e) = std::fs::write(&summary, format!("{header}\n{md}")) {
+    if let Err(e) = std::fs::write(&summary, &summary_text) {
         return fail(format!("cannot write {}: {e}", summary.display()));
     }
     written.push(summary);
