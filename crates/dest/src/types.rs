@@ -1,0 +1,143 @@
+//! The provided structures: lists, binary trees, and the fills for options and
+//! boxes (region references).
+//!
+//! Lists and trees are `Option<&'r Node>`: `None` is `Nil`, `Some` points to a
+//! region cell holding the constructor's fields, as in the paper where every
+//! field is a pointer to a heap object. They pattern-match like any Rust
+//! value once complete, and being [`Flat`](crate::Flat) they can be plugged
+//! with [`Dest::fill_comp`].
+
+use crate::raw::Dest;
+use crate::region::Region;
+
+/// A singly linked list in a region: `None` is `Nil`, `Some(cell)` is a cons.
+pub type List<'r, T> = Option<&'r Cons<'r, T>>;
+
+/// A cons cell of a [`List`].
+#[derive(crate::Fill, Debug, Clone, Copy, PartialEq, Eq)]
+#[dest(name = "cons_cell")]
+pub struct Cons<'r, T> {
+    /// The element.
+    pub head: T,
+    /// The rest of the list.
+    pub tail: List<'r, T>,
+}
+
+/// A binary tree in a region: `None` is `Nil`, `Some(node)` is a node.
+pub type Tree<'r, T> = Option<&'r Node<'r, T>>;
+
+/// A node of a [`Tree`].
+#[derive(crate::Fill, Debug, Clone, Copy, PartialEq, Eq)]
+#[dest(name = "node_cell")]
+pub struct Node<'r, T> {
+    /// The label.
+    pub value: T,
+    /// Left subtree.
+    pub left: Tree<'r, T>,
+    /// Right subtree.
+    pub right: Tree<'r, T>,
+}
+
+/// Hollow constructors of [`List`] (the paper's `fill @'[]`, `fill @'(:)`).
+pub trait ListFill<'r, T> {
+    /// Ends the list here (`fill @'[]`).
+    fn fill_nil(self);
+    /// A new cons cell here; returns the holes for its head and its tail
+    /// (`fill @'(:)`).
+    fn fill_cons(self) -> (Dest<'r, T>, Dest<'r, List<'r, T>>);
+}
+
+impl<'r, T> ListFill<'r, T> for Dest<'r, List<'r, T>> {
+    #[inline]
+    fn fill_nil(self) {
+        self.fill_none();
+    }
+
+    #[inline]
+    fn fill_cons(self) -> (Dest<'r, T>, Dest<'r, List<'r, T>>) {
+        use crate::types::ConsFill;
+        self.fill_some().fill_cons_cell()
+    }
+}
+
+/// Hollow constructors of [`Tree`] (the paper's `fill @'Nil`, `fill @'Node`).
+pub trait TreeFill<'r, T> {
+    /// An empty subtree here.
+    fn fill_nil(self);
+    /// A new node here; returns the holes for its label and its subtrees.
+    fn fill_node(self) -> (Dest<'r, T>, Dest<'r, Tree<'r, T>>, Dest<'r, Tree<'r, T>>);
+}
+
+impl<'r, T> TreeFill<'r, T> for Dest<'r, Tree<'r, T>> {
+    #[inline]
+    fn fill_nil(self) {
+        self.fill_none();
+    }
+
+    #[inline]
+    fn fill_node(self) -> (Dest<'r, T>, Dest<'r, Tree<'r, T>>, Dest<'r, Tree<'r, T>>) {
+        use crate::types::NodeFill;
+        self.fill_some().fill_node_cell()
+    }
+}
+
+/// The elements of a list, front to back.
+pub fn iter<'a, 'r: 'a, T>(list: &'a List<'r, T>) -> impl Iterator<Item = &'r T> + 'a {
+    let mut cur = *list;
+    std::iter::from_fn(move || {
+        let c = cur?;
+        cur = c.tail;
+        Some(&c.head)
+    })
+}
+
+/// Number of elements of a list.
+pub fn len<T>(list: &List<'_, T>) -> usize {
+    iter(list).count()
+}
+
+/// The elements of a list, copied into a `Vec`.
+pub fn to_vec<T: Clone>(list: &List<'_, T>) -> Vec<T> {
+    iter(list).cloned().collect()
+}
+
+/// A region list with the elements of `xs`, built front to back through
+/// destinations.
+pub fn from_slice<'r, T: Copy>(region: &'r Region, xs: &[T]) -> List<'r, T> {
+    *region.build(|mut d: Dest<'r, List<'r, T>>| {
+        for &x in xs {
+            let (h, t) = d.fill_cons();
+            h.fill_leaf(x);
+            d = t;
+        }
+        d.fill_nil();
+    })
+}
+
+/// Number of nodes of a tree.
+pub fn tree_size<T>(tree: &Tree<'_, T>) -> usize {
+    let mut n = 0;
+    let mut stack = vec![*tree];
+    while let Some(t) = stack.pop() {
+        if let Some(node) = t {
+            n += 1;
+            stack.push(node.left);
+            stack.push(node.right);
+        }
+    }
+    n
+}
+
+/// The labels of a tree in breadth-first order.
+pub fn tree_bfs<'r, T: Clone>(tree: &Tree<'r, T>) -> Vec<T> {
+    let mut out = Vec::new();
+    let mut q = std::collections::VecDeque::from([*tree]);
+    while let Some(t) = q.pop_front() {
+        if let Some(node) = t {
+            out.push(node.value.clone());
+            q.push_back(node.left);
+            q.push_back(node.right);
+        }
+    }
+    out
+}
