@@ -93,6 +93,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
         Ok(())
     };
 
+    reject_packed(&input.attrs, name)?;
     match &input.data {
         Data::Struct(s) => {
             let suffix = rename(&input.attrs)?.unwrap_or_else(|| snake(&name.to_string()));
@@ -219,27 +220,63 @@ fn rename(attrs: &[Attribute]) -> syn::Result<Option<String>> {
     Ok(out)
 }
 
-/// The primitive integer of `#[repr(..)]`, required for enums.
-fn repr_prim(attrs: &[Attribute], name: &Ident) -> syn::Result<Ident> {
+/// What `#[repr(..)]` says: the primitive integer, and whether `C` or
+/// `packed` is present.
+struct Repr {
+    prim: Option<Ident>,
+    c: bool,
+    packed: bool,
+}
+
+fn read_repr(attrs: &[Attribute]) -> syn::Result<Repr> {
     const PRIMS: &[&str] = &[
         "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize",
     ];
-    let mut prim = None;
-    let mut c = false;
+    let mut r = Repr {
+        prim: None,
+        c: false,
+        packed: false,
+    };
     for a in attrs.iter().filter(|a| a.path().is_ident("repr")) {
         a.parse_nested_meta(|meta| {
             if meta.path.is_ident("C") {
-                c = true;
+                r.c = true;
+            } else if meta.path.is_ident("packed") {
+                r.packed = true;
             } else if let Some(id) = meta.path.get_ident()
                 && PRIMS.contains(&id.to_string().as_str())
             {
-                prim = Some(id.clone());
+                r.prim = Some(id.clone());
+            }
+            // Skip an argument list such as `align(8)` or `packed(2)`.
+            if meta.input.peek(syn::token::Paren) {
+                let content;
+                syn::parenthesized!(content in meta.input);
+                content.parse::<TokenStream2>()?;
             }
             Ok(())
         })?;
     }
-    match prim {
-        Some(p) if !c => Ok(p),
+    Ok(r)
+}
+
+/// Packed layouts put fields at unaligned addresses, where a `Dest` could not
+/// write: rejected.
+fn reject_packed(attrs: &[Attribute], name: &Ident) -> syn::Result<()> {
+    if read_repr(attrs)?.packed {
+        return Err(syn::Error::new(
+            name.span(),
+            "#[derive(Fill)] does not support `#[repr(packed)]`: its fields may be unaligned, and a destination writes aligned values",
+        ));
+    }
+    Ok(())
+}
+
+/// The primitive integer of `#[repr(..)]`, required for enums.
+fn repr_prim(attrs: &[Attribute], name: &Ident) -> syn::Result<Ident> {
+    let r = read_repr(attrs)?;
+    match r.prim {
+        Some(p) if !r.c => Ok(p),
         Some(_) => Err(syn::Error::new(
             name.span(),
             "#[derive(Fill)] needs `#[repr(u8)]` (or another integer) without `C`: `repr(C, u8)` has a different layout",

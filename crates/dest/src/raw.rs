@@ -299,8 +299,10 @@ impl<A> Fields for (A,) {
     ) -> Dest<'r, A> {
         assert!(o[0] + size_of::<A>() <= size, "Ctor offsets out of bounds");
         // SAFETY: the caller guarantees `base` is a slot with a field of type
-        // `A` at offset `o[0]` (checked to lie inside the slot just above).
-        Dest::at(unsafe { base.add(o[0]) }.cast::<A>(), hdr)
+        // `A` at offset `o[0]`, checked above to lie inside the slot.
+        let p = unsafe { base.add(o[0]) }.cast::<A>();
+        assert!(p.is_aligned(), "Ctor field misaligned");
+        Dest::at(p, hdr)
     }
 }
 
@@ -315,7 +317,9 @@ macro_rules! tuple_fields {
                 // SAFETY: the caller guarantees `base` is a slot whose field
                 // `i` has type `$t` at offset `o[i]` (each checked above to lie
                 // inside the slot); fields do not overlap (Ctor contract).
-                ($(Dest::at(unsafe { base.add(o[$i]) }.cast::<$t>(), hdr),)+)
+                let ptrs = ($(unsafe { base.add(o[$i]) }.cast::<$t>(),)+);
+                $(assert!(ptrs.$i.is_aligned(), "Ctor field misaligned");)+
+                ($(Dest::at(ptrs.$i, hdr),)+)
             }
         }
     };

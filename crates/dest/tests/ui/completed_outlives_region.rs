@@ -1,0 +1,14 @@
+// Guarantee: a completed structure cannot outlive its region. `complete`
+// returns `&'r T`, a borrow of the region, so the region cannot be dropped
+// (its memory freed) while the structure is still used.
+use dest::{Dest, Region};
+
+fn main() {
+    let r = Region::new();
+    let v: &u64 = r
+        .alloc::<u64>()
+        .map(|d: Dest<'_, u64>| d.fill_leaf(5))
+        .complete();
+    drop(r);
+    println!("{v}");
+}

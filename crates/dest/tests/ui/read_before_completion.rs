@@ -1,0 +1,21 @@
+// Guarantee: a structure with holes cannot be read. `complete` exists only on
+// `Incomplete<'r, T, ()>` (and `complete_with` on `Incomplete<'r, T, Ur<U>>`):
+// while the holes side is still a `Dest` there is no method that yields the
+// `&T`, and neither `Incomplete` nor `Dest` can be dereferenced.
+use dest::{List, ListFill, Region};
+
+fn main() {
+    let r = Region::new();
+    let inc = r.alloc::<List<'_, u8>>().map(|d| {
+        let (h, t) = d.fill_cons();
+        h.fill_leaf(1);
+        t // the tail is still a hole
+    });
+    let list: &List<'_, u8> = inc.complete();
+    println!("{list:?}");
+}
+
+fn peek(r: &Region) -> u64 {
+    let inc = r.alloc::<u64>();
+    *inc
+}
