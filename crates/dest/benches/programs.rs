@@ -138,4 +138,9 @@ mod sexpr {
     fn owned(b: Bencher, n: usize) {
         bench::<SExprParse>(b, n, "owned");
     }
+
+    #[divan::bench(args = common::SIZES)]
+    fn region_bottom_up(b: Bencher, n: usize) {
+        bench::<SExprParse>(b, n, "region_bottom_up");
+    }
 }

@@ -123,6 +123,7 @@ proptest! {
         let b = sexpr::parse_owned(&doc).unwrap();
         prop_assert_eq!(sexpr::count_atoms(a), atoms);
         prop_assert_eq!(sexpr::to_owned(a), b);
+        prop_assert_eq!(sexpr::parse_region_bottom_up(&r, &doc).unwrap(), a);
     }
 
     #[test]
@@ -130,7 +131,9 @@ proptest! {
         let r = Region::new();
         let a = sexpr::parse(&r, &doc).map(sexpr::to_owned);
         let b = sexpr::parse_owned(&doc);
-        prop_assert_eq!(a, b);
+        let c = sexpr::parse_region_bottom_up(&r, &doc).map(sexpr::to_owned);
+        prop_assert_eq!(&a, &b);
+        prop_assert_eq!(a, c);
     }
 }
 

@@ -300,7 +300,7 @@ pub struct SExprParse;
 
 impl Workload for SExprParse {
     const NAME: &'static str = "sexpr";
-    const VARIANTS: &'static [&'static str] = &["dest", "owned"];
+    const VARIANTS: &'static [&'static str] = &["dest", "owned", "region_bottom_up"];
     type Input<'a> = &'a str;
 
     fn with_input<R>(n: usize, f: impl for<'a> FnOnce(&'a str) -> R) -> R {
@@ -326,7 +326,15 @@ impl Workload for SExprParse {
                     _ => 2,
                 }
             }
-            _ => unreachable!("sexpr has 2 variants"),
+            2 => {
+                let r = Region::new();
+                let e = sexpr::parse_region_bottom_up(&r, doc).unwrap();
+                match black_box(e) {
+                    SExpr::List(l) => u64::from(l.is_some()),
+                    _ => 2,
+                }
+            }
+            _ => unreachable!("sexpr has 3 variants"),
         }
     }
 
@@ -348,6 +356,11 @@ impl Workload for SExprParse {
         }
         if sexpr::to_owned(d) != o {
             return Err("dest and owned parse trees differ".into());
+        }
+        let b =
+            sexpr::parse_region_bottom_up(&r, doc).map_err(|e| format!("region_bottom_up: {e}"))?;
+        if b != d {
+            return Err("dest and region_bottom_up parse trees differ".into());
         }
         Ok(())
     }
