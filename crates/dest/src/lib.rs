@@ -119,6 +119,9 @@
 //!   holes. If the plugged structure's root is still a bare hole (e.g. an empty
 //!   difference list), its root destination is redirected instead; both are
 //!   `O(1)`.
+//! * Nothing ties a structure to a single region beyond lifetimes: plugging a
+//!   structure of one region into a hole of another compiles, and the result
+//!   then lives only as long as the shorter-lived region.
 //! * Completion walks the headers of the structures composed into this one
 //!   (one per `fill_comp`), so it is `O(1)` for structures built without
 //!   composition.
