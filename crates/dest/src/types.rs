@@ -128,6 +128,22 @@ pub fn tree_size<T>(tree: &Tree<'_, T>) -> usize {
     n
 }
 
+/// The shape of a tree, labels ignored: `true` for a node, `false` for an
+/// empty subtree, in depth-first pre-order (iterative, any depth). Two trees
+/// have the same shape exactly when these are equal.
+pub fn tree_shape<T>(tree: &Tree<'_, T>) -> Vec<bool> {
+    let mut out = Vec::new();
+    let mut stack = vec![*tree];
+    while let Some(t) = stack.pop() {
+        out.push(t.is_some());
+        if let Some(node) = t {
+            stack.push(node.right);
+            stack.push(node.left);
+        }
+    }
+    out
+}
+
 /// The labels of a tree in breadth-first order.
 pub fn tree_bfs<'r, T: Clone>(tree: &Tree<'r, T>) -> Vec<T> {
     let mut out = Vec::new();

@@ -111,8 +111,8 @@ proptest! {
         let boxed = bfs::relabel_bfs_boxed(t);
         prop_assert_eq!(bfs::box_tree_bfs(&boxed), tree_bfs(&out));
         // same shape: compare the depth-first structure
-        prop_assert_eq!(shape(&out), box_shape(&boxed));
-        prop_assert_eq!(shape(&out), shape(&t));
+        prop_assert_eq!(dest::types::tree_shape(&out), bfs::box_tree_shape(&boxed));
+        prop_assert_eq!(dest::types::tree_shape(&out), dest::types::tree_shape(&t));
     }
 
     #[test]
@@ -134,20 +134,6 @@ proptest! {
         let c = sexpr::parse_region_bottom_up(&r, &doc).map(sexpr::to_owned);
         prop_assert_eq!(&a, &b);
         prop_assert_eq!(a, c);
-    }
-}
-
-fn shape<T>(t: &Tree<'_, T>) -> String {
-    match t {
-        None => ".".into(),
-        Some(n) => format!("({} {})", shape(&n.left), shape(&n.right)),
-    }
-}
-
-fn box_shape<T>(t: &bfs::BoxTree<T>) -> String {
-    match t {
-        None => ".".into(),
-        Some(n) => format!("({} {})", box_shape(&n.left), box_shape(&n.right)),
     }
 }
 

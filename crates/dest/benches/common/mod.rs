@@ -15,7 +15,7 @@
 use std::hint::black_box;
 use std::sync::Mutex;
 
-use dest::programs::bfs::{self, BoxTree};
+use dest::programs::bfs;
 use dest::programs::sexpr::{self, SExpr, SExprOwned};
 use dest::programs::{dlist, inputs, map};
 use dest::types::{to_vec, tree_bfs};
@@ -219,38 +219,6 @@ impl Workload for DList {
 /// The breadth-first relabelling workload on a random tree of `n` nodes.
 pub struct Bfs;
 
-/// Whether two region trees have the same shape (iterative: no recursion).
-fn same_shape(a: Tree<'_, u64>, b: Tree<'_, u64>) -> bool {
-    let mut stack = vec![(a, b)];
-    while let Some(pair) = stack.pop() {
-        match pair {
-            (None, None) => {}
-            (Some(x), Some(y)) => {
-                stack.push((x.left, y.left));
-                stack.push((x.right, y.right));
-            }
-            _ => return false,
-        }
-    }
-    true
-}
-
-/// Whether a region tree and a `Box` tree have the same shape.
-fn same_shape_boxed(a: Tree<'_, u64>, b: &BoxTree<u64>) -> bool {
-    let mut stack = vec![(a, b)];
-    while let Some(pair) = stack.pop() {
-        match pair {
-            (None, None) => {}
-            (Some(x), Some(y)) => {
-                stack.push((x.left, &y.left));
-                stack.push((x.right, &y.right));
-            }
-            _ => return false,
-        }
-    }
-    true
-}
-
 impl Workload for Bfs {
     const NAME: &'static str = "bfs";
     const VARIANTS: &'static [&'static str] = &["dest", "boxed"];
@@ -283,12 +251,12 @@ impl Workload for Bfs {
         let r = Region::new();
         let d = bfs::relabel_bfs(&r, tree);
         agree("dest labels", &tree_bfs(&d), &want)?;
-        if !same_shape(d, tree) {
+        if dest::types::tree_shape(&d) != dest::types::tree_shape(&tree) {
             return Err("dest: shape differs from the input".into());
         }
         let b = bfs::relabel_bfs_boxed(tree);
         agree("boxed labels", &bfs::box_tree_bfs(&b), &want)?;
-        if !same_shape_boxed(tree, &b) {
+        if bfs::box_tree_shape(&b) != dest::types::tree_shape(&tree) {
             return Err("boxed: shape differs from the input".into());
         }
         Ok(())

@@ -263,20 +263,6 @@ fn maps(c: &mut Checks, n: usize) {
     c.eq("map/zero_sized", len(&units), n);
 }
 
-fn shape<T>(t: &Tree<'_, T>) -> String {
-    match t {
-        None => ".".into(),
-        Some(n) => format!("({} {})", shape(&n.left), shape(&n.right)),
-    }
-}
-
-fn box_shape<T>(t: &bfs::BoxTree<T>) -> String {
-    match t {
-        None => ".".into(),
-        Some(n) => format!("({} {})", box_shape(&n.left), box_shape(&n.right)),
-    }
-}
-
 /// Breadth-first relabelling: holes kept in a queue, filled out of order.
 fn bfs_trees(c: &mut Checks, n: usize) {
     let r = Region::new();
@@ -296,10 +282,10 @@ fn bfs_trees(c: &mut Checks, n: usize) {
             &labels,
             &bfs::box_tree_bfs(&boxed),
         );
-        let s = shape(&out);
+        let s = dest::types::tree_shape(&out);
         c.check(
             &format!("bfs/dest_vs_boxed_shape_{seed}"),
-            s == box_shape(&boxed) && s == shape(&t),
+            s == bfs::box_tree_shape(&boxed) && s == dest::types::tree_shape(&t),
             format!("{} characters", s.len()),
         );
     }

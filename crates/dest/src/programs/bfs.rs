@@ -96,6 +96,21 @@ pub fn relabel_bfs_boxed<A>(tree: Tree<'_, A>) -> BoxTree<u64> {
     map_accum_bfs_boxed(|s, _| (s + 1, s), 1u64, tree).0
 }
 
+/// The shape of a [`BoxTree`], encoded as [`tree_shape`](crate::types::tree_shape)
+/// encodes a region tree's.
+pub fn box_tree_shape<B>(tree: &BoxTree<B>) -> Vec<bool> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree];
+    while let Some(t) = stack.pop() {
+        out.push(t.is_some());
+        if let Some(node) = t {
+            stack.push(&node.right);
+            stack.push(&node.left);
+        }
+    }
+    out
+}
+
 /// Labels of a [`BoxTree`] in breadth-first order.
 pub fn box_tree_bfs<B: Clone>(tree: &BoxTree<B>) -> Vec<B> {
     let mut out = Vec::new();
