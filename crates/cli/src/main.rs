@@ -122,12 +122,106 @@ enum Cmd {
     },
     /// Run the benchmark suite (bench/suite.toml) against the peers; see bench/README.md.
     Bench(BenchArgs),
+    /// Differential testing: random programs on the interpreter (unoptimized and
+    /// optimized) and on compiled C (-O0 and -O3); counts per outcome and shrunk
+    /// reproducers of every failure.
+    Fuzz(FuzzArgs),
     /// Convert an ADBench instance (gmm or ba) to Weir input values on stdout.
     Adbench {
         #[arg(value_parser = ["gmm", "ba"])]
         kind: String,
         file: PathBuf,
     },
+}
+
+/// Options of `weir fuzz`.
+#[derive(clap::Args)]
+struct FuzzArgs {
+    /// How many programs.
+    #[arg(short = 'n', long, default_value_t = 1000)]
+    count: u64,
+    /// The campaign's seed (program i of seed s is always the same program).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long)]
+    jobs: Option<usize>,
+    /// Programs per generated C file.
+    #[arg(long, default_value_t = 40)]
+    batch: usize,
+    /// Build the C with -fsanitize=address,undefined.
+    #[arg(long)]
+    sanitize: bool,
+    /// Only the two interpreter legs (no C compiler needed).
+    #[arg(long)]
+    interp: bool,
+    /// Shrinking steps per failure (0: report failures as generated).
+    #[arg(long, default_value_t = 300)]
+    shrink: usize,
+    /// Time limit of one compiled run, in seconds.
+    #[arg(long, default_value_t = 20)]
+    timeout: u64,
+    /// Print one program (index `--show I` of the seed) with its inputs, and exit.
+    #[arg(long)]
+    show: Option<u64>,
+    /// Write the reproducers as .weir files into this directory.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
+    if let Some(i) = a.show {
+        return match weir_fuzz::program(a.seed, i) {
+            Some(p) => {
+                print!("{}", p.as_weir_file());
+                ExitCode::SUCCESS
+            }
+            None => fail("cannot generate that program"),
+        };
+    }
+    let mut cfg = weir_fuzz::Config {
+        c: !a.interp,
+        sanitize: a.sanitize,
+        batch: a.batch.max(1),
+        shrink_steps: a.shrink,
+        timeout: std::time::Duration::from_secs(a.timeout.max(1)),
+        ..Default::default()
+    };
+    if let Some(j) = a.jobs {
+        cfg.jobs = j.max(1);
+    }
+    // panics are caught and reported per program; keep the default hook quiet
+    std::panic::set_hook(Box::new(|_| {}));
+    let bar = (!a.no_progress).then(|| weir_fuzz::progress::Bar::new(a.count));
+    let report = weir_fuzz::campaign(a.seed, a.count, &cfg, &|n| {
+        if let Some(b) = &bar {
+            b.set(n)
+        }
+    });
+    if let Some(b) = &bar {
+        b.finish();
+    }
+    println!("{}", report.render());
+    if let Some(dir) = &a.out {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return fail(format!("cannot create {}: {e}", dir.display()));
+        }
+        for f in &report.failures {
+            let p = f.shrunk.as_ref().map(|s| &s.0).unwrap_or(&f.original);
+            let path = dir.join(format!("seed{}-{}.weir", a.seed, f.index));
+            if let Err(e) = std::fs::write(&path, p.as_weir_file()) {
+                return fail(format!("cannot write {}: {e}", path.display()));
+            }
+        }
+    }
+    if report.bugs() > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Options of `weir bench`.
@@ -452,6 +546,7 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             }
         }
         Cmd::Bench(a) => cmd_bench(a),
+        Cmd::Fuzz(a) => cmd_fuzz(a),
         Cmd::Adbench { kind, file } => {
             let text = match std::fs::read_to_string(&file) {
                 Ok(t) => t,
