@@ -288,7 +288,16 @@ pub fn build(
                 ..BuildOptions::default()
             };
             let src = weir_driver::native::c_source(&c, &opts, true).map_err(|e| e.to_string())?;
-            let exe = weir_driver::native::build_c(&src, &opts).map_err(|e| e.to_string())?;
+            let exe = weir_driver::native::build_c(&src, &opts).map_err(|e| {
+                let e = e.to_string();
+                if variant.name == "CG" && e.contains("gc.h") {
+                    format!(
+                        "libgc-dev (Boehm GC) is not installed: scripts/install-c-tools.sh installs it\n{e}"
+                    )
+                } else {
+                    e
+                }
+            })?;
             Ok(Launch {
                 program: exe,
                 args: vec!["-e".into(), weir.1.into()],

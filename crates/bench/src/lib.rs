@@ -19,4 +19,4 @@ pub mod runner;
 pub mod suite;
 pub mod values;
 
-pub use runner::{Config, Report, find_root, run};
+pub use runner::{Config, Report, default_out_dir, failures, find_root, run};

@@ -9,6 +9,8 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 use std::path::{Path, PathBuf};
 
+/// Where a TrueType font is looked for (build.rs keeps a copy of this list,
+/// to ignore the figures' test where there is none).
 const FONT_FILES: &[&str] = &[
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     "/usr/share/fonts/TTF/DejaVuSans.ttf",

@@ -283,6 +283,48 @@ pub fn find_root(start: &Path) -> Option<PathBuf> {
     }
 }
 
+/// The status of an implementation that was asked for and could not be built.
+pub const CANNOT_BUILD: &str = "failed: cannot build:";
+
+/// Whether an implementation was asked for, so that failing to build it is a
+/// failure of the run rather than a skip: Weir's default pipeline always, its
+/// ablation variants under `--variants`, and anything named in `--impls`.
+/// (The peers of a plain run, and the variants of the full suite's default,
+/// are skipped with the reason when their tools are missing.)
+pub fn requested(cfg: &Config, imp: &Impl) -> bool {
+    imp.is_weir_default()
+        || cfg.impls.contains(&imp.id)
+        || (imp.is_weir() && cfg.variants == Some(true))
+}
+
+/// Where `weir bench` writes its results without `--out`: the full suite to
+/// `bench/results/full-Ncore/` (the committed results it refreshes), the quick
+/// one to `bench/build/results/quick-Ncore/`, a scratch directory git ignores,
+/// so that trying the suite leaves the checkout unmodified (the committed
+/// `bench/results/quick-Ncore/` is refreshed with `--out`).
+pub fn default_out_dir(root: &Path, quick: bool, cores: usize) -> PathBuf {
+    if quick {
+        root.join(format!("bench/build/results/quick-{cores}core"))
+    } else {
+        root.join(format!("bench/results/full-{cores}core"))
+    }
+}
+
+/// What makes a run fail (a non-zero exit of `weir bench`), one line each:
+/// results that disagree with the reference (their times were not counted),
+/// and implementations that were asked for and could not be built.
+pub fn failures(rep: &Report) -> Vec<String> {
+    rep.workloads
+        .iter()
+        .flat_map(|w| {
+            w.impls
+                .iter()
+                .filter(|r| r.status.starts_with("wrong") || r.status.starts_with(CANNOT_BUILD))
+                .map(move |r| format!("{} {}: {}", w.name, r.id, r.status))
+        })
+        .collect()
+}
+
 /// Run the suite. `log` receives the lines printed while it runs (above the
 /// progress bar).
 pub fn run(cfg: &Config) -> Result<Report, String> {
@@ -542,6 +584,15 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             }
             match impls::build(root, &tools, imp, &w.kernel, (file, entry)) {
                 Ok(l) => launches.push(Some(l)),
+                Err(e) if requested(cfg, imp) => {
+                    // Asked for and not built: a failure, not a skip.
+                    wr.impls[k].status = format!(
+                        "{CANNOT_BUILD} {}",
+                        e.lines().find(|l| !l.trim().is_empty()).unwrap_or("")
+                    );
+                    say(pb.as_ref(), format!("{} {}: {e}", w.name, imp.id));
+                    launches.push(None);
+                }
                 Err(e) => {
                     wr.impls[k].status = format!("skipped: {}", e.lines().next().unwrap_or(""));
                     if !e.starts_with("no ")

@@ -1,6 +1,10 @@
 //! `weir bench` end to end on the implementations every machine has (Weir and
 //! hand-written C): inputs, builds, cross-check, interleaved timing, JSON and
 //! figures. The peers (C++, Eigen, NumPy, JAX, Numba) are never needed here.
+//!
+//! A test that needs a C compiler or a TrueType font is `#[ignore]`d with the
+//! reason when build.rs did not find it, and fails when it is missing under
+//! `CI=true` (build.rs then sets `weir_has_cc` and `weir_has_font`).
 
 use std::path::{Path, PathBuf};
 use weir_bench::{Config, runner};
@@ -9,12 +13,17 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn have_cc() -> bool {
+/// The tests that build run only when build.rs found a C compiler, or under
+/// `CI=true`, where a missing one is a failure.
+fn require_cc() {
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    std::process::Command::new(cc)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+    assert!(
+        std::process::Command::new(&cc)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success()),
+        "`{cc} --version` does not run: install gcc or clang (scripts/install-c-tools.sh), or set $CC"
+    );
 }
 
 fn config(root: PathBuf, only: &[&str]) -> Config {
@@ -37,11 +46,12 @@ fn config(root: PathBuf, only: &[&str]) -> Config {
 }
 
 #[test]
+#[cfg_attr(
+    not(weir_has_cc),
+    ignore = "no C compiler (`$CC`, else `cc`) when weir-bench was built: install gcc or clang"
+)]
 fn weir_and_hand_written_c_agree_and_are_timed() {
-    if !have_cc() {
-        eprintln!("skipped: no C compiler");
-        return;
-    }
+    require_cc();
     let root = repo().canonicalize().unwrap();
     let rep = weir_bench::run(&config(root, &["add3-100", "cross", "mm"])).unwrap();
     assert_eq!(rep.workloads.len(), 3);
@@ -79,7 +89,7 @@ fn weir_and_hand_written_c_agree_and_are_timed() {
         Some(2.0 * 20.0 * 25.0 * 30.0 + 3.0 * 20.0 * 25.0)
     );
 
-    // The report: JSON that reads back, the Markdown table, the figures.
+    // The report: JSON that reads back, the Markdown table (the figures: below).
     let dir = std::env::temp_dir().join(format!("weir-bench-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let json = dir.join("results.json");
@@ -95,21 +105,31 @@ fn weir_and_hand_written_c_agree_and_are_timed() {
         md.contains("| add3-100 |") && md.contains("| mm (MINI) |"),
         "{md}"
     );
-    match weir_bench::plot::write_all(&rep, &dir) {
-        Ok(files) => {
-            assert_eq!(files.len(), 4);
-            for f in &files {
-                let b = std::fs::read(f).unwrap();
-                if f.extension().unwrap() == "png" {
-                    assert_eq!(&b[..4], b"\x89PNG");
-                } else {
-                    let s = String::from_utf8(b).unwrap();
-                    assert!(s.contains("<svg") && s.contains("add3-100"));
-                }
-            }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The figures of a saved run (the committed quick results, read back as
+/// `weir bench --from` does): time and memory, PNG and SVG.
+#[test]
+#[cfg_attr(
+    not(weir_has_font),
+    ignore = "no TrueType font for the figures when weir-bench was built: install fonts-dejavu-core (scripts/install-c-tools.sh) or set WEIR_BENCH_FONT"
+)]
+fn the_figures_of_a_saved_run_are_drawn() {
+    let json = repo().join("bench/results/quick-1core/results.json");
+    let rep: weir_bench::Report =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let dir = std::env::temp_dir().join(format!("weir-bench-figures-{}", std::process::id()));
+    let files = weir_bench::plot::write_all(&rep, &dir).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(files.len(), 4, "{files:?}");
+    for f in &files {
+        let b = std::fs::read(f).unwrap();
+        if f.extension().unwrap() == "png" {
+            assert_eq!(&b[..4], b"\x89PNG");
+        } else {
+            let s = String::from_utf8(b).unwrap();
+            assert!(s.contains("<svg") && s.contains("add3-100"));
         }
-        Err(e) if e.contains("no TrueType font") => eprintln!("figures skipped: {e}"),
-        Err(e) => panic!("{e}"),
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -117,11 +137,12 @@ fn weir_and_hand_written_c_agree_and_are_timed() {
 /// A copy of the suite's files in a scratch root, with a wrong hand-written
 /// add3: the cross-check must catch it and keep its times out of the report.
 #[test]
+#[cfg_attr(
+    not(weir_has_cc),
+    ignore = "no C compiler (`$CC`, else `cc`) when weir-bench was built: install gcc or clang"
+)]
 fn a_wrong_result_is_caught_and_not_timed() {
-    if !have_cc() {
-        eprintln!("skipped: no C compiler");
-        return;
-    }
+    require_cc();
     let repo = repo().canonicalize().unwrap();
     let root = std::env::temp_dir().join(format!("weir-bench-wrong-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
@@ -165,4 +186,99 @@ fn unknown_names_are_errors_that_list_the_choices() {
         e.contains("no implementation `fortran`") && e.contains("numba"),
         "{e}"
     );
+}
+
+/// An implementation that was asked for and cannot be built is a failure of
+/// the run (`weir bench` exits non-zero), not a skip: here a scratch copy of
+/// the suite whose add3 uses `filter`, which the C backend rejects.
+#[test]
+#[cfg_attr(
+    not(weir_has_cc),
+    ignore = "no C compiler (`$CC`, else `cc`) when weir-bench was built: install gcc or clang"
+)]
+fn a_requested_implementation_that_cannot_be_built_fails_the_run() {
+    require_cc();
+    let repo = repo().canonicalize().unwrap();
+    let root = std::env::temp_dir().join(format!("weir-bench-unbuilt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for d in ["bench/handwritten", "examples"] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    for f in [
+        "bench/suite.toml",
+        "bench/handwritten/harness.h",
+        "bench/handwritten/mkinput.py",
+        "bench/handwritten/add3.c",
+    ] {
+        std::fs::copy(repo.join(f), root.join(f)).unwrap();
+    }
+    std::fs::write(
+        root.join("examples/add3.weir"),
+        "entry add3 [n] (a: [n]f64) (b: [n]f64) (c: [n]f64) : []f64 =\n  filter (\\x -> x > 0.0) a\n",
+    )
+    .unwrap();
+    let mut cfg = config(root.clone(), &["add3-100"]);
+    cfg.impls = vec!["weir".into(), "weir-CL".into(), "c".into()];
+    let rep = runner::run(&cfg).unwrap();
+    let status = |id: &str| {
+        rep.workloads[0]
+            .impls
+            .iter()
+            .find(|r| r.id == id)
+            .unwrap()
+            .status
+            .clone()
+    };
+    for id in ["weir", "weir-CL"] {
+        assert!(
+            status(id).starts_with(runner::CANNOT_BUILD),
+            "{}",
+            status(id)
+        );
+    }
+    assert_eq!(status("c"), "ok");
+    let f = weir_bench::failures(&rep);
+    assert_eq!(f.len(), 2, "{f:?}");
+    assert!(
+        f[0].starts_with("add3-100 weir: failed: cannot build:"),
+        "{f:?}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn what_is_requested_and_where_results_go() {
+    let root = repo();
+    let all = weir_bench::impls::all(true);
+    let get = |id: &str| all.iter().find(|i| i.id == id).unwrap().clone();
+    let mut cfg = config(root.clone(), &[]);
+    cfg.impls.clear();
+    cfg.variants = None;
+    // A plain run asks for Weir itself; peers and default variants are
+    // skipped when their tools are missing.
+    assert!(runner::requested(&cfg, &get("weir")));
+    assert!(!runner::requested(&cfg, &get("weir-CG")));
+    assert!(!runner::requested(&cfg, &get("eigen")));
+    cfg.variants = Some(true);
+    assert!(runner::requested(&cfg, &get("weir-CG")));
+    assert!(!runner::requested(&cfg, &get("numpy")));
+    cfg.impls = vec!["numpy".into()];
+    assert!(runner::requested(&cfg, &get("numpy")));
+    // --quick writes to a scratch directory git ignores, never over the
+    // committed results.
+    let quick = weir_bench::default_out_dir(&root, true, 1);
+    assert!(quick.ends_with("bench/build/results/quick-1core"));
+    assert!(!quick.starts_with(root.join("bench/results")));
+    assert!(
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(&root)
+            .args(["check-ignore", "-q"])
+            .arg(&quick)
+            .status()
+            .map_or(true, |s| s.success()),
+        "{} is not ignored by git",
+        quick.display()
+    );
+    assert!(weir_bench::default_out_dir(&root, false, 2).ends_with("bench/results/full-2core"));
 }

@@ -456,8 +456,74 @@ static void test_misc(void) {
     CHECK_EQ(child_status(fail_outside_entry), 2);
 }
 
+/* Sizes (issue 14): counts, overflow, argument and destination checks, errors
+   set without a jump, and the located out-of-memory errors. */
+static void size_job(weir_ctx *ctx, int which) {
+    const int64_t big[2] = {2, INT64_C(1) << 61};
+    const int64_t d23[2] = {2, 3}, d22[2] = {2, 2};
+    switch (which) {
+    case 0: (void)weir_count(ctx, big, 2, 8, LOC); break;
+    case 1: (void)weir_region_alloc_at(ctx, (size_t)1 << 61, LOC); break;
+    case 2: (void)weir_sys_alloc_at(ctx, ((size_t)1 << 62) + 1, LOC); break;
+    case 3: weir_check_dest(ctx, LOC, "f", 0, d22, d22, d23, 2, 8); break;
+    case 4: weir_check_dest(ctx, LOC, "f", 1, NULL, big, big, 2, 8); break;
+    default: weir_check_dest(ctx, LOC, "f", 0, d23, d23, d23, 2, 8); break;
+    }
+}
+static int run_size_job(weir_ctx *ctx, int which) { WEIR_ENTRY(ctx, size_job(ctx, which)); }
+
+static void test_sizes(void) {
+    int64_t n = -1;
+    const int64_t a[3] = {2, 3, 4}, z[3] = {0, -1, INT64_MAX}, neg[2] = {3, -2};
+    const int64_t over[2] = {INT64_C(1) << 32, INT64_C(1) << 32}, edge[1] = {INT64_C(1) << 59};
+    CHECK(weir_count_ok(a, 3, 8, &n) && n == 24);
+    CHECK(weir_count_ok(z, 3, 8, &n) && n == 0); /* a zero or negative dim: no element */
+    CHECK(weir_count_ok(neg, 2, 8, &n) && n == 0);
+    CHECK(!weir_count_ok(over, 2, 8, &n) && n == 0);
+    CHECK(weir_count_ok(edge, 1, 8, &n) && n == INT64_C(1) << 59); /* 2^62 bytes: the limit */
+    CHECK(!weir_count_ok(edge, 1, 9, &n));
+    CHECK(weir_count_ok(a, 0, 8, &n) && n == 1);
+    CHECK_EQ(weir_div0_i64(7, 0), 0);
+    CHECK_EQ(weir_div0_i64(INT64_MIN, -1), INT64_MIN);
+    CHECK_EQ(weir_div0_i64(-7, 2), -3);
+    CHECK(weir_mul_eq(3, 4, 12) && !weir_mul_eq(INT64_C(1) << 62, 4, 0));
+    CHECK(weir_prod_eq(a, 3, 24) && !weir_prod_eq(neg, 2, -6) && !weir_prod_eq(over, 2, 0));
+    CHECK_EQ(weir_copy_bytes(-1, 8), 0);
+    CHECK_EQ(weir_copy_bytes(3, 8), 24);
+
+    weir_ctx *ctx = weir_ctx_new();
+    /* Errors set without a jump (shape functions). */
+    CHECK_EQ(weir_check_arg(ctx, LOC, "a", a, 3, 8), 0);
+    CHECK_EQ(weir_check_arg(ctx, LOC, "a", neg, 2, 8), 1);
+    CHECK_MSG(ctx, LOC ": invalid argument: array `a` has dims 3 x -2 (negative, or too large for memory)");
+    CHECK_EQ(weir_check_arg(ctx, LOC, "b", over, 2, 8), 1);
+    CHECK_EQ(weir_too_large(ctx, LOC, over, 2, 8), 1);
+    CHECK_MSG(ctx, LOC ": out of memory: an array of 4294967296 x 4294967296 elements of 8 bytes is too large");
+    weir_error_clear(ctx);
+    CHECK_MSG(ctx, "");
+    /* Inside an entry: located out-of-memory and destination errors. */
+    CHECK_EQ(run_size_job(ctx, 0), 1);
+    CHECK_MSG(ctx, LOC ": out of memory: an array of 2 x 2305843009213693952 elements of 8 bytes is too large");
+    CHECK_EQ(run_size_job(ctx, 1), 1);
+    CHECK(strncmp(weir_error(ctx), LOC ": out of memory", strlen(LOC ": out of memory")) == 0);
+    CHECK_EQ(run_size_job(ctx, 2), 1);
+    CHECK(strncmp(weir_error(ctx), LOC ": out of memory", strlen(LOC ": out of memory")) == 0);
+    CHECK_EQ(run_size_job(ctx, 3), 1);
+    CHECK_MSG(ctx, LOC ": size mismatch: destination 0 of `f` has dims 2 x 2 where the result needs 2 x 3");
+    CHECK_EQ(run_size_job(ctx, 4), 0); /* NULL for a result too large: marked missing */
+    CHECK(weir_dest_missing(ctx, 1) && !weir_dest_missing(ctx, 0));
+    weir_dest_reset(ctx); /* what the entry's slow path does after the body */
+    CHECK(!weir_dest_missing(ctx, 1));
+    CHECK_EQ(run_size_job(ctx, 4), 0);
+    CHECK_EQ(run_size_job(ctx, 3), 1); /* a failed call forgets them too */
+    CHECK(!weir_dest_missing(ctx, 1));
+    CHECK_EQ(run_size_job(ctx, 5), 0);
+    weir_ctx_free(ctx);
+}
+
 int main(void) {
     test_region();
+    test_sizes();
     test_growth();
     test_steady_state();
     test_sys();

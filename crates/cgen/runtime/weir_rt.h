@@ -60,6 +60,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #if WEIR_MEM == 3
 #include <gc.h>
@@ -115,6 +116,7 @@ typedef struct weir_ctx {
     uint64_t entry_seq;   /* blk_seq at weir_enter */
     weir_mark entry_mark; /* region mark taken by weir_enter */
     int in_entry;         /* 1 while a setjmp target is live */
+    uint32_t dest_missing; /* bit k: result k of the entry was too large to allocate */
     jmp_buf jmp;
     char err[1024];       /* last error, "LOC: message" */
     weir_chunk chunks[WEIR_MAX_CHUNKS];
@@ -122,24 +124,47 @@ typedef struct weir_ctx {
 
 /* ---------------------------------------------------------------- errors */
 
-/* Format "LOC: message" into ctx and longjmp to the active entry (or exit 2). */
-__attribute__((format(printf, 3, 4), cold, noinline, unused))
-static _Noreturn void weir_fail(weir_ctx *c, const char *loc, const char *fmt, ...) {
+/* Format "LOC: message" into ctx (LOC left out when NULL or ""). */
+__attribute__((format(printf, 3, 0), cold, unused))
+static void weir__verror(weir_ctx *c, const char *loc, const char *fmt, va_list ap) {
     size_t n = 0;
     if (loc && *loc) {
         int k = snprintf(c->err, sizeof c->err, "%s: ", loc);
         n = k < 0 ? 0 : (size_t)k < sizeof c->err ? (size_t)k : sizeof c->err - 1;
     }
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(c->err + n, sizeof c->err - n, fmt, ap);
-    va_end(ap);
+}
+
+/* Longjmp to the active entry with the error already in ctx (or exit 2). */
+__attribute__((cold, noinline, unused))
+static _Noreturn void weir_raise(weir_ctx *c) {
     if (!c->in_entry) {
         fprintf(stderr, "weir: error: %s\n", c->err);
         exit(2);
     }
     c->in_entry = 0;
     longjmp(c->jmp, 1);
+}
+
+/* Format "LOC: message" into ctx and longjmp to the active entry (or exit 2). */
+__attribute__((format(printf, 3, 4), cold, noinline, unused))
+static _Noreturn void weir_fail(weir_ctx *c, const char *loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    weir__verror(c, loc, fmt, ap);
+    va_end(ap);
+    weir_raise(c);
+}
+
+/* Format "LOC: message" into ctx without jumping; returns 1. For functions
+   that report errors by their return value (shape functions). */
+__attribute__((format(printf, 3, 4), cold, noinline, unused))
+static int weir_error_set(weir_ctx *c, const char *loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    weir__verror(c, loc, fmt, ap);
+    va_end(ap);
+    return 1;
 }
 
 /* The last error message ("" if none). */
@@ -174,6 +199,118 @@ static inline size_t weir_bytes(weir_ctx *c, int64_t elems, size_t elem_size, co
         weir_fail(c, loc, "out of memory: an array of %" PRId64 " elements of %zu bytes is too large",
                   elems, elem_size);
     return (size_t)elems * elem_size;
+}
+
+/* Elements of an array with dims d[0..r) of elem_size-byte elements, into
+   *out: 0 if a dim is 0 or negative (a negative size is an error of the
+   construct that computes it, where it is evaluated, not of its storage),
+   else the product. Returns 0 if the array would exceed WEIR_MAX_BYTES. */
+static inline int weir_count_ok(const int64_t *d, int r, size_t elem_size, int64_t *out) {
+    /* One pass, no division (entry points run this on every call). */
+    uint64_t n = 1;
+    int empty = 0, over = 0;
+    for (int k = 0; k < r; k++) {
+        empty |= d[k] <= 0;
+        over |= __builtin_mul_overflow(n, (uint64_t)d[k], &n);
+    }
+    *out = 0;
+    if (empty) return 1;
+    if (over || n > (elem_size ? WEIR_MAX_BYTES / elem_size : WEIR_MAX_BYTES)) return 0;
+    *out = (int64_t)n;
+    return 1;
+}
+
+/* "d0 x d1 x ..." into buf. */
+static inline void weir__dims_text(char *buf, size_t cap, const int64_t *d, int r) {
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < r && n < cap; k++) {
+        int w = snprintf(buf + n, cap - n, "%s%" PRId64, k ? " x " : "", d[k]);
+        if (w < 0) break;
+        n += (size_t)w;
+    }
+}
+
+/* Set the error "LOC: out of memory: an array of d0 x d1 elements of N bytes
+   is too large" in ctx without jumping; returns 1. */
+__attribute__((cold, noinline, unused))
+static int weir_too_large(weir_ctx *c, const char *loc, const int64_t *d, int r, size_t elem_size) {
+    char dims[256];
+    weir__dims_text(dims, sizeof dims, d, r);
+    return weir_error_set(c, loc, "out of memory: an array of %s elements of %zu bytes is too large", dims,
+                          elem_size);
+}
+
+__attribute__((cold, noinline, unused))
+static _Noreturn void weir__count_fail(weir_ctx *c, const int64_t *d, int r, size_t elem_size,
+                                       const char *loc) {
+    weir_too_large(c, loc, d, r, elem_size);
+    weir_raise(c);
+}
+
+/* weir_count_ok, failing (out of memory at loc) on arrays that are too large. */
+static inline int64_t weir_count(weir_ctx *c, const int64_t *d, int r, size_t elem_size, const char *loc) {
+    int64_t n;
+    if (WEIR_UNLIKELY(!weir_count_ok(d, r, elem_size, &n))) weir__count_fail(c, d, r, elem_size, loc);
+    return n;
+}
+
+/* An array argument of an entry (or shape function): its dims must be
+   non-negative and its size must fit in memory. Returns 0, or 1 with the
+   error set in ctx ("LOC: invalid argument: ..."). */
+static inline int weir_check_arg(weir_ctx *c, const char *loc, const char *name, const int64_t *d,
+                                 int r, size_t elem_size) {
+    int64_t n;
+    int ok = weir_count_ok(d, r, elem_size, &n);
+    for (int k = 0; k < r; k++) ok = ok && d[k] >= 0;
+    if (WEIR_LIKELY(ok)) return 0;
+    char dims[256];
+    weir__dims_text(dims, sizeof dims, d, r);
+    return weir_error_set(c, loc, "invalid argument: array `%s` has dims %s (negative, or too large for memory)",
+                          name, dims);
+}
+
+/* Inside an entry: fail unless destination k of entry `entry`, at p, of dims
+   got[0..r), has exactly the dims want[0..r) of the result (so nothing is
+   written past its end) and a size that fits in memory. A result too large
+   for memory (or that the caller could not allocate) may be passed as
+   p == NULL with those dims: the entry then runs
+   and reports the first error in evaluation order, out of memory at the
+   construct that computes the result if nothing fails before
+   (weir_dest_missing). */
+static inline void weir_check_dest(weir_ctx *c, const char *loc, const char *entry, int k, const void *p,
+                                   const int64_t *got, const int64_t *want, int r, size_t elem_size) {
+    int same = 1;
+    for (int j = 0; j < r; j++) same = same && got[j] == want[j];
+    int64_t n;
+    int fits = weir_count_ok(got, r, elem_size, &n);
+    if (WEIR_LIKELY(same && fits && (p || n == 0))) return;
+    if (same && !p && k < 32) {
+        c->dest_missing |= (uint32_t)1 << k;
+        return;
+    }
+    char g[256], w[256];
+    weir__dims_text(g, sizeof g, got, r);
+    weir__dims_text(w, sizeof w, want, r);
+    if (same) weir_fail(c, loc, "out of memory: result %d of `%s` of %s elements is too large", k, entry, g);
+    weir_fail(c, loc, "size mismatch: destination %d of `%s` has dims %s where the result needs %s", k, entry, g, w);
+}
+
+/* Forget the missing results (after the call that had them; a failed call
+   forgets them in weir_on_error), so that the fast path never touches them. */
+static inline void weir_dest_reset(weir_ctx *c) { c->dest_missing = 0; }
+
+/* Was result k of the running entry too large to allocate (passed as NULL)? */
+static inline int weir_dest_missing(const weir_ctx *c, int k) {
+    return k < 32 && ((c->dest_missing >> k) & 1);
+}
+
+/* Clear the error message. */
+static inline void weir_error_clear(weir_ctx *c) { c->err[0] = '\0'; }
+
+/* Bytes of a copy of n elements (n < 0, in code never reached with it: 0). */
+static inline size_t weir_copy_bytes(int64_t n, size_t elem_size) {
+    return n > 0 ? (size_t)n * elem_size : 0;
 }
 
 /* ---------------------------------------------------------------- region */
@@ -217,15 +354,15 @@ static inline void *weir__bump(weir_ctx *c, size_t n) {
 /* Slow path of weir_region_alloc: zero or oversized requests, and moving on
    to a later kept chunk that fits or to a new one. */
 __attribute__((noinline, unused))
-static void *weir__region_slow(weir_ctx *c, size_t bytes) {
+static void *weir__region_slow(weir_ctx *c, size_t bytes, const char *loc) {
     if (bytes > WEIR_MAX_BYTES)
-        weir_fail(c, NULL, "out of memory: region allocation of %zu bytes", bytes);
+        weir_fail(c, loc, "out of memory: region allocation of %zu bytes", bytes);
     size_t n = bytes ? (bytes + WEIR_ALIGN - 1) & ~(size_t)(WEIR_ALIGN - 1) : WEIR_ALIGN;
     if (n <= c->cap - c->off) return weir__bump(c, n);
     for (size_t i = c->cur + 1; i < c->nchunks; i++)
         if (c->chunks[i].cap >= n) { weir__set_chunk(c, i, 0); return weir__bump(c, n); }
     if (c->nchunks == WEIR_MAX_CHUNKS)
-        weir_fail(c, NULL, "out of memory: too many region chunks");
+        weir_fail(c, loc, "out of memory: too many region chunks");
     size_t want = c->nchunks ? c->chunks[c->nchunks - 1].cap : WEIR_FIRST_CHUNK / 2;
     want = want <= WEIR_MAX_BYTES / 2 ? 2 * want : WEIR_MAX_BYTES;
     if (want < n) want = n;
@@ -234,20 +371,26 @@ static void *weir__region_slow(weir_ctx *c, size_t bytes) {
     int mapped;
     unsigned char *p = weir__chunk_get(c, want, &mapped);
     if (!p && want > n) p = weir__chunk_get(c, want = n, &mapped); /* no room to double */
-    if (!p) weir_fail(c, NULL, "out of memory: could not get a region chunk of %zu bytes", want);
+    if (!p) weir_fail(c, loc, "out of memory: could not get a region chunk of %zu bytes", want);
     c->chunks[c->nchunks++] = (weir_chunk){p, want, mapped};
     c->stats.reserved_bytes += want;
     weir__set_chunk(c, c->nchunks - 1, 0);
     return weir__bump(c, n);
 }
 
-/* Bump-allocate `bytes` (64-byte aligned, never NULL; fails on OOM). */
-static inline void *weir_region_alloc(weir_ctx *c, size_t bytes) {
+/* Bump-allocate `bytes` (64-byte aligned, never NULL; fails on OOM, naming
+   the source location `loc` of the allocation). */
+static inline void *weir_region_alloc_at(weir_ctx *c, size_t bytes, const char *loc) {
     /* cap - off is a multiple of 64, so 1 <= bytes <= cap - off means the
        rounded size fits too; zero and too-big requests take the slow path. */
     if (WEIR_LIKELY(bytes - 1 < c->cap - c->off))
         return weir__bump(c, (bytes + WEIR_ALIGN - 1) & ~(size_t)(WEIR_ALIGN - 1));
-    return weir__region_slow(c, bytes);
+    return weir__region_slow(c, bytes, loc);
+}
+
+/* weir_region_alloc_at with no location. */
+static inline void *weir_region_alloc(weir_ctx *c, size_t bytes) {
+    return weir_region_alloc_at(c, bytes, NULL);
 }
 
 /* The current region position. */
@@ -265,21 +408,22 @@ static inline void weir_region_reset(weir_ctx *c, weir_mark m) {
 
 /* ----------------------------------------------------- system allocation */
 
-/* Allocate `bytes` (64-byte aligned, never NULL; fails on OOM). */
-static inline void *weir_sys_alloc(weir_ctx *c, size_t bytes) {
+/* Allocate `bytes` (64-byte aligned, never NULL; fails on OOM, naming the
+   source location `loc` of the allocation). */
+static inline void *weir_sys_alloc_at(weir_ctx *c, size_t bytes, const char *loc) {
     if (WEIR_UNLIKELY(bytes > WEIR_MAX_BYTES))
-        weir_fail(c, NULL, "out of memory: allocation of %zu bytes", bytes);
+        weir_fail(c, loc, "out of memory: allocation of %zu bytes", bytes);
     size_t n = bytes ? (bytes + WEIR_ALIGN - 1) & ~(size_t)(WEIR_ALIGN - 1) : WEIR_ALIGN;
 #if WEIR_MEM == 3
     unsigned char *raw = (unsigned char *)GC_MALLOC_ATOMIC(n + WEIR_ALIGN - 1);
-    if (WEIR_UNLIKELY(!raw)) weir_fail(c, NULL, "out of memory: allocation of %zu bytes", bytes);
+    if (WEIR_UNLIKELY(!raw)) weir_fail(c, loc, "out of memory: allocation of %zu bytes", bytes);
     void *p = raw + ((WEIR_ALIGN - (uintptr_t)raw % WEIR_ALIGN) % WEIR_ALIGN);
 #elif WEIR_MEM == 2
     void *p = aligned_alloc(WEIR_ALIGN, n);
-    if (WEIR_UNLIKELY(!p)) weir_fail(c, NULL, "out of memory: allocation of %zu bytes", bytes);
+    if (WEIR_UNLIKELY(!p)) weir_fail(c, loc, "out of memory: allocation of %zu bytes", bytes);
 #else
     weir_blk *b = (weir_blk *)aligned_alloc(WEIR_ALIGN, n + sizeof(weir_blk));
-    if (WEIR_UNLIKELY(!b)) weir_fail(c, NULL, "out of memory: allocation of %zu bytes", bytes);
+    if (WEIR_UNLIKELY(!b)) weir_fail(c, loc, "out of memory: allocation of %zu bytes", bytes);
     b->bytes = n;
     b->seq = c->blk_seq++;
     b->prev = &c->blocks;
@@ -292,6 +436,9 @@ static inline void *weir_sys_alloc(weir_ctx *c, size_t bytes) {
     weir__count_use(c, n);
     return p;
 }
+
+/* weir_sys_alloc_at with no location. */
+static inline void *weir_sys_alloc(weir_ctx *c, size_t bytes) { return weir_sys_alloc_at(c, bytes, NULL); }
 
 /* Free a weir_sys_alloc block (`bytes` as allocated; no-op in leak/gc modes). */
 static inline void weir_sys_free(weir_ctx *c, void *p, size_t bytes) {
@@ -353,6 +500,7 @@ static inline void weir_enter(weir_ctx *c) {
    the failed call allocated (modes 0 and 1); returns 1. */
 static inline int weir_on_error(weir_ctx *c) {
     c->in_entry = 0;
+    c->dest_missing = 0;
     weir_region_reset(c, c->entry_mark);
 #if WEIR_MEM == 0 || WEIR_MEM == 1
     while (c->blocks.next != &c->blocks && c->blocks.next->seq >= c->entry_seq)
@@ -429,6 +577,26 @@ static inline int32_t weir_rem_i32(weir_ctx *c, int32_t a, int32_t b, const char
     return WEIR_UNLIKELY(b == -1) ? 0 : a % b;
 }
 
+/* a / b for shape arithmetic, which never fails: 0 when b == 0 (the program's
+   own division reports it where it is evaluated), wrapping MIN / -1. */
+static inline int64_t weir_div0_i64(int64_t a, int64_t b) {
+    return b == 0 ? 0 : b == -1 ? weir_neg_i64(a) : a / b;
+}
+
+/* Is a * b == want, without overflow? */
+static inline int weir_mul_eq(int64_t a, int64_t b, int64_t want) {
+    int64_t r;
+    return !__builtin_mul_overflow(a, b, &r) && r == want;
+}
+
+/* Is the product of d[0..r) == want, without overflow (all dims >= 0)? */
+static inline int weir_prod_eq(const int64_t *d, int r, int64_t want) {
+    int64_t p = 1;
+    for (int k = 0; k < r; k++)
+        if (d[k] < 0 || __builtin_mul_overflow(p, d[k], &p)) return 0;
+    return p == want;
+}
+
 /* b ** e, wrapping square-and-multiply; fails on e < 0. */
 static inline int64_t weir_pow_i64(weir_ctx *c, int64_t b, int64_t e, const char *loc) {
     if (WEIR_UNLIKELY(e < 0)) weir_fail(c, loc, "negative exponent %" PRId64 " in an integer power", e);
@@ -465,6 +633,75 @@ static inline int64_t weir_f32_to_i64(float x) { return weir_f64_to_i64((double)
 static inline int32_t weir_f32_to_i32(float x) { return weir_f64_to_i32((double)x); }
 /* Float remainder, as Rust `%` (needs -lm). */
 static inline double weir_fmod(double a, double b) { return fmod(a, b); }
+
+/* ------------------------------------------------- float math (bit-exact with the interpreter) */
+
+/* min/max of floats (docs/language.md §5), exactly the interpreter's: IEEE
+   754-2019 minimumNumber/maximumNumber. A NaN operand is ignored (NaN only when
+   both are); -0.0 < +0.0. (C's fmin/fmax leave the sign of a zero result open.) */
+#define WEIR_MIN_MAX(T, MIN, MAX)                                              \
+    static inline T MIN(T a, T b) {                                            \
+        if (a < b) return a;                                                   \
+        if (b < a) return b;                                                   \
+        if (a == b) return signbit(a) ? a : b;                                 \
+        return isnan(a) ? b : a;                                               \
+    }                                                                          \
+    static inline T MAX(T a, T b) {                                            \
+        if (a > b) return a;                                                   \
+        if (b > a) return b;                                                   \
+        if (a == b) return signbit(a) ? b : a;                                 \
+        return isnan(a) ? b : a;                                               \
+    }
+WEIR_MIN_MAX(double, weir_fmin, weir_fmax)
+WEIR_MIN_MAX(float, weir_fminf, weir_fmaxf)
+
+/* min/max of integers: functions, not `a < b ? a : b` in place, so that
+   `min x x` is not a self-comparison (-Wtautological-compare under -Werror). */
+static inline int64_t weir_min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t weir_max_i64(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int32_t weir_min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t weir_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
+
+/* The C library's functions, called at run time as the interpreter calls them:
+   the empty asm hides the argument's value, so that the compiler cannot
+   evaluate a call with constant arguments itself (gcc uses MPFR, whose correctly
+   rounded results can differ from the library's in the last bit), rewrite it
+   (pow(x, 2.0) -> x*x, sin+cos -> sincos) or merge two calls. sqrt, floor,
+   ceil, fabs and fmod are exact and need no barrier. */
+#if defined(__GNUC__) || defined(__clang__)
+#define WEIR_OPAQUE(x) __asm__ volatile("" : "+g"(x))
+#else
+#define WEIR_OPAQUE(x) ((void)0)
+#endif
+#define WEIR_LIBM1(T, NAME, F)                                                 \
+    static inline T NAME(T x) {                                                \
+        WEIR_OPAQUE(x);                                                        \
+        return F(x);                                                           \
+    }
+#define WEIR_LIBM2(T, NAME, F)                                                 \
+    static inline T NAME(T x, T y) {                                           \
+        WEIR_OPAQUE(x);                                                        \
+        WEIR_OPAQUE(y);                                                        \
+        return F(x, y);                                                        \
+    }
+WEIR_LIBM1(double, weir_exp, exp)
+WEIR_LIBM1(double, weir_log, log)
+WEIR_LIBM1(double, weir_sin, sin)
+WEIR_LIBM1(double, weir_cos, cos)
+WEIR_LIBM1(double, weir_tan, tan)
+WEIR_LIBM1(double, weir_tanh, tanh)
+WEIR_LIBM1(double, weir_lgamma, lgamma)
+WEIR_LIBM2(double, weir_atan2, atan2)
+WEIR_LIBM2(double, weir_pow, pow)
+WEIR_LIBM1(float, weir_expf, expf)
+WEIR_LIBM1(float, weir_logf, logf)
+WEIR_LIBM1(float, weir_sinf, sinf)
+WEIR_LIBM1(float, weir_cosf, cosf)
+WEIR_LIBM1(float, weir_tanf, tanf)
+WEIR_LIBM1(float, weir_tanhf, tanhf)
+WEIR_LIBM1(float, weir_lgammaf, lgammaf)
+WEIR_LIBM2(float, weir_atan2f, atan2f)
+WEIR_LIBM2(float, weir_powf, powf)
 
 /* ------------------------------------------------- timing, memory, I/O */
 
@@ -515,14 +752,88 @@ static inline void weir_write_all(FILE *f, const void *buf, size_t n) {
     }
 }
 
+/* 64-byte aligned malloc (free with free()), or NULL; not counted in stats. */
+static inline void *weir_try_xmalloc(size_t n) {
+    return n <= WEIR_MAX_BYTES ? aligned_alloc(WEIR_ALIGN, n ? (n + 63) & ~(size_t)63 : 64) : NULL;
+}
+
 /* 64-byte aligned malloc (free with free()) or exit(2); not counted in stats. */
 static inline void *weir_xmalloc(size_t n) {
-    void *p = n <= WEIR_MAX_BYTES ? aligned_alloc(WEIR_ALIGN, n ? (n + 63) & ~(size_t)63 : 64) : NULL;
+    void *p = weir_try_xmalloc(n);
     if (!p) {
         fprintf(stderr, "weir: out of memory allocating %zu bytes\n", n);
         exit(2);
     }
     return p;
+}
+
+/* Bytes left to read in f if it is a regular file, else -1 (a pipe). */
+static inline int64_t weir__file_left(FILE *f) {
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+    off_t at = ftello(f);
+    if (at < 0) return -1;
+    return st.st_size > at ? (int64_t)(st.st_size - at) : 0;
+}
+
+/* Read an array parameter of rank r in the binary input format: r int64 dims
+   (into dims), then its elements, into a new 64-byte aligned buffer (free with
+   free()); *count gets the element count. The dims must be non-negative, the
+   array must fit in memory and, for a regular file, in what is left of it:
+   all checked before anything is allocated. From a pipe, the buffer grows as
+   data arrives, so a hostile size never allocates more than the input holds.
+   Exits 2 with a message on bad input. `name` names the parameter. */
+static inline void *weir_read_array(FILE *f, const char *name, int64_t *dims, int r,
+                                    size_t elem_size, int64_t *count) {
+    weir_read_exact(f, dims, (size_t)r * sizeof(int64_t));
+    for (int k = 0; k < r; k++)
+        if (dims[k] < 0) {
+            fprintf(stderr, "weir: bad input: dimension %d of `%s` is negative (%" PRId64 ")\n", k, name,
+                    dims[k]);
+            exit(2);
+        }
+    int64_t n;
+    if (!weir_count_ok(dims, r, elem_size, &n)) {
+        char d[256];
+        weir__dims_text(d, sizeof d, dims, r);
+        fprintf(stderr, "weir: bad input: `%s` claims %s elements, too large\n", name, d);
+        exit(2);
+    }
+    *count = n;
+    size_t bytes = (size_t)n * elem_size;
+    int64_t left = weir__file_left(f);
+    if (left >= 0 && (uint64_t)bytes > (uint64_t)left) {
+        fprintf(stderr, "weir: bad input: `%s` needs %zu bytes of elements, the input has %" PRId64 " left\n",
+                name, bytes, left);
+        exit(2);
+    }
+    size_t cap = left >= 0 || bytes <= ((size_t)1 << 20) ? bytes : (size_t)1 << 20;
+    unsigned char *buf = (unsigned char *)weir_xmalloc(cap);
+    size_t got = 0;
+    for (;;) {
+        size_t want = cap - got;
+        size_t k = want ? fread(buf + got, 1, want, f) : 0;
+        got += k;
+        if (k < want) {
+            if (ferror(f)) fprintf(stderr, "weir: read error: %s\n", strerror(errno));
+            else fprintf(stderr, "weir: bad input: `%s` ended early: expected %zu bytes of elements, got %zu\n",
+                         name, bytes, got);
+            exit(2);
+        }
+        if (got == bytes) return buf;
+        size_t ncap = cap <= bytes / 2 ? 2 * cap : bytes; /* grow as data arrives */
+        unsigned char *nb = (unsigned char *)weir_xmalloc(ncap);
+        memcpy(nb, buf, got);
+        free(buf);
+        buf = nb;
+        cap = ncap;
+    }
+}
+
+/* Make every byte of a bool array 0 or 1 (input may hold any byte). */
+static inline void weir_bools_normalize(void *p, int64_t n) {
+    unsigned char *b = (unsigned char *)p;
+    for (int64_t i = 0; i < n; i++) b[i] = b[i] != 0;
 }
 
 #endif /* WEIR_RT_H */

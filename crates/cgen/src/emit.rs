@@ -92,6 +92,10 @@ pub fn exp(e: &Exp) -> String {
         Exp::Offset(p, o) => format!("({p} + {})", exp(o)),
         Exp::Select(c, a, b) => format!("({} ? {} : {})", exp(c), exp(a), exp(b)),
         Exp::Loc(k) => format!("WEIR_LOC({k})"),
+        Exp::Dims(xs) => {
+            let ds: Vec<String> = xs.iter().map(exp).collect();
+            format!("(const int64_t[]){{{}}}", ds.join(", "))
+        }
     }
 }
 
@@ -155,6 +159,32 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
         Stmt::RegionPop(m) => {
             let _ = writeln!(s, "{pad}weir_region_reset(ctx, {m});");
         }
+        Stmt::Count {
+            var,
+            dims,
+            when,
+            elem,
+            loc,
+        } => {
+            let count = if dims.is_empty() {
+                "INT64_C(1)".to_string()
+            } else {
+                let ds: Vec<String> = dims.iter().map(exp).collect();
+                format!(
+                    "weir_count(ctx, (const int64_t[]){{{}}}, {}, sizeof({}), WEIR_LOC({loc}))",
+                    ds.join(", "),
+                    dims.len(),
+                    ctype(*elem)
+                )
+            };
+            let count = if when.is_empty() {
+                count
+            } else {
+                let ws: Vec<String> = when.iter().map(|w| format!("{} > 0", exp(w))).collect();
+                format!("({}) ? {count} : INT64_C(0)", ws.join(" && "))
+            };
+            let _ = writeln!(s, "{pad}int64_t {var} WEIR_UNUSED = {count};");
+        }
         Stmt::Alloc {
             ptr,
             elem,
@@ -163,13 +193,13 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             loc,
         } => {
             let f = match kind {
-                AllocKind::Region => "weir_region_alloc",
-                AllocKind::Sys => "weir_sys_alloc",
+                AllocKind::Region => "weir_region_alloc_at",
+                AllocKind::Sys => "weir_sys_alloc_at",
             };
             let t = ctype(*elem);
             let _ = writeln!(
                 s,
-                "{pad}{t} *{ptr} WEIR_UNUSED = ({t} *){f}(ctx, weir_bytes(ctx, {}, sizeof({t}), WEIR_LOC({loc})));",
+                "{pad}{t} *{ptr} WEIR_UNUSED = ({t} *){f}(ctx, weir_bytes(ctx, {}, sizeof({t}), WEIR_LOC({loc})), WEIR_LOC({loc}));",
                 exp(elems)
             );
         }
@@ -189,7 +219,7 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
         } => {
             let _ = writeln!(
                 s,
-                "{pad}if ({dst} != {src}) memcpy({dst}, {src}, (size_t){} * sizeof({}));",
+                "{pad}if ({dst} != {src}) memcpy({dst}, {src}, weir_copy_bytes({}, sizeof({})));",
                 exp(elems),
                 ctype(*elem)
             );
@@ -232,6 +262,23 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                 "{pad}if (WEIR_UNLIKELY({g} != {w})) weir_fail(ctx, WEIR_LOC({loc}), \"{m}\", (int64_t)({a}), (int64_t)({b}));"
             );
         }
+        Stmt::FailIf {
+            cond,
+            message,
+            args,
+            loc,
+        } => {
+            let m = c_format(message);
+            let mut a = String::new();
+            for x in args {
+                let _ = write!(a, ", (int64_t)({})", exp(x));
+            }
+            let _ = writeln!(
+                s,
+                "{pad}if (WEIR_UNLIKELY({})) weir_fail(ctx, WEIR_LOC({loc}), {m}{a});",
+                exp(cond)
+            );
+        }
         Stmt::Call(f, xs) => {
             let args: Vec<String> = xs.iter().map(exp).collect();
             let _ = writeln!(s, "{pad}{f}({});", args.join(", "));
@@ -240,6 +287,33 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             let _ = writeln!(s, "{pad}/* {c} */");
         }
     }
+}
+
+/// A C string literal of a printf format: `%lld` becomes `PRId64`, any
+/// other `%` is printed as is.
+fn c_format(m: &str) -> String {
+    let mut o = String::from("\"");
+    let mut rest = m;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("%lld") {
+            o.push_str("%\" PRId64 \"");
+            rest = r;
+            continue;
+        }
+        let Some(ch) = rest.chars().next() else {
+            break;
+        };
+        match ch {
+            '%' => o.push_str("%%"),
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if c.is_ascii_graphic() || c == ' ' => o.push(c),
+            _ => o.push('?'),
+        }
+        rest = &rest[ch.len_utf8()..];
+    }
+    o.push('"');
+    o
 }
 
 fn c_string(s: &str) -> String {
@@ -287,20 +361,35 @@ pub fn func(s: &mut String, f: &Func, public: bool) {
     s.push_str("}\n\n");
 }
 
-/// The C expression of a shape template (parameters' dims and scalars).
+/// The C expression of a shape template (parameters' dims and scalars), with
+/// Weir's wrapping arithmetic (so it computes exactly what the body computes);
+/// a division by zero gives 0 and sets the flag `dz`.
 fn dim_c(d: &Dim) -> String {
     match d {
-        Dim::Const(c) => format!("INT64_C({c})"),
+        Dim::Const(c) => constant(&Const::I64(*c)),
         Dim::Var(v) => c_name(v),
         Dim::DimOf(a, k) => format!("{}_d{k}", c_name(a)),
-        Dim::Add(a, b) => format!("({} + {})", dim_c(a), dim_c(b)),
-        Dim::Sub(a, b) => format!("({} - {})", dim_c(a), dim_c(b)),
-        Dim::Mul(a, b) => format!("({} * {})", dim_c(a), dim_c(b)),
-        Dim::Div(a, b) => format!("({} / {})", dim_c(a), dim_c(b)),
-        Dim::Max(a, b) => format!("({0} > {1} ? {0} : {1})", dim_c(a), dim_c(b)),
-        Dim::Min(a, b) => format!("({0} < {1} ? {0} : {1})", dim_c(a), dim_c(b)),
+        Dim::Add(a, b) => format!("weir_add_i64({}, {})", dim_c(a), dim_c(b)),
+        Dim::Sub(a, b) => format!("weir_sub_i64({}, {})", dim_c(a), dim_c(b)),
+        Dim::Mul(a, b) => format!("weir_mul_i64({}, {})", dim_c(a), dim_c(b)),
+        Dim::Div(a, b) => format!("weir__shape_div({}, {}, &dz)", dim_c(a), dim_c(b)),
+        Dim::Max(a, b) => format!("weir__shape_max({}, {})", dim_c(a), dim_c(b)),
+        Dim::Min(a, b) => format!("weir__shape_min({}, {})", dim_c(a), dim_c(b)),
     }
 }
+
+/// Helpers of the shape functions (printed once, before the entries).
+const SHAPE_HELPERS: &str = "\
+/* Shape arithmetic of the shape functions: never fails; a division by zero
+   gives 0 and sets *dz. */
+static inline WEIR_UNUSED int64_t weir__shape_div(int64_t a, int64_t b, int *dz) {
+    if (b == 0) *dz = 1;
+    return weir_div0_i64(a, b);
+}
+static inline WEIR_UNUSED int64_t weir__shape_max(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline WEIR_UNUSED int64_t weir__shape_min(int64_t a, int64_t b) { return a < b ? a : b; }
+
+";
 
 fn entry_params(f: &Fun) -> Vec<String> {
     let mut v = Vec::new();
@@ -318,6 +407,296 @@ fn entry_params(f: &Fun) -> Vec<String> {
     v
 }
 
+/// The names of the entry parameters (the arguments of a call passing them on).
+fn entry_args(f: &Fun) -> Vec<String> {
+    let mut v = Vec::new();
+    for p in &f.params {
+        v.push(c_name(&p.name));
+        if let DType::Array(_, r) = p.ty {
+            for k in 0..r {
+                v.push(format!("{}_d{k}", c_name(&p.name)));
+            }
+        }
+    }
+    v
+}
+
+/// A C condition: the dims `name_d0..` are non-negative and small enough
+/// that their product times an element size cannot exceed the runtime's 2^62
+/// bytes (each below 2^(56/r)); the full check handles the rest.
+fn small_dims(name: &str, r: usize) -> String {
+    let ds: Vec<String> = (0..r).map(|k| format!("{name}_d{k}")).collect();
+    let bits = 56 / r.max(1);
+    format!(
+        "(uint64_t)({}) < (UINT64_C(1) << {bits})",
+        if ds.is_empty() {
+            "0".to_string()
+        } else {
+            ds.join(" | ")
+        }
+    )
+}
+
+/// `{a, b}` of the dims `name_d0`, `name_d1`, ...
+fn dims_literal(name: &str, r: usize) -> String {
+    let ds: Vec<String> = (0..r).map(|k| format!("{name}_d{k}")).collect();
+    format!("(const int64_t[]){{{}}}", ds.join(", "))
+}
+
+/// The argument check, shape computation, public shape function and entry
+/// point of one entry.
+fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
+    let n = c_name(&e.name);
+    let ps = entry_params(f);
+    let args = entry_args(f);
+    let unused =
+        |ps: &[String]| -> Vec<String> { ps.iter().map(|p| format!("{p} WEIR_UNUSED")).collect() };
+    // Argument check: every array's dims non-negative, its size in memory.
+    let mut chk = vec!["weir_ctx *ctx WEIR_UNUSED".to_string()];
+    chk.extend(unused(&ps));
+    let _ = writeln!(
+        s,
+        "/* Arguments of `{}`: 0, or 1 with the error in ctx. */\nstatic int weir_args_{n}({}) {{",
+        e.name,
+        chk.join(", ")
+    );
+    for p in &f.params {
+        if let DType::Array(t, r) = p.ty {
+            let pn = c_name(&p.name);
+            let _ = writeln!(
+                s,
+                "    if (weir_check_arg(ctx, WEIR_LOC({}), {}, {}, {r}, sizeof({}))) return 1;",
+                e.loc,
+                c_string(weir_ir::display_name(&p.name)),
+                dims_literal(&pn, r),
+                ctype(t)
+            );
+        }
+    }
+    s.push_str("    return 0;\n}\n\n");
+    // Shape computation: the template, negative dims reported (when `report`)
+    // only where they would be evaluated (every outer dim positive), and
+    // clamped to 0, so that a destination of these dims can be allocated.
+    let mut calc = vec!["weir_ctx *ctx".to_string(), "int report".to_string()];
+    calc.extend(unused(&ps));
+    for k in 0..f.dests.len() {
+        calc.push(format!("int64_t *out{k}_dims"));
+    }
+    let _ = writeln!(
+        s,
+        "/* The result shape of `{}` (dps-ftilde's shape function), negative dims as 0;\n   returns 0, or 1 with the first error in ctx when `report`. */\nstatic inline int weir_shape_calc_{n}({}) {{",
+        e.name,
+        calc.join(", ")
+    );
+    s.push_str("    int rc = 0, dz = 0, live = 1;\n    int64_t d = 0, count = 0;\n    (void)ctx; (void)report; (void)dz; (void)live; (void)d; (void)count;\n");
+    for (k, dp) in f.dests.iter().enumerate() {
+        s.push_str("    live = 1;\n");
+        for (j, dim) in dp.shape.iter().enumerate() {
+            let loc = e
+                .dim_locs
+                .get(k)
+                .and_then(|l| l.get(j))
+                .copied()
+                .unwrap_or(e.loc);
+            // An argument's dim (checked) or a constant needs no check.
+            let known = match dim {
+                Dim::DimOf(..) => true,
+                Dim::Const(c) => *c >= 0,
+                _ => false,
+            };
+            if known {
+                let _ = writeln!(s, "    out{k}_dims[{j}] = {};", dim_c(dim));
+            } else {
+                let _ = writeln!(s, "    dz = 0;\n    d = {};", dim_c(dim));
+                let _ = writeln!(
+                    s,
+                    "    if (report && live && !rc && dz) rc = weir_error_set(ctx, WEIR_LOC({loc}), \"integer division by zero\");"
+                );
+                let _ = writeln!(
+                    s,
+                    "    if (report && live && !rc && d < 0) rc = weir_error_set(ctx, WEIR_LOC({loc}), \"negative size %\" PRId64 \" (dimension {j} of result {k} of `{}`)\", d);",
+                    e.name
+                );
+                let _ = writeln!(s, "    out{k}_dims[{j}] = d < 0 ? 0 : d;");
+            }
+            let _ = writeln!(s, "    live = live && out{k}_dims[{j}] > 0;");
+            // Too large for memory: reported at the dim that makes it so.
+            let _ = writeln!(
+                s,
+                "    if (report && !rc && !weir_count_ok(out{k}_dims, {}, sizeof({t}), &count)) rc = weir_too_large(ctx, WEIR_LOC({loc}), out{k}_dims, {}, sizeof({t}));",
+                j + 1,
+                j + 1,
+                t = ctype(dp.elem)
+            );
+        }
+    }
+    s.push_str("    return rc;\n}\n\n");
+    // The public shape function.
+    let mut shp = vec!["weir_ctx *ctx".to_string()];
+    shp.extend(unused(&ps));
+    for k in 0..f.dests.len() {
+        shp.push(format!("int64_t *out{k}_dims"));
+    }
+    let mut calc_args = vec!["ctx".to_string(), "1".to_string()];
+    calc_args.extend(args.iter().cloned());
+    for k in 0..f.dests.len() {
+        calc_args.push(format!("out{k}_dims"));
+    }
+    let _ = writeln!(
+        s,
+        "/* Shape of the results of `{}`: fills each outK_dims (a negative dim that is\n   never evaluated, inside an empty array, as 0); returns 0, or 1 with\n   weir_error(ctx) = \"file:line:col: message\" (an invalid argument, a negative\n   size, a division by zero, a result too large for memory). */",
+        e.name
+    );
+    let _ = writeln!(s, "int weir_{n}_shape({}) {{", shp.join(", "));
+    let mut chk_args = vec!["ctx".to_string()];
+    chk_args.extend(args.iter().cloned());
+    let _ = writeln!(
+        s,
+        "    weir_error_clear(ctx);\n    if (weir_args_{n}({})) return 1;\n    return weir_shape_calc_{n}({});\n}}\n",
+        chk_args.join(", "),
+        calc_args.join(", ")
+    );
+    // The entry.
+    let mut all = vec!["weir_ctx *ctx".to_string()];
+    for (k, (p, r)) in e.dests.iter().enumerate() {
+        all.push(format!("{} *out{k}", ctype(*p)));
+        for j in 0..*r {
+            all.push(format!("int64_t out{k}_d{j}"));
+        }
+    }
+    all.extend(ps.clone());
+    for (k, p) in e.scalar_results.iter().enumerate() {
+        all.push(format!("{} *ret{k}", ctype(*p)));
+    }
+    let mut call = vec!["ctx".to_string()];
+    for (k, (_, r)) in e.dests.iter().enumerate() {
+        call.push(format!("out{k}"));
+        for j in 0..*r {
+            call.push(format!("out{k}_d{j}"));
+        }
+    }
+    for p in &f.params {
+        match p.ty {
+            DType::Scalar(_) => call.push(c_name(&p.name)),
+            DType::Array(t, r) => {
+                call.push(format!("({} *){}", ctype(t), c_name(&p.name)));
+                for k in 0..r {
+                    call.push(format!("{}_d{k}", c_name(&p.name)));
+                }
+            }
+        }
+    }
+    for k in 0..e.scalar_results.len() {
+        call.push(format!("ret{k}"));
+    }
+    let _ = writeln!(
+        s,
+        "/* Entry point `{}`: writes its results into the caller's buffers, whose dims\n   must be exactly those of weir_{n}_shape (all of them are checked); returns 0,\n   or 1 with weir_error(ctx) set. */",
+        e.name,
+    );
+    // A trampoline that is never inlined keeps the body's locals out of the
+    // function that calls setjmp (no clobbering by longjmp). It checks the
+    // arguments and every destination dim before the body runs.
+    let mut calc_args = vec!["ctx".to_string(), "0".to_string()];
+    calc_args.extend(args.iter().cloned());
+    for k in 0..f.dests.len() {
+        calc_args.push(format!("want{k}"));
+    }
+    let mut chk_args = vec!["ctx".to_string()];
+    chk_args.extend(args.iter().cloned());
+    let names: Vec<String> = all
+        .iter()
+        .map(|p| p.rsplit([' ', '*']).next().unwrap_or("").to_string())
+        .collect();
+    // The slow path (cold, out of line): the full argument and destination
+    // checks, then the body.
+    let _ = writeln!(
+        s,
+        "static __attribute__((noinline, cold, unused)) void weir_slow_{n}({}) {{",
+        unused(&all).join(", ")
+    );
+    let _ = writeln!(
+        s,
+        "    if (weir_args_{n}({})) weir_raise(ctx);",
+        chk_args.join(", ")
+    );
+    for (k, (_, r)) in e.dests.iter().enumerate() {
+        let _ = writeln!(s, "    int64_t want{k}[{}];", (*r).max(1));
+    }
+    if !e.dests.is_empty() {
+        let _ = writeln!(
+            s,
+            "    (void)weir_shape_calc_{n}({});",
+            calc_args.join(", ")
+        );
+    }
+    for (k, (t, r)) in e.dests.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "    weir_check_dest(ctx, WEIR_LOC({}), {}, {k}, out{k}, {}, want{k}, {r}, sizeof({}));",
+            e.loc,
+            c_string(&e.name),
+            dims_literal(&format!("out{k}"), *r),
+            ctype(*t)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "    {}({});\n    weir_dest_reset(ctx);\n}}\n",
+        e.body_fn,
+        call.join(", ")
+    );
+    // The fast path: dims small enough that no product can overflow, and
+    // every destination dim equal to the result shape's (a few ns per call
+    // matter on small kernels); anything else takes the slow path.
+    let _ = writeln!(
+        s,
+        "static __attribute__((noinline)) void weir_body_{n}({}) {{",
+        unused(&all).join(", ")
+    );
+    let mut fast = Vec::new();
+    for p in &f.params {
+        if let DType::Array(_, r) = p.ty {
+            fast.push(small_dims(&c_name(&p.name), r));
+        }
+    }
+    for (k, (_, r)) in e.dests.iter().enumerate() {
+        let _ = writeln!(s, "    int64_t want{k}[{}];", (*r).max(1));
+    }
+    if !e.dests.is_empty() {
+        let _ = writeln!(
+            s,
+            "    (void)weir_shape_calc_{n}({});",
+            calc_args.join(", ")
+        );
+    }
+    for (k, (_, r)) in e.dests.iter().enumerate() {
+        fast.push(format!("out{k}"));
+        fast.extend((0..*r).map(|j| format!("out{k}_d{j} == want{k}[{j}]")));
+        fast.push(small_dims(&format!("out{k}"), *r));
+    }
+    if !fast.is_empty() {
+        let _ = writeln!(
+            s,
+            "    if (WEIR_UNLIKELY(!({}))) {{\n        weir_slow_{n}({});\n        return;\n    }}",
+            fast.join(" && "),
+            names.join(", ")
+        );
+    }
+    let _ = writeln!(s, "    {}({});\n}}\n", e.body_fn, call.join(", "));
+    let names: Vec<String> = all
+        .iter()
+        .map(|p| p.rsplit([' ', '*']).next().unwrap_or("").to_string())
+        .collect();
+    let _ = writeln!(s, "int weir_{n}({}) {{", all.join(", "));
+    let _ = writeln!(
+        s,
+        "    WEIR_ENTRY(ctx, weir_body_{n}({}));",
+        names.join(", ")
+    );
+    s.push_str("}\n\n");
+}
+
 /// The whole C file. `main_entry`: also emit a `main` (for executables).
 pub fn unit(u: &Unit, funs: &[Fun], source: &str, with_main: bool) -> String {
     let mut s = String::new();
@@ -330,7 +709,11 @@ pub fn unit(u: &Unit, funs: &[Fun], source: &str, with_main: bool) -> String {
         "\n/* ---------------------------------------------------------------- program */\n\n",
     );
     s.push_str("#define WEIR_UNUSED __attribute__((unused))\n");
-    s.push_str("static const char *const weir_locs[] = {\n");
+    // A loop of a huge constant count (`replicate (2^61)`) writing into a
+    // destination is never reached (the destination check fails first), but
+    // gcc proves its last iterations would overflow and says so.
+    s.push_str("#if defined(__GNUC__) && !defined(__clang__)\n#pragma GCC diagnostic ignored \"-Waggressive-loop-optimizations\"\n#endif\n");
+    s.push_str("static const char *const weir_locs[] WEIR_UNUSED = {\n");
     for l in &u.locs {
         let _ = writeln!(s, "    {},", c_string(l));
     }
@@ -338,107 +721,17 @@ pub fn unit(u: &Unit, funs: &[Fun], source: &str, with_main: bool) -> String {
         s.push_str("    \"\",\n");
     }
     s.push_str("};\n#define WEIR_LOC(k) (weir_locs[k])\n\n");
-    s.push_str(
-        "/* Product of two dimensions, failing cleanly on overflow. */\n\
-         static inline WEIR_UNUSED int64_t weir_mul_dims(weir_ctx *ctx, int64_t a, int64_t b) {\n    \
-         int64_t r;\n    \
-         if (WEIR_UNLIKELY(__builtin_mul_overflow(a, b, &r))) weir_fail(ctx, WEIR_LOC(0), \"array size overflow: %\" PRId64 \" x %\" PRId64, a, b);\n    \
-         return r;\n}\n\n",
-    );
     for f in &u.funcs {
         func(&mut s, f, false);
     }
     // Entry points: DPS functions with shape functions.
+    if !u.entries.is_empty() {
+        s.push_str(SHAPE_HELPERS);
+    }
     for e in &u.entries {
-        let Some(f) = funs.iter().find(|f| f.name == e.name) else {
-            continue;
-        };
-        let ps = entry_params(f);
-        // Shape function.
-        let mut shp: Vec<String> = ps.iter().map(|p| format!("{p} WEIR_UNUSED")).collect();
-        for (k, d) in f.dests.iter().enumerate() {
-            let _ = d;
-            shp.push(format!("int64_t *out{k}_dims"));
+        if let Some(f) = funs.iter().find(|f| f.name == e.name) {
+            entry_fns(&mut s, e, f);
         }
-        let _ = writeln!(
-            s,
-            "/* Shape of the results of `{}` (dps-ftilde's shape function): fills each outK_dims. */",
-            e.name
-        );
-        let _ = writeln!(
-            s,
-            "void weir_{}_shape({}) {{",
-            c_name(&e.name),
-            shp.join(", ")
-        );
-        for (k, d) in f.dests.iter().enumerate() {
-            for (j, dim) in d.shape.iter().enumerate() {
-                let _ = writeln!(s, "    out{k}_dims[{j}] = {};", dim_c(dim));
-            }
-        }
-        s.push_str("}\n\n");
-        // The entry.
-        let mut all = vec!["weir_ctx *ctx".to_string()];
-        for (k, (p, r)) in e.dests.iter().enumerate() {
-            all.push(format!("{} *out{k}", ctype(*p)));
-            for j in 0..*r {
-                all.push(format!("int64_t out{k}_d{j}"));
-            }
-        }
-        all.extend(ps.clone());
-        for (k, p) in e.scalar_results.iter().enumerate() {
-            all.push(format!("{} *ret{k}", ctype(*p)));
-        }
-        let mut call = vec!["ctx".to_string()];
-        for (k, (_, r)) in e.dests.iter().enumerate() {
-            call.push(format!("out{k}"));
-            for j in 0..*r {
-                call.push(format!("out{k}_d{j}"));
-            }
-        }
-        for p in &f.params {
-            match p.ty {
-                DType::Scalar(_) => call.push(c_name(&p.name)),
-                DType::Array(t, r) => {
-                    call.push(format!("({} *){}", ctype(t), c_name(&p.name)));
-                    for k in 0..r {
-                        call.push(format!("{}_d{k}", c_name(&p.name)));
-                    }
-                }
-            }
-        }
-        for k in 0..e.scalar_results.len() {
-            call.push(format!("ret{k}"));
-        }
-        let _ = writeln!(
-            s,
-            "/* Entry point `{}`: writes its results into the caller's buffers (sized by\n   weir_{}_shape); returns 0, or 1 with weir_error(ctx) set. */",
-            e.name,
-            c_name(&e.name)
-        );
-        // A trampoline that is never inlined keeps the body's locals out of the
-        // function that calls setjmp (no clobbering by longjmp).
-        let tramp: Vec<String> = all.iter().map(|p| format!("{p} WEIR_UNUSED")).collect();
-        let _ = writeln!(
-            s,
-            "static __attribute__((noinline)) void weir_body_{}({}) {{\n    {}({});\n}}\n",
-            c_name(&e.name),
-            tramp.join(", "),
-            e.body_fn,
-            call.join(", ")
-        );
-        let names: Vec<String> = all
-            .iter()
-            .map(|p| p.rsplit([' ', '*']).next().unwrap_or("").to_string())
-            .collect();
-        let _ = writeln!(s, "int weir_{}({}) {{", c_name(&e.name), all.join(", "));
-        let _ = writeln!(
-            s,
-            "    WEIR_ENTRY(ctx, weir_body_{}({}));",
-            c_name(&e.name),
-            names.join(", ")
-        );
-        s.push_str("}\n\n");
     }
     if with_main {
         main_fn(&mut s, u, funs);
@@ -457,34 +750,45 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
             s,
             "static int weir_run_{n}(weir_ctx *ctx, FILE *in, FILE *out, long runs, long warmup) {{"
         );
+        // Every buffer is freed at `done`, on every path.
+        s.push_str("    int rc = 1;\n");
+        for p in &f.params {
+            if let DType::Array(t, _) = p.ty {
+                let _ = writeln!(s, "    {} *{} = NULL;", ctype(t), c_name(&p.name));
+            }
+        }
+        for (k, (t, _)) in e.dests.iter().enumerate() {
+            let _ = writeln!(s, "    {} *out{k} = NULL;", ctype(*t));
+        }
+        // Inputs: validated (dims against what is left of the input) before
+        // anything is allocated; bools normalised to 0/1.
         let mut args = Vec::new();
-        let mut shape_args = Vec::new();
         for p in &f.params {
             let pn = c_name(&p.name);
+            let shown = c_string(weir_ir::display_name(&p.name));
             match p.ty {
+                DType::Scalar(PrimType::Bool) => {
+                    let _ = writeln!(
+                        s,
+                        "    unsigned char {pn}_byte;\n    weir_read_exact(in, &{pn}_byte, 1);\n    _Bool {pn} = {pn}_byte != 0;"
+                    );
+                    args.push(pn.clone());
+                }
                 DType::Scalar(t) => {
                     let _ = writeln!(s, "    {} {pn};", ctype(t));
                     let _ = writeln!(s, "    weir_read_exact(in, &{pn}, sizeof {pn});");
                     args.push(pn.clone());
                 }
                 DType::Array(t, r) => {
-                    let _ = writeln!(s, "    int64_t {pn}_dims[{r}];");
-                    let _ = writeln!(s, "    weir_read_exact(in, {pn}_dims, sizeof {pn}_dims);");
-                    let _ = writeln!(s, "    int64_t {pn}_n = 1;");
+                    let _ = writeln!(s, "    int64_t {pn}_dims[{r}], {pn}_n;");
                     let _ = writeln!(
                         s,
-                        "    for (int k = 0; k < {r}; k++) {{ if ({pn}_dims[k] < 0 || __builtin_mul_overflow({pn}_n, {pn}_dims[k], &{pn}_n)) {{ fprintf(stderr, \"weir: bad input dimensions\\n\"); exit(2); }} }}"
-                    );
-                    let _ = writeln!(
-                        s,
-                        "    {0} *{pn} = ({0} *)weir_xmalloc((size_t){pn}_n * sizeof({0}) + 1);",
+                        "    {pn} = ({0} *)weir_read_array(in, {shown}, {pn}_dims, {r}, sizeof({0}), &{pn}_n);",
                         ctype(t)
                     );
-                    let _ = writeln!(
-                        s,
-                        "    weir_read_exact(in, {pn}, (size_t){pn}_n * sizeof({}));",
-                        ctype(t)
-                    );
+                    if t == PrimType::Bool {
+                        let _ = writeln!(s, "    weir_bools_normalize({pn}, {pn}_n);");
+                    }
                     args.push(pn.clone());
                     for k in 0..r {
                         args.push(format!("{pn}_dims[{k}]"));
@@ -492,29 +796,31 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
                 }
             }
         }
+        // Result shapes. A shape error (a negative size, a division by zero)
+        // is not reported yet: the entry reports the first error in evaluation
+        // order, with its location, as the interpreter does; only a result too
+        // large to allocate stops here.
+        let mut shape_args = vec!["ctx".to_string()];
         shape_args.extend(args.iter().cloned());
+        for (k, (_, r)) in e.dests.iter().enumerate() {
+            let _ = writeln!(s, "    int64_t out{k}_dims[{}] = {{0}};", (*r).max(1));
+            shape_args.push(format!("out{k}_dims"));
+        }
+        let _ = writeln!(
+            s,
+            "    char shape_err[sizeof ctx->err];\n    int shape_rc = weir_{n}_shape({});\n    snprintf(shape_err, sizeof shape_err, \"%s\", weir_error(ctx));\n    int missing = 0;",
+            shape_args.join(", ")
+        );
         let mut call = vec!["ctx".to_string()];
         for (k, (t, r)) in e.dests.iter().enumerate() {
-            let _ = writeln!(s, "    int64_t out{k}_dims[{}];", (*r).max(1));
-            shape_args.push(format!("out{k}_dims"));
-            let _ = t;
-        }
-        let _ = writeln!(s, "    weir_{n}_shape({});", shape_args.join(", "));
-        for (k, (t, r)) in e.dests.iter().enumerate() {
-            let _ = writeln!(s, "    int64_t out{k}_n = 1;");
+            // A result too large for memory (or that malloc refuses) is passed
+            // as NULL: the entry reports the first error in evaluation order,
+            // out of memory at the construct computing the result if nothing
+            // fails before.
             let _ = writeln!(
                 s,
-                "    for (int k = 0; k < {r}; k++) {{ if (out{k}_dims[k] < 0 || __builtin_mul_overflow(out{k}_n, out{k}_dims[k], &out{k}_n)) {{ fprintf(stderr, \"error: result size overflow or negative size\\n\"); exit(1); }} }}"
-            );
-            let _ = writeln!(
-                s,
-                "    {0} *out{k} = ({0} *)weir_xmalloc((size_t)out{k}_n * sizeof({0}) + 1);",
-                ctype(*t)
-            );
-            let _ = writeln!(
-                s,
-                "    memset(out{k}, 0, (size_t)out{k}_n * sizeof({}));",
-                ctype(*t)
+                "    int64_t out{k}_n = 0;\n    if (weir_count_ok(out{k}_dims, {r}, sizeof({t}), &out{k}_n)) out{k} = ({t} *)weir_try_xmalloc((size_t)out{k}_n * sizeof({t}));\n    if (out{k}) memset(out{k}, 0, (size_t)out{k}_n * sizeof({t}));\n    else missing = 1;",
+                t = ctype(*t)
             );
             call.push(format!("out{k}"));
             for j in 0..*r {
@@ -529,7 +835,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         // Untimed warm-up calls (benchmarks: page faults, caches, the region's chunks).
         s.push_str("    for (long r = 0; r < warmup; r++) {\n");
         let _ = writeln!(s, "        if (weir_{n}({})) {{", call.join(", "));
-        s.push_str("            fprintf(stderr, \"error: %s\\n\", weir_error(ctx));\n            return 1;\n        }\n");
+        s.push_str("            fprintf(stderr, \"error: %s\\n\", weir_error(ctx));\n            goto done;\n        }\n");
         s.push_str("        __asm__ volatile(\"\" ::: \"memory\");\n    }\n");
         s.push_str("    uint64_t allocs_at_t0 = weir_ctx_stats(ctx)->sys_allocs;\n    uint64_t t0 = weir_now_ns();\n    uint64_t allocs_before_last = 0;\n");
         s.push_str("    for (long r = 0; r < runs; r++) {\n");
@@ -537,9 +843,11 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
             "        if (r == runs - 1) allocs_before_last = weir_ctx_stats(ctx)->sys_allocs;\n",
         );
         let _ = writeln!(s, "        if (weir_{n}({})) {{", call.join(", "));
-        s.push_str("            fprintf(stderr, \"error: %s\\n\", weir_error(ctx));\n            return 1;\n        }\n");
+        s.push_str("            fprintf(stderr, \"error: %s\\n\", weir_error(ctx));\n            goto done;\n        }\n");
         s.push_str("        __asm__ volatile(\"\" ::: \"memory\");\n    }\n");
         s.push_str("    uint64_t t1 = weir_now_ns();\n");
+        // The entry succeeded where the shape function saw an error: report it.
+        s.push_str("    if (shape_rc || missing) {\n        fprintf(stderr, \"error: %s\\n\", shape_rc ? shape_err : \"out of memory: cannot allocate the result\");\n        goto done;\n    }\n");
         // Write results in source order.
         let mut d = 0;
         let mut sc = 0;
@@ -550,7 +858,9 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
                     sc += 1;
                 }
                 ResultPart::Dest(_) => {
-                    let (t, r) = e.dests[d];
+                    let Some((t, r)) = e.dests.get(d).copied() else {
+                        continue;
+                    };
                     let _ = writeln!(
                         s,
                         "    weir_write_all(out, out{d}_dims, {r} * sizeof(int64_t));"
@@ -565,6 +875,11 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
             }
         }
         s.push_str("    fflush(out);\n");
+        s.push_str("    const weir_stats *st = weir_ctx_stats(ctx);\n");
+        s.push_str(
+            "    if (getenv(\"WEIR_STATS\")) fprintf(stderr, \"stats: runs=%ld total_ns=%\" PRIu64 \" ns_per_run=%.1f peak_rss_kb=%ld sys_allocs=%\" PRIu64 \" sys_allocs_last_run=%\" PRIu64 \" peak_bytes=%\" PRIu64 \" reserved_bytes=%\" PRIu64 \"\\n\", runs, t1 - t0, (double)(t1 - t0) / (double)runs, weir_peak_rss_kb(), st->sys_allocs - allocs_at_t0, st->sys_allocs - allocs_before_last, st->peak_bytes, st->reserved_bytes);\n",
+        );
+        s.push_str("    rc = 0;\ndone:\n");
         for p in &f.params {
             if let DType::Array(..) = p.ty {
                 let _ = writeln!(s, "    free({});", c_name(&p.name));
@@ -573,11 +888,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         for k in 0..e.dests.len() {
             let _ = writeln!(s, "    free(out{k});");
         }
-        s.push_str("    const weir_stats *st = weir_ctx_stats(ctx);\n");
-        s.push_str(
-            "    if (getenv(\"WEIR_STATS\")) fprintf(stderr, \"stats: runs=%ld total_ns=%\" PRIu64 \" ns_per_run=%.1f peak_rss_kb=%ld sys_allocs=%\" PRIu64 \" sys_allocs_last_run=%\" PRIu64 \" peak_bytes=%\" PRIu64 \" reserved_bytes=%\" PRIu64 \"\\n\", runs, t1 - t0, (double)(t1 - t0) / (double)runs, weir_peak_rss_kb(), st->sys_allocs - allocs_at_t0, st->sys_allocs - allocs_before_last, st->peak_bytes, st->reserved_bytes);\n",
-        );
-        s.push_str("    return 0;\n}\n\n");
+        s.push_str("    return rc;\n}\n\n");
     }
     s.push_str("int main(int argc, char **argv) {\n");
     s.push_str(

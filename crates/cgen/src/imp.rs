@@ -36,6 +36,8 @@ pub enum Exp {
     Select(Box<Exp>, Box<Exp>, Box<Exp>),
     /// A source location (index into [`Unit::locs`]) for error messages.
     Loc(usize),
+    /// A `const int64_t` array literal (for the runtime's size helpers).
+    Dims(Vec<Exp>),
 }
 
 impl Exp {
@@ -84,7 +86,18 @@ pub enum Stmt {
     RegionPush(Name),
     /// Region pop: everything allocated since the mark is released.
     RegionPop(Name),
-    /// `ptr = allocate(elems × sizeof elem)` (the variable is declared here).
+    /// Declare `var`, the element count of an array of `dims` (`weir_count`):
+    /// 0 when a dim is 0 or negative or a `when` count is not positive, else
+    /// the product; an array too large for memory fails at `loc`.
+    Count {
+        var: Name,
+        dims: Vec<Exp>,
+        when: Vec<Exp>,
+        elem: PrimType,
+        loc: usize,
+    },
+    /// `ptr = allocate(elems × sizeof elem)` (the variable is declared here);
+    /// out of memory fails at `loc`.
     Alloc {
         ptr: Name,
         elem: PrimType,
@@ -123,6 +136,14 @@ pub enum Stmt {
         got: Exp,
         want: Exp,
         message: String,
+        loc: usize,
+    },
+    /// Fail with `message` (a printf format whose `%lld`s take `args`, as
+    /// `int64_t`) if `cond` holds.
+    FailIf {
+        cond: Exp,
+        message: String,
+        args: Vec<Exp>,
         loc: usize,
     },
     /// A call of a generated function (for its effects).
@@ -179,7 +200,7 @@ fn verify_exp(e: &Exp, scope: &[Vec<Name>], f: &str, errs: &mut Vec<String>) {
             verify_exp(b, scope, f, errs);
         }
         Exp::Pre(_, a) | Exp::Cast(_, a) => verify_exp(a, scope, f, errs),
-        Exp::Call(_, xs) => xs.iter().for_each(|x| verify_exp(x, scope, f, errs)),
+        Exp::Call(_, xs) | Exp::Dims(xs) => xs.iter().for_each(|x| verify_exp(x, scope, f, errs)),
         Exp::Select(a, b, c) => {
             verify_exp(a, scope, f, errs);
             verify_exp(b, scope, f, errs);
@@ -237,6 +258,34 @@ fn verify_stmts(
                 }
             }
             Stmt::RegionPop(m) => use_name(m, scope, f, errs),
+            Stmt::Count {
+                var,
+                dims,
+                when,
+                loc,
+                ..
+            } => {
+                for e in dims.iter().chain(when) {
+                    verify_exp(e, scope, f, errs);
+                }
+                if *loc >= nlocs {
+                    errs.push(format!("{f}: unknown location {loc}"));
+                }
+                if let Some(top) = scope.last_mut() {
+                    top.push(var.clone());
+                }
+            }
+            Stmt::FailIf {
+                cond, args, loc, ..
+            } => {
+                verify_exp(cond, scope, f, errs);
+                for e in args {
+                    verify_exp(e, scope, f, errs);
+                }
+                if *loc >= nlocs {
+                    errs.push(format!("{f}: unknown location {loc}"));
+                }
+            }
             Stmt::Alloc {
                 ptr, elems, loc, ..
             } => {

@@ -25,6 +25,11 @@ pub struct EntryInfo {
     pub dests: Vec<(PrimType, usize)>,
     pub params: Vec<Param>,
     pub scalar_results: Vec<PrimType>,
+    /// The entry's location (argument and destination errors).
+    pub loc: usize,
+    /// For each destination and dim, the location of the construct that
+    /// computes it (negative or overflowing sizes in the shape function).
+    pub dim_locs: Vec<Vec<usize>>,
 }
 
 pub fn c_name(n: &str) -> String {
@@ -60,11 +65,29 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
             cond_depth: vec![0],
             fresh: 0,
             fun_span: f.span,
+            dest_index: f
+                .dests
+                .iter()
+                .enumerate()
+                .map(|(k, d)| (d.name.clone(), k))
+                .collect(),
         };
         let func = l.fun(f);
         unit.funcs.push(func);
         if f.entry {
+            let loc = l.loc(f.span);
+            let dim_locs = f
+                .dests
+                .iter()
+                .map(|d| {
+                    (0..d.shape.len())
+                        .map(|j| l.loc(d.spans.get(j).copied().unwrap_or(f.span)))
+                        .collect()
+                })
+                .collect();
             unit.entries.push(EntryInfo {
+                loc,
+                dim_locs,
                 name: f.name.clone(),
                 body_fn: fun_c_name(&f.name),
                 dests: f.dests.iter().map(|d| (d.elem, d.shape.len())).collect(),
@@ -112,6 +135,8 @@ struct Lower<'a> {
     cond_depth: Vec<usize>,
     fresh: usize,
     fun_span: Span,
+    /// The function's destinations, by name: their index.
+    dest_index: HashMap<Name, usize>,
 }
 
 impl Lower<'_> {
@@ -381,15 +406,17 @@ impl Lower<'_> {
         outs.iter().map(|(o, _)| o.clone()).collect()
     }
 
-    fn bytes_loc(&mut self, span: Span) -> usize {
-        self.loc(span)
-    }
-
+    /// Allocate `var` of `dims`: a count that is 0 for a zero or negative dim
+    /// (the construct computing a negative size fails where it is evaluated)
+    /// and 0 unless every `when` count is positive, out of memory at `span`.
+    #[allow(clippy::too_many_arguments)]
     fn alloc_buf(
         &mut self,
         var: &str,
         elem: PrimType,
         dims: &[Atom],
+        when: &[Atom],
+        span: Span,
         out: &mut Vec<I>,
         frees: &mut Vec<I>,
     ) {
@@ -398,18 +425,15 @@ impl Lower<'_> {
         } else {
             AllocKind::Sys
         };
-        let mut elems: Option<Exp> = None;
-        for d in dims {
-            let x = self.atom(d);
-            elems = Some(match elems {
-                None => x,
-                Some(e) => Exp::Call("weir_mul_dims".into(), vec![Exp::var("ctx"), e, x]),
-            });
-        }
-        let elems = elems.unwrap_or(Exp::i64(1));
         let n = self.fresh(&format!("{}_n", c_name(var)));
-        out.push(I::Decl(n.clone(), CTy::Prim(PrimType::I64), Some(elems)));
-        let loc = self.bytes_loc(self.fun_span);
+        let loc = self.loc(span);
+        out.push(I::Count {
+            var: n.clone(),
+            dims: dims.iter().map(|d| self.atom(d)).collect(),
+            when: when.iter().map(|d| self.atom(d)).collect(),
+            elem,
+            loc,
+        });
         out.push(I::Alloc {
             ptr: c_name(var),
             elem,
@@ -496,6 +520,7 @@ impl Lower<'_> {
                     self.equate(root, &check.want);
                 }
             }
+            Stmt::Guard { guard, span } => self.guard(guard, *span, out),
             Stmt::View {
                 var,
                 elem,
@@ -512,7 +537,9 @@ impl Lower<'_> {
                     inner.push(I::RegionPush(mark.clone()));
                 }
                 for b in bufs {
-                    self.alloc_buf(&b.var, b.elem, &b.dims, &mut inner, &mut frees);
+                    self.alloc_buf(
+                        &b.var, b.elem, &b.dims, &b.when, b.span, &mut inner, &mut frees,
+                    );
                 }
                 self.stmts(&body.stmts, &mut inner);
                 for (o, r) in names.iter().zip(&body.results) {
@@ -658,6 +685,155 @@ impl Lower<'_> {
         }
     }
 
+    /// Is `a` known to be non-negative (a constant, or an array's dim)?
+    fn nonneg(&self, a: &Atom) -> bool {
+        match self.canon_atom(a) {
+            Atom::Const(Const::I64(c)) => c >= 0,
+            Atom::Var(v) => v.contains('#'),
+            Atom::Const(_) => false,
+        }
+    }
+
+    /// A construct's argument checks, with the interpreter's messages
+    /// (`weir_ir::Check::run`'s). Bounds checks go with `--unsafe`; size checks
+    /// stay.
+    fn guard(&mut self, g: &Guard, span: Span, out: &mut Vec<I>) {
+        use weir_ir::CheckKind as K;
+        let lt0 = |x: Exp| Exp::op("<", x, Exp::i64(0));
+        let at = |this: &Self, xs: &[Atom], k: usize| {
+            xs.get(k).map(|x| this.atom(x)).unwrap_or(Exp::i64(0))
+        };
+        let c = match g {
+            Guard::Split { k, len } => {
+                if self.opts.checks {
+                    let loc = self.loc(span);
+                    let (k, len) = (self.atom(k), self.atom(len));
+                    out.push(I::FailIf {
+                        cond: Exp::op("||", lt0(k.clone()), Exp::op(">", k.clone(), len.clone())),
+                        message: "index out of bounds: split at %lld of an array of length %lld"
+                            .into(),
+                        args: vec![k, len],
+                        loc,
+                    });
+                }
+                return;
+            }
+            Guard::DestReady { dest } => {
+                let Some(&k) = self.dest_index.get(dest) else {
+                    return;
+                };
+                let loc = self.loc(span);
+                out.push(I::FailIf {
+                    cond: Exp::Call(
+                        "weir_dest_missing".into(),
+                        vec![Exp::var("ctx"), Exp::Const(Const::I32(k as i32))],
+                    ),
+                    message: format!("out of memory: result {k} is too large to allocate"),
+                    args: vec![],
+                    loc,
+                });
+                return;
+            }
+            Guard::Core(c) => c,
+        };
+        let xs = &c.args;
+        match c.kind {
+            K::Index => {
+                if self.opts.checks {
+                    let loc = self.loc(span);
+                    out.push(I::CheckIndex {
+                        idx: at(self, xs, 0),
+                        len: at(self, xs, 1),
+                        loc,
+                    });
+                }
+            }
+            K::Slice => {
+                if self.opts.checks {
+                    let loc = self.loc(span);
+                    out.push(I::CheckSlice {
+                        lo: at(self, xs, 0),
+                        hi: at(self, xs, 1),
+                        len: at(self, xs, 2),
+                        loc,
+                    });
+                }
+            }
+            K::NonZero => {
+                let loc = self.loc(span);
+                out.push(I::FailIf {
+                    cond: Exp::op("==", at(self, xs, 0), Exp::i64(0)),
+                    message: "integer division by zero".into(),
+                    args: vec![],
+                    loc,
+                });
+            }
+            K::NonNeg => {
+                if xs.first().is_some_and(|n| self.nonneg(n)) {
+                    return;
+                }
+                let loc = self.loc(span);
+                out.push(I::FailIf {
+                    cond: lt0(at(self, xs, 0)),
+                    message: format!(
+                        "`{}` given a negative {} (%lld)",
+                        c.what,
+                        weir_ir::Check::count_word(&c.what)
+                    ),
+                    args: vec![at(self, xs, 0)],
+                    loc,
+                });
+            }
+            K::Unflatten => {
+                let loc = self.loc(span);
+                for k in 0..2 {
+                    if !xs.get(k).is_some_and(|x| self.nonneg(x)) {
+                        out.push(I::FailIf {
+                            cond: lt0(at(self, xs, k)),
+                            message: "`unflatten` given a negative size (%lld)".into(),
+                            args: vec![at(self, xs, k)],
+                            loc,
+                        });
+                    }
+                }
+                let (n, m, len) = (at(self, xs, 0), at(self, xs, 1), at(self, xs, 2));
+                out.push(I::FailIf {
+                    cond: Exp::Pre(
+                        "!",
+                        Box::new(Exp::Call(
+                            "weir_mul_eq".into(),
+                            vec![n.clone(), m.clone(), len.clone()],
+                        )),
+                    ),
+                    message: "size mismatch: unflatten %lld %lld of an array of length %lld".into(),
+                    args: vec![n, m, len],
+                    loc,
+                });
+            }
+            K::Same => {
+                if let (Some(a), Some(b)) = (xs.first(), xs.get(1))
+                    && self.canon_atom(a) == self.canon_atom(b)
+                {
+                    return;
+                }
+                let loc = self.loc(span);
+                let what = if c.what == "literal" {
+                    "an array literal".to_string()
+                } else {
+                    format!("`{}`", c.what)
+                };
+                out.push(I::FailIf {
+                    cond: Exp::op("!=", at(self, xs, 0), at(self, xs, 1)),
+                    message: format!(
+                        "size mismatch: {what} produced an irregular array (a row of size %lld where the first row has size %lld)"
+                    ),
+                    args: vec![at(self, xs, 0), at(self, xs, 1)],
+                    loc,
+                });
+            }
+        }
+    }
+
     fn offset(&self, a: &str, idx: &[Atom]) -> Exp {
         let mut off: Option<Exp> = None;
         for (k, i) in idx.iter().enumerate() {
@@ -719,20 +895,29 @@ impl Lower<'_> {
             }
             View::Reshape(a, ds) => {
                 let total = self.elems_from(a, 0);
-                let mut want: Option<Exp> = None;
-                for d in ds {
-                    let x = self.atom(d);
-                    want = Some(match want {
-                        None => x,
-                        Some(w) => Exp::op("*", w, x),
-                    });
-                }
                 let loc = self.loc(span);
-                out.push(I::CheckEq {
-                    got: total,
-                    want: want.unwrap_or(Exp::i64(1)),
-                    message: "size mismatch: a reshape (`unflatten`) of an array of %lld elements into %lld elements"
-                        .into(),
+                let dims: Vec<Exp> = ds.iter().map(|d| self.atom(d)).collect();
+                // The dims' product must equal the element count, without
+                // overflow (a wrapped product could match it).
+                let mut args = vec![total.clone()];
+                args.extend(dims.iter().cloned());
+                let shown = vec!["%lld"; dims.len()].join(" x ");
+                out.push(I::FailIf {
+                    cond: Exp::Pre(
+                        "!",
+                        Box::new(Exp::Call(
+                            "weir_prod_eq".into(),
+                            vec![
+                                Exp::Dims(dims),
+                                Exp::Const(Const::I32(ds.len() as i32)),
+                                total,
+                            ],
+                        )),
+                    ),
+                    message: format!(
+                        "size mismatch: a reshape of an array of %lld elements into {shown} elements"
+                    ),
+                    args,
                     loc,
                 });
                 let dims = ds.iter().map(|d| self.atom(d)).collect();
@@ -754,6 +939,9 @@ impl Lower<'_> {
             SExp::Dim(a, k) => {
                 self.equate(var.to_string(), &Atom::Var(dkey(a, *k)));
                 self.dim(a, *k)
+            }
+            SExp::DivOr0(a, b) => {
+                Exp::Call("weir_div0_i64".into(), vec![self.atom(a), self.atom(b)])
             }
             SExp::Load(a, idx) => {
                 for (k, i) in idx.iter().enumerate() {
@@ -797,17 +985,22 @@ impl Lower<'_> {
                     (MathFn::Abs, I64) => Exp::Call("weir_abs_i64".into(), args),
                     (MathFn::Abs, I32) => Exp::Call("weir_abs_i32".into(), args),
                     (MathFn::Abs, _) => Exp::Call(f("fabs"), args),
-                    (MathFn::Min | MathFn::Max, I64 | I32) => {
-                        let o = if *m == MathFn::Min { "<" } else { ">" };
-                        Exp::Select(
-                            Box::new(Exp::op(o, args[0].clone(), args[1].clone())),
-                            Box::new(args[0].clone()),
-                            Box::new(args[1].clone()),
-                        )
+                    (MathFn::Min | MathFn::Max, I64 | I32) => Exp::Call(
+                        format!(
+                            "weir_{}_{}",
+                            if *m == MathFn::Min { "min" } else { "max" },
+                            if p == I32 { "i32" } else { "i64" }
+                        ),
+                        args,
+                    ),
+                    // bit-exact with the interpreter: weir_rt.h's min/max, and
+                    // the C library's functions behind a constant-folding barrier
+                    (MathFn::Min, _) => Exp::Call(f("weir_fmin"), args),
+                    (MathFn::Max, _) => Exp::Call(f("weir_fmax"), args),
+                    (MathFn::Sqrt | MathFn::Floor | MathFn::Ceil, _) => {
+                        Exp::Call(f(m.name()), args)
                     }
-                    (MathFn::Min, _) => Exp::Call(f("fmin"), args),
-                    (MathFn::Max, _) => Exp::Call(f("fmax"), args),
-                    _ => Exp::Call(f(m.name()), args),
+                    _ => Exp::Call(f(&format!("weir_{}", m.name())), args),
                 }
             }
             SExp::Bin(op, a, b) => {
@@ -859,10 +1052,18 @@ impl Lower<'_> {
                     BinOp::Rem => {
                         Exp::Call(if p == F32 { "fmodf" } else { "fmod" }.into(), vec![x, y])
                     }
-                    BinOp::Pow => {
-                        Exp::Call(if p == F32 { "powf" } else { "pow" }.into(), vec![x, y])
-                    }
+                    BinOp::Pow => Exp::Call(
+                        if p == F32 { "weir_powf" } else { "weir_pow" }.into(),
+                        vec![x, y],
+                    ),
                     BinOp::Concat => Exp::i64(0),
+                    // Ordering of bools: as integers (a comparison of a bool
+                    // with a constant draws -Wbool-compare).
+                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge if p == Bool => Exp::op(
+                        op.symbol(),
+                        Exp::Cast(I32, Box::new(x)),
+                        Exp::Cast(I32, Box::new(y)),
+                    ),
                     _ => Exp::op(op.symbol(), x, y),
                 }
             }
@@ -899,7 +1100,13 @@ impl Lower<'_> {
                 ],
                 [Atom::Var(r)],
                 1,
-            ) if r == var && *x == op.a[0] && *y == op.b[0] => {
+                // Floats only: C's `+` on integers may overflow (undefined); the
+                // wrapping helpers of the generic path vectorise as well.
+            ) if r == var
+                && *x == op.a[0]
+                && *y == op.b[0]
+                && matches!(outs.first(), Some((_, PrimType::F64 | PrimType::F32))) =>
+            {
                 Some(if *o == BinOp::Add { "+" } else { "*" })
             }
             _ => None,
@@ -995,7 +1202,15 @@ impl Lower<'_> {
         let mut bufs = Vec::new();
         for st in arrays {
             let scratch = self.fresh(&format!("{}_scratch", c_name(&st.var)));
-            self.alloc_buf(&scratch, st.elem, &st.dims, &mut setup, &mut frees);
+            self.alloc_buf(
+                &scratch,
+                st.elem,
+                &st.dims,
+                &[],
+                st.span,
+                &mut setup,
+                &mut frees,
+            );
             let cur = self.fresh(&format!("{}_cur", c_name(&st.var)));
             let nxt = self.fresh(&format!("{}_nxt", c_name(&st.var)));
             setup.push(I::Decl(

@@ -84,14 +84,27 @@ impl Infer {
 
     /// Follow bindings at the top of a type.
     pub fn shallow(&self, t: &Type) -> Type {
-        let mut t = t.clone();
+        self.shallow_ref(t).clone()
+    }
+    /// Follow bindings at the top of a type, without copying it (the recursive
+    /// walks below use this, so that they stay linear in the size of the type).
+    fn shallow_ref<'a>(&'a self, t: &'a Type) -> &'a Type {
+        let mut t = t;
         while let Type::Infer(v) = t {
-            match self.tys.get(v as usize).and_then(|x| x.0.clone()) {
+            match self.tys.get(*v as usize).and_then(|x| x.0.as_ref()) {
                 Some(b) => t = b,
                 None => break,
             }
         }
         t
+    }
+    /// `t` with the bindings at its top followed, copying only a bound type.
+    fn top<'a>(&self, t: &'a Type, copy: &'a mut Option<Type>) -> &'a Type {
+        if matches!(t, Type::Infer(_)) {
+            copy.insert(self.shallow(t))
+        } else {
+            t
+        }
     }
     pub fn size(&self, s: &Size) -> Size {
         let mut s = s.clone();
@@ -105,23 +118,23 @@ impl Infer {
     }
     /// Resolve all bound variables (unbound ones stay).
     pub fn resolve(&self, t: &Type) -> Type {
-        match self.shallow(t) {
-            Type::Array(s, e) => Type::array(self.size(&s), self.resolve(&e)),
+        match self.shallow_ref(t) {
+            Type::Array(s, e) => Type::array(self.size(s), self.resolve(e)),
             Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.resolve(t)).collect()),
             Type::Fun(ps, r) => Type::Fun(
                 ps.iter().map(|t| self.resolve(t)).collect(),
-                Box::new(self.resolve(&r)),
+                Box::new(self.resolve(r)),
             ),
-            t => t,
+            t => t.clone(),
         }
     }
 
     fn occurs(&self, v: u32, t: &Type) -> bool {
-        match self.shallow(t) {
-            Type::Infer(w) => v == w,
-            Type::Array(_, e) => self.occurs(v, &e),
+        match self.shallow_ref(t) {
+            Type::Infer(w) => v == *w,
+            Type::Array(_, e) => self.occurs(v, e),
             Type::Tuple(ts) => ts.iter().any(|t| self.occurs(v, t)),
-            Type::Fun(ps, r) => ps.iter().any(|t| self.occurs(v, t)) || self.occurs(v, &r),
+            Type::Fun(ps, r) => ps.iter().any(|t| self.occurs(v, t)) || self.occurs(v, r),
             Type::Prim(_) => false,
         }
     }
@@ -201,32 +214,33 @@ impl Infer {
 
     /// Unify two types; sizes must agree where both are known.
     pub fn unify(&mut self, a: &Type, b: &Type) -> Result<(), UnifyError> {
-        let a = self.shallow(a);
-        let b = self.shallow(b);
-        match (&a, &b) {
-            (Type::Infer(v), _) => self.bind_ty(*v, &b),
-            (_, Type::Infer(w)) => self.bind_ty(*w, &a).map_err(|e| match e {
+        let (mut ca, mut cb) = (None, None);
+        let a = self.top(a, &mut ca);
+        let b = self.top(b, &mut cb);
+        match (a, b) {
+            (Type::Infer(v), _) => self.bind_ty(*v, b),
+            (_, Type::Infer(w)) => self.bind_ty(*w, a).map_err(|e| match e {
                 UnifyError::Kind(k, t, found) => UnifyError::Kind(k, t, !found),
                 e => e,
             }),
             (Type::Prim(p), Type::Prim(q)) if p == q => Ok(()),
             (Type::Array(s, x), Type::Array(t, y)) => {
-                self.unify(x, y).map_err(|e| self.lift(e, &a, &b))?;
+                self.unify(x, y).map_err(|e| self.lift(e, a, b))?;
                 self.unify_size(s, t)
             }
             (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
                 for (x, y) in xs.iter().zip(ys) {
-                    self.unify(x, y).map_err(|e| self.lift(e, &a, &b))?;
+                    self.unify(x, y).map_err(|e| self.lift(e, a, b))?;
                 }
                 Ok(())
             }
             (Type::Fun(ps, r), Type::Fun(qs, s)) if ps.len() == qs.len() => {
                 for (x, y) in ps.iter().zip(qs) {
-                    self.unify(x, y).map_err(|e| self.lift(e, &a, &b))?;
+                    self.unify(x, y).map_err(|e| self.lift(e, a, b))?;
                 }
-                self.unify(r, s).map_err(|e| self.lift(e, &a, &b))
+                self.unify(r, s).map_err(|e| self.lift(e, a, b))
             }
-            _ => Err(UnifyError::Type(a, b)),
+            _ => Err(UnifyError::Type(a.clone(), b.clone())),
         }
     }
 
@@ -240,11 +254,12 @@ impl Infer {
 
     /// Like [`Infer::unify`] but sizes that disagree become unknown; returns the joined type.
     pub fn join(&mut self, a: &Type, b: &Type) -> Result<Type, UnifyError> {
-        let ra = self.shallow(a);
-        let rb = self.shallow(b);
-        match (&ra, &rb) {
+        let (mut ca, mut cb) = (None, None);
+        let ra = self.top(a, &mut ca);
+        let rb = self.top(b, &mut cb);
+        match (ra, rb) {
             (Type::Array(s, x), Type::Array(t, y)) => {
-                let e = self.join(x, y).map_err(|e| self.lift(e, &ra, &rb))?;
+                let e = self.join(x, y).map_err(|e| self.lift(e, ra, rb))?;
                 let s = self.size(s);
                 let t = self.size(t);
                 let sz = match (&s, &t) {
@@ -260,13 +275,13 @@ impl Infer {
             (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
                 let mut out = Vec::new();
                 for (x, y) in xs.iter().zip(ys) {
-                    out.push(self.join(x, y).map_err(|e| self.lift(e, &ra, &rb))?);
+                    out.push(self.join(x, y).map_err(|e| self.lift(e, ra, rb))?);
                 }
                 Ok(Type::Tuple(out))
             }
             _ => {
-                self.unify(&ra, &rb)?;
-                Ok(ra)
+                self.unify(ra, rb)?;
+                Ok(ra.clone())
             }
         }
     }

@@ -234,6 +234,7 @@ impl S<'_> {
                 self.atom(&mut c.got);
                 self.atom(&mut c.want);
             }
+            Exp::Check(c) => c.args.iter_mut().for_each(|a| self.atom(a)),
             Exp::Bin(_, a, b) | Exp::Index(a, b) => {
                 self.atom(a);
                 self.atom(b);

@@ -81,6 +81,10 @@ enum Cmd {
         /// Call the entry this many times in one process (for --stats).
         #[arg(long, default_value_t = 1)]
         runs: u64,
+        /// Kill the compiled program after this many seconds (default: no
+        /// limit; 0: none). Not for --interp.
+        #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+        timeout: Option<std::time::Duration>,
     },
     /// Emit the C code of a program (one C function per Weir function, a DPS
     /// entry point and shape function per entry, the runtime inlined).
@@ -112,6 +116,10 @@ enum Cmd {
         /// Only the interpreter (skip compiled C).
         #[arg(long)]
         interp: bool,
+        /// Time limit of one compiled test case, in seconds (0: none); a case
+        /// past it fails.
+        #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "60")]
+        timeout: std::time::Duration,
     },
     /// Developer tools: print the program after a pass.
     Dev {
@@ -143,6 +151,9 @@ struct FuzzArgs {
     /// The campaign's seed (program i of seed s is always the same program).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The index of the first program (to run a long campaign in parts).
+    #[arg(long, default_value_t = 0)]
+    first: u64,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long)]
     jobs: Option<usize>,
@@ -156,7 +167,7 @@ struct FuzzArgs {
     #[arg(long)]
     interp: bool,
     /// Shrinking steps per failure (0: report failures as generated).
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 100)]
     shrink: usize,
     /// Time limit of one compiled run, in seconds.
     #[arg(long, default_value_t = 20)]
@@ -196,7 +207,7 @@ fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
     // panics are caught and reported per program; keep the default hook quiet
     std::panic::set_hook(Box::new(|_| {}));
     let bar = (!a.no_progress).then(|| weir_fuzz::progress::Bar::new(a.count));
-    let report = weir_fuzz::campaign(a.seed, a.count, &cfg, &|n| {
+    let report = weir_fuzz::campaign_from(a.seed, a.first, a.count, &cfg, &|n| {
         if let Some(b) = &bar {
             b.set(n)
         }
@@ -274,8 +285,9 @@ struct BenchArgs {
     /// No progress bar.
     #[arg(long)]
     no_progress: bool,
-    /// Where results.json, summary.md and the figures go
-    /// (default: bench/results/MODE-Ncore).
+    /// Where results.json, summary.md and the figures go (default: the full
+    /// suite's bench/results/full-Ncore; with --quick, the scratch directory
+    /// bench/build/results/quick-Ncore, so that the committed results stay).
     #[arg(long)]
     out: Option<PathBuf>,
     /// List the workloads and implementations, and exit.
@@ -381,13 +393,10 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
-    let out = a.out.unwrap_or_else(|| {
-        root.join(format!(
-            "bench/results/{}-{}core",
-            if a.quick { "quick" } else { "full" },
-            cfg.cores
-        ))
-    });
+    let scratch = a.out.is_none() && a.quick;
+    let out = a
+        .out
+        .unwrap_or_else(|| weir_bench::default_out_dir(&root, a.quick, cfg.cores));
     if let Err(e) = std::fs::create_dir_all(&out) {
         return fail(format!("cannot create {}: {e}", out.display()));
     }
@@ -413,25 +422,39 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
     for f in &written {
         println!("wrote {}", f.display());
     }
-    let bad: Vec<String> = rep
-        .workloads
-        .iter()
-        .flat_map(|w| {
-            w.impls
-                .iter()
-                .filter(|r| r.status.starts_with("wrong"))
-                .map(move |r| format!("{} {}", w.name, r.id))
-        })
-        .collect();
+    if scratch {
+        println!(
+            "(a scratch directory; `--out bench/results/quick-{}core` refreshes the committed results)",
+            cfg.cores
+        );
+    }
+    let bad = weir_bench::failures(&rep);
     if bad.is_empty() {
         ExitCode::SUCCESS
     } else {
         eprintln!(
-            "error: wrong results (their times were not counted): {}",
-            bad.join(", ")
+            "error: {} failure(s) (wrong results, whose times were not counted, or implementations asked for that could not be built):",
+            bad.len()
         );
+        for b in &bad {
+            eprintln!("  {b}");
+        }
         ExitCode::FAILURE
     }
+}
+
+/// A `--timeout` value: seconds, fractions allowed.
+fn seconds(s: &str) -> Result<std::time::Duration, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|x| std::time::Duration::try_from_secs_f64(x).ok())
+        .ok_or_else(|| format!("`{s}` is not a number of seconds (e.g. 10 or 0.5)"))
+}
+
+/// A time limit of zero is none.
+fn limit(d: Option<std::time::Duration>) -> Option<std::time::Duration> {
+    d.filter(|d| !d.is_zero())
 }
 
 fn main() -> ExitCode {
@@ -476,12 +499,16 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             build,
             stats,
             runs,
+            timeout,
         } => {
             let native = if interp || no_opt {
                 None
             } else {
                 match build.options() {
-                    Ok(o) => Some(o),
+                    Ok(o) => Some(weir_driver::native::BuildOptions {
+                        time_limit: limit(timeout),
+                        ..o
+                    }),
                     Err(e) => return fail(e),
                 }
             };
@@ -508,7 +535,14 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             build,
             output,
         } => cmd_build(&file, &build, output.as_deref(), color),
-        Cmd::Test { paths, interp } => cmd_test(&paths, interp, color),
+        Cmd::Test {
+            paths,
+            interp,
+            timeout,
+        } => {
+            weir_driver::native::set_default_time_limit(limit(Some(timeout)));
+            cmd_test(&paths, interp, color)
+        }
         Cmd::Dev {
             dump_after: pass,
             file,
@@ -548,7 +582,10 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
         Cmd::Bench(a) => cmd_bench(a),
         Cmd::Fuzz(a) => cmd_fuzz(a),
         Cmd::Adbench { kind, file } => {
-            let text = match std::fs::read_to_string(&file) {
+            let text = match weir_interp::files::read_text_bounded(
+                &file,
+                weir_interp::files::MAX_INPUT_BYTES,
+            ) {
                 Ok(t) => t,
                 Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
             };
@@ -688,7 +725,9 @@ fn cmd_run(
     let name = entry_def.name.clone();
     let args = if inputs.is_empty() && !entry_def.params.is_empty() {
         // the first test block's first input for this entry
-        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let text =
+            weir_interp::files::read_text_bounded(file, weir_driver::pipeline::MAX_SOURCE_BYTES)
+                .unwrap_or_default();
         let dir = file.parent().unwrap_or(Path::new("."));
         let cases = match parse_blocks(&text, dir) {
             Ok(cs) => cs,
@@ -812,14 +851,16 @@ fn cmd_test(paths: &[PathBuf], interp_only: bool, color: bool) -> ExitCode {
     }
     let (mut passed, mut failed) = (0usize, 0usize);
     for f in &files {
-        let text = match std::fs::read_to_string(f) {
-            Ok(t) => t,
-            Err(e) => {
-                println!("{}: FAILED (cannot read: {e})", f.display());
-                failed += 1;
-                continue;
-            }
-        };
+        let text =
+            match weir_interp::files::read_text_bounded(f, weir_driver::pipeline::MAX_SOURCE_BYTES)
+            {
+                Ok(t) => t,
+                Err(e) => {
+                    println!("{}: FAILED (cannot read: {e})", f.display());
+                    failed += 1;
+                    continue;
+                }
+            };
         let dir = f.parent().unwrap_or(Path::new("."));
         let cases = match parse_blocks(&text, dir) {
             Ok(c) => c,

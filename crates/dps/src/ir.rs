@@ -47,6 +47,9 @@ pub enum SExp {
     Load(Name, Vec<Atom>),
     /// `dim a k`
     Dim(Name, usize),
+    /// `a / b`, or 0 when `b` is 0: shape arithmetic, which must never fail (a
+    /// size is checked where the construct that computes it is evaluated).
+    DivOr0(Atom, Atom),
 }
 
 /// A view: a new name for (part of) an existing array, no copy.
@@ -72,11 +75,39 @@ pub struct Check {
 }
 
 /// One array allocated by an `alloc` scope.
+///
+/// The element count is 0 when a dim is 0 or negative (a negative size is an
+/// error of the construct that computes it, reported where that construct is
+/// evaluated, never by the allocation); an overflowing count is out of memory
+/// at `span`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Buf {
     pub var: Name,
     pub elem: PrimType,
     pub dims: Vec<Atom>,
+    /// The construct whose value the buffer holds (for out-of-memory errors).
+    pub span: Span,
+    /// Allocate only if all these counts are positive (else 0 elements): the
+    /// trip counts of the loops the buffer was hoisted out of, so that a loop
+    /// that never runs allocates nothing for its body.
+    pub when: Vec<Atom>,
+}
+
+/// A run-time check of a construct's arguments, made where the construct is
+/// evaluated, with the interpreter's message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Guard {
+    /// A check of the core IR ([`weir_ir::Check`], its operands translated):
+    /// the checks the optimizer made explicit, a `build`'s non-negative count
+    /// (`assert_nonneg n build`), `unflatten`'s sizes (`assert_unflatten n m len`).
+    Core(weir_ir::Check),
+    /// `0 <= k <= len`: "index out of bounds: split at k of an array of length len".
+    Split { k: Atom, len: Atom },
+    /// Before the first write into `dest`, a result of an entry point: the
+    /// caller could not allocate it (too large for memory, so it passed none),
+    /// an out-of-memory error here, where the interpreter would fail to
+    /// allocate the array, unless an earlier error came first.
+    DestReady { dest: Name },
 }
 
 /// An array part of a loop's state: `var` is the current state inside the body,
@@ -90,6 +121,8 @@ pub struct ArrState {
     pub out: Name,
     pub elem: PrimType,
     pub dims: Vec<Atom>,
+    /// The loop (for out-of-memory errors of the scratch array).
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -118,6 +151,11 @@ pub enum Stmt {
     },
     Check {
         check: Check,
+        span: Span,
+    },
+    /// A construct's argument check ([`Guard`]).
+    Guard {
+        guard: Guard,
         span: Span,
     },
     View {
@@ -216,6 +254,9 @@ pub struct DestParam {
     pub name: Name,
     pub elem: PrimType,
     pub shape: Vec<Dim>,
+    /// For each dim, the construct that computed it (the location of a
+    /// negative or overflowing size in the shape function).
+    pub spans: Vec<Span>,
 }
 
 /// Where a result of the source-level function lives: a scalar result, or a
@@ -323,8 +364,15 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
                 out.extend(idx.iter().filter_map(a));
             }
             SExp::Dim(arr, _) => out.push(arr),
+            SExp::DivOr0(x, y) => out.extend(a(x).into_iter().chain(a(y))),
         },
         Stmt::Check { check, .. } => out.extend(a(&check.got).into_iter().chain(a(&check.want))),
+        Stmt::Guard { guard, .. } => {
+            out.extend(guard_atoms(guard).into_iter().filter_map(a));
+            if let Guard::DestReady { dest } = guard {
+                out.push(dest);
+            }
+        }
         Stmt::View { view, .. } => match view {
             View::Alias(x) => out.push(x),
             View::Row(x, i) => {
@@ -343,6 +391,7 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
         Stmt::Alloc { bufs, body, .. } => {
             for b in bufs {
                 out.extend(b.dims.iter().filter_map(a));
+                out.extend(b.when.iter().filter_map(a));
             }
             out.extend(body.results.iter().filter_map(a));
         }
@@ -400,6 +449,15 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
         }
     }
     out
+}
+
+/// The atoms a guard reads.
+pub fn guard_atoms(g: &Guard) -> Vec<&Atom> {
+    match g {
+        Guard::Core(c) => c.args.iter().collect(),
+        Guard::Split { k, len } => vec![k, len],
+        Guard::DestReady { .. } => vec![],
+    }
 }
 
 /// Variables a statement binds for the statements after it.

@@ -109,6 +109,7 @@ fn sexp(e: &SExp) -> String {
         SExp::Math(m, xs) => format!("{} {}", m.name(), atoms(xs, " ")),
         SExp::Load(arr, idx) => format!("{arr}[{}]", atoms(idx, ", ")),
         SExp::Dim(arr, k) => format!("dim {arr} {k}"),
+        SExp::DivOr0(x, y) => format!("div0 {} {}", a(x), a(y)),
     }
 }
 
@@ -120,6 +121,14 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
         }
         Stmt::Check { check, .. } => {
             let _ = writeln!(s, "{pad}check {} == {}", a(&check.got), a(&check.want));
+        }
+        Stmt::Guard { guard, .. } => {
+            let g = match guard {
+                Guard::Core(c) => weir_ir::print::check_to_string(c),
+                Guard::Split { k, len } => format!("assert_split {} {}", a(k), a(len)),
+                Guard::DestReady { dest } => format!("assert_allocated {dest}"),
+            };
+            let _ = writeln!(s, "{pad}{g}");
         }
         Stmt::View {
             var,
@@ -148,7 +157,19 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
         } => {
             let bs: Vec<String> = bufs
                 .iter()
-                .map(|b| format!("{}: [{}]{}", b.var, atoms(&b.dims, ", "), b.elem.name()))
+                .map(|b| {
+                    let when = if b.when.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" if {} > 0", atoms(&b.when, ", "))
+                    };
+                    format!(
+                        "{}: [{}]{}{when}",
+                        b.var,
+                        atoms(&b.dims, ", "),
+                        b.elem.name()
+                    )
+                })
                 .collect();
             let _ = writeln!(s, "{pad}{}alloc {} {{", outs(o), bs.join(", "));
             block(s, body, ind + 1);

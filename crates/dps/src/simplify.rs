@@ -6,7 +6,7 @@
 //! | `dead-allocation` | Dead Allocation | a buffer the scope never mentions is dropped |
 //! | `empty-allocation` | Empty Allocation | a scope with no buffers left is replaced by its body |
 //! | `merge-allocations` | Allocation Merging | a scope directly inside another whose sizes are known at the outer one's start joins it (one allocation instead of two) |
-//! | `hoist-allocation` | Allocation Hoisting | a scope in a loop body whose sizes do not depend on the iteration moves out of the loop (allocated once, reused by every iteration) |
+//! | `hoist-allocation` | Allocation Hoisting | a scope in a loop body whose sizes do not depend on the iteration moves out of the loop (allocated once, reused by every iteration; nothing is allocated when the loop runs 0 times) |
 
 use crate::ir::*;
 use std::collections::HashSet;
@@ -181,9 +181,11 @@ fn merge_allocations(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
                 let ok = match &body.stmts[k] {
                     Stmt::Alloc { bufs: inner, .. } if !inner.is_empty() => {
                         let before = top_binds(&body.stmts[..k]);
-                        inner
-                            .iter()
-                            .all(|b| atom_vars(&b.dims).all(|v| !before.contains(v)))
+                        inner.iter().all(|b| {
+                            atom_vars(&b.dims)
+                                .chain(atom_vars(&b.when))
+                                .all(|v| !before.contains(v))
+                        })
                     }
                     _ => false,
                 };
@@ -236,6 +238,18 @@ fn loop_params(s: &Stmt) -> HashSet<Name> {
     v
 }
 
+/// The trip count of a loop statement (`None` for a `while` loop).
+fn trip_count(s: &Stmt) -> Option<Atom> {
+    match s {
+        Stmt::For { n, .. } | Stmt::Fold { n, .. } | Stmt::Reduce { n, .. } => Some(n.clone()),
+        Stmt::Loop {
+            form: LoopForm::For(_, n),
+            ..
+        } => Some(n.clone()),
+        _ => None,
+    }
+}
+
 /// The loop body in which allocations may be hoisted out of.
 fn loop_body(s: &mut Stmt) -> Option<&mut Vec<Stmt>> {
     match s {
@@ -251,6 +265,7 @@ fn hoist_allocation(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
         let mut changed = false;
         for st in ss.iter_mut() {
             let params = loop_params(st);
+            let trips = trip_count(st);
             let Some(body) = loop_body(st) else {
                 continue;
             };
@@ -261,10 +276,22 @@ fn hoist_allocation(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
                 if let Stmt::Alloc { bufs, .. } = &mut body[j] {
                     let (inv, var): (Vec<Buf>, Vec<Buf>) =
                         std::mem::take(bufs).into_iter().partition(|b| {
-                            atom_vars(&b.dims).all(|v| !before.contains(v) && !params.contains(v))
+                            atom_vars(&b.dims)
+                                .chain(atom_vars(&b.when))
+                                .all(|v| !before.contains(v) && !params.contains(v))
                         });
                     *bufs = var;
-                    hoisted.extend(inv);
+                    // A loop that never runs must not allocate (nor fail to
+                    // allocate) what its body would have.
+                    hoisted.extend(inv.into_iter().map(|mut b| {
+                        if let Some(n) = &trips
+                            && !matches!(n, Atom::Const(Const::I64(c)) if *c > 0)
+                            && !b.when.contains(n)
+                        {
+                            b.when.push(n.clone());
+                        }
+                        b
+                    }));
                 }
             }
             if hoisted.is_empty() {

@@ -138,6 +138,19 @@ struct FunTr<'a> {
     fresh: usize,
     /// Types of scalar variables introduced by the translation.
     scalar_types: HashMap<Name, PrimType>,
+    /// Where each size parameter is read from (a dim of an array parameter).
+    size_home: HashMap<Name, Dim>,
+    /// Sizes computed by constructs, in terms of the parameters, with the
+    /// construct's location (first one wins): the locations the shape function
+    /// reports a negative or overflowing size at.
+    origins: Vec<(Dim, Span)>,
+    /// The function's result destinations: for each dim, the size its
+    /// declared type names (checked with the interpreter's message).
+    result_sizes: HashMap<Name, Vec<Option<String>>>,
+    fun_name: Name,
+    entry: bool,
+    /// Results already guarded by a [`Guard::DestReady`] on this path.
+    ready: std::collections::HashSet<Name>,
 }
 
 impl<'a> FunTr<'a> {
@@ -152,6 +165,12 @@ impl<'a> FunTr<'a> {
             cur: 0,
             fresh: 0,
             scalar_types: HashMap::new(),
+            size_home: HashMap::new(),
+            origins: Vec::new(),
+            result_sizes: HashMap::new(),
+            fun_name: _d.name.clone(),
+            entry: _d.entry,
+            ready: Default::default(),
         })
     }
 
@@ -280,6 +299,7 @@ impl<'a> FunTr<'a> {
         }
         // Size parameters that only appear in scalar positions are bound by
         // their home; scalar i64 params are shape leaves themselves.
+        self.size_home = size_home.clone();
         // Result shape template.
         let Some(ret_leaves) = flat_type(&d.ret) else {
             return error(
@@ -299,6 +319,8 @@ impl<'a> FunTr<'a> {
                     let st = structural.get(si).cloned().unwrap_or_default();
                     si += 1;
                     let mut shape = Vec::new();
+                    let mut spans = Vec::new();
+                    let mut declared = Vec::new();
                     for (j, sz) in sizes.iter().enumerate() {
                         let from_type = match sz {
                             Size::Const(c) => Some(Dim::Const(*c)),
@@ -331,14 +353,22 @@ impl<'a> FunTr<'a> {
                                 })?
                             }
                         };
+                        spans.push(self.origin_of(&dim).unwrap_or(d.span));
+                        declared.push(match sz {
+                            Size::Const(c) => Some(c.to_string()),
+                            Size::Var(n) => Some(n.clone()),
+                            _ => None,
+                        });
                         shape.push(dim);
                     }
                     let name = self.fresh("out");
+                    self.result_sizes.insert(name.clone(), declared);
                     results.push(ResultPart::Dest(dests.len()));
                     dests.push(DestParam {
                         name,
                         elem: *p,
                         shape,
+                        spans,
                     });
                 }
             }
@@ -388,6 +418,66 @@ impl<'a> FunTr<'a> {
             body,
             span: d.span,
         })
+    }
+
+    /// Remember that the construct at `span` computes the size `d` (when it can
+    /// be said in terms of the parameters).
+    fn record_origin(&mut self, d: &Dim, span: Span) {
+        let Ok(e) = self.expand_to_params(d, &self.size_home) else {
+            return;
+        };
+        if self.origin_of(&e).is_some() {
+            return;
+        }
+        self.origins.push((e, span));
+    }
+
+    /// The construct that computes the size `d` (in terms of the parameters).
+    fn origin_of(&self, d: &Dim) -> Option<Span> {
+        self.origins
+            .iter()
+            .find(|(o, _)| crate::shape::same_dim(o, d))
+            .map(|(_, s)| *s)
+    }
+
+    /// `d` in terms of variables in scope here; an error if it depends on a
+    /// value that is only known after the array is computed.
+    fn resolve_here(&self, d: &Dim, span: Span) -> R<Dim> {
+        self.resolve(d, self.cur).map_err(|bad| Error {
+            span,
+            message: format!(
+                "the shape of this array depends on `{}`, which is not known before the array is computed",
+                core::display_name(&bad)
+            ),
+            help: "Weir allocates every array before computing it (destination-passing style); data-dependent shapes are not supported by the C backend yet; run with --interp".into(),
+        })
+    }
+
+    /// Is the size `a` non-negative whatever the inputs (a constant, a dim)?
+    fn provably_nonneg(&self, a: &Atom) -> bool {
+        matches!(
+            self.expand(&self.atom_dim(a)).simplify(),
+            Dim::Const(c) if c >= 0
+        ) || matches!(self.expand(&self.atom_dim(a)).simplify(), Dim::DimOf(..))
+    }
+
+    /// Before the first write into an entry's result `d`: it must have been
+    /// allocated (see [`Guard::DestReady`]).
+    fn dest_ready(&mut self, d: &Name, out: &mut Vec<Stmt>, span: Span) {
+        if self.entry && self.result_sizes.contains_key(d) && self.ready.insert(d.clone()) {
+            out.push(Stmt::Guard {
+                guard: Guard::DestReady { dest: d.clone() },
+                span,
+            });
+        }
+    }
+
+    /// Leave a block: the names bound in it go out of scope (a shape that
+    /// mentions them is expanded through their definitions from now on).
+    fn leave_scope(&mut self) {
+        self.cur -= 1;
+        let c = self.cur;
+        self.depth.retain(|_, d| *d <= c);
     }
 
     /// Rewrite the variable leaves of `d` as `decide` says; `Expand` replaces a
@@ -564,7 +654,9 @@ impl<'a> FunTr<'a> {
                     Dim::Add(..) => SExp::Bin(BinOp::Add, x, y),
                     Dim::Sub(..) => SExp::Bin(BinOp::Sub, x, y),
                     Dim::Mul(..) => SExp::Bin(BinOp::Mul, x, y),
-                    Dim::Div(..) => SExp::Bin(BinOp::Div, x, y),
+                    // Shape arithmetic never fails: a division by zero is
+                    // reported where the program's own division is evaluated.
+                    Dim::Div(..) => SExp::DivOr0(x, y),
                     Dim::Max(..) => SExp::Math(MathFn::Max, vec![x, y]),
                     _ => SExp::Math(MathFn::Min, vec![x, y]),
                 };
@@ -582,31 +674,64 @@ impl<'a> FunTr<'a> {
 
     /// Guard a write of something of shape `got` into a destination of shape
     /// `want`: nothing when provably equal, run-time checks otherwise.
-    fn guard(&mut self, got: &[Dim], want: &[Dim], what: &str, out: &mut Vec<Stmt>, span: Span) {
-        for (g, w) in got.iter().zip(want) {
+    /// `into`: the destination written, when it may be one of the function's
+    /// results (a dim its declared type gives is then checked as the
+    /// interpreter does: the function's "declared result type" error, at the
+    /// function).
+    #[allow(clippy::too_many_arguments)]
+    fn guard(
+        &mut self,
+        got: &[Dim],
+        want: &[Dim],
+        what: &str,
+        into: Option<&Name>,
+        out: &mut Vec<Stmt>,
+        span: Span,
+    ) -> R<()> {
+        for (j, (g, w)) in got.iter().zip(want).enumerate() {
             if self.same_shape(std::slice::from_ref(g), std::slice::from_ref(w)) {
                 continue;
             }
-            let (Ok(g), Ok(w)) = (self.resolve(g, self.cur), self.resolve(w, self.cur)) else {
-                continue;
-            };
+            // A write whose shape cannot be checked is not compiled.
+            let g = self.resolve_here(g, span)?;
+            let w = self.resolve_here(w, span)?;
             let ga = self.emit_dim(&g, out, span);
             let wa = self.emit_dim(&w, out, span);
-            out.push(Stmt::Check {
-                check: Check {
-                    got: ga,
-                    want: wa,
-                    message: core::SizeCheck {
+            let declared = into
+                .and_then(|d| self.result_sizes.get(d))
+                .and_then(|v| v.get(j).cloned().flatten());
+            let (message, span) = match declared {
+                Some(size) => (
+                    core::SizeCheck {
+                        got: Atom::Const(Const::I64(0)),
+                        want: Atom::Const(Const::I64(0)),
+                        callee: self.fun_name.clone(),
+                        param: "result".into(),
+                        size,
+                    },
+                    Span::default(),
+                ),
+                None => (
+                    core::SizeCheck {
                         got: Atom::Const(Const::I64(0)),
                         want: Atom::Const(Const::I64(0)),
                         callee: what.to_string(),
                         param: "dest".into(),
                         size: String::new(),
                     },
+                    span,
+                ),
+            };
+            out.push(Stmt::Check {
+                check: Check {
+                    got: ga,
+                    want: wa,
+                    message,
                 },
                 span,
             });
         }
+        Ok(())
     }
 
     // ---------------------------------------------------------------------
@@ -725,6 +850,7 @@ impl<'a> FunTr<'a> {
                     .and_then(|sh| sh.get(k).cloned())
             }
             core::Exp::CheckSize(c) => Some(self.atom_dim(&c.got)),
+            core::Exp::Check(c) => c.args.first().map(|a| self.atom_dim(a)),
             _ => None,
         };
         if let Some(d) = d {
@@ -789,10 +915,13 @@ impl<'a> FunTr<'a> {
                 .collect(),
             E::Slice(a, st, en) => {
                 let len = Dim::minus(self.atom_dim(en), self.atom_dim(st));
+                self.record_origin(&len, span);
                 self.array_leaf_shapes(a, span)?
                     .into_iter()
                     .map(|mut sh| {
-                        sh[0] = len.clone();
+                        if let Some(d) = sh.first_mut() {
+                            *d = len.clone();
+                        }
                         sh
                     })
                     .collect()
@@ -844,8 +973,10 @@ impl<'a> FunTr<'a> {
                 let mut v = Vec::new();
                 for dp in &sig.dests {
                     let mut sh = Vec::new();
-                    for d in &dp.shape {
-                        sh.push(self.subst_template(d, &sig.params, &flat_args, span)?);
+                    for (j, d) in dp.shape.iter().enumerate() {
+                        let x = self.subst_template(d, &sig.params, &flat_args, span)?;
+                        self.record_origin(&x, dp.spans.get(j).copied().unwrap_or(span));
+                        sh.push(x);
                     }
                     v.push(sh);
                 }
@@ -854,6 +985,7 @@ impl<'a> FunTr<'a> {
             E::Prim(b, args) => match b {
                 Builtin::Build => {
                     let n = self.atom_dim(&arg(args, 0)?);
+                    self.record_origin(&n, span);
                     let Some(core::Arg::Fun(core::Fun::Lambda(l))) = args.get(1) else {
                         return error(
                             span,
@@ -861,7 +993,7 @@ impl<'a> FunTr<'a> {
                             "please report this",
                         );
                     };
-                    let (i, _) = &l.params[0];
+                    let (i, _) = lparam(l, 0, span)?;
                     self.depth.insert(i.clone(), self.cur + 1);
                     self.vars.insert(
                         i.clone(),
@@ -903,31 +1035,38 @@ impl<'a> FunTr<'a> {
                 Builtin::Concat => {
                     let a = self.array_leaf_shapes(&arg(args, 0)?, span)?;
                     let b = self.array_leaf_shapes(&arg(args, 1)?, span)?;
-                    a.into_iter()
-                        .zip(b)
-                        .map(|(mut x, y)| {
-                            x[0] = Dim::plus(x[0].clone(), y[0].clone());
-                            x
-                        })
-                        .collect()
+                    let mut v = Vec::new();
+                    for (mut x, y) in a.into_iter().zip(b) {
+                        let total = Dim::plus(outer(&x), outer(&y));
+                        self.record_origin(&total, span);
+                        if let Some(d) = x.first_mut() {
+                            *d = total;
+                        }
+                        v.push(x);
+                    }
+                    v
                 }
-                Builtin::Flatten => self
-                    .array_leaf_shapes(&arg(args, 0)?, span)?
-                    .into_iter()
-                    .map(|sh| {
-                        let mut v = vec![Dim::times(sh[0].clone(), sh[1].clone())];
-                        v.extend(sh[2..].iter().cloned());
-                        v
-                    })
-                    .collect(),
+                Builtin::Flatten => {
+                    let mut v = Vec::new();
+                    for sh in self.array_leaf_shapes(&arg(args, 0)?, span)? {
+                        let n = Dim::times(outer(&sh), sh.get(1).cloned().unwrap_or(Dim::Const(1)));
+                        self.record_origin(&n, span);
+                        let mut x = vec![n];
+                        x.extend(sh.iter().skip(2).cloned());
+                        v.push(x);
+                    }
+                    v
+                }
                 Builtin::Unflatten => {
                     let n = self.atom_dim(&arg(args, 0)?);
                     let m = self.atom_dim(&arg(args, 1)?);
+                    self.record_origin(&n, span);
+                    self.record_origin(&m, span);
                     self.array_leaf_shapes(&arg(args, 2)?, span)?
                         .into_iter()
                         .map(|sh| {
                             let mut v = vec![n.clone(), m.clone()];
-                            v.extend(sh[1..].iter().cloned());
+                            v.extend(sh.iter().skip(1).cloned());
                             v
                         })
                         .collect()
@@ -938,14 +1077,21 @@ impl<'a> FunTr<'a> {
                     let mut v = Vec::new();
                     for x in &sh {
                         let mut a = x.clone();
-                        a[0] = k.clone();
+                        if let Some(d) = a.first_mut() {
+                            *d = k.clone();
+                        }
                         v.push(a);
                     }
                     for x in &sh {
                         let mut b = x.clone();
-                        b[0] = Dim::minus(x[0].clone(), k.clone());
+                        let rest = Dim::minus(outer(x), k.clone());
+                        self.record_origin(&rest, span);
+                        if let Some(d) = b.first_mut() {
+                            *d = rest;
+                        }
                         v.push(b);
                     }
+                    self.record_origin(&k, span);
                     v
                 }
                 _ => self.type_shapes(&s.ty, span)?,
@@ -997,7 +1143,14 @@ impl<'a> FunTr<'a> {
             start += self.flat(t, span)?.len();
         }
         let len = self.flat(&ts[k], span)?.len();
-        Ok(ls[start..start + len].to_vec())
+        match ls.get(start..start + len) {
+            Some(x) => Ok(x.to_vec()),
+            None => error(
+                span,
+                "internal error: projection out of range",
+                "please report this",
+            ),
+        }
     }
 
     fn flat_args(&self, args: &[core::Arg], span: Span) -> R<Vec<Leaf>> {
@@ -1022,7 +1175,11 @@ impl<'a> FunTr<'a> {
         let mut bad = false;
         let r = d.map_leaves(&mut |l| match l {
             Dim::Var(v) => match params.iter().position(|p| &p.name == v) {
-                Some(i) => match &args[i].atom {
+                Some(i) => match args
+                    .get(i)
+                    .map(|l| &l.atom)
+                    .unwrap_or(&Atom::Const(Const::Bool(false)))
+                {
                     Atom::Const(Const::I64(c)) => Some(Dim::Const(*c)),
                     Atom::Var(n) => Some(Dim::Var(n.clone())),
                     _ => {
@@ -1036,9 +1193,9 @@ impl<'a> FunTr<'a> {
                 }
             },
             Dim::DimOf(v, k) => match params.iter().position(|p| &p.name == v) {
-                Some(i) => self
-                    .shape(&args[i], span)
-                    .ok()
+                Some(i) => args
+                    .get(i)
+                    .and_then(|a| self.shape(a, span).ok())
                     .and_then(|s| s.get(*k).cloned()),
                 None => {
                     bad = true;
@@ -1096,7 +1253,13 @@ impl<'a> FunTr<'a> {
                             && b.stmts.iter().any(|s| &s.var == v)
                             && !direct.contains_key(v)
                         {
-                            direct.insert(v.clone(), dests[k..(k + n).min(dests.len())].to_vec());
+                            direct.insert(
+                                v.clone(),
+                                dests
+                                    .get(k..(k + n).min(dests.len()))
+                                    .map(|x| x.to_vec())
+                                    .unwrap_or_default(),
+                            );
                         }
                         k += n;
                     }
@@ -1106,8 +1269,11 @@ impl<'a> FunTr<'a> {
                 }
             }
         }
+        // A result guarded in this block is not guarded for its siblings.
+        let ready = self.ready.clone();
         let r = self.stmts(&b.stmts, &b.result, dests, &direct);
-        self.cur -= 1;
+        self.ready = ready;
+        self.leave_scope();
         r
     }
 
@@ -1138,30 +1304,38 @@ impl<'a> FunTr<'a> {
                             let target = given.and_then(|g| g.get(k).cloned().flatten());
                             match target {
                                 Some(d) => {
+                                    self.dest_ready(&d, &mut out, s.span);
                                     let want = self.shapes.get(&d).cloned().unwrap_or_default();
-                                    self.guard(&sh, &want, "the result", &mut out, s.span);
+                                    self.guard(
+                                        &sh,
+                                        &want,
+                                        "the result",
+                                        Some(&d),
+                                        &mut out,
+                                        s.span,
+                                    )?;
                                     leaf_dests.push(Some(d));
                                 }
                                 None => {
                                     let name = self.fresh("b");
                                     let mut dims = Vec::new();
+                                    let mut resolved = Vec::new();
                                     for d in &sh {
-                                        let rd = self.resolve(d, self.cur).map_err(|bad| Error {
-                                            span: s.span,
-                                            message: format!(
-                                                "the shape of this array depends on `{}`, which is not known before the array is computed",
-                                                core::display_name(&bad)
-                                            ),
-                                            help: "Weir allocates every array before computing it (destination-passing style); data-dependent shapes are not supported by the C backend yet; run with --interp".into(),
-                                        })?;
+                                        let rd = self.resolve_here(d, s.span)?;
                                         dims.push(self.emit_dim(&rd, &mut out, s.span));
+                                        resolved.push(rd);
                                     }
-                                    self.shapes.insert(name.clone(), sh.clone());
+                                    // The buffer's shape in terms of names in
+                                    // scope here (not the construct's locals,
+                                    // which a later sibling block cannot see).
+                                    self.shapes.insert(name.clone(), resolved);
                                     self.bind_depth(&name);
                                     bufs.push(Buf {
                                         var: name.clone(),
                                         elem: *p,
                                         dims,
+                                        span: s.span,
+                                        when: vec![],
                                     });
                                     leaf_dests.push(Some(name));
                                 }
@@ -1214,9 +1388,17 @@ impl<'a> FunTr<'a> {
             match (l.ty, d) {
                 (DType::Array(..), Some(d)) => {
                     if l.name() != Some(d) {
+                        self.dest_ready(d, &mut out, Span::default());
                         let got = self.shape(l, Span::default())?;
                         let want = self.shapes.get(d).cloned().unwrap_or_default();
-                        self.guard(&got, &want, "the result", &mut out, Span::default());
+                        self.guard(
+                            &got,
+                            &want,
+                            "the result",
+                            Some(d),
+                            &mut out,
+                            Span::default(),
+                        )?;
                         out.push(Stmt::Copy {
                             dest: d.clone(),
                             src: l.name().cloned().unwrap_or_default(),
@@ -1299,7 +1481,8 @@ fn needs_storage(e: &core::Exp) -> bool {
         | E::Index(..)
         | E::Slice(..)
         | E::Dim(..)
-        | E::CheckSize(_) => false,
+        | E::CheckSize(_)
+        | E::Check(_) => false,
         E::Prim(b, _) => !matches!(
             b,
             Builtin::Flatten | Builtin::Unflatten | Builtin::Split | Builtin::Length
@@ -1442,6 +1625,24 @@ impl FunTr<'_> {
                 };
                 scalar(self, exp, out)?
             }
+            E::Check(c) => {
+                // A check the optimizer made explicit: evaluates to its first
+                // operand.
+                let mut c = (**c).clone();
+                for x in c.args.iter_mut() {
+                    *x = self.scalar_atom(x);
+                }
+                let first = c
+                    .args
+                    .first()
+                    .cloned()
+                    .unwrap_or(Atom::Const(Const::I64(0)));
+                out.push(Stmt::Guard {
+                    guard: Guard::Core(c),
+                    span,
+                });
+                scalar(self, SExp::Atom(first), out)?
+            }
             E::CheckSize(c) => {
                 out.push(Stmt::Check {
                     check: Check {
@@ -1483,7 +1684,8 @@ impl FunTr<'_> {
                                 span,
                             });
                             let sh = self.shape(l, span)?;
-                            self.shapes.insert(name.clone(), sh[1..].to_vec());
+                            self.shapes
+                                .insert(name.clone(), sh.get(1..).unwrap_or_default().to_vec());
                             nl.push(Leaf {
                                 atom: Atom::Var(name.clone()),
                                 ty: DType::Array(p, r - 1),
@@ -1527,7 +1729,9 @@ impl FunTr<'_> {
                         span,
                     });
                     let mut sh = self.shape(l, span)?;
-                    sh[0] = len.clone();
+                    if let Some(d) = sh.first_mut() {
+                        *d = len.clone();
+                    }
                     self.shapes.insert(name.clone(), sh);
                     self.bind_depth(&name);
                     nl.push(Leaf {
@@ -1559,7 +1763,16 @@ impl FunTr<'_> {
                             );
                         };
                         let src = l.name().cloned().unwrap_or_default();
-                        let len = self.emit_dim(&self.shape(l, span)?[0].clone(), out, span);
+                        let len = self.emit_dim(&outer(&self.shape(l, span)?), out, span);
+                        if j == 0 {
+                            out.push(Stmt::Guard {
+                                guard: Guard::Split {
+                                    k: k.clone(),
+                                    len: len.clone(),
+                                },
+                                span,
+                            });
+                        }
                         let halves = [
                             (Atom::Const(Const::I64(0)), k.clone()),
                             (k.clone(), len.clone()),
@@ -1573,7 +1786,7 @@ impl FunTr<'_> {
                                 view: View::Slice(src.clone(), lo, hi),
                                 span,
                             });
-                            let sh = shapes[half * ls.len() + j].clone();
+                            let sh = shapes.get(half * ls.len() + j).cloned().unwrap_or_default();
                             self.shapes.insert(name.clone(), sh);
                             self.bind_depth(&name);
                             let leaf = Leaf {
@@ -1590,6 +1803,21 @@ impl FunTr<'_> {
                     nl.extend(firsts);
                     nl.extend(seconds);
                 } else {
+                    if *b == Builtin::Unflatten
+                        && let Some(l) = ls.first()
+                    {
+                        let n = self.scalar_atom(&arg(args, 0)?);
+                        let m = self.scalar_atom(&arg(args, 1)?);
+                        let len = self.emit_dim(&outer(&self.shape(l, span)?), out, span);
+                        out.push(Stmt::Guard {
+                            guard: Guard::Core(core::Check::new(
+                                core::CheckKind::Unflatten,
+                                vec![n, m, len],
+                                "",
+                            )),
+                            span,
+                        });
+                    }
                     for (j, l) in ls.iter().enumerate() {
                         let DType::Array(p, _) = l.ty else {
                             return error(
@@ -1598,10 +1826,11 @@ impl FunTr<'_> {
                                 "please report this",
                             );
                         };
-                        let sh = shapes[j].clone();
+                        let sh = shapes.get(j).cloned().unwrap_or_default();
+                        let sh_len = sh.len();
                         let mut dims = Vec::new();
                         for d in &sh {
-                            let rd = self.resolve(d, self.cur).unwrap_or_else(|_| d.clone());
+                            let rd = self.resolve_here(d, span)?;
                             dims.push(self.emit_dim(&rd, out, span));
                         }
                         let name = names.get(j).cloned().unwrap_or_else(|| self.fresh("x"));
@@ -1616,7 +1845,7 @@ impl FunTr<'_> {
                         self.bind_depth(&name);
                         nl.push(Leaf {
                             atom: Atom::Var(name),
-                            ty: DType::Array(p, shapes[j].len()),
+                            ty: DType::Array(p, sh_len),
                         });
                     }
                 }
@@ -1730,7 +1959,7 @@ impl FunTr<'_> {
                                 self.shapes.insert(row.clone(), rsh.clone());
                                 self.bind_depth(&row);
                                 let got = self.shape(l, span)?;
-                                self.guard(&got, &rsh, "an array literal", out, span);
+                                self.guard(&got, &rsh, "an array literal", None, out, span)?;
                                 out.push(Stmt::Copy {
                                     dest: row,
                                     src: l.name().cloned().unwrap_or_default(),
@@ -1787,7 +2016,7 @@ impl FunTr<'_> {
             E::Prim(Builtin::Build, args) => {
                 let n = self.scalar_atom(&arg(args, 0)?);
                 let l = lambda(args, 1)?;
-                let (i, it) = &l.params[0];
+                let (i, it) = lparam(&l, 0, span)?;
                 self.bind_param(i, it, span)?;
                 let el = self.flat(&l.ret, span)?;
                 let mut pre = Vec::new();
@@ -1834,6 +2063,18 @@ impl FunTr<'_> {
                         ri += 1;
                     }
                 }
+                // A negative count is an error here, where the interpreter
+                // evaluates the `build` (its buffer was allocated empty).
+                if !self.provably_nonneg(&n) {
+                    out.push(Stmt::Guard {
+                        guard: Guard::Core(core::Check::new(
+                            core::CheckKind::NonNeg,
+                            vec![n.clone()],
+                            "build",
+                        )),
+                        span,
+                    });
+                }
                 out.push(Stmt::For {
                     i: i.clone(),
                     n,
@@ -1845,8 +2086,8 @@ impl FunTr<'_> {
                 let l = lambda(args, 0)?;
                 let init = arg(args, 1)?;
                 let n = self.scalar_atom(&arg(args, 2)?);
-                let (acc, at) = &l.params[0];
-                let (i, _) = &l.params[1];
+                let (acc, at) = lparam(&l, 0, span)?;
+                let (i, _) = lparam(&l, 1, span)?;
                 let state_flat = self.flat(at, span)?;
                 if state_flat
                     .iter()
@@ -1896,11 +2137,13 @@ impl FunTr<'_> {
                     );
                 }
                 let ne_l = self.leaves(&ne, span)?;
-                let (i, _) = &g.params[0];
+                let (i, _) = lparam(&g, 0, span)?;
                 self.bind_param(i, &Type::I64, span)?;
                 let elem = self.body(&g.body, &vec![None; flat.len()])?;
-                let a = self.bind_param(&op.params[0].0, &op.params[0].1, span)?;
-                let b = self.bind_param(&op.params[1].0, &op.params[1].1, span)?;
+                let (pa, ta) = lparam(&op, 0, span)?;
+                let (pb, tb) = lparam(&op, 1, span)?;
+                let a = self.bind_param(pa, ta, span)?;
+                let b = self.bind_param(pb, tb, span)?;
                 let ob = self.body(&op.body, &vec![None; flat.len()])?;
                 let outs = self.outs_for(&flat);
                 let names = |ls: &[Leaf]| {
@@ -1937,26 +2180,17 @@ impl FunTr<'_> {
                     let sa = self.shape(la, span)?;
                     let sb = self.shape(lb, span)?;
                     let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
-                    let lena = self
-                        .resolve(&sa[0], self.cur)
-                        .unwrap_or_else(|_| sa[0].clone());
-                    let total = Dim::plus(lena.clone(), sb[0].clone());
+                    let lena = self.resolve_here(&outer(&sa), span)?;
+                    let total = Dim::plus(lena.clone(), outer(&sb));
+                    let total = self.resolve_here(&total, span)?;
                     let lo = self.emit_dim(&lena, out, span);
-                    let hi = self.emit_dim(
-                        &self.resolve(&total, self.cur).unwrap_or(total.clone()),
-                        out,
-                        span,
-                    );
+                    let hi = self.emit_dim(&total, out, span);
                     for (part, (from, to), src, ssh) in [
                         (0, (Atom::Const(Const::I64(0)), lo.clone()), la, &sa),
                         (1, (lo.clone(), hi.clone()), lb, &sb),
                     ] {
                         let v = self.fresh("x");
-                        let len = if part == 0 {
-                            lena.clone()
-                        } else {
-                            sb[0].clone()
-                        };
+                        let len = if part == 0 { lena.clone() } else { outer(&sb) };
                         out.push(Stmt::View {
                             var: v.clone(),
                             elem: p,
@@ -1965,12 +2199,12 @@ impl FunTr<'_> {
                             span,
                         });
                         let mut vsh = dsh.clone();
-                        if !vsh.is_empty() {
-                            vsh[0] = len;
+                        if let Some(d) = vsh.first_mut() {
+                            *d = len;
                         }
                         self.shapes.insert(v.clone(), vsh.clone());
                         self.bind_depth(&v);
-                        self.guard(ssh, &vsh, "`++`", out, span);
+                        self.guard(ssh, &vsh, "`++`", None, out, span)?;
                         out.push(Stmt::Copy {
                             dest: v,
                             src: src.name().cloned().unwrap_or_default(),
@@ -2031,7 +2265,7 @@ impl FunTr<'_> {
                     let d = dests.get(k).cloned().flatten().unwrap_or_default();
                     let ish = self.shape(il, span)?;
                     let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
-                    self.guard(&ish, &dsh, "the loop", out, span);
+                    self.guard(&ish, &dsh, "the loop", Some(&d), out, span)?;
                     if il.name() != Some(&d) {
                         out.push(Stmt::Copy {
                             dest: d.clone(),
@@ -2041,7 +2275,7 @@ impl FunTr<'_> {
                     }
                     let mut dims = Vec::new();
                     for dd in &dsh {
-                        let rd = self.resolve(dd, self.cur).unwrap_or_else(|_| dd.clone());
+                        let rd = self.resolve_here(dd, span)?;
                         dims.push(self.emit_dim(&rd, out, span));
                     }
                     let var = l.name().cloned().unwrap_or_default();
@@ -2056,6 +2290,7 @@ impl FunTr<'_> {
                         out: d,
                         elem: p,
                         dims,
+                        span,
                     });
                 }
             }
@@ -2065,7 +2300,20 @@ impl FunTr<'_> {
                 self.bind_param(&i, &Type::I64, span)?;
                 LoopForm::For(i, n)
             }
-            LoopKind::While(c) => LoopForm::While(self.body(&c, &[None])?),
+            LoopKind::While(c) => {
+                let cond = self.body(&c, &[None])?;
+                // Leaving the condition's scope dropped the state's names: the
+                // body sees the state too.
+                for l in &st_l {
+                    if let Some(n) = l.name() {
+                        self.depth.insert(n.clone(), self.cur + 1);
+                    }
+                }
+                for st in &arrays {
+                    self.depth.insert(st.next.clone(), self.cur + 1);
+                }
+                LoopForm::While(cond)
+            }
         };
         // (S-Reduce): the body must return the same shape.
         let after = self.shape_of_body_result(body)?;
@@ -2100,6 +2348,23 @@ impl FunTr<'_> {
         });
         Ok(outs.into_iter().map(|(n, _)| Atom::Var(n)).collect())
     }
+}
+
+/// Parameter `k` of a lambda.
+fn lparam(l: &core::Lambda, k: usize, span: Span) -> R<&(Name, Type)> {
+    match l.params.get(k) {
+        Some(p) => Ok(p),
+        None => error(
+            span,
+            "internal error: a lambda with too few parameters",
+            "please report this",
+        ),
+    }
+}
+
+/// The outer dimension of a shape (0 for a malformed, empty one).
+fn outer(sh: &[Dim]) -> Dim {
+    sh.first().cloned().unwrap_or(Dim::Const(0))
 }
 
 /// What [`FunTr::expand_by`] does with a variable leaf.

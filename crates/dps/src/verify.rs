@@ -96,7 +96,7 @@ impl V<'_> {
             Stmt::Let { var, ty, exp, .. } => {
                 match exp {
                     SExp::Atom(x) | SExp::Un(_, x) | SExp::Convert(_, x) => self.scalar(env, x),
-                    SExp::Bin(_, x, y) => {
+                    SExp::Bin(_, x, y) | SExp::DivOr0(x, y) => {
                         self.scalar(env, x);
                         self.scalar(env, y);
                     }
@@ -125,6 +125,14 @@ impl V<'_> {
             Stmt::Check { check, .. } => {
                 self.scalar(env, &check.got);
                 self.scalar(env, &check.want);
+            }
+            Stmt::Guard { guard, .. } => {
+                for x in guard_atoms(guard) {
+                    self.scalar(env, x);
+                }
+                if let Guard::DestReady { dest } = guard {
+                    self.array(env, dest);
+                }
             }
             Stmt::View {
                 var,
@@ -174,6 +182,7 @@ impl V<'_> {
             Stmt::Alloc { outs, bufs, body } => {
                 for b in bufs {
                     b.dims.iter().for_each(|d| self.scalar(env, d));
+                    b.when.iter().for_each(|d| self.scalar(env, d));
                 }
                 let mut inner = env.clone();
                 for b in bufs {

@@ -2,6 +2,7 @@
 
 use std::path::Path;
 use weir_interp::Value;
+use weir_interp::files::{MAX_INPUT_BYTES, read_text_bounded, read_text_from};
 use weir_interp::npy::read_npy_file;
 use weir_interp::value::{count_values, parse_values};
 use weir_ir::{FunDef, Type};
@@ -37,12 +38,11 @@ pub fn classify(args: &[String]) -> Result<Vec<Source>, String> {
         if a.ends_with(".npy") {
             out.push(Source::Npy(p.to_path_buf()));
         } else if a == "-" {
-            let mut s = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            let s = read_text_from(std::io::stdin(), "standard input", MAX_INPUT_BYTES)?;
             out.push(Source::Text(s, "standard input".into()));
-        } else if p.is_file() {
-            let s = std::fs::read_to_string(p).map_err(|e| format!("cannot read {a}: {e}"))?;
+        } else if p.exists() {
+            // a value file: regular and bounded (`/dev/zero` is an error, not a hang)
+            let s = read_text_bounded(p, MAX_INPUT_BYTES)?;
             out.push(Source::Text(s, a.clone()));
         } else {
             out.push(Source::Text(a.clone(), format!("the argument `{a}`")));
@@ -135,4 +135,24 @@ pub fn show_type(t: &Type) -> String {
         }
     }
     weir_ir::print::type_to_string(&sizes(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn devices_are_an_error_not_a_hang() {
+        // `/dev/zero` exists but is not a regular file: it is neither read (it never
+        // ends) nor taken for an inline value
+        let e = classify(&["/dev/zero".to_string()]).expect_err("a device");
+        assert!(e.contains("not a regular file"), "{e}");
+        let e = classify(&["/".to_string()]).expect_err("a directory");
+        assert!(e.contains("directory"), "{e}");
+        // inline values are still values
+        assert!(matches!(
+            classify(&["[1.0, 2.0]".to_string()]).as_deref(),
+            Ok([Source::Text(..)])
+        ));
+    }
 }

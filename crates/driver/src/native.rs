@@ -1,5 +1,7 @@
 //! Compiling to C and running it: the variants of dps-ftilde §5, the C compiler
-//! driver (with a content-hash build cache), and the binary exchange of inputs
+//! driver (with a content-hash build cache: complete entries only, verified by
+//! size and hash, evicted least-recently-used past a size bound), running the
+//! executables (with a time limit), and the binary exchange of inputs
 //! and results with a compiled entry point.
 //!
 //! Binary format (native little-endian), used on a compiled program's stdin and
@@ -12,6 +14,7 @@ use crate::pipeline::{Compiled, to_dps_from, verify_enabled};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::rc::Rc;
+use std::time::{Duration, Instant, SystemTime};
 use weir_cgen::{MemMode, Options};
 use weir_interp::Value;
 use weir_ir::{FunDef, PrimType, Size, Type};
@@ -104,6 +107,9 @@ pub struct BuildOptions {
     pub extra_flags: Vec<String>,
     /// The compiler (default: `$CC`, else `cc`).
     pub cc: Option<String>,
+    /// The time limit of a run by [`run_native`] (not part of the build: the
+    /// cache ignores it). `None`: the process default, [`default_time_limit`].
+    pub time_limit: Option<Duration>,
 }
 
 impl Default for BuildOptions {
@@ -114,6 +120,7 @@ impl Default for BuildOptions {
             opt_flags: vec!["-O3".into(), "-march=native".into()],
             extra_flags: vec![],
             cc: None,
+            time_limit: None,
         }
     }
 }
@@ -129,6 +136,8 @@ pub enum NativeError {
     Runtime(String),
     /// Inputs did not fit the entry, or the program's output was malformed.
     Io(String),
+    /// The compiled program ran past its time limit and was killed.
+    Timeout(Duration),
 }
 
 impl std::fmt::Display for NativeError {
@@ -138,6 +147,11 @@ impl std::fmt::Display for NativeError {
             NativeError::Compiler(m) => write!(f, "error: {m}"),
             NativeError::Runtime(m) => write!(f, "error: runtime error at {m}"),
             NativeError::Io(m) => write!(f, "error: {m}"),
+            NativeError::Timeout(t) => write!(
+                f,
+                "error: the compiled program exceeded the time limit of {} s",
+                t.as_secs_f64()
+            ),
         }
     }
 }
@@ -248,8 +262,178 @@ pub fn cc_flags(opts: &BuildOptions) -> Vec<String> {
     f
 }
 
-/// Compile C source to an executable (cached by content hash).
+/// The build cache's default size bound, in MiB (`$WEIR_CACHE_MAX_MB` overrides it).
+pub const DEFAULT_CACHE_MAX_MB: u64 = 512;
+
+/// Entries used this recently are never evicted (a process that has just been
+/// handed an executable is about to run it).
+const EVICTION_GRACE: Duration = Duration::from_secs(60);
+
+/// Temporary files older than this are left-overs of an interrupted build.
+const STALE_TEMP: Duration = Duration::from_secs(3600);
+
+/// The build cache's size bound in bytes: `$WEIR_CACHE_MAX_MB` MiB, else
+/// [`DEFAULT_CACHE_MAX_MB`] (also when the variable is not a whole number).
+pub fn cache_max_bytes() -> u64 {
+    std::env::var("WEIR_CACHE_MAX_MB")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or(DEFAULT_CACHE_MAX_MB)
+        .saturating_mul(1 << 20)
+}
+
+/// A name no other build (thread, process, or machine sharing the directory)
+/// picks at the same time: pid, a per-process counter and a random-ish suffix
+/// (std's per-process random hash keys mixed with the clock).
+fn unique_tag() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(seq);
+    h.write_u128(
+        SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+    );
+    format!("{}.{seq}.{:08x}", std::process::id(), h.finish() as u32)
+}
+
+/// The record stored beside a cached executable (`wHASH.meta`): its size and
+/// the FNV-64 hash of its bytes.
+fn entry_record(bytes: &[u8]) -> String {
+    format!(
+        "weir-cache-entry 1\nsize {}\nfnv64 {:016x}\n",
+        bytes.len(),
+        fnv(&[bytes])
+    )
+}
+
+/// Whether `exe` is a complete cache entry: its record exists and its size and
+/// hash match the record.
+fn entry_is_complete(exe: &Path, meta: &Path) -> bool {
+    let Ok(record) = std::fs::read_to_string(meta) else {
+        return false;
+    };
+    let Ok(m) = std::fs::metadata(exe) else {
+        return false;
+    };
+    let want_size = format!("size {}\n", m.len());
+    if !m.is_file() || !record.contains(&want_size) {
+        return false;
+    }
+    match std::fs::read(exe) {
+        Ok(bytes) => entry_record(&bytes) == record,
+        Err(_) => false,
+    }
+}
+
+/// Mark an entry as just used (its record's modification time is the clock of
+/// the least-recently-used eviction).
+fn touch(path: &Path) {
+    if let Ok(f) = std::fs::OpenOptions::new().write(true).open(path) {
+        let _ = f.set_modified(SystemTime::now());
+    }
+}
+
+/// The cache key of a file name `wHASH...` (16 hex digits), if it is one of
+/// the cache's files.
+fn cache_key(name: &str) -> Option<&str> {
+    let key = name.get(..17)?;
+    let rest = &name[17..];
+    let ours = key.starts_with('w')
+        && key[1..].bytes().all(|b| b.is_ascii_hexdigit())
+        && (rest.is_empty() || rest.starts_with('.'));
+    ours.then_some(key)
+}
+
+/// What [`evict_cache`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Eviction {
+    /// Entries (executable, record and C source) removed.
+    pub entries: usize,
+    /// Bytes freed, stale temporary files included.
+    pub bytes: u64,
+    /// Bytes left in the cache's files.
+    pub left: u64,
+}
+
+/// Keep the cache directory under `max_bytes`: remove the least recently used
+/// entries (an entry is an executable `wHASH`, its record `wHASH.meta` and its
+/// C source `wHASH.c`; its last use is the newest modification time among
+/// them) until the cache's files fit, never one used in the last minute, and
+/// remove temporary files left by builds interrupted over an hour ago. Files
+/// that are not the cache's are left alone.
+pub fn evict_cache(dir: &Path, max_bytes: u64) -> std::io::Result<Eviction> {
+    let now = SystemTime::now();
+    let age = |t: SystemTime| now.duration_since(t).unwrap_or(Duration::ZERO);
+    let mut ev = Eviction::default();
+    // key -> (last use, bytes, files)
+    let mut groups: std::collections::HashMap<String, (SystemTime, u64, Vec<PathBuf>)> =
+        std::collections::HashMap::new();
+    for e in std::fs::read_dir(dir)? {
+        let Ok(e) = e else { continue };
+        let name = e.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(key) = cache_key(name) else { continue };
+        let Ok(m) = e.metadata() else { continue };
+        if !m.is_file() {
+            continue;
+        }
+        let mtime = m.modified().unwrap_or(now);
+        if name.contains(".tmp") {
+            if age(mtime) > STALE_TEMP && std::fs::remove_file(e.path()).is_ok() {
+                ev.bytes += m.len();
+            }
+            continue;
+        }
+        let g = groups
+            .entry(key.to_string())
+            .or_insert((SystemTime::UNIX_EPOCH, 0, Vec::new()));
+        g.0 = g.0.max(mtime);
+        g.1 += m.len();
+        g.2.push(e.path());
+    }
+    let mut total: u64 = groups.values().map(|g| g.1).sum();
+    let mut order: Vec<_> = groups.into_values().collect();
+    order.sort_by_key(|g| g.0);
+    for (used, bytes, files) in order {
+        if total <= max_bytes {
+            break;
+        }
+        if age(used) < EVICTION_GRACE {
+            continue;
+        }
+        // The record first: an entry without its record is never used.
+        let mut files = files;
+        files.sort_by_key(|f| f.extension().is_none_or(|x| x != "meta"));
+        for f in &files {
+            let _ = std::fs::remove_file(f);
+        }
+        total = total.saturating_sub(bytes);
+        ev.entries += 1;
+        ev.bytes += bytes;
+    }
+    ev.left = total;
+    Ok(ev)
+}
+
+/// Compile C source to an executable, cached by content hash in [`cache_dir`];
+/// see [`build_c_in`].
 pub fn build_c(src: &str, opts: &BuildOptions) -> Result<PathBuf, NativeError> {
+    build_c_in(&cache_dir(), src, opts)
+}
+
+/// Compile C source to an executable, cached in `dir` by a hash of the source,
+/// compiler, flags and libraries. An entry is used only when complete: the
+/// compiler writes to a name of its own, the executable's size and FNV-64 hash
+/// are recorded beside it (`wHASH.meta`), and both are renamed into place, so
+/// concurrent builds of one program never see each other's partial files; an
+/// entry whose executable does not match its record (truncated, overwritten)
+/// is rebuilt. After a build, old entries are evicted down to
+/// [`cache_max_bytes`] ([`evict_cache`]).
+pub fn build_c_in(dir: &Path, src: &str, opts: &BuildOptions) -> Result<PathBuf, NativeError> {
     let cc = find_cc(opts)?;
     let flags = cc_flags(opts);
     let libs: Vec<&str> = if opts.variant.mem == MemMode::Gc {
@@ -264,41 +448,78 @@ pub fn build_c(src: &str, opts: &BuildOptions) -> Result<PathBuf, NativeError> {
         joined.as_bytes(),
         libs.join(" ").as_bytes(),
     ]);
-    let dir = cache_dir();
-    std::fs::create_dir_all(&dir).map_err(|e| {
+    std::fs::create_dir_all(dir).map_err(|e| {
         NativeError::Compiler(format!(
             "cannot create the build cache {}: {e}",
             dir.display()
         ))
     })?;
-    let exe = dir.join(format!("w{h:016x}"));
-    if exe.exists() {
+    let key = format!("w{h:016x}");
+    let exe = dir.join(&key);
+    let meta = dir.join(format!("{key}.meta"));
+    if entry_is_complete(&exe, &meta) {
+        touch(&meta);
         return Ok(exe);
     }
-    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let c_path = dir.join(format!("w{h:016x}.{}.{seq}.c", std::process::id()));
-    std::fs::write(&c_path, src)
-        .map_err(|e| NativeError::Compiler(format!("cannot write {}: {e}", c_path.display())))?;
-    let tmp = dir.join(format!("w{h:016x}.{}.{seq}.tmp", std::process::id()));
+    // Missing or incomplete: build afresh under names of our own; a bad entry
+    // is replaced (by rename) below, never deleted while another build may be
+    // about to run it.
+    let tag = unique_tag();
+    let c_tmp = dir.join(format!("{key}.{tag}.tmp.c"));
+    let exe_tmp = dir.join(format!("{key}.{tag}.tmp"));
+    let meta_tmp = dir.join(format!("{key}.{tag}.meta.tmp"));
+    let c_path = dir.join(format!("{key}.c"));
+    let cache_err = |what: &str, p: &Path, e: std::io::Error| {
+        NativeError::Compiler(format!(
+            "build cache {}: cannot {what} {}: {e}",
+            dir.display(),
+            p.display()
+        ))
+    };
+    std::fs::write(&c_tmp, src).map_err(|e| cache_err("write", &c_tmp, e))?;
     let out = Command::new(&cc)
         .args(&flags)
         .arg("-o")
-        .arg(&tmp)
-        .arg(&c_path)
+        .arg(&exe_tmp)
+        .arg(&c_tmp)
         .args(&libs)
-        .output()
-        .map_err(|e| NativeError::Compiler(format!("cannot run `{cc}`: {e}")))?;
+        .output();
+    // The C source is kept beside the entry (for the error message, and to
+    // read); a concurrent build of the same program writes the same text.
+    let c_shown = match std::fs::rename(&c_tmp, &c_path) {
+        Ok(()) => c_path,
+        Err(_) => c_tmp.clone(),
+    };
+    let out = match out {
+        Ok(o) => o,
+        Err(e) => {
+            let _ = std::fs::remove_file(&exe_tmp);
+            return Err(NativeError::Compiler(format!("cannot run `{cc}`: {e}")));
+        }
+    };
     if !out.status.success() {
+        let _ = std::fs::remove_file(&exe_tmp);
         return Err(NativeError::Compiler(format!(
             "the C compiler `{cc}` failed on the generated code {} (a Weir bug, or a missing library such as libgc-dev for the CG variant):\n{}",
-            c_path.display(),
+            c_shown.display(),
             String::from_utf8_lossy(&out.stderr)
+                .replace(&c_tmp.display().to_string(), &c_shown.display().to_string())
         )));
     }
-    std::fs::rename(&tmp, &exe).map_err(|e| {
-        NativeError::Compiler(format!("cannot move the executable into the cache: {e}"))
-    })?;
+    let publish = || -> Result<(), NativeError> {
+        let bytes = std::fs::read(&exe_tmp).map_err(|e| cache_err("read", &exe_tmp, e))?;
+        std::fs::write(&meta_tmp, entry_record(&bytes))
+            .map_err(|e| cache_err("write", &meta_tmp, e))?;
+        std::fs::rename(&exe_tmp, &exe).map_err(|e| cache_err("rename", &exe_tmp, e))?;
+        std::fs::rename(&meta_tmp, &meta).map_err(|e| cache_err("rename", &meta_tmp, e))
+    };
+    if let Err(e) = publish() {
+        let _ = std::fs::remove_file(&exe_tmp);
+        let _ = std::fs::remove_file(&meta_tmp);
+        return Err(e);
+    }
+    // Eviction is housekeeping: a failure there does not fail the build.
+    let _ = evict_cache(dir, cache_max_bytes());
     Ok(exe)
 }
 
@@ -512,7 +733,7 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn take(&mut self, n: usize) -> Result<&[u8], String> {
-        if self.at + n > self.b.len() {
+        if n > self.b.len().saturating_sub(self.at) {
             return Err("the compiled program's output ended early".into());
         }
         let s = &self.b[self.at..self.at + n];
@@ -544,48 +765,65 @@ impl Reader<'_> {
     }
 }
 
-fn rebuild(t: &Type, ls: &[LeafData]) -> Value {
+/// The largest number of array values (rows at every level) a decoded result
+/// may have: a hostile or broken program claiming `[2^62][0]` is an error, not
+/// an allocation failure.
+const MAX_DECODED_ROWS: u64 = 1 << 32;
+
+fn rebuild(t: &Type, ls: &[LeafData]) -> Result<Value, String> {
+    let malformed = || "the compiled program's output is malformed".to_string();
     match t {
-        Type::Prim(_) => ls[0].data.first().cloned().unwrap_or(Value::I64(0)),
+        Type::Prim(_) => ls
+            .first()
+            .and_then(|l| l.data.first())
+            .cloned()
+            .ok_or_else(malformed),
         Type::Tuple(ts) => {
             let mut k = 0;
             let mut v = Vec::new();
             for t in ts {
                 let n = flat_types(t).len();
-                v.push(rebuild(t, &ls[k..k + n]));
+                v.push(rebuild(t, ls.get(k..k + n).ok_or_else(malformed)?)?);
                 k += n;
             }
-            Value::Tuple(Rc::new(v))
+            Ok(Value::Tuple(Rc::new(v)))
         }
         Type::Array(_, e) => {
-            let n = ls
-                .first()
-                .and_then(|l| l.dims.first())
-                .copied()
-                .unwrap_or(0)
-                .max(0) as usize;
+            let Some(first) = ls.first() else {
+                return Ok(Value::Array(Rc::new(vec![])));
+            };
+            let n = first.dims.first().copied().ok_or_else(malformed)?;
+            let n = usize::try_from(n).map_err(|_| malformed())?;
             let mut rows = Vec::with_capacity(n);
             for i in 0..n {
-                let sub: Vec<LeafData> = ls
-                    .iter()
-                    .map(|l| {
-                        let row: usize = l.dims[1..].iter().map(|d| (*d).max(0) as usize).product();
-                        LeafData {
-                            dims: l.dims[1..].to_vec(),
-                            data: l.data[i * row..(i + 1) * row].to_vec(),
-                            prim: l.prim,
-                        }
-                    })
-                    .collect();
-                rows.push(rebuild(e, &sub));
+                let mut sub = Vec::with_capacity(ls.len());
+                for l in ls {
+                    let inner = l.dims.get(1..).ok_or_else(malformed)?;
+                    let row = inner
+                        .iter()
+                        .try_fold(1usize, |acc, d| {
+                            usize::try_from(*d).ok().and_then(|d| acc.checked_mul(d))
+                        })
+                        .ok_or_else(malformed)?;
+                    let lo = i.checked_mul(row).ok_or_else(malformed)?;
+                    let data = l.data.get(lo..lo + row).ok_or_else(malformed)?;
+                    sub.push(LeafData {
+                        dims: inner.to_vec(),
+                        data: data.to_vec(),
+                        prim: l.prim,
+                    });
+                }
+                rows.push(rebuild(e, &sub)?);
             }
-            Value::Array(Rc::new(rows))
+            Ok(Value::Array(Rc::new(rows)))
         }
-        _ => Value::I64(0),
+        _ => Err(malformed()),
     }
 }
 
-/// Decode an entry's results.
+/// Decode an entry's results. Malformed output (negative dims, fewer bytes
+/// than the dims claim, absurdly many rows) is an error, never a panic or a
+/// huge allocation.
 pub fn decode_result(d: &FunDef, bytes: &[u8]) -> Result<Value, String> {
     let mut r = Reader { b: bytes, at: 0 };
     let mut ls = Vec::new();
@@ -594,7 +832,35 @@ pub fn decode_result(d: &FunDef, bytes: &[u8]) -> Result<Value, String> {
         for _ in 0..rank {
             dims.push(r.i64()?);
         }
-        let n: usize = dims.iter().map(|x| (*x).max(0) as usize).product();
+        let bad = || {
+            format!(
+                "the compiled program's output is malformed (dims {dims:?} for {} bytes)",
+                bytes.len()
+            )
+        };
+        // Rows at each level (a prefix product of the dims) and elements.
+        let mut rows: u64 = 1;
+        let mut n: u64 = 1;
+        for (k, x) in dims.iter().enumerate() {
+            let x = u64::try_from(*x).map_err(|_| bad())?;
+            n = n.checked_mul(x).ok_or_else(bad)?;
+            if k + 1 < dims.len() {
+                rows = rows.checked_mul(x).ok_or_else(bad)?;
+                if rows > MAX_DECODED_ROWS {
+                    return Err(bad());
+                }
+            }
+        }
+        let size: u64 = match p {
+            PrimType::F64 | PrimType::I64 => 8,
+            PrimType::F32 | PrimType::I32 => 4,
+            PrimType::Bool => 1,
+        };
+        let left = (bytes.len() - r.at.min(bytes.len())) as u64;
+        if n.checked_mul(size).is_none_or(|b| b > left) {
+            return Err(bad());
+        }
+        let n = usize::try_from(n).map_err(|_| bad())?;
         let mut data = Vec::with_capacity(n);
         for _ in 0..n {
             data.push(r.scalar(p)?);
@@ -605,10 +871,32 @@ pub fn decode_result(d: &FunDef, bytes: &[u8]) -> Result<Value, String> {
             prim: p,
         });
     }
-    Ok(rebuild(&d.ret, &ls))
+    rebuild(&d.ret, &ls)
 }
 
-/// Build (cached) and run an entry on the given arguments.
+/// The process-wide default time limit of a compiled program, in ms (0: none).
+static DEFAULT_TIME_LIMIT_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Set the time limit [`run_exe`] (and [`run_native`], unless its options set
+/// one) gives a compiled program; `None` (the initial value): no limit.
+/// `weir test` sets it from `--timeout`.
+pub fn set_default_time_limit(limit: Option<Duration>) {
+    let ms = limit.map_or(0, |d| {
+        u64::try_from(d.as_millis()).unwrap_or(u64::MAX).max(1)
+    });
+    DEFAULT_TIME_LIMIT_MS.store(ms, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The process-wide default time limit (see [`set_default_time_limit`]).
+pub fn default_time_limit() -> Option<Duration> {
+    match DEFAULT_TIME_LIMIT_MS.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => None,
+        ms => Some(Duration::from_millis(ms)),
+    }
+}
+
+/// Build (cached) and run an entry on the given arguments, within
+/// `opts.time_limit` (else the process default).
 pub fn run_native(
     c: &Compiled,
     entry: &str,
@@ -622,16 +910,68 @@ pub fn run_native(
         .ok_or_else(|| NativeError::Io(format!("no entry point named `{entry}`")))?;
     let src = c_source(c, opts, true)?;
     let exe = build_c(&src, opts)?;
-    run_exe(&exe, d, args, runs, &[])
+    let limit = opts.time_limit.or_else(default_time_limit);
+    run_exe_limited(&exe, d, args, runs, &[], limit)
 }
 
-/// Run a built executable (with an optional wrapper command such as valgrind).
+/// Run a built executable (with an optional wrapper command such as valgrind),
+/// within the process default time limit ([`default_time_limit`]).
 pub fn run_exe(
     exe: &Path,
     d: &FunDef,
     args: &[Value],
     runs: u64,
     wrapper: &[&str],
+) -> Result<(Value, Option<Stats>), NativeError> {
+    run_exe_limited(exe, d, args, runs, wrapper, default_time_limit())
+}
+
+/// Wait for `child`, killing it at the deadline: `Ok(None)` when it was killed.
+fn wait_limited(
+    child: &mut std::process::Child,
+    limit: Option<Duration>,
+) -> std::io::Result<Option<std::process::ExitStatus>> {
+    let Some(deadline) = limit.and_then(|l| Instant::now().checked_add(l)) else {
+        return child.wait().map(Some);
+    };
+    let mut step = Duration::from_millis(1);
+    loop {
+        if let Some(s) = child.try_wait()? {
+            return Ok(Some(s));
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(step.min(deadline - now));
+        step = (step * 2).min(Duration::from_millis(50));
+    }
+}
+
+/// Read a pipe to its end on a thread of its own.
+fn drain<R: std::io::Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_end(&mut buf);
+        }
+        buf
+    })
+}
+
+/// Run a built executable (with an optional wrapper command such as
+/// valgrind), killing it after `limit` ([`NativeError::Timeout`]). Input is
+/// written and output read on threads of their own, so a program that writes
+/// before it has read all its input cannot deadlock with this one.
+pub fn run_exe_limited(
+    exe: &Path,
+    d: &FunDef,
+    args: &[Value],
+    runs: u64,
+    wrapper: &[&str],
+    limit: Option<Duration>,
 ) -> Result<(Value, Option<Stats>), NativeError> {
     let input = encode_args(d, args).map_err(NativeError::Io)?;
     let mut cmd = if let Some((w, rest)) = wrapper.split_first() {
@@ -652,27 +992,43 @@ pub fn run_exe(
     let mut child = cmd
         .spawn()
         .map_err(|e| NativeError::Io(format!("cannot run {}: {e}", exe.display())))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        use std::io::Write;
-        let _ = stdin.write_all(&input);
-    }
-    let out = child
-        .wait_with_output()
-        .map_err(|e| NativeError::Io(format!("cannot run {}: {e}", exe.display())))?;
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let stdin = child.stdin.take();
+    let writer = std::thread::spawn(move || {
+        if let Some(mut stdin) = stdin {
+            use std::io::Write;
+            // A program that fails before reading its input closes the pipe.
+            let _ = stdin.write_all(&input);
+        }
+    });
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let status = wait_limited(&mut child, limit);
+    let _ = writer.join();
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = String::from_utf8_lossy(&stderr.join().unwrap_or_default()).to_string();
+    let status = match status {
+        Ok(Some(s)) => s,
+        Ok(None) => return Err(NativeError::Timeout(limit.unwrap_or_default())),
+        Err(e) => {
+            return Err(NativeError::Io(format!(
+                "cannot run {}: {e}",
+                exe.display()
+            )));
+        }
+    };
     let stats = stderr
         .lines()
         .find(|l| l.starts_with("stats:"))
         .map(Stats::parse);
-    if !out.status.success() {
+    if !status.success() {
         let msg = stderr
             .lines()
             .find_map(|l| l.strip_prefix("error: "))
             .map(|s| s.to_string())
-            .unwrap_or_else(|| format!("the compiled program failed ({}): {stderr}", out.status));
+            .unwrap_or_else(|| format!("the compiled program failed ({status}): {stderr}"));
         return Err(NativeError::Runtime(msg));
     }
-    let v = decode_result(d, &out.stdout).map_err(NativeError::Io)?;
+    let v = decode_result(d, &stdout).map_err(NativeError::Io)?;
     Ok((v, stats))
 }
 

@@ -120,9 +120,14 @@ pub fn optimize_skipping(program: &Program, skip: &[&str]) -> Result<Program, St
     )
 }
 
+/// The largest source file read: 64 MiB.
+pub const MAX_SOURCE_BYTES: u64 = 64 << 20;
+
 /// Read and compile a file.
 pub fn compile_file(path: &Path) -> Result<Compiled, LoadError> {
-    let text = std::fs::read_to_string(path)
+    // a source file must be a regular file of bounded size (`/dev/zero` or a
+    // FIFO would never end)
+    let text = weir_interp::files::read_text_bounded(path, MAX_SOURCE_BYTES)
         .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
     compile_source(&path.display().to_string(), &text)
 }

@@ -3,6 +3,7 @@
 use crate::inputs::{Source, param_names, read_args};
 use crate::pipeline::{Compiled, render_runtime_error, run_entry, run_entry_optimized};
 use std::path::{Path, PathBuf};
+use weir_interp::files::{MAX_INPUT_BYTES, read_text_bounded};
 use weir_interp::value::{compare, count_values, parse_values};
 use weir_interp::{Value, format_value};
 use weir_ir::Type;
@@ -162,9 +163,11 @@ fn read_src(src: &ValueSrc) -> Result<Source, String> {
         ValueSrc::File(p) if p.extension().is_some_and(|e| e == "npy") => {
             Ok(Source::Npy(p.clone()))
         }
-        ValueSrc::File(p) => std::fs::read_to_string(p)
-            .map(|t| Source::Text(t, p.display().to_string()))
-            .map_err(|e| format!("cannot read {}: {e}", p.display())),
+        // a value file must be a regular file of bounded size (`@ /dev/zero` is an
+        // error, not a hang)
+        ValueSrc::File(p) => {
+            read_text_bounded(p, MAX_INPUT_BYTES).map(|t| Source::Text(t, p.display().to_string()))
+        }
     }
 }
 

@@ -154,6 +154,8 @@ fn dead_allocation_drops_an_unused_buffer_and_empty_allocation_the_scope() {
         var: v.into(),
         elem: PrimType::F64,
         dims: vec![Atom::Const(Const::I64(4))],
+        span: Span::default(),
+        when: vec![],
     };
     let p = hand_made(vec![buf("b1"), buf("b2")]);
     weir_dps::verify::verify_program(&p).expect("valid");

@@ -2,11 +2,16 @@
 //!
 //! Generates thousands of random well-typed Weir programs (maps, zips, folds,
 //! reductions, builds, transposes, reverses, scans, lets with several consumers,
-//! branches, higher-order helper functions, a helper too big to inline) and random
-//! inputs; whenever the unoptimized program runs without error, the optimized one
-//! must return the same value bit for bit (floats compared by their bits: the
-//! optimizer does not reassociate). Where the original reports a size mismatch, the
-//! optimized program must report one too.
+//! branches, higher-order helper functions, a helper too big to inline, and
+//! statements that can fail — reads at computed indices, slices, splits, integer
+//! division, `unflatten`, ragged array literals, counts that may be negative —
+//! many of them dead, i.e. whose value is never used) and random inputs. Whenever
+//! the unoptimized program runs without error, the optimized one must return the
+//! same value bit for bit (floats compared by their bits: the optimizer does not
+//! reassociate); whenever it fails, the optimized one must fail with an error of
+//! the same kind (E0901 bounds, E0902 size mismatch, E0903 division by zero,
+//! E0900 other invalid arguments), at the same source location: dead code keeps
+//! its checks (docs/language.md §6).
 //!
 //! `WEIR_OPT_RANDOM_CASES` changes the number of programs (default 2500);
 //! `WEIR_OPT_RANDOM_SEED` the first seed.
@@ -82,6 +87,59 @@ impl Gen {
         self.rng.pick(&["0", "(n - 1)", "(n / 2)"]).to_string()
     }
 
+    /// An `i64` expression: sizes, the input `k` (which may be negative or
+    /// zero), loop indices, and arithmetic on them.
+    fn int(&mut self, env: &Env) -> String {
+        match self.rng.below(9) {
+            0 | 1 => "k".into(),
+            2 => "n".into(),
+            3 if !env.i.is_empty() => {
+                let i = env.i[self.rng.below(env.i.len())].clone();
+                format!("({i} + k)")
+            }
+            3 => "(n - k)".into(),
+            4 => "(k - 1)".into(),
+            5 => "(n - k)".into(),
+            6 => "0".into(),
+            7 => "(n / k)".into(),
+            _ => "(k * 2)".into(),
+        }
+    }
+
+    /// An expression that may fail, of any type; it is bound by a `let` whose
+    /// variable is never used, so only its checks matter.
+    fn dead(&mut self, env: &Env, d: usize) -> String {
+        let v = self.v(env, d.min(1));
+        match self.rng.below(16) {
+            0 => format!("unflatten 2 2 ({v})"),
+            1 => format!("unflatten ({}) 2 ({v})", self.int(env)),
+            2 => format!("[[1.0], {v}]"),
+            3 => format!("[{v}, w]"),
+            4 => format!("1 / {}", self.int(env)),
+            5 => format!("({v})[{}]", self.int(env)),
+            6 => format!("({v})[{}:]", self.int(env)),
+            7 => format!("split ({}) ({v})", self.int(env)),
+            8 => format!("replicate ({}) 1.0", self.int(env)),
+            9 => format!("iota ({})", self.int(env)),
+            10 => {
+                let i = self.fresh("i");
+                format!("build n (\\{i} -> ({v})[{i} + k])")
+            }
+            11 => {
+                let (acc, i) = (self.fresh("acc"), self.fresh("i"));
+                format!("ifold (\\{acc} {i} -> {acc} + ({v})[{i} + k]) 0.0 n")
+            }
+            12 => format!("(if s < 0.0 then ({v})[k] else 0.0)"),
+            13 => format!("mat[{}][{}]", self.int(env), self.idx(env)),
+            14 => {
+                let x = self.fresh("x");
+                let m = self.int(env);
+                format!("map (\\{x} -> {x} + f64 (10 / k)) (map f64 (iota ({m})))")
+            }
+            _ => format!("({v})[n]"),
+        }
+    }
+
     fn lit(&mut self) -> String {
         self.rng
             .pick(&["1.0", "0.5", "-2.0", "3.25", "0.0", "-0.0", "1e-3", "7.0"])
@@ -103,10 +161,29 @@ impl Gen {
             };
         }
         let d = d - 1;
-        match self.rng.below(17) {
+        match self.rng.below(21) {
             0..=2 => {
                 let op = self.rng.pick(&["+", "-", "*", "+", "*"]);
                 format!("({} {op} {})", self.f(env, d), self.f(env, d))
+            }
+            17 | 18 => {
+                // a dead statement that may fail
+                let x = self.fresh("dead");
+                let e = self.dead(env, d);
+                format!("(let {x} = {e} in {})", self.f(env, d))
+            }
+            19 => {
+                // a read that may fail, whose value is used
+                let v = self.v(env, d);
+                let i = self.int(env);
+                format!("(if {i} < n && {i} >= 0 then ({v})[{i}] else f64 (n / (k + 1)))")
+            }
+            20 => {
+                // a generated array of which only one element is read: the
+                // other elements' reads are checks too
+                let (t, i) = (self.fresh("t"), self.fresh("i"));
+                let v = self.v(env, d);
+                format!("(let {t} = build n (\\{i} -> ({v})[{i} + k]) in ({t})[0])")
             }
             3 => format!("sum ({})", self.v(env, d)),
             4 => format!("maximum ({})", self.v(env, d)),
@@ -292,7 +369,7 @@ impl Gen {
             _ => ("[n][n]f64", self.m(&env, 3)),
         };
         format!(
-            "{PRELUDE}{}\nentry main [n] (v: [n]f64) (w: [n]f64) (mat: [n][n]f64) (s: f64) : {ret} =\n  {body}\n",
+            "{PRELUDE}{}\nentry main [n] (v: [n]f64) (w: [n]f64) (mat: [n][n]f64) (s: f64) (k: i64) : {ret} =\n  {body}\n",
             big_helper()
         )
     }
@@ -309,8 +386,29 @@ impl Gen {
                 .collect(),
         );
         let s = f();
-        vec![v, w, mat, s]
+        let k = Value::I64([0, 1, 1, 2, -1, 3][self.rng.below(6)]);
+        vec![v, w, mat, s, k]
     }
+}
+
+/// The kind of a run-time error: its diagnostic code (as `weir` reports it).
+fn kind(message: &str) -> &'static str {
+    if message.starts_with("index out of bounds") || message.starts_with("slice") {
+        "E0901"
+    } else if message.starts_with("size mismatch") {
+        "E0902"
+    } else if message.starts_with("integer division") {
+        "E0903"
+    } else {
+        "E0900"
+    }
+}
+
+fn show(args: &[Value]) -> String {
+    args.iter()
+        .map(weir_interp::format_value)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn bits_equal(a: &Value, b: &Value) -> bool {
@@ -336,6 +434,7 @@ fn optimizer_preserves_results_on_random_programs() {
         .unwrap_or(1);
     let (mut compared, mut rejected, mut errored) = (0u64, 0u64, 0u64);
     let mut fused_something = 0u64;
+    let mut kinds: std::collections::BTreeMap<&str, u64> = std::collections::BTreeMap::new();
     for seed in seed0..seed0 + cases {
         let mut g = Gen {
             rng: Rng(seed),
@@ -381,19 +480,44 @@ fn optimizer_preserves_results_on_random_programs() {
                     );
                 }
                 (Ok(_), Err(e)) => panic!(
-                    "seed {seed}: the optimized program fails ({}) where the original does not\n{src}",
-                    e.message
+                    "seed {seed}: the optimized program fails ({}) where the original does not\n{src}\ninputs: {}",
+                    e.message,
+                    show(&args)
                 ),
-                (Err(e), Ok(_)) if e.message.starts_with("size mismatch") => {
-                    panic!("seed {seed}: a size check was lost ({})\n{src}", e.message)
+                (Err(e), Ok(v)) => panic!(
+                    "seed {seed}: a check was lost ({}); the optimized program returns {}\n{src}\ninputs: {}\noptimized IR:\n{}",
+                    e.message,
+                    weir_interp::format_value(v),
+                    show(&args),
+                    weir_ir::print::program_to_string(&c.optimized)
+                ),
+                (Err(e), Err(f)) => {
+                    assert!(
+                        kind(&e.message) == kind(&f.message) && e.span == f.span,
+                        "seed {seed}: the optimized program fails with `{}` at {:?} where the original fails with `{}` at {:?}\n{src}\ninputs: {}\noptimized IR:\n{}",
+                        f.message,
+                        f.span,
+                        e.message,
+                        e.span,
+                        show(&args),
+                        weir_ir::print::program_to_string(&c.optimized)
+                    );
+                    errored += 1;
+                    *kinds.entry(kind(&e.message)).or_default() += 1;
                 }
-                _ => errored += 1,
             }
         }
     }
     eprintln!(
-        "{cases} programs: {compared} runs compared, {errored} runs failing in both, {rejected} programs rejected, {fused_something} with fewer arrays after optimization"
+        "{cases} programs: {compared} runs compared, {errored} runs failing in both ({kinds:?}), {rejected} programs rejected, {fused_something} with fewer arrays after optimization"
     );
+    // the generator must exercise every kind of check
+    for k in ["E0900", "E0901", "E0902", "E0903"] {
+        assert!(
+            kinds.get(k).copied().unwrap_or(0) * 200 >= cases,
+            "too few runs failing with {k}: {kinds:?}"
+        );
+    }
     assert!(
         rejected * 20 <= cases,
         "too many generated programs rejected ({rejected} of {cases}): the generator has rotted"

@@ -351,3 +351,134 @@ fn float_identities_are_exact_in_ieee() {
         assert_eq!(has_op, *stays, "`{e}`:\n{text}");
     }
 }
+
+/// The kind of a run-time error: its diagnostic code (as `weir` reports it).
+fn error_kind(message: &str) -> &'static str {
+    if message.starts_with("index out of bounds") || message.starts_with("slice") {
+        "E0901"
+    } else if message.starts_with("size mismatch") {
+        "E0902"
+    } else if message.starts_with("integer division") {
+        "E0903"
+    } else {
+        "E0900"
+    }
+}
+
+fn bits_equal(a: &weir_interp::Value, b: &weir_interp::Value) -> bool {
+    use weir_interp::Value;
+    match (a, b) {
+        (Value::F64(x), Value::F64(y)) => x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
+        (Value::F32(x), Value::F32(y)) => x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
+        (Value::Array(xs), Value::Array(ys)) | (Value::Tuple(xs), Value::Tuple(ys)) => {
+            xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| bits_equal(x, y))
+        }
+        _ => a == b,
+    }
+}
+
+/// The regression corpus `tests/regress/*.weir` (issue 14: the optimizer dropped
+/// checks of dead code and of fused reads): on every case the optimized program
+/// has the outcome of the unoptimized one — the same value bit for bit, or an
+/// error of the same kind at the same source location — so no check is lost,
+/// invented, or reported before another (docs/language.md §6); and where the
+/// unoptimized run meets the case's expectation, the optimized run does too.
+/// (`tests/regress.rs` runs the same files' expectations on the unoptimized
+/// interpreter and on C.)
+#[test]
+fn regressions_keep_their_checks_when_optimized() {
+    use weir_driver::pipeline::{run_entry, run_entry_optimized};
+    use weir_driver::testblock::{Expect, case_args, parse_blocks, parse_expected};
+    let dir = root().join("tests/regress");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|rd| rd.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|x| x == "weir"));
+    files.sort();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    let mut errors = std::collections::BTreeMap::<&str, usize>::new();
+    for f in &files {
+        let c = compile_file(f).unwrap_or_else(|e| panic!("{}", e.render(false)));
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        let cases = parse_blocks(&text, &dir).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let first = c.program.entries().next().map(|d| d.name.clone());
+        for case in &cases {
+            let entries = if case.entries.is_empty() {
+                first.iter().cloned().collect()
+            } else {
+                case.entries.clone()
+            };
+            for entry in entries {
+                let at = format!("{}:{} ({entry})", f.display(), case.line);
+                // inputs the entry rejects are the input reader's business
+                let Ok(args) = case_args(&c, &entry, &case.input) else {
+                    continue;
+                };
+                checked += 1;
+                let r = run_entry(&c, &entry, args.clone());
+                let o = run_entry_optimized(&c, &entry, args);
+                match (&r, &o) {
+                    (Ok(a), Ok(b)) if !bits_equal(a, b) => failures.push(format!(
+                        "{at}: {} unoptimized, {} optimized",
+                        weir_interp::format_value(a),
+                        weir_interp::format_value(b)
+                    )),
+                    (Err(e), Err(g))
+                        if error_kind(&e.message) != error_kind(&g.message) || e.span != g.span =>
+                    {
+                        failures.push(format!(
+                            "{at}: `{}` at {:?} unoptimized, `{}` at {:?} optimized",
+                            e.message, e.span, g.message, g.span
+                        ))
+                    }
+                    (Err(e), Ok(v)) => failures.push(format!(
+                        "{at}: `{}` unoptimized, but the optimized program returns {}",
+                        e.message,
+                        weir_interp::format_value(v)
+                    )),
+                    (Ok(_), Err(g)) => failures.push(format!(
+                        "{at}: the optimized program fails with `{}`",
+                        g.message
+                    )),
+                    _ => {}
+                }
+                if let Err(e) = &r {
+                    *errors.entry(error_kind(&e.message)).or_default() += 1;
+                }
+                match (&case.expect, &r, &o) {
+                    (Expect::Error(w), Err(e), Err(g))
+                        if e.message.contains(w.as_str()) && !g.message.contains(w.as_str()) =>
+                    {
+                        failures.push(format!(
+                            "{at}: expected an error containing `{w}`, the optimized program fails with `{}`",
+                            g.message
+                        ))
+                    }
+                    (Expect::Output(src), Ok(a), Ok(b)) => {
+                        let ret = c.program.find(&entry).map(|d| d.ret.clone());
+                        let Some(ret) = ret else { continue };
+                        if let Ok(want) = parse_expected(src, &ret)
+                            && weir_interp::compare(a, &want, case.tolerance).is_ok()
+                            && let Err(d) = weir_interp::compare(b, &want, case.tolerance)
+                        {
+                            failures.push(format!("{at}: optimized: {d}"));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} cases:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    // the corpus covers every kind of check (dead_code, fusion, code_motion, ...)
+    assert!(checked >= 50, "only {checked} cases");
+    for k in ["E0900", "E0901", "E0902", "E0903"] {
+        assert!(errors.get(k).is_some_and(|n| *n >= 2), "{errors:?}");
+    }
+}

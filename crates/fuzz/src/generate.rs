@@ -406,9 +406,9 @@ impl G<'_> {
 
     /// The size of an allocation: as [`size`], and rarely one too large for
     /// memory (2^61 elements: the byte count overflows), which must be an
-    /// out-of-memory error, never a crash.
-    fn alloc_size(&mut self, d: usize) -> String {
-        if self.c.weighted(&[60, 1]) == 1 {
+    /// out-of-memory error, never a crash. Only for arrays of scalars.
+    fn alloc_size(&mut self, d: usize, huge_ok: bool) -> String {
+        if self.c.weighted(&[60, 1]) == 1 && huge_ok {
             "2305843009213693952".to_string()
         } else {
             self.size(d)
@@ -458,10 +458,17 @@ impl G<'_> {
     /// A lambda of one parameter of type `a` returning `r`.
     fn lambda1(&mut self, a: &Ty, r: &Ty, d: usize) -> String {
         let x = self.fresh("x");
-        if *a == Ty::I64 {
-            // the index of `build`/`ireduce`, or an element: bounded either way
-            self.small.push(x.clone());
-        }
+        self.lambda1_named(x, a, r, d)
+    }
+
+    /// A lambda over an index (`build`, `ireduce`): its parameter is small.
+    fn index_lambda(&mut self, r: &Ty, d: usize) -> String {
+        let x = self.fresh("x");
+        self.small.push(x.clone());
+        self.lambda1_named(x, &Ty::I64, r, d)
+    }
+
+    fn lambda1_named(&mut self, x: String, a: &Ty, r: &Ty, d: usize) -> String {
         let body = self.with_var(&x, a, |g| g.expr(r, d));
         format!("(\\{x} -> {body})")
     }
@@ -741,7 +748,7 @@ impl G<'_> {
             16 => {
                 let (op, ne) = self.assoc_op(t);
                 let n = self.size(d1);
-                let f = self.lambda1(&Ty::I64, t, d1);
+                let f = self.index_lambda(t, d1);
                 Some(format!("(ireduce {op} {ne} {n} {f})"))
             }
             17 => self.common(t, d, 5),
@@ -909,7 +916,7 @@ impl G<'_> {
             }
             2 => {
                 let n = self.size(d1);
-                let f = self.lambda1(&Ty::I64, e, d1);
+                let f = self.index_lambda(e, d1);
                 Some(format!("(build {n} {f})"))
             }
             3 => {
@@ -931,11 +938,13 @@ impl G<'_> {
                 Some(format!("({m} {f} {})", arrs.join(" ")))
             }
             5 => {
-                let n = self.alloc_size(d1);
+                let n = self.alloc_size(d1, true);
                 Some(format!("(iota {n})"))
             }
             6 => {
-                let n = self.alloc_size(d1);
+                // (a huge count of empty rows is a valid value of no elements
+                // that neither the interpreter nor the decoder can hold)
+                let n = self.alloc_size(d1, e.is_scalar());
                 let x = self.expr(e, d1);
                 Some(format!("(replicate {n} {x})"))
             }

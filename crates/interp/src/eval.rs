@@ -1,7 +1,7 @@
 //! The reference interpreter of the core IR. It defines Weir's meaning: every later
 //! stage must produce the same results (and the same runtime errors).
 
-use crate::value::Value;
+use crate::value::{Shape, Value, elem_shape, same_shape, shape_of};
 use std::collections::HashMap;
 use std::rc::Rc;
 use weir_ir::print::type_to_string;
@@ -62,6 +62,8 @@ pub struct Interp<'p> {
     defs: HashMap<&'p str, &'p FunDef>,
     /// Maximum call depth (definitions cannot recurse, so this only guards malformed IR).
     depth: usize,
+    /// Evaluation steps left (bodies entered plus statements), if limited.
+    fuel: Option<u64>,
 }
 
 fn err<T>(span: Span, msg: impl Into<String>) -> R<T> {
@@ -71,27 +73,161 @@ fn err<T>(span: Span, msg: impl Into<String>) -> R<T> {
     })
 }
 
-fn shape_of(v: &Value) -> Vec<usize> {
-    v.shape()
-}
-
-/// Check that all elements of a new array have the same shape (arrays are rectangular).
+/// Check that all elements of a new array have the same shape (arrays are
+/// rectangular), down to the shapes that empty arrays remember.
 fn regular(xs: &[Value], span: Span, what: &str) -> R<()> {
-    if let Some(Value::Array(_)) = xs.first() {
-        let s0 = shape_of(&xs[0]);
-        for (i, x) in xs.iter().enumerate().skip(1) {
-            let s = shape_of(x);
-            if s != s0 {
-                return err(
-                    span,
-                    format!(
-                        "size mismatch: {what} produced an irregular array (element 0 has shape {s0:?}, element {i} has shape {s:?})"
-                    ),
-                );
-            }
+    let Some(first) = xs.first() else {
+        return Ok(());
+    };
+    if !matches!(first, Value::Array(_) | Value::Empty(_) | Value::Tuple(_)) {
+        return Ok(());
+    }
+    for (i, x) in xs.iter().enumerate().skip(1) {
+        if !same_shape(first, x) {
+            return err(
+                span,
+                format!(
+                    "size mismatch: {what} produced an irregular array (element 0 has shape {}, element {i} has shape {})",
+                    shape_of(first),
+                    shape_of(x)
+                ),
+            );
         }
     }
     Ok(())
+}
+
+/// The elements of an array value (none for an empty one); `None` for a non-array.
+fn elements(v: &Value) -> Option<Rc<Vec<Value>>> {
+    match v {
+        Value::Array(xs) => Some(xs.clone()),
+        Value::Empty(_) => Some(Rc::new(Vec::new())),
+        _ => None,
+    }
+}
+
+/// An empty array whose (absent) elements have shape `s`.
+fn empty(s: Shape) -> Value {
+    Value::Empty(Rc::new(s))
+}
+
+/// The array of `xs`, or, when there are none, an empty array whose elements
+/// have the shape `s()`.
+fn array_or(xs: Vec<Value>, s: impl FnOnce() -> Shape) -> Value {
+    if xs.is_empty() {
+        empty(s())
+    } else {
+        Value::array(xs)
+    }
+}
+
+/// A vector for `n` values, or an out-of-memory error (never an abort).
+fn alloc<T>(n: usize, span: Span) -> R<Vec<T>> {
+    let mut v = Vec::new();
+    match v.try_reserve_exact(n) {
+        Ok(()) => Ok(v),
+        Err(_) => err(
+            span,
+            format!("out of memory: cannot allocate an array of {n} elements"),
+        ),
+    }
+}
+
+/// `n` copies of `x`, or an out-of-memory error.
+fn copies(x: Value, n: usize, span: Span) -> R<Vec<Value>> {
+    let mut v = alloc(n, span)?;
+    v.extend(std::iter::repeat_n(x, n));
+    Ok(v)
+}
+
+/// The shape of values of type `t`, with the sizes given by `size` (`None`: unknown).
+fn type_shape(t: &Type, size: &dyn Fn(&Size) -> Option<usize>) -> Shape {
+    match t {
+        Type::Prim(_) => Shape::Scalar,
+        Type::Array(s, e) => Shape::Array(size(s), Rc::new(type_shape(e, size))),
+        Type::Tuple(ts) => Shape::Tuple(Rc::new(ts.iter().map(|t| type_shape(t, size)).collect())),
+        _ => Shape::Unknown,
+    }
+}
+
+/// The shape of the elements of arrays of type `t` (`[n]T`: the shape of `T`),
+/// with sizes read from the environment; what the interpreter knows of the
+/// elements of an empty array it makes without elements to look at.
+fn elem_type_shape(t: &Type, env: &Env) -> Shape {
+    match t {
+        Type::Array(_, e) => type_shape(e, &|s| match s {
+            Size::Const(c) => usize::try_from(*c).ok(),
+            Size::Var(v) => match env.get(v) {
+                Some(Value::I64(n)) => usize::try_from(*n).ok(),
+                _ => None,
+            },
+            _ => None,
+        }),
+        _ => Shape::Unknown,
+    }
+}
+
+/// Dimension `k` of a value (0: its length), reading the remembered shape of an
+/// empty array's elements; `None` if the value is not that deeply an array.
+fn dim_of(v: &Value, k: usize) -> Option<usize> {
+    match v {
+        Value::Array(xs) if k == 0 => Some(xs.len()),
+        Value::Array(xs) => match xs.first() {
+            Some(x) => dim_of(x, k - 1),
+            None => Some(0),
+        },
+        Value::Empty(s) => {
+            // `s` is the shape of the (absent) elements: dimension 1's
+            let mut s: &Shape = s;
+            for _ in 1..k {
+                s = match s {
+                    Shape::Array(_, e) => e,
+                    Shape::Unknown => return Some(0),
+                    _ => return None,
+                };
+            }
+            if k == 0 {
+                return Some(0);
+            }
+            match s {
+                Shape::Array(n, _) => Some(n.unwrap_or(0)),
+                Shape::Unknown => Some(0),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Give the empty arrays of an argument of type `t` the shape of their elements,
+/// from the type's sizes (`sizes`: the size parameters bound by the arguments; a
+/// size that nothing binds, or an unnamed one, is 0, as in compiled code).
+fn complete(v: Value, t: &Type, sizes: &HashMap<&str, i64>) -> Value {
+    let size = |s: &Size| -> Option<usize> {
+        Some(match s {
+            Size::Const(c) => usize::try_from(*c).unwrap_or(0),
+            Size::Var(n) => sizes
+                .get(n.as_str())
+                .and_then(|x| usize::try_from(*x).ok())
+                .unwrap_or(0),
+            _ => 0,
+        })
+    };
+    match (v, t) {
+        (Value::Array(xs), Type::Array(_, e)) if xs.is_empty() => empty(type_shape(e, &size)),
+        (Value::Array(xs), Type::Array(_, e))
+            if matches!(**e, Type::Array(..) | Type::Tuple(_)) =>
+        {
+            Value::array(xs.iter().map(|x| complete(x.clone(), e, sizes)).collect())
+        }
+        (Value::Tuple(xs), Type::Tuple(ts)) if xs.len() == ts.len() => Value::tuple(
+            xs.iter()
+                .zip(ts)
+                .map(|(x, t)| complete(x.clone(), t, sizes))
+                .collect(),
+        ),
+        (v, _) => v,
+    }
 }
 
 impl<'p> Interp<'p> {
@@ -99,7 +235,27 @@ impl<'p> Interp<'p> {
         Interp {
             defs: prog.defs.iter().map(|d| (d.name.as_str(), d)).collect(),
             depth: 0,
+            fuel: None,
         }
+    }
+
+    /// Limit evaluation to about `steps` steps (a body entered or a statement
+    /// evaluated is one step); past it, evaluation stops with the error
+    /// "evaluation step limit exceeded". For tools that run arbitrary programs
+    /// (`weir fuzz`); without it, evaluation is unbounded.
+    pub fn with_fuel(mut self, steps: u64) -> Self {
+        self.fuel = Some(steps);
+        self
+    }
+
+    fn burn(&mut self, span: Span) -> R<()> {
+        if let Some(f) = &mut self.fuel {
+            if *f == 0 {
+                return err(span, "evaluation step limit exceeded");
+            }
+            *f -= 1;
+        }
+        Ok(())
     }
 
     /// Call a definition by name with argument values.
@@ -107,7 +263,23 @@ impl<'p> Interp<'p> {
         let Some(d) = self.defs.get(name).copied() else {
             return err(Span::default(), format!("no function named `{name}`"));
         };
-        self.call_def(d, args, &[], d.span)
+        // Values from outside do not know the shape of an empty array's elements:
+        // take it from the parameter types, as compiled code does.
+        let mut sizes: HashMap<&str, i64> = HashMap::new();
+        for ((_, t), v) in d.params.iter().zip(&args) {
+            let _ = bind_sizes(t, v, &mut sizes);
+        }
+        let args = args
+            .into_iter()
+            .zip(
+                d.params
+                    .iter()
+                    .map(|(_, t)| t)
+                    .chain(std::iter::repeat(&Type::BOOL)),
+            )
+            .map(|(v, t)| complete(v, t, &sizes))
+            .collect();
+        self.call_def(d, args, &[], d.span).map(Value::plain)
     }
 
     fn call_def<'e>(
@@ -178,7 +350,9 @@ impl<'p> Interp<'p> {
     }
 
     fn body<'e>(&mut self, b: &'p Body, env: &mut Env<'p, 'e>) -> R<Value> {
+        self.burn(b.stmts.first().map(|s| s.span).unwrap_or_default())?;
         for st in &b.stmts {
+            self.burn(st.span)?;
             let v = self.exp(&st.exp, env, st.span, &st.ty)?;
             env.vars.insert(st.var.as_str(), v);
         }
@@ -198,6 +372,7 @@ impl<'p> Interp<'p> {
     fn array_atom(&self, a: &Atom, env: &Env, span: Span) -> R<Rc<Vec<Value>>> {
         match self.atom(a, env, span)? {
             Value::Array(v) => Ok(v),
+            Value::Empty(_) => Ok(Rc::new(Vec::new())),
             v => err(
                 span,
                 format!("internal error: expected an array, found {}", v.kind_name()),
@@ -273,7 +448,7 @@ impl<'p> Interp<'p> {
                     .map(|a| self.atom(a, env, span))
                     .collect::<R<_>>()?;
                 regular(&vs, span, "an array literal")?;
-                Ok(Value::array(vs))
+                Ok(array_or(vs, || elem_type_shape(ty, env)))
             }
             Exp::Index(a, i) => {
                 let arr = self.array_atom(a, env, span)?;
@@ -281,19 +456,10 @@ impl<'p> Interp<'p> {
                 index(&arr, i, span)
             }
             Exp::Dim(a, k) => {
-                let mut v = self.atom(a, env, span)?;
-                for _ in 0..*k {
-                    v = match v {
-                        Value::Array(xs) => match xs.first() {
-                            Some(x) => x.clone(),
-                            None => return Ok(Value::I64(0)),
-                        },
-                        _ => return err(span, "internal error: `dim` of a non-array"),
-                    };
-                }
-                match v {
-                    Value::Array(xs) => Ok(Value::I64(xs.len() as i64)),
-                    _ => err(span, "internal error: `dim` of a non-array"),
+                let v = self.atom(a, env, span)?;
+                match dim_of(&v, *k) {
+                    Some(n) => Ok(Value::I64(n as i64)),
+                    None => err(span, "internal error: `dim` of a non-array"),
                 }
             }
             Exp::CheckSize(c) => {
@@ -304,7 +470,30 @@ impl<'p> Interp<'p> {
                 }
                 Ok(Value::I64(got))
             }
+            Exp::Check(c) => {
+                let mut vals = Vec::with_capacity(c.args.len());
+                let mut first = None;
+                for a in &c.args {
+                    let v = self.atom(a, env, span)?;
+                    vals.push(match v {
+                        Value::I64(x) => x,
+                        Value::I32(x) => i64::from(x),
+                        ref v => {
+                            return err(
+                                span,
+                                format!("internal error: `{}` of {}", c.kind.name(), v.kind_name()),
+                            );
+                        }
+                    });
+                    first.get_or_insert(v);
+                }
+                if let Err(m) = c.run(&vals) {
+                    return err(span, m);
+                }
+                Ok(first.unwrap_or(Value::I64(0)))
+            }
             Exp::Slice(a, s, e) => {
+                let whole = self.atom(a, env, span)?;
                 let arr = self.array_atom(a, env, span)?;
                 let s = self.i64_atom(s, env, span)?;
                 let e = self.i64_atom(e, env, span)?;
@@ -317,7 +506,9 @@ impl<'p> Interp<'p> {
                         ),
                     );
                 }
-                Ok(Value::array(arr[s as usize..e as usize].to_vec()))
+                Ok(array_or(arr[s as usize..e as usize].to_vec(), || {
+                    elem_shape(&whole)
+                }))
             }
             Exp::If(c, t, f) => {
                 let c = matches!(self.atom(c, env, span)?, Value::Bool(true));
@@ -383,6 +574,23 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// The shape of the elements of an array that `build`/`map` makes with no
+    /// elements (so the lambda never runs): what the statement's type `ty` says,
+    /// and, when the lambda's result is a variable from outside it (`\i -> x`),
+    /// the shape of that value.
+    fn lambda_result_shape(&self, f: Closure<'p, '_>, ty: &Type, env: &Env) -> Shape {
+        let from_type = elem_type_shape(ty, env);
+        let body = &f.lambda.body;
+        if let Atom::Var(x) = &body.result
+            && !body.stmts.iter().any(|st| st.var == *x)
+            && !f.lambda.params.iter().any(|(p, _)| p == x)
+            && let Some(v) = f.env.get(x)
+        {
+            return shape_of(v).meet(&from_type);
+        }
+        from_type
+    }
+
     fn prim<'e>(
         &mut self,
         b: Builtin,
@@ -407,6 +615,7 @@ impl<'p> Interp<'p> {
         let arr = |i: usize| -> R<Rc<Vec<Value>>> {
             match atom(i)? {
                 Value::Array(a) => Ok(a),
+                Value::Empty(_) => Ok(Rc::new(Vec::new())),
                 v => err(
                     span,
                     format!(
@@ -456,7 +665,10 @@ impl<'p> Interp<'p> {
             Build => {
                 let n = count(int(0)?, "size")?;
                 let f = fun(1)?;
-                let mut out = Vec::with_capacity(n);
+                if n == 0 {
+                    return Ok(empty(self.lambda_result_shape(f, ty, env)));
+                }
+                let mut out = alloc(n, span)?;
                 for i in 0..n {
                     out.push(self.apply_closure(f, vec![Value::I64(i as i64)])?);
                 }
@@ -478,7 +690,10 @@ impl<'p> Interp<'p> {
                 let arrays: Vec<Rc<Vec<Value>>> = (1..args.len()).map(arr).collect::<R<_>>()?;
                 same_lengths(&arrays, span, b.name())?;
                 let n = arrays[0].len();
-                let mut out = Vec::with_capacity(n);
+                if n == 0 {
+                    return Ok(empty(self.lambda_result_shape(f, ty, env)));
+                }
+                let mut out = alloc(n, span)?;
                 for i in 0..n {
                     let xs = arrays.iter().map(|a| a[i].clone()).collect();
                     out.push(self.apply_closure(f, xs)?);
@@ -490,6 +705,12 @@ impl<'p> Interp<'p> {
                 let arrays: Vec<Rc<Vec<Value>>> = (0..args.len()).map(arr).collect::<R<_>>()?;
                 same_lengths(&arrays, span, b.name())?;
                 let n = arrays[0].len();
+                if n == 0 {
+                    let shapes = (0..args.len())
+                        .map(|i| atom(i).map(|v| elem_shape(&v)))
+                        .collect::<R<Vec<Shape>>>()?;
+                    return Ok(empty(Shape::Tuple(Rc::new(shapes))));
+                }
                 Ok(Value::array(
                     (0..n)
                         .map(|i| Value::tuple(arrays.iter().map(|a| a[i].clone()).collect()))
@@ -497,8 +718,25 @@ impl<'p> Interp<'p> {
                 ))
             }
             Unzip | Unzip3 => {
+                let whole = atom(0)?;
                 let a = arr(0)?;
                 let k = if b == Unzip { 2 } else { 3 };
+                if a.is_empty() {
+                    let from_type = |j: usize| match ty {
+                        Type::Tuple(ts) => ts.get(j).map(|t| elem_type_shape(t, env)),
+                        _ => None,
+                    };
+                    let shapes: Vec<Value> = (0..k)
+                        .map(|j| {
+                            let s = match elem_shape(&whole) {
+                                Shape::Tuple(ss) if ss.len() == k => ss[j].clone(),
+                                _ => Shape::Unknown,
+                            };
+                            empty(s.meet(&from_type(j).unwrap_or(Shape::Unknown)))
+                        })
+                        .collect();
+                    return Ok(Value::tuple(shapes));
+                }
                 let mut cols: Vec<Vec<Value>> = vec![Vec::with_capacity(a.len()); k];
                 for x in a.iter() {
                     match x {
@@ -547,8 +785,12 @@ impl<'p> Interp<'p> {
             Scan => {
                 let f = fun(0)?;
                 let mut acc = atom(1)?;
+                let whole = atom(2)?;
                 let a = arr(2)?;
-                let mut out = Vec::with_capacity(a.len());
+                if a.is_empty() {
+                    return Ok(empty(elem_shape(&whole).meet(&shape_of(&acc))));
+                }
+                let mut out = alloc(a.len(), span)?;
                 for x in a.iter() {
                     acc = self.apply_closure(f, vec![acc, x.clone()])?;
                     out.push(acc.clone());
@@ -558,31 +800,49 @@ impl<'p> Interp<'p> {
             }
             Filter => {
                 let f = fun(0)?;
+                let whole = atom(1)?;
                 let mut out = Vec::new();
                 for x in arr(1)?.iter() {
                     if matches!(self.apply_closure(f, vec![x.clone()])?, Value::Bool(true)) {
                         out.push(x.clone());
                     }
                 }
-                Ok(Value::array(out))
+                Ok(array_or(out, || elem_shape(&whole)))
             }
             Iota => {
                 let n = count(int(0)?, "size")?;
-                Ok(Value::array((0..n as i64).map(Value::I64).collect()))
+                let mut out = alloc(n, span)?;
+                out.extend((0..n as i64).map(Value::I64));
+                Ok(array_or(out, || Shape::Scalar))
             }
             Replicate => {
                 let n = count(int(0)?, "count")?;
                 let x = atom(1)?;
-                Ok(Value::array(vec![x; n]))
+                if n == 0 {
+                    return Ok(empty(shape_of(&x)));
+                }
+                Ok(Value::array(copies(x, n, span)?))
             }
             Concat => {
+                // the rows of both arrays must have the same shape, even when one
+                // (or both) of them is empty (docs/language.md §6)
+                let (va, vc) = (atom(0)?, atom(1)?);
+                let (ra, rc) = (elem_shape(&va), elem_shape(&vc));
+                if !ra.compatible(&rc) {
+                    return err(
+                        span,
+                        format!(
+                            "size mismatch: `++` of arrays whose elements have different shapes ({ra} and {rc})"
+                        ),
+                    );
+                }
                 let a = arr(0)?;
                 let c = arr(1)?;
-                let mut out = Vec::with_capacity(a.len() + c.len());
+                let mut out = alloc(a.len().saturating_add(c.len()), span)?;
                 out.extend(a.iter().cloned());
                 out.extend(c.iter().cloned());
                 regular(&out, span, "concatenation (`++`)")?;
-                Ok(Value::array(out))
+                Ok(array_or(out, || ra.meet(&rc)))
             }
             Split => {
                 let k = int(0)?;
@@ -597,17 +857,20 @@ impl<'p> Interp<'p> {
                     );
                 }
                 let (x, y) = a.split_at(k as usize);
+                let whole = atom(1)?;
                 Ok(Value::tuple(vec![
-                    Value::array(x.to_vec()),
-                    Value::array(y.to_vec()),
+                    array_or(x.to_vec(), || elem_shape(&whole)),
+                    array_or(y.to_vec(), || elem_shape(&whole)),
                 ]))
             }
             Flatten => {
+                let whole = atom(0)?;
                 let a = arr(0)?;
                 let mut out = Vec::new();
                 for row in a.iter() {
                     match row {
                         Value::Array(r) => out.extend(r.iter().cloned()),
+                        Value::Empty(_) => {}
                         v => {
                             return err(
                                 span,
@@ -616,7 +879,10 @@ impl<'p> Interp<'p> {
                         }
                     }
                 }
-                Ok(Value::array(out))
+                Ok(array_or(out, || match elem_shape(&whole) {
+                    Shape::Array(_, e) => (*e).clone(),
+                    _ => Shape::Unknown,
+                }))
             }
             Unflatten => {
                 let n = count(int(0)?, "size")?;
@@ -631,6 +897,14 @@ impl<'p> Interp<'p> {
                         ),
                     );
                 }
+                let whole = atom(2)?;
+                let row = elem_shape(&whole);
+                if n == 0 {
+                    return Ok(empty(Shape::Array(Some(m), Rc::new(row))));
+                }
+                if m == 0 {
+                    return Ok(Value::array(copies(empty(row), n, span)?));
+                }
                 Ok(Value::array(
                     (0..n)
                         .map(|i| Value::array(a[i * m..(i + 1) * m].to_vec()))
@@ -638,18 +912,32 @@ impl<'p> Interp<'p> {
                 ))
             }
             Transpose => {
+                // `[n][m]A` to `[m][n]A`, also when `n` or `m` is 0
+                let whole = atom(0)?;
                 let a = arr(0)?;
                 let rows: Vec<Rc<Vec<Value>>> = a
                     .iter()
-                    .map(|r| match r {
-                        Value::Array(x) => Ok(x.clone()),
-                        v => err(
+                    .map(|r| {
+                        elements(r).ok_or_else(|| RuntimeError {
+                            message: format!("internal error: transpose of {}", r.kind_name()),
                             span,
-                            format!("internal error: transpose of {}", v.kind_name()),
-                        ),
+                        })
                     })
                     .collect::<R<_>>()?;
-                let m = rows.first().map(|r| r.len()).unwrap_or(0);
+                let (m, inner) = match elem_shape(&whole) {
+                    Shape::Array(m, e) => (m.unwrap_or(0), (*e).clone()),
+                    _ => (0, Shape::Unknown),
+                };
+                if a.is_empty() {
+                    // `m` rows of no elements
+                    if m == 0 {
+                        return Ok(empty(Shape::Array(Some(0), Rc::new(inner))));
+                    }
+                    return Ok(Value::array(copies(empty(inner), m, span)?));
+                }
+                if m == 0 {
+                    return Ok(empty(Shape::Array(Some(a.len()), Rc::new(inner))));
+                }
                 Ok(Value::array(
                     (0..m)
                         .map(|j| Value::array(rows.iter().map(|r| r[j].clone()).collect()))
@@ -689,6 +977,9 @@ impl<'p> Interp<'p> {
             }
             Reverse => {
                 let a = arr(0)?;
+                if a.is_empty() {
+                    return atom(0);
+                }
                 Ok(Value::array(a.iter().rev().cloned().collect()))
             }
             Rotate => {
@@ -696,7 +987,7 @@ impl<'p> Interp<'p> {
                 let a = arr(1)?;
                 let n = a.len() as i64;
                 if n == 0 {
-                    return Ok(Value::Array(a));
+                    return atom(1);
                 }
                 Ok(Value::array(
                     (0..n)
@@ -707,7 +998,10 @@ impl<'p> Interp<'p> {
             Gather => {
                 let a = arr(0)?;
                 let idx = arr(1)?;
-                let mut out = Vec::with_capacity(idx.len());
+                if idx.is_empty() {
+                    return Ok(empty(elem_shape(&atom(0)?)));
+                }
+                let mut out = alloc(idx.len(), span)?;
                 for i in idx.iter() {
                     let Value::I64(i) = i else {
                         return err(span, "internal error: gather index is not i64");
@@ -720,8 +1014,22 @@ impl<'p> Interp<'p> {
                 let lo = count(int(0)?, "padding")?;
                 let hi = count(int(1)?, "padding")?;
                 let x = atom(2)?;
+                let whole = atom(3)?;
                 let a = arr(3)?;
-                let mut out = Vec::with_capacity(lo + a.len() + hi);
+                // the padding must have the shape of the elements, even of an empty array
+                let (sx, sa) = (shape_of(&x), elem_shape(&whole));
+                if !sx.compatible(&sa) {
+                    return err(
+                        span,
+                        format!(
+                            "size mismatch: `pad` with a value of shape {sx} around elements of shape {sa}"
+                        ),
+                    );
+                }
+                if lo == 0 && hi == 0 {
+                    return Ok(whole);
+                }
+                let mut out = alloc(lo.saturating_add(a.len()).saturating_add(hi), span)?;
                 out.extend(std::iter::repeat_n(x.clone(), lo));
                 out.extend(a.iter().cloned());
                 out.extend(std::iter::repeat_n(x, hi));
@@ -807,26 +1115,63 @@ fn bind_sizes<'t>(
 ) -> Result<(), (String, i64, i64)> {
     match (t, v) {
         (Type::Array(s, e), Value::Array(xs)) => {
-            let n = xs.len() as i64;
-            match s {
-                Size::Var(name) => match sizes.get(name.as_str()) {
-                    Some(&want) if want != n => return Err((name.clone(), want, n)),
-                    Some(_) => {}
-                    None => {
-                        sizes.insert(name.as_str(), n);
-                    }
-                },
-                Size::Const(c) if *c != n => return Err((c.to_string(), *c, n)),
-                _ => {}
-            }
+            bind_size(s, xs.len() as i64, sizes)?;
             if let Some(x) = xs.first() {
                 bind_sizes(e, x, sizes)?;
             }
             Ok(())
         }
+        (Type::Array(s, e), Value::Empty(row)) => {
+            bind_size(s, 0, sizes)?;
+            bind_shape(e, row, sizes)
+        }
         (Type::Tuple(ts), Value::Tuple(xs)) => {
             for (t, x) in ts.iter().zip(xs.iter()) {
                 bind_sizes(t, x, sizes)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Match one size of a type against a length, binding a size variable.
+fn bind_size<'t>(
+    s: &'t Size,
+    n: i64,
+    sizes: &mut HashMap<&'t str, i64>,
+) -> Result<(), (String, i64, i64)> {
+    match s {
+        Size::Var(name) => match sizes.get(name.as_str()) {
+            Some(&want) if want != n => Err((name.clone(), want, n)),
+            Some(_) => Ok(()),
+            None => {
+                sizes.insert(name.as_str(), n);
+                Ok(())
+            }
+        },
+        Size::Const(c) if *c != n => Err((c.to_string(), *c, n)),
+        _ => Ok(()),
+    }
+}
+
+/// Match a type against the remembered shape of an empty array's elements
+/// (unknown lengths match anything).
+fn bind_shape<'t>(
+    t: &'t Type,
+    sh: &Shape,
+    sizes: &mut HashMap<&'t str, i64>,
+) -> Result<(), (String, i64, i64)> {
+    match (t, sh) {
+        (Type::Array(s, e), Shape::Array(n, row)) => {
+            if let Some(n) = n {
+                bind_size(s, *n as i64, sizes)?;
+            }
+            bind_shape(e, row, sizes)
+        }
+        (Type::Tuple(ts), Shape::Tuple(ss)) => {
+            for (t, s) in ts.iter().zip(ss.iter()) {
+                bind_shape(t, s, sizes)?;
             }
             Ok(())
         }
@@ -988,7 +1333,7 @@ pub fn math(m: MathFn, vs: &[Value], span: Span) -> R<Value> {
         Tanh => f1(f64::tanh, f32::tanh),
         Floor => f1(f64::floor, f32::floor),
         Ceil => f1(f64::ceil, f32::ceil),
-        Lgamma => f1(libm::lgamma, libm::lgammaf),
+        Lgamma => f1(libc_math::lgamma, libc_math::lgammaf),
         Abs => match vs[0] {
             Value::I64(x) => Ok(Value::I64(x.wrapping_abs())),
             Value::I32(x) => Ok(Value::I32(x.wrapping_abs())),
@@ -998,14 +1343,14 @@ pub fn math(m: MathFn, vs: &[Value], span: Span) -> R<Value> {
             (Value::F64(a), Value::F64(b)) => Ok(Value::F64(match m {
                 Atan2 => a.atan2(*b),
                 Pow => a.powf(*b),
-                Min => fmin(*a, *b),
-                _ => fmax(*a, *b),
+                Min => min_f64(*a, *b),
+                _ => max_f64(*a, *b),
             })),
             (Value::F32(a), Value::F32(b)) => Ok(Value::F32(match m {
                 Atan2 => a.atan2(*b),
                 Pow => a.powf(*b),
-                Min => fmin(*a as f64, *b as f64) as f32,
-                _ => fmax(*a as f64, *b as f64) as f32,
+                Min => min_f32(*a, *b),
+                _ => max_f32(*a, *b),
             })),
             (Value::I64(a), Value::I64(b)) => match m {
                 Min => Ok(Value::I64(*a.min(b))),
@@ -1025,14 +1370,68 @@ pub fn math(m: MathFn, vs: &[Value], span: Span) -> R<Value> {
     }
 }
 
-/// C's `fmin`: a NaN operand is ignored.
-fn fmin(a: f64, b: f64) -> f64 {
-    a.min(b)
+/// `min` and `max` of floats (docs/language.md §5), exactly as the C runtime's
+/// `weir_fmin`/`weir_fmax`: IEEE 754-2019 `minimumNumber`/`maximumNumber`. A NaN
+/// operand is ignored (the result is NaN only when both are), and `-0.0 < +0.0`,
+/// so both are commutative and associative (up to which NaN comes out).
+macro_rules! min_max {
+    ($min:ident, $max:ident, $t:ty) => {
+        pub fn $min(a: $t, b: $t) -> $t {
+            if a < b {
+                a
+            } else if b < a {
+                b
+            } else if a == b {
+                // equal: only zeros can differ, in sign
+                if a.is_sign_negative() { a } else { b }
+            } else if a.is_nan() {
+                b
+            } else {
+                a
+            }
+        }
+        pub fn $max(a: $t, b: $t) -> $t {
+            if a > b {
+                a
+            } else if b > a {
+                b
+            } else if a == b {
+                if a.is_sign_negative() { b } else { a }
+            } else if a.is_nan() {
+                b
+            } else {
+                a
+            }
+        }
+    };
 }
+min_max!(min_f64, max_f64, f64);
+min_max!(min_f32, max_f32, f32);
 
-/// C's `fmax`: a NaN operand is ignored.
-fn fmax(a: f64, b: f64) -> f64 {
-    a.max(b)
+/// The C library's `lgamma`, the one compiled code calls (Rust's `std` calls the
+/// C library for `exp`, `log`, `sin`, `cos`, `tan`, `tanh`, `atan2` and `pow`;
+/// it has no `lgamma`), so that both backends agree bit for bit. The reentrant
+/// `lgamma_r` computes the same value without writing the global `signgam`.
+mod libc_math {
+    use std::ffi::c_int;
+
+    #[link(name = "m")]
+    unsafe extern "C" {
+        fn lgamma_r(x: f64, sign: *mut c_int) -> f64;
+        fn lgammaf_r(x: f32, sign: *mut c_int) -> f32;
+    }
+
+    pub fn lgamma(x: f64) -> f64 {
+        let mut sign: c_int = 0;
+        // SAFETY: a pure C library function; `sign` is a valid place for its output.
+        unsafe { lgamma_r(x, &mut sign) }
+    }
+
+    pub fn lgammaf(x: f32) -> f32 {
+        let mut sign: c_int = 0;
+        // SAFETY: as above.
+        unsafe { lgammaf_r(x, &mut sign) }
+    }
 }
 
 /// Describe a type for messages.

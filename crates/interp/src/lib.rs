@@ -8,6 +8,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod eval;
+pub mod files;
 pub mod npy;
 pub mod value;
 

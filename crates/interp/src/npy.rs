@@ -2,42 +2,236 @@
 
 use crate::value::Value;
 use npyz::WriterBuilder;
-use std::io::Read;
 use weir_ir::{PrimType, Type};
 
-fn nest(flat: Vec<Value>, shape: &[usize]) -> Value {
-    if shape.len() <= 1 {
-        return Value::array(flat);
+/// The dtypes Weir reads, by element type: the descr NumPy writes on a
+/// little-endian machine, and the item size.
+fn descr_of(p: PrimType) -> (&'static str, usize) {
+    match p {
+        PrimType::F64 => ("<f8", 8),
+        PrimType::F32 => ("<f4", 4),
+        PrimType::I64 => ("<i8", 8),
+        PrimType::I32 => ("<i4", 4),
+        PrimType::Bool => ("|b1", 1),
     }
-    let inner: usize = shape[1..].iter().product();
-    let mut rows = Vec::with_capacity(shape[0]);
-    let mut it = flat.into_iter();
-    for _ in 0..shape[0] {
-        let chunk: Vec<Value> = it.by_ref().take(inner).collect();
-        rows.push(nest(chunk, &shape[1..]));
-    }
-    Value::array(rows)
 }
 
+/// The header of an `.npy` file.
+#[derive(Debug, PartialEq)]
+pub struct NpyHeader {
+    pub descr: String,
+    pub fortran_order: bool,
+    pub shape: Vec<u64>,
+    /// Where the data starts.
+    pub data_offset: usize,
+}
+
+/// A Python literal in an `.npy` header (only what headers use).
+#[derive(Debug, PartialEq)]
+enum Lit {
+    Str(String),
+    Bool(bool),
+    Int(u64),
+    Tuple(Vec<Lit>),
+    Other,
+}
+
+struct HeaderParser<'a> {
+    b: &'a [u8],
+    at: usize,
+    depth: usize,
+}
+
+impl HeaderParser<'_> {
+    fn ws(&mut self) {
+        while self.at < self.b.len() && self.b[self.at].is_ascii_whitespace() {
+            self.at += 1;
+        }
+    }
+    fn eat(&mut self, c: u8) -> bool {
+        self.ws();
+        if self.b.get(self.at) == Some(&c) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn lit(&mut self) -> Result<Lit, String> {
+        self.ws();
+        self.depth += 1;
+        if self.depth > 32 {
+            return Err("the header is nested too deeply".into());
+        }
+        let r = match self.b.get(self.at) {
+            Some(&q @ (b'\'' | b'"')) => {
+                self.at += 1;
+                let start = self.at;
+                while self.at < self.b.len() && self.b[self.at] != q {
+                    self.at += 1;
+                }
+                if self.at >= self.b.len() {
+                    return Err("unterminated string in the header".into());
+                }
+                let text = String::from_utf8_lossy(&self.b[start..self.at]).into_owned();
+                self.at += 1;
+                Ok(Lit::Str(text))
+            }
+            Some(b'(') | Some(b'[') => {
+                let close = if self.b[self.at] == b'(' { b')' } else { b']' };
+                self.at += 1;
+                let mut items = Vec::new();
+                loop {
+                    if self.eat(close) {
+                        break;
+                    }
+                    items.push(self.lit()?);
+                    if !self.eat(b',') {
+                        if self.eat(close) {
+                            break;
+                        }
+                        return Err("malformed tuple in the header".into());
+                    }
+                }
+                Ok(if close == b')' {
+                    Lit::Tuple(items)
+                } else {
+                    Lit::Other
+                })
+            }
+            Some(c) if c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_' => {
+                let start = self.at;
+                while self.at < self.b.len()
+                    && (self.b[self.at].is_ascii_alphanumeric()
+                        || b"-_.".contains(&self.b[self.at]))
+                {
+                    self.at += 1;
+                }
+                let word = String::from_utf8_lossy(&self.b[start..self.at]).into_owned();
+                let digits = word.strip_suffix('L').unwrap_or(&word);
+                Ok(match word.as_str() {
+                    "True" => Lit::Bool(true),
+                    "False" => Lit::Bool(false),
+                    _ if !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit()) => {
+                        match digits.parse::<u64>() {
+                            Ok(v) => Lit::Int(v),
+                            Err(_) => {
+                                return Err(format!("dimension {word} in the header is too large"));
+                            }
+                        }
+                    }
+                    _ => Lit::Other,
+                })
+            }
+            Some(b'{') => Err("unexpected `{` in the header".into()),
+            _ => Err("malformed header".into()),
+        };
+        self.depth -= 1;
+        r
+    }
+}
+
+/// Parse and check the header of an `.npy` file (format versions 1.0, 2.0 and
+/// 3.0). Never allocates more than the header's own size.
+pub fn parse_header(bytes: &[u8]) -> Result<NpyHeader, String> {
+    let bad = |m: &str| format!("not a valid .npy file: {m}");
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        return Err(bad("it does not start with the .npy magic string"));
+    }
+    let (len, start) = match bytes[6] {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10usize),
+        2 | 3 => {
+            if bytes.len() < 12 {
+                return Err(bad("the header is truncated"));
+            }
+            let n = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+            (usize::try_from(n).unwrap_or(usize::MAX), 12)
+        }
+        v => return Err(bad(&format!("unsupported format version {v}"))),
+    };
+    let end = start
+        .checked_add(len)
+        .filter(|&e| e <= bytes.len())
+        .ok_or_else(|| bad("the header is longer than the file"))?;
+    let mut p = HeaderParser {
+        b: &bytes[start..end],
+        at: 0,
+        depth: 0,
+    };
+    if !p.eat(b'{') {
+        return Err(bad("the header is not a dictionary"));
+    }
+    let (mut descr, mut fortran, mut shape) = (None, None, None);
+    loop {
+        if p.eat(b'}') {
+            break;
+        }
+        let key = p.lit().map_err(|e| bad(&e))?;
+        if !p.eat(b':') {
+            return Err(bad("expected `:` in the header"));
+        }
+        let val = p.lit().map_err(|e| bad(&e))?;
+        match (key, val) {
+            (Lit::Str(k), Lit::Str(d)) if k == "descr" => descr = Some(d),
+            (Lit::Str(k), Lit::Other) if k == "descr" => {
+                return Err("structured .npy arrays (records) are not supported".into());
+            }
+            (Lit::Str(k), Lit::Bool(f)) if k == "fortran_order" => fortran = Some(f),
+            (Lit::Str(k), Lit::Tuple(ds)) if k == "shape" => {
+                let dims = ds
+                    .into_iter()
+                    .map(|d| match d {
+                        Lit::Int(v) => Ok(v),
+                        _ => Err(bad("the shape must be a tuple of non-negative integers")),
+                    })
+                    .collect::<Result<Vec<u64>, String>>()?;
+                shape = Some(dims);
+            }
+            (Lit::Str(k), _) if matches!(k.as_str(), "descr" | "fortran_order" | "shape") => {
+                return Err(bad(&format!("the header's `{k}` has the wrong type")));
+            }
+            _ => {}
+        }
+        if !p.eat(b',') {
+            if p.eat(b'}') {
+                break;
+            }
+            return Err(bad("expected `,` or `}` in the header"));
+        }
+    }
+    match (descr, fortran, shape) {
+        (Some(descr), Some(fortran_order), Some(shape)) => Ok(NpyHeader {
+            descr,
+            fortran_order,
+            shape,
+            data_offset: end,
+        }),
+        _ => Err(bad("the header needs `descr`, `fortran_order` and `shape`")),
+    }
+}
+
+/// At most this many arrays (rows of rows...) are made for the empty inner
+/// dimensions of an `.npy` array beyond its elements: a 100-byte file claiming
+/// shape `(10**18, 0)` holds no data but would need 10**18 empty rows.
+const MAX_EXTRA_ROWS: u64 = 1 << 24;
+
 /// Read an `.npy` array. The element type and rank must match `ty` (an array type).
+/// Hostile files are errors: the shape's element and byte counts are checked for
+/// overflow and against the data the file holds before anything is allocated.
 pub fn read_npy(bytes: &[u8], ty: &Type) -> Result<Value, String> {
-    let npy = npyz::NpyFile::new(bytes).map_err(|e| format!("not a valid .npy file: {e}"))?;
-    let shape: Vec<usize> = npy.shape().iter().map(|&d| d as usize).collect();
-    if npy.order() == npyz::Order::Fortran && shape.len() > 1 {
+    let h = parse_header(bytes)?;
+    let shape = &h.shape;
+    if h.fortran_order && shape.iter().filter(|&&d| d != 1).count() > 1 {
         return Err(
             "Fortran-ordered .npy arrays are not supported; save with np.ascontiguousarray".into(),
         );
     }
-    let descr = match npy.dtype() {
-        npyz::DType::Plain(ts) => ts.to_string(),
-        other => return Err(format!("unsupported .npy element type {}", other.descr())),
-    };
     let rank = ty.rank();
     let mut elem = ty;
     while let Type::Array(_, e) = elem {
         elem = e;
     }
-    let Type::Prim(p) = elem else {
+    let &Type::Prim(p) = elem else {
         return Err(format!(
             "a .npy file cannot hold values of type {}",
             weir_ir::print::type_to_string(ty)
@@ -49,67 +243,118 @@ pub fn read_npy(bytes: &[u8], ty: &Type) -> Result<Value, String> {
             shape.len()
         ));
     }
-    let want = match p {
-        PrimType::F64 => "<f8",
-        PrimType::F32 => "<f4",
-        PrimType::I64 => "<i8",
-        PrimType::I32 => "<i4",
-        PrimType::Bool => "|b1",
-    };
-    if descr != want {
+    let (want, size) = descr_of(p);
+    let descr = h.descr.as_str();
+    let same = descr == want
+        || (p == PrimType::Bool && descr == "?")
+        || (size == 1 && descr.get(1..) == want.get(1..));
+    if !same {
+        let known = ["<f8", "<f4", "<i8", "<i4", "|b1"];
+        return Err(if known.contains(&descr) {
+            format!(
+                "expected .npy elements of dtype '{want}' ({}), found '{descr}'",
+                p.name()
+            )
+        } else {
+            format!(
+                "unsupported .npy dtype '{descr}' (expected '{want}', {}; Weir reads '<f8', '<f4', '<i8', '<i4' and '|b1')",
+                p.name()
+            )
+        });
+    }
+    let count = shape
+        .iter()
+        .try_fold(1u64, |a, &d| a.checked_mul(d))
+        .ok_or_else(|| format!("the .npy shape {shape:?} has more elements than fit in 64 bits"))?;
+    let data = &bytes[h.data_offset..];
+    let need = count
+        .checked_mul(size as u64)
+        .ok_or_else(|| format!("the .npy shape {shape:?} needs more bytes than fit in 64 bits"))?;
+    if need != data.len() as u64 {
         return Err(format!(
-            "expected .npy elements of dtype '{want}' ({}), found '{descr}'",
-            p.name()
+            "the .npy shape {shape:?} needs {need} bytes of data, but the file holds {}",
+            data.len()
         ));
     }
-    let io = |e: std::io::Error| format!("cannot read .npy data: {e}");
-    let flat: Vec<Value> = match p {
-        PrimType::F64 => npy
-            .into_vec::<f64>()
-            .map_err(io)?
-            .into_iter()
-            .map(Value::F64)
-            .collect(),
-        PrimType::F32 => npy
-            .into_vec::<f32>()
-            .map_err(io)?
-            .into_iter()
-            .map(Value::F32)
-            .collect(),
-        PrimType::I64 => npy
-            .into_vec::<i64>()
-            .map_err(io)?
-            .into_iter()
-            .map(Value::I64)
-            .collect(),
-        PrimType::I32 => npy
-            .into_vec::<i32>()
-            .map_err(io)?
-            .into_iter()
-            .map(Value::I32)
-            .collect(),
-        PrimType::Bool => npy
-            .into_vec::<bool>()
-            .map_err(io)?
-            .into_iter()
-            .map(Value::Bool)
-            .collect(),
-    };
-    Ok(nest(flat, &shape))
+    // the rows made above the elements: 1 + d0 + d0*d1 + ... (up to the last
+    // dimension); bounded by the elements, unless some dimension is 0
+    let mut rows: u64 = 0;
+    let mut prefix: u64 = 1;
+    for &d in shape.iter().take(shape.len().saturating_sub(1)) {
+        prefix = prefix.saturating_mul(d);
+        rows = rows.saturating_add(prefix);
+    }
+    if rows > count.saturating_add(MAX_EXTRA_ROWS) {
+        return Err(format!(
+            "the .npy shape {shape:?} has too many empty rows for the interpreter"
+        ));
+    }
+    let count = usize::try_from(count).map_err(|_| "the .npy array is too large".to_string())?;
+    let mut flat: Vec<Value> = Vec::new();
+    flat.try_reserve_exact(count)
+        .map_err(|_| format!("out of memory reading a .npy array of {count} elements"))?;
+    for c in data.chunks_exact(size) {
+        flat.push(match p {
+            PrimType::F64 => Value::F64(f64::from_le_bytes(le8(c))),
+            PrimType::I64 => Value::I64(i64::from_le_bytes(le8(c))),
+            PrimType::F32 => Value::F32(f32::from_le_bytes(le4(c))),
+            PrimType::I32 => Value::I32(i32::from_le_bytes(le4(c))),
+            PrimType::Bool => match c[0] {
+                0 => Value::Bool(false),
+                1 => Value::Bool(true),
+                b => return Err(format!("invalid bool byte {b} in the .npy data")),
+            },
+        });
+    }
+    let dims: Vec<usize> = shape
+        .iter()
+        .map(|&d| usize::try_from(d).unwrap_or(usize::MAX))
+        .collect();
+    nest(flat, &dims)
 }
 
-/// Read an `.npy` file from disk.
+fn le8(c: &[u8]) -> [u8; 8] {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&c[..8]);
+    a
+}
+
+fn le4(c: &[u8]) -> [u8; 4] {
+    let mut a = [0u8; 4];
+    a.copy_from_slice(&c[..4]);
+    a
+}
+
+/// Rows of `shape` from the row-major elements `flat` (whose length is the
+/// product of `shape`).
+fn nest(flat: Vec<Value>, shape: &[usize]) -> Result<Value, String> {
+    if shape.len() <= 1 {
+        return Ok(Value::array(flat));
+    }
+    // saturating: a 0 further in makes it 0; without one, the product fits
+    let inner = shape[1..].iter().fold(1usize, |a, &d| a.saturating_mul(d));
+    let mut rows = Vec::new();
+    rows.try_reserve_exact(shape[0])
+        .map_err(|_| format!("out of memory reading a .npy array of {} rows", shape[0]))?;
+    let mut it = flat.into_iter();
+    for _ in 0..shape[0] {
+        let chunk: Vec<Value> = it.by_ref().take(inner).collect();
+        rows.push(nest(chunk, &shape[1..])?);
+    }
+    Ok(Value::array(rows))
+}
+
+/// Read an `.npy` file from disk (a regular file of at most
+/// [`crate::files::MAX_INPUT_BYTES`]).
 pub fn read_npy_file(path: &std::path::Path, ty: &Type) -> Result<Value, String> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = crate::files::read_bounded(path, crate::files::MAX_INPUT_BYTES)?;
     read_npy(&bytes, ty)
 }
 
 fn flatten(v: &Value, out: &mut Vec<Value>) {
     match v {
         Value::Array(xs) => xs.iter().for_each(|x| flatten(x, out)),
+        Value::Empty(_) => {}
         x => out.push(x.clone()),
     }
 }

@@ -14,6 +14,137 @@ pub enum Value {
     Bool(bool),
     Tuple(Rc<Vec<Value>>),
     Array(Rc<Vec<Value>>),
+    /// An empty array that remembers the shape its elements would have, so that
+    /// `transpose`, `++`, `dim` and size checks see the shapes compiled code sees
+    /// (a `[0][k]` array is not a `[0][j]` one). Only the interpreter makes these,
+    /// and [`crate::Interp::call`] never returns one: results are [`Value::plain`].
+    Empty(Rc<Shape>),
+}
+
+/// The shape of a value, as far as it is known: what an empty array knows of its
+/// (absent) elements.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// Not known (an empty array that came without its element shape); it is
+    /// compatible with every shape.
+    Unknown,
+    Scalar,
+    /// An array: its length (`None`: not known to the interpreter, compatible with
+    /// every length) and the shape of its elements.
+    Array(Option<usize>, Rc<Shape>),
+    Tuple(Rc<Vec<Shape>>),
+}
+
+impl Shape {
+    /// Could values of the two shapes be elements of one (rectangular) array?
+    /// Unknown parts are compatible with anything.
+    pub fn compatible(&self, other: &Shape) -> bool {
+        match (self, other) {
+            (Shape::Unknown, _) | (_, Shape::Unknown) => true,
+            (Shape::Scalar, Shape::Scalar) => true,
+            (Shape::Array(n, a), Shape::Array(m, b)) => {
+                (n.is_none() || m.is_none() || n == m) && a.compatible(b)
+            }
+            (Shape::Tuple(xs), Shape::Tuple(ys)) => {
+                xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| x.compatible(y))
+            }
+            _ => false,
+        }
+    }
+
+    /// The more precise of two compatible shapes (known parts win).
+    pub fn meet(&self, other: &Shape) -> Shape {
+        match (self, other) {
+            (Shape::Unknown, s) | (s, Shape::Unknown) => s.clone(),
+            (Shape::Array(n, a), Shape::Array(m, b)) => Shape::Array(n.or(*m), Rc::new(a.meet(b))),
+            (Shape::Tuple(xs), Shape::Tuple(ys)) if xs.len() == ys.len() => Shape::Tuple(Rc::new(
+                xs.iter().zip(ys.iter()).map(|(x, y)| x.meet(y)).collect(),
+            )),
+            (s, _) => s.clone(),
+        }
+    }
+
+    /// The dimensions along nested arrays (unknown ones as 0).
+    pub fn dims(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut s = self;
+        while let Shape::Array(n, e) = s {
+            out.push(n.unwrap_or(0));
+            s = e;
+        }
+        out
+    }
+}
+
+impl std::fmt::Display for Shape {
+    /// `[3][2]` for a 3×2 array of scalars, `[3]([2], )` for arrays of tuples,
+    /// `[?]` for an unknown length, `scalar`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Shape::Unknown => f.write_str("?"),
+            Shape::Scalar => f.write_str("scalar"),
+            Shape::Array(n, e) => {
+                match n {
+                    Some(n) => write!(f, "[{n}]")?,
+                    None => f.write_str("[?]")?,
+                }
+                match &**e {
+                    Shape::Scalar => Ok(()),
+                    e => write!(f, "{e}"),
+                }
+            }
+            Shape::Tuple(xs) => {
+                f.write_str("(")?;
+                for (i, x) in xs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{x}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// The full shape of a value (arrays are rectangular: the first element stands
+/// for all).
+pub fn shape_of(v: &Value) -> Shape {
+    match v {
+        Value::Array(xs) => Shape::Array(Some(xs.len()), Rc::new(elem_shape(v))),
+        Value::Empty(s) => Shape::Array(Some(0), s.clone()),
+        Value::Tuple(xs) => Shape::Tuple(Rc::new(xs.iter().map(shape_of).collect())),
+        _ => Shape::Scalar,
+    }
+}
+
+/// The shape of the elements of an array value (`Unknown` for a plain empty
+/// array, `Scalar` for a non-array).
+pub fn elem_shape(v: &Value) -> Shape {
+    match v {
+        Value::Array(xs) => xs.first().map(shape_of).unwrap_or(Shape::Unknown),
+        Value::Empty(s) => (**s).clone(),
+        _ => Shape::Scalar,
+    }
+}
+
+/// Do two values have compatible shapes (as [`Shape::compatible`]), without
+/// building the shapes in the common case.
+pub fn same_shape(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Tuple(xs), Value::Tuple(ys)) => {
+            xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| same_shape(x, y))
+        }
+        (Value::Array(xs), Value::Array(ys)) if !xs.is_empty() && !ys.is_empty() => {
+            xs.len() == ys.len() && same_shape(&xs[0], &ys[0])
+        }
+        (Value::Array(_) | Value::Empty(_), Value::Array(_) | Value::Empty(_)) => {
+            a.array_len() == b.array_len() && elem_shape(a).compatible(&elem_shape(b))
+        }
+        (Value::Tuple(_) | Value::Array(_) | Value::Empty(_), _)
+        | (_, Value::Tuple(_) | Value::Array(_) | Value::Empty(_)) => false,
+        _ => true,
+    }
 }
 
 impl Value {
@@ -35,18 +166,55 @@ impl Value {
             _ => None,
         }
     }
-    /// Shape of a (regular) array value: lengths along the first elements.
+    /// The length of an array value (`None` for a non-array).
+    pub fn array_len(&self) -> Option<usize> {
+        match self {
+            Value::Array(a) => Some(a.len()),
+            Value::Empty(_) => Some(0),
+            _ => None,
+        }
+    }
+    /// Shape of a (regular) array value: lengths along the first elements (and,
+    /// for an empty array that knows them, the lengths of its absent elements).
     pub fn shape(&self) -> Vec<usize> {
         let mut out = Vec::new();
         let mut v = self;
-        while let Value::Array(a) = v {
-            out.push(a.len());
-            match a.first() {
-                Some(x) => v = x,
-                None => break,
+        loop {
+            match v {
+                Value::Array(a) => {
+                    out.push(a.len());
+                    match a.first() {
+                        Some(x) => v = x,
+                        None => break,
+                    }
+                }
+                Value::Empty(s) => {
+                    out.push(0);
+                    out.extend(s.dims());
+                    break;
+                }
+                _ => break,
             }
         }
         out
+    }
+    /// The value with every [`Value::Empty`] replaced by a plain empty array (the
+    /// form outside the interpreter: the text format, `.npy` and compiled code's
+    /// results do not keep the shape of an empty array's elements).
+    pub fn plain(self) -> Value {
+        match self {
+            Value::Empty(_) => Value::array(Vec::new()),
+            Value::Array(xs) if xs.first().is_some_and(|x| x.may_hold_empty()) => {
+                Value::array(xs.iter().map(|x| x.clone().plain()).collect())
+            }
+            Value::Tuple(xs) if xs.iter().any(|x| x.may_hold_empty()) => {
+                Value::tuple(xs.iter().map(|x| x.clone().plain()).collect())
+            }
+            v => v,
+        }
+    }
+    fn may_hold_empty(&self) -> bool {
+        matches!(self, Value::Array(_) | Value::Tuple(_) | Value::Empty(_))
     }
     pub fn kind_name(&self) -> &'static str {
         match self {
@@ -56,7 +224,7 @@ impl Value {
             Value::I32(_) => "an i32",
             Value::Bool(_) => "a bool",
             Value::Tuple(_) => "a tuple",
-            Value::Array(_) => "an array",
+            Value::Array(_) | Value::Empty(_) => "an array",
         }
     }
 }
@@ -104,6 +272,7 @@ fn write_value(s: &mut String, v: &Value) {
             }
             s.push(']');
         }
+        Value::Empty(_) => s.push_str("[]"),
     }
 }
 
@@ -296,18 +465,18 @@ fn num(text: &str, p: PrimType, off: usize) -> Result<Value, ValueError> {
         && !clean.is_empty();
     match p {
         PrimType::F64 | PrimType::F32 => {
-            let v = match clean.as_str() {
-                "inf" | "+inf" => f64::INFINITY,
-                "-inf" => f64::NEG_INFINITY,
-                "nan" | "-nan" | "+nan" => f64::NAN,
-                c => c
-                    .parse::<f64>()
-                    .map_err(|_| bad(&format!("a number of type {}", p.name())))?,
+            let c = match clean.as_str() {
+                "inf" | "+inf" => "inf",
+                "-inf" => "-inf",
+                "nan" | "-nan" | "+nan" => "NaN",
+                c => c,
             };
+            let none = || bad(&format!("a number of type {}", p.name()));
+            // an f32 is read as an f32 (reading an f64 and rounding it would round twice)
             Ok(if p == PrimType::F64 {
-                Value::F64(v)
+                Value::F64(c.parse::<f64>().map_err(|_| none())?)
             } else {
-                Value::F32(v as f32)
+                Value::F32(c.parse::<f32>().map_err(|_| none())?)
             })
         }
         PrimType::I64 | PrimType::I32 => {
@@ -466,6 +635,12 @@ pub fn check_type(v: &Value, ty: &Type) -> Result<(), String> {
             }
             xs.iter().try_for_each(|x| check_type(x, e))
         }
+        (Value::Empty(_), Type::Array(s, _)) => match s {
+            Size::Const(c) if *c != 0 => {
+                Err(format!("size mismatch: expected {c} elements, found 0"))
+            }
+            _ => Ok(()),
+        },
         _ => Err(format!(
             "expected a value of type {}, found {}",
             type_to_string(ty),
@@ -501,6 +676,19 @@ pub fn compare(actual: &Value, expected: &Value, tol: f64) -> Result<(), String>
             (Value::I64(x), Value::I64(y)) if x == y => Ok(()),
             (Value::I32(x), Value::I32(y)) if x == y => Ok(()),
             (Value::Bool(x), Value::Bool(y)) if x == y => Ok(()),
+            (Value::Empty(_), _) | (_, Value::Empty(_))
+                if a.array_len() == Some(0) && e.array_len() == Some(0) =>
+            {
+                Ok(())
+            }
+            (Value::Empty(_), Value::Array(_)) | (Value::Array(_), Value::Empty(_)) => {
+                Err(format!(
+                    "length {} differs from expected {}{}",
+                    a.array_len().unwrap_or(0),
+                    e.array_len().unwrap_or(0),
+                    at(path)
+                ))
+            }
             (Value::Tuple(xs), Value::Tuple(ys)) | (Value::Array(xs), Value::Array(ys)) => {
                 if xs.len() != ys.len() {
                     return Err(format!(

@@ -397,6 +397,12 @@ pub enum Exp {
     /// from lowering a builtin that needs equal lengths). Evaluates to `got` when
     /// `got == want`, and is a run-time error otherwise. Never removed unless proved.
     CheckSize(Box<SizeCheck>),
+    /// Any other run-time check made explicit by the optimizer (bounds, a nonzero
+    /// divisor, a non-negative count, `unflatten`'s element count, a regular row):
+    /// what remains of a statement whose value is dead but whose check must still
+    /// happen, or the bounds check of a read that fusion replaced. Evaluates to its
+    /// first operand when the check passes, and is a run-time error otherwise.
+    Check(Box<Check>),
     Loop {
         state: (Name, Type),
         init: Atom,
@@ -433,6 +439,160 @@ impl SizeCheck {
                 display_name(&self.size)
             )
         }
+    }
+}
+
+/// The kinds of [`Check`], with their text form and operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CheckKind {
+    /// `assert_index i n`: `0 <= i < n` (a read `a[i]` of an array of length `n`).
+    Index,
+    /// `assert_slice s e n`: `0 <= s <= e <= n` (a slice `a[s:e]`, `split`).
+    Slice,
+    /// `assert_nonzero d`: `d != 0` (integer division or remainder by `d`; `d` is
+    /// an `i64` or an `i32`).
+    NonZero,
+    /// `assert_nonneg n what`: `n >= 0` (the count given to the builtin `what`;
+    /// the message is the interpreter's for `what`).
+    NonNeg,
+    /// `assert_unflatten n m len`: `unflatten n m` of an array of length `len`
+    /// (`n >= 0`, `m >= 0`, `n * m = len` without overflow).
+    Unflatten,
+    /// `assert_same got want what`: `got == want`, the size of a row against the
+    /// size of the first row (a regular array made by `what`; `literal`: an array
+    /// literal).
+    Same,
+}
+
+impl CheckKind {
+    pub const ALL: [CheckKind; 6] = [
+        CheckKind::Index,
+        CheckKind::Slice,
+        CheckKind::NonZero,
+        CheckKind::NonNeg,
+        CheckKind::Unflatten,
+        CheckKind::Same,
+    ];
+    /// The keyword of the text form.
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckKind::Index => "assert_index",
+            CheckKind::Slice => "assert_slice",
+            CheckKind::NonZero => "assert_nonzero",
+            CheckKind::NonNeg => "assert_nonneg",
+            CheckKind::Unflatten => "assert_unflatten",
+            CheckKind::Same => "assert_same",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<CheckKind> {
+        CheckKind::ALL.iter().copied().find(|k| k.name() == s)
+    }
+    /// The number of atom operands.
+    pub fn arity(self) -> usize {
+        match self {
+            CheckKind::NonZero => 1,
+            CheckKind::NonNeg => 1,
+            CheckKind::Index | CheckKind::Same => 2,
+            CheckKind::Slice | CheckKind::Unflatten => 3,
+        }
+    }
+    /// Does the text form end with a name (`what`)?
+    pub fn has_what(self) -> bool {
+        matches!(self, CheckKind::NonNeg | CheckKind::Same)
+    }
+}
+
+/// A check of [`Exp::Check`]: `kind args.. [what]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    pub kind: CheckKind,
+    /// `kind.arity()` atoms.
+    pub args: Vec<Atom>,
+    /// The builtin named in the message (`NonNeg`, `Same`); empty otherwise.
+    pub what: Name,
+}
+
+impl Check {
+    pub fn new(kind: CheckKind, args: Vec<Atom>, what: &str) -> Check {
+        Check {
+            kind,
+            args,
+            what: what.to_string(),
+        }
+    }
+
+    /// The interpreter's word for the count of a builtin in "`what` given a
+    /// negative WORD (n)": `count` for `replicate`, `padding` for `pad`, else
+    /// `size`.
+    pub fn count_word(what: &str) -> &'static str {
+        match what {
+            "replicate" => "count",
+            "pad" => "padding",
+            _ => "size",
+        }
+    }
+
+    /// Run the check on the operands' values: `Err(message)` when it fails. The
+    /// messages are the interpreter's for the statement the check stands for, so
+    /// an error keeps its kind (docs/language.md §6).
+    pub fn run(&self, v: &[i64]) -> Result<(), String> {
+        let at = |k: usize| v.get(k).copied().unwrap_or(0);
+        let word = Check::count_word(&self.what);
+        let negative = |n: i64| format!("`{}` given a negative {word} ({n})", self.what);
+        match self.kind {
+            CheckKind::Index => {
+                let (i, n) = (at(0), at(1));
+                if i < 0 || i >= n {
+                    return Err(format!(
+                        "index out of bounds: index {i} in an array of length {n}"
+                    ));
+                }
+            }
+            CheckKind::Slice => {
+                let (s, e, n) = (at(0), at(1), at(2));
+                if s < 0 || e < s || e > n {
+                    return Err(format!(
+                        "slice [{s}:{e}] out of bounds for an array of length {n}"
+                    ));
+                }
+            }
+            CheckKind::NonZero => {
+                if at(0) == 0 {
+                    return Err("integer division by zero".into());
+                }
+            }
+            CheckKind::NonNeg => {
+                if at(0) < 0 {
+                    return Err(negative(at(0)));
+                }
+            }
+            CheckKind::Unflatten => {
+                let (n, m, len) = (at(0), at(1), at(2));
+                if n < 0 || m < 0 {
+                    let bad = if n < 0 { n } else { m };
+                    return Err(format!("`unflatten` given a negative size ({bad})"));
+                }
+                if n.checked_mul(m) != Some(len) {
+                    return Err(format!(
+                        "size mismatch: unflatten {n} {m} of an array of length {len}"
+                    ));
+                }
+            }
+            CheckKind::Same => {
+                let (got, want) = (at(0), at(1));
+                if got != want {
+                    let what = if self.what == "literal" {
+                        "an array literal".to_string()
+                    } else {
+                        format!("`{}`", self.what)
+                    };
+                    return Err(format!(
+                        "size mismatch: {what} produced an irregular array (a row of size {got} where the first row has size {want})"
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 }
 

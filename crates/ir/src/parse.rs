@@ -394,6 +394,7 @@ impl P {
             }
             Tok::Ident(s)
                 if ["call", "apply", "neg", "not", "dim", "assert_size"].contains(&s.as_str())
+                    || CheckKind::from_name(&s).is_some()
                     || PrimType::from_name(&s).is_some()
                     || MathFn::from_name(&s).is_some()
                     || Builtin::from_name(&s).is_some() =>
@@ -439,6 +440,19 @@ impl P {
                         param,
                         size,
                     })));
+                }
+                if let Some(kind) = CheckKind::from_name(&s) {
+                    self.bump();
+                    let mut args = Vec::new();
+                    for _ in 0..kind.arity() {
+                        args.push(self.atom()?);
+                    }
+                    let what = if kind.has_what() {
+                        self.ident()?
+                    } else {
+                        String::new()
+                    };
+                    return Ok(Exp::Check(Box::new(Check { kind, args, what })));
                 }
                 if s == "neg" || s == "not" {
                     self.bump();

@@ -19,6 +19,20 @@ pub fn type_to_string(t: &Type) -> String {
     s
 }
 
+/// The text form of a [`Check`]: `assert_index i n`, `assert_nonneg n build`, ...
+pub fn check_to_string(c: &Check) -> String {
+    let mut s = c.kind.name().to_string();
+    for a in &c.args {
+        s.push(' ');
+        s.push_str(&atom_to_string(a));
+    }
+    if c.kind.has_what() {
+        s.push(' ');
+        s.push_str(&c.what);
+    }
+    s
+}
+
 pub fn size_to_string(sz: &Size) -> String {
     match sz {
         Size::Const(c) => c.to_string(),
@@ -228,6 +242,7 @@ impl Printer {
                     c.size
                 );
             }
+            Exp::Check(c) => self.out.push_str(&check_to_string(c)),
             Exp::If(c, t, f) => {
                 let _ = write!(self.out, "if {} then ", atom_to_string(c));
                 self.body(t, level);

@@ -63,6 +63,7 @@ pub fn walk_exp_mut<V: MutVisitor + ?Sized>(v: &mut V, e: &mut Exp) {
             v.atom(&mut c.got);
             v.atom(&mut c.want);
         }
+        Exp::Check(c) => c.args.iter_mut().for_each(|a| v.atom(a)),
         Exp::If(c, t, f) => {
             v.atom(c);
             walk_body_mut(v, t);

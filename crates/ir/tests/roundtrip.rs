@@ -92,6 +92,26 @@ fn leaf_exp() -> impl Strategy<Value = Exp> {
         (atom(), atom()).prop_map(|(a, i)| Exp::Index(a, i)),
         (atom(), atom(), atom()).prop_map(|(a, s, e)| Exp::Slice(a, s, e)),
         (name(), prop::collection::vec(atom(), 0..3)).prop_map(|(f, xs)| Exp::Apply(f, xs)),
+        (atom(), 0usize..3).prop_map(|(a, k)| Exp::Dim(a, k)),
+        (atom(), atom(), name(), name(), name()).prop_map(|(got, want, callee, param, size)| {
+            Exp::CheckSize(Box::new(SizeCheck {
+                got,
+                want,
+                callee,
+                param,
+                size,
+            }))
+        }),
+        (
+            prop::sample::select(CheckKind::ALL.to_vec()),
+            prop::collection::vec(atom(), 3),
+            name()
+        )
+            .prop_map(|(kind, mut args, what)| {
+                args.truncate(kind.arity());
+                let what = if kind.has_what() { what } else { String::new() };
+                Exp::Check(Box::new(Check { kind, args, what }))
+            }),
     ]
 }
 

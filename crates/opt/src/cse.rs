@@ -30,7 +30,12 @@ struct Cse {
 /// The key of a mergeable expression, or `None`.
 fn key(st: &Stmt) -> Option<String> {
     match &st.exp {
-        Exp::Atom(_) | Exp::CheckSize(_) | Exp::If(..) | Exp::Loop { .. } | Exp::Apply(..) => None,
+        Exp::Atom(_)
+        | Exp::CheckSize(_)
+        | Exp::Check(_)
+        | Exp::If(..)
+        | Exp::Loop { .. }
+        | Exp::Apply(..) => None,
         Exp::Call(_, args) | Exp::Prim(_, args)
             if args.iter().any(|a| matches!(a, Arg::Fun(_))) =>
         {

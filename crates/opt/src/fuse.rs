@@ -23,9 +23,17 @@
 //!
 //! `index-slice` rewrites `s[x]`, with `s = b[lo:hi]` and `b` a build, to `b[lo + x]`
 //! so that the read can fuse.
+//!
+//! Both keep the check of the read they replace: `index-build` puts
+//! `assert_index x n` before the fused element (the read `b[x]` checked `x`
+//! against `b`'s length), `index-slice` puts `assert_index x (hi - lo)`; `dce`
+//! removes the ones it proves (the usual `b[i]` in a loop over `b`'s indices). The
+//! checks of the elements that are no longer computed stay too: `b`, once
+//! unused, leaves its residue (`dce`).
 
+use crate::facts::Facts;
 use crate::util::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use weir_ir::visit::use_counts;
 use weir_ir::*;
 
@@ -46,6 +54,7 @@ pub const RULES: &[(&str, &str)] = &[
 
 pub fn run(prog: &mut Program) -> bool {
     let mut changed = false;
+    let safe = crate::dce::infallible_defs(prog);
     for d in &mut prog.defs {
         let uses = use_counts(d);
         let mut sites = HashMap::new();
@@ -57,6 +66,7 @@ pub fn run(prog: &mut Program) -> bool {
             depth: HashMap::new(),
             types: type_env(d),
             fresh: Fresh::for_fun(d),
+            consumed: HashMap::new(),
             changed: false,
         };
         for (p, _) in &d.params {
@@ -65,8 +75,163 @@ pub fn run(prog: &mut Program) -> bool {
         let body = std::mem::replace(&mut d.body, empty_body());
         d.body = f.body(body, 0, None);
         changed |= f.changed;
+        if !f.consumed.is_empty() {
+            let facts = Facts::for_fun(d);
+            let mut io = InOrder {
+                consumed: &f.consumed,
+                judge: crate::dce::Judge { safe: &safe },
+                fresh: &mut f.fresh,
+            };
+            io.body(&mut d.body, facts);
+        }
     }
     changed
+}
+
+/// A build whose only read was fused element-wise into a loop: the names of the
+/// statements the fused element became (the read's check included).
+type Consumed = HashMap<Name, HashSet<Name>>;
+
+/// After fusion: a build `b = build n f` whose elements were all fused, in order,
+/// into a loop over the same `0..n` need not leave the loop of its elements'
+/// checks behind — the loop makes them, in the same order — when nothing
+/// between `b` and the loop, and nothing else in the loop, can fail (so the first
+/// error is the same). Such a `b` is replaced by `assert_nonneg n build` here
+/// (the count's check); any other unused build leaves its full residue (`dce`).
+struct InOrder<'a> {
+    consumed: &'a Consumed,
+    judge: crate::dce::Judge<'a>,
+    fresh: &'a mut Fresh,
+}
+
+impl InOrder<'_> {
+    fn body(&mut self, b: &mut Body, facts: Facts) {
+        let mut facts = facts;
+        let mut k = 0;
+        while k < b.stmts.len() {
+            if let Some(fused) = self.consumed.get(&b.stmts[k].var)
+                && let Some(repl) = self.replacement(b, k, fused, &facts)
+            {
+                let n = repl.len();
+                b.stmts.splice(k..k + 1, repl);
+                for s in &b.stmts[k..k + n] {
+                    facts.add(s);
+                }
+                k += n;
+                continue;
+            }
+            let st = &mut b.stmts[k];
+            let inner = facts.enter(&st.exp);
+            let mut inner = inner.into_iter();
+            weir_ir::visit::for_each_nested_body(&mut st.exp, &mut |nb| {
+                let f = inner.next().unwrap_or_else(|| facts.clone());
+                self.body(nb, f);
+            });
+            facts.add(&b.stmts[k]);
+            k += 1;
+        }
+    }
+
+    /// The statements that replace `b.stmts[k]` (a consumed build), if its
+    /// elements' checks are made in order by its consumer.
+    fn replacement(
+        &mut self,
+        b: &Body,
+        k: usize,
+        fused: &HashSet<Name>,
+        facts: &Facts,
+    ) -> Option<Vec<Stmt>> {
+        let st = &b.stmts[k];
+        let Exp::Prim(Builtin::Build, args) = &st.exp else {
+            return None;
+        };
+        let (Some(Arg::Atom(n)), Some(Arg::Fun(Fun::Lambda(l)))) = (args.first(), args.get(1))
+        else {
+            return None;
+        };
+        if !rows_regular(l) {
+            return None;
+        }
+        let mut f = facts.clone();
+        f.add(st);
+        for c in &b.stmts[k + 1..] {
+            if let Some((count, body, bf, others_ok)) = loop_body(c, &f)
+                && body.stmts.iter().any(|s| fused.contains(&s.var))
+            {
+                if !others_ok || !f.prove_eq(&count, n) {
+                    return None;
+                }
+                // nothing else in the loop's body can fail
+                let mut g = bf;
+                for s in &body.stmts {
+                    if !fused.contains(&s.var) && self.judge.fallible(s, &g) {
+                        return None;
+                    }
+                    g.add(s);
+                }
+                let mut out = Vec::new();
+                if !f.prove_nonneg(n) {
+                    out.push(stmt(
+                        self.fresh.name("chk"),
+                        Type::I64,
+                        Exp::Check(Box::new(Check::new(
+                            CheckKind::NonNeg,
+                            vec![n.clone()],
+                            "build",
+                        ))),
+                        st.span,
+                    ));
+                }
+                return Some(out);
+            }
+            // a statement between the build and its consumer that could fail
+            if self.judge.fallible(c, &f) {
+                return None;
+            }
+            f.add(c);
+        }
+        None
+    }
+}
+
+/// The counted loop of a statement: its count, the body that runs once per
+/// index, the facts in that body, and whether the loop's other parts (the
+/// operator of an `ireduce`) cannot fail.
+fn loop_body<'s>(c: &'s Stmt, facts: &Facts) -> Option<(Atom, &'s Body, Facts, bool)> {
+    let inner = facts.enter(&c.exp);
+    let judge_empty = HashSet::new();
+    let judge = crate::dce::Judge { safe: &judge_empty };
+    match &c.exp {
+        Exp::Prim(Builtin::Build, args) => match (args.first(), args.get(1)) {
+            (Some(Arg::Atom(n)), Some(Arg::Fun(Fun::Lambda(l)))) => {
+                Some((n.clone(), &l.body, inner.first()?.clone(), true))
+            }
+            _ => None,
+        },
+        Exp::Prim(Builtin::IFold, args) => match (args.first(), args.get(2)) {
+            (Some(Arg::Fun(Fun::Lambda(l))), Some(Arg::Atom(n))) => {
+                Some((n.clone(), &l.body, inner.first()?.clone(), true))
+            }
+            _ => None,
+        },
+        Exp::Prim(Builtin::IReduce, args) => match (args.first(), args.get(2), args.get(3)) {
+            (
+                Some(Arg::Fun(Fun::Lambda(op))),
+                Some(Arg::Atom(n)),
+                Some(Arg::Fun(Fun::Lambda(g))),
+            ) => {
+                let op_ok = !judge.body_fallible(&op.body, inner.first()?);
+                Some((n.clone(), &g.body, inner.get(1)?.clone(), op_ok))
+            }
+            _ => None,
+        },
+        Exp::Loop {
+            form: LoopForm::For(_, n),
+            body,
+            ..
+        } => Some((n.clone(), body, inner.first()?.clone(), true)),
+        _ => None,
+    }
 }
 
 /// How a variable is used.
@@ -164,6 +329,8 @@ struct Fuse {
     depth: HashMap<Name, usize>,
     types: HashMap<Name, Type>,
     fresh: Fresh,
+    /// Builds whose one read was fused element-wise (see [`InOrder`]).
+    consumed: Consumed,
     changed: bool,
 }
 
@@ -317,13 +484,36 @@ impl Fuse {
         if !(same_level || elementwise || cheap) {
             return None;
         }
+        let n = match args.first() {
+            Some(Arg::Atom(n)) => n.clone(),
+            _ => return None,
+        };
         let mut l = l.clone();
         let p = l.params.first()?.0.clone();
         let map = HashMap::from([(p, x.clone())]);
         freshen_body(&mut l.body, &mut self.fresh, &map);
+        // the read's own bounds check stays (`dce` drops it where it is proved)
+        let in_bounds = matches!((x, &n), (Atom::Const(Const::I64(i)), Atom::Const(Const::I64(m))) if 0 <= *i && i < m);
+        if !in_bounds {
+            let chk = stmt(
+                self.fresh.name("chk"),
+                Type::I64,
+                Exp::Check(Box::new(Check::new(
+                    CheckKind::Index,
+                    vec![x.clone(), n],
+                    "",
+                ))),
+                st.span,
+            );
+            l.body.stmts.insert(0, chk);
+        }
         // record what the copied statements define
         for s in &l.body.stmts {
             self.types.insert(s.var.clone(), s.ty.clone());
+        }
+        if elementwise {
+            let names = l.body.stmts.iter().map(|s| s.var.clone()).collect();
+            self.consumed.insert(b.clone(), names);
         }
         Some(l.body)
     }
@@ -333,13 +523,31 @@ impl Fuse {
         let Exp::Index(Atom::Var(s), x) = &st.exp else {
             return None;
         };
-        let Some(Exp::Slice(Atom::Var(b), lo, _)) = self.defs.get(s) else {
+        let Some(Exp::Slice(Atom::Var(b), lo, hi)) = self.defs.get(s) else {
             return None;
         };
         if !matches!(self.defs.get(b), Some(Exp::Prim(Builtin::Build, _))) {
             return None;
         }
-        let (b, lo) = (b.clone(), lo.clone());
+        let (b, lo, hi) = (b.clone(), lo.clone(), hi.clone());
+        // the read of the slice checks `0 <= x < hi - lo` (the slice's length)
+        let w = self.fresh.name("w");
+        out.push(stmt(
+            w.clone(),
+            Type::I64,
+            Exp::Bin(BinOp::Sub, hi, lo.clone()),
+            st.span,
+        ));
+        out.push(stmt(
+            self.fresh.name("chk"),
+            Type::I64,
+            Exp::Check(Box::new(Check::new(
+                CheckKind::Index,
+                vec![x.clone(), Atom::Var(w)],
+                "",
+            ))),
+            st.span,
+        ));
         let j = self.fresh.name("j");
         out.push(stmt(
             j.clone(),

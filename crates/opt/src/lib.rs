@@ -5,13 +5,18 @@
 //! point (at most [`MAX_ROUNDS`] rounds).
 //!
 //! One pass per file; the pipeline is assembled here ([`PASSES`], [`optimize`]).
-//! What the optimizer preserves is stated in docs/ARCHITECTURE.md: a program that
-//! runs without error computes the same value (bit for bit: no float
-//! reassociation) and every size check still happens.
+//! What the optimizer preserves is stated in docs/language.md §6 and
+//! docs/ARCHITECTURE.md: a program that runs without error computes the same
+//! value (bit for bit: no float reassociation), and a program that fails fails
+//! with an error of the same kind at the same place — every check still
+//! happens, used or not (`dce` keeps the checks of what it removes, `fuse` the
+//! checks of the reads it replaces, `licm` moves nothing in front of a check
+//! that could fail first). Checks are proved away with [`facts`].
 
 pub mod count;
 pub mod cse;
 pub mod dce;
+pub mod facts;
 pub mod fuse;
 pub mod inline;
 pub mod licm;

@@ -3,9 +3,11 @@
 //! (index, accumulator, state) nor anything computed from them is moved just before
 //! the loop, so it runs once instead of once per iteration.
 //!
-//! A statement that could fail (an index, a division, a check, ...) moves only when
-//! the loop is known to run at least once (a constant positive count): otherwise a
-//! loop of zero iterations would start reporting an error it never reached.
+//! A statement that could fail (an index, a division, ...) moves only when the loop
+//! is known to run at least once (a constant positive count) and nothing before it
+//! in the body could fail: otherwise a loop of zero iterations would start
+//! reporting an error it never reached, or an error would be reported before the
+//! one the loop's first iteration reports first. Explicit checks never move.
 //! Nothing moves out of `if` branches (that would compute what may not be needed).
 
 use crate::util::*;
@@ -118,6 +120,14 @@ impl Cx {
                     Some(Arg::Atom(a)) => Some(a.clone()),
                     _ => None,
                 };
+                // ireduce computes its first element before the operator first
+                // runs: a failing statement of the operator moves only if the
+                // element cannot fail
+                let element_fails = *b == Builtin::IReduce
+                    && match args.get(3) {
+                        Some(Arg::Fun(Fun::Lambda(g))) => body_can_fail(&g.body),
+                        _ => true,
+                    };
                 for (k, a) in args.iter_mut().enumerate() {
                     if let Arg::Fun(Fun::Lambda(l)) = a {
                         for (n, t) in &l.params {
@@ -132,8 +142,8 @@ impl Cx {
                             self.bounds.insert(i.clone(), n.clone());
                         }
                         l.body = self.body_pass(std::mem::replace(&mut l.body, empty_body()));
-                        // the operator of ireduce runs n - 1 or n times; treat it as a loop too
-                        let _ = k;
+                        // the operator of ireduce runs n times; treat it as a loop too
+                        let runs = runs && !(*b == Builtin::IReduce && k == 0 && element_fails);
                         if loops {
                             let params: HashSet<Name> =
                                 l.params.iter().map(|p| p.0.clone()).collect();
@@ -172,20 +182,28 @@ impl Cx {
         hoisted
     }
 
-    /// Move the invariant statements out of a loop body.
+    /// Move the invariant statements out of a loop body. A statement that could
+    /// fail moves only when the loop surely runs and no statement before it in
+    /// the body (that stays) could fail: then, in the first iteration, it was the
+    /// first thing that could fail, and failing before the loop reports the same
+    /// error.
     fn hoist(&mut self, b: &mut Body, mut variant: HashSet<Name>, runs: bool) -> Vec<Stmt> {
         let mut out = Vec::new();
         let mut keep = Vec::with_capacity(b.stmts.len());
+        // a statement that stays in the body could fail before the next one
+        let mut blocked = false;
         for st in std::mem::take(&mut b.stmts) {
             let free = free_vars(&st);
             let invariant = free.iter().all(|v| !variant.contains(v));
-            let safe = !has_effect(&st.exp)
-                && (runs || !can_fail(&st.exp) || self.index_in_bounds(&st.exp));
+            let fails =
+                has_effect(&st.exp) || (can_fail(&st.exp) && !self.index_in_bounds(&st.exp));
+            let safe = !has_effect(&st.exp) && (!fails || (runs && !blocked));
             self.types.insert(st.var.clone(), st.ty.clone());
             if invariant && safe {
                 self.changed = true;
                 out.push(st);
             } else {
+                blocked |= fails;
                 variant.insert(st.var.clone());
                 keep.push(st);
             }

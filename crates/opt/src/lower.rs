@@ -8,7 +8,8 @@
 //! directly into their destination).
 //!
 //! Builtins that require equal lengths (`map2`, `zip`, ...) get explicit
-//! `assert_size` checks, so lowering keeps their errors.
+//! `assert_size` checks, and `iota`/`replicate` an `assert_nonneg` of their
+//! count, so lowering keeps their errors (with their messages).
 
 use crate::util::*;
 use std::collections::HashMap;
@@ -154,6 +155,23 @@ impl Emit<'_> {
             Fun::Var(g) => self.emit("r", ret.clone(), Exp::Apply(g.clone(), xs.to_vec())),
         }
     }
+    /// The count of `iota`/`replicate` is checked as the builtin checks it (its
+    /// message), before the `build` that replaces it.
+    fn check_count(&mut self, n: &Atom, what: &str) {
+        if matches!(n, Atom::Const(Const::I64(k)) if *k >= 0) {
+            return;
+        }
+        self.emit(
+            "chk",
+            Type::I64,
+            Exp::Check(Box::new(Check::new(
+                CheckKind::NonNeg,
+                vec![n.clone()],
+                what,
+            ))),
+        );
+    }
+
     fn check_len(&mut self, a: &Atom, n: &Atom, what: &str, k: usize) {
         let got = self.len(a);
         if &got == n {
@@ -291,11 +309,13 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
         }
         Iota => {
             let n = atom_arg(&args[0])?;
+            e.check_count(&n, "iota");
             let l = e.index_lambda(Type::I64, |_, i| i);
             build(n, l)
         }
         Replicate => {
             let n = atom_arg(&args[0])?;
+            e.check_count(&n, "replicate");
             let x = atom_arg(&args[1])?;
             let l = e.index_lambda(el, |_, _| x);
             build(n, l)

@@ -337,6 +337,20 @@ fn dim_through_index(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
 fn check_proved(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
     match &s.exp {
         Exp::CheckSize(c) if c.got == c.want => atom(c.got.clone()),
+        Exp::Check(c) => {
+            // a check of constants that passes (one that fails stays, for run time)
+            let vals = c
+                .args
+                .iter()
+                .map(|a| match a {
+                    Atom::Const(Const::I64(v)) => Some(*v),
+                    Atom::Const(Const::I32(v)) => Some(i64::from(*v)),
+                    _ => None,
+                })
+                .collect::<Option<Vec<i64>>>()?;
+            c.run(&vals).ok()?;
+            atom(c.args.first()?.clone())
+        }
         _ => None,
     }
 }
@@ -350,9 +364,18 @@ fn if_constant(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
     }
 }
 
+/// `if c then x else x` is `x` (constants compared by their bits: the branches
+/// of `if c then -0.0 else 0.0` differ).
 fn if_same_branches(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    let same = |a: &Atom, b: &Atom| match (a, b) {
+        (Atom::Const(Const::F64(x)), Atom::Const(Const::F64(y))) => x.to_bits() == y.to_bits(),
+        (Atom::Const(Const::F32(x)), Atom::Const(Const::F32(y))) => x.to_bits() == y.to_bits(),
+        _ => a == b,
+    };
     match &s.exp {
-        Exp::If(_, t, f) if t.stmts.is_empty() && f.stmts.is_empty() && t.result == f.result => {
+        Exp::If(_, t, f)
+            if t.stmts.is_empty() && f.stmts.is_empty() && same(&t.result, &f.result) =>
+        {
             atom(t.result.clone())
         }
         _ => None,

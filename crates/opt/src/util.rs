@@ -202,21 +202,101 @@ pub fn can_fail(e: &Exp) -> bool {
         | Exp::Tuple(_)
         | Exp::Proj(..)
         | Exp::Dim(..) => false,
-        Exp::Bin(op, _, b) => {
-            matches!(op, BinOp::Div | BinOp::Rem) && !matches!(b, Atom::Const(c) if !is_zero(*c))
-        }
+        Exp::Bin(op, _, b) => match op {
+            BinOp::Div | BinOp::Rem => !matches!(b, Atom::Const(c) if !is_zero(*c)),
+            // an integer power with a negative exponent is an error
+            BinOp::Pow => {
+                !matches!(b, Atom::Const(Const::I64(k)) if *k >= 0)
+                    && !matches!(b, Atom::Const(Const::I32(k)) if *k >= 0)
+                    && !matches!(b, Atom::Const(Const::F64(_) | Const::F32(_)))
+            }
+            _ => false,
+        },
         Exp::ArrayLit(_) => true, // irregular nested literals
         Exp::If(_, t, f) => body_can_fail(t) || body_can_fail(f),
         Exp::Prim(Builtin::Length, _) => false,
-        Exp::Prim(Builtin::Build | Builtin::IFold | Builtin::IReduce, args) => {
+        Exp::Prim(b @ (Builtin::Build | Builtin::IFold | Builtin::IReduce), args) => {
             args.iter().any(|a| match a {
-                Arg::Fun(Fun::Lambda(l)) => body_can_fail(&l.body),
+                Arg::Fun(Fun::Lambda(l)) => {
+                    body_can_fail(&l.body) || (*b == Builtin::Build && !rows_regular(l))
+                }
                 Arg::Fun(Fun::Var(_)) => true,
                 // a negative count is an error for build
                 Arg::Atom(_) => false,
             }) || matches!(e, Exp::Prim(Builtin::Build, args) if !matches!(args.first(), Some(Arg::Atom(Atom::Const(Const::I64(k)))) if *k >= 0))
         }
         _ => true,
+    }
+}
+
+/// Are the elements a `build`'s lambda returns all of one shape? By their type
+/// (every size in the element type is known and none is bound inside the
+/// lambda: so `build n (\i -> iota i)` is not), or by how the element is made: a
+/// value from outside the lambda, a row of an array from outside, a `build` whose
+/// count comes from outside and whose own elements are all of one shape, a tuple
+/// of such. Scalars and tuples of scalars are.
+pub fn rows_regular(l: &Lambda) -> bool {
+    let mut bs = Binders(Vec::new());
+    walk_lambda_mut(&mut bs, &mut l.clone());
+    let inner: HashSet<Name> = bs.0.into_iter().collect();
+    sizes_invariant(&l.ret, &inner) || same_shape_each_time(&l.body.result, &l.body, &inner, 8)
+}
+
+type HashSet<T> = std::collections::HashSet<T>;
+
+fn sizes_invariant(t: &Type, inner: &HashSet<Name>) -> bool {
+    match t {
+        Type::Array(s, e) => {
+            let ok = match s {
+                Size::Const(_) => true,
+                Size::Var(v) => !inner.contains(v),
+                _ => false,
+            };
+            ok && sizes_invariant(e, inner)
+        }
+        Type::Tuple(ts) => ts.iter().all(|t| sizes_invariant(t, inner)),
+        _ => true,
+    }
+}
+
+/// Does `a`, the result of `body` (run once per element), have the same shape
+/// every time? `inner`: the names bound inside the lambda.
+fn same_shape_each_time(a: &Atom, body: &Body, inner: &HashSet<Name>, fuel: usize) -> bool {
+    let Atom::Var(v) = a else { return true };
+    if !inner.contains(v) {
+        return true;
+    }
+    if fuel == 0 {
+        return false;
+    }
+    let Some(st) = body.stmts.iter().find(|s| &s.var == v) else {
+        return false;
+    };
+    if sizes_invariant(&st.ty, inner) {
+        return true;
+    }
+    let outside = |a: &Atom| !matches!(a, Atom::Var(v) if inner.contains(v));
+    match &st.exp {
+        Exp::Atom(b) => same_shape_each_time(b, body, inner, fuel - 1),
+        Exp::Tuple(xs) => xs
+            .iter()
+            .all(|x| same_shape_each_time(x, body, inner, fuel - 1)),
+        // a row of one array: all rows of an array have one shape
+        Exp::Index(arr, _) => outside(arr),
+        Exp::Prim(Builtin::Build, args) => match (args.first(), args.get(1)) {
+            (Some(Arg::Atom(n)), Some(Arg::Fun(Fun::Lambda(l2)))) => {
+                outside(n) && {
+                    let mut bs = Binders(Vec::new());
+                    walk_lambda_mut(&mut bs, &mut l2.clone());
+                    let mut inner2 = inner.clone();
+                    inner2.extend(bs.0);
+                    sizes_invariant(&l2.ret, &inner2)
+                        || same_shape_each_time(&l2.body.result, &l2.body, &inner2, fuel - 1)
+                }
+            }
+            _ => false,
+        },
+        _ => false,
     }
 }
 
@@ -234,12 +314,13 @@ pub fn is_zero(c: Const) -> bool {
     }
 }
 
-/// Has the expression an effect that must be kept even when its result is unused?
-/// Only explicit checks do; a read that could fail is not kept for its failure
-/// (see docs/ARCHITECTURE.md, "what the optimizer preserves").
+/// Is the expression an explicit check, or does it contain one or a `while` loop?
+/// Such statements never move (LICM) and are never merged (CSE). Whether an unused
+/// statement may go is decided by `dce` (which keeps every check a statement
+/// makes: docs/ARCHITECTURE.md, "What the optimizer preserves").
 pub fn has_effect(e: &Exp) -> bool {
     match e {
-        Exp::CheckSize(_) => true,
+        Exp::CheckSize(_) | Exp::Check(_) => true,
         Exp::If(_, t, f) => body_has_effect(t) || body_has_effect(f),
         Exp::Call(_, args) | Exp::Prim(_, args) => args.iter().any(|a| match a {
             Arg::Fun(Fun::Lambda(l)) => body_has_effect(&l.body),

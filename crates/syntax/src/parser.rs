@@ -67,6 +67,14 @@ fn bad_char(t: &Token) -> Diagnostic {
     .with_help("remove it; comments start with `--`")
 }
 
+/// What is being nested, for the E0004 message.
+#[derive(Clone, Copy)]
+enum Nest {
+    Expr,
+    Type,
+    Pat,
+}
+
 struct Parser {
     toks: Vec<Token>,
     pos: usize,
@@ -168,13 +176,34 @@ impl Parser {
             Err(d)
         }
     }
+    /// Enter one level of nesting of an expression.
     fn enter(&mut self) -> PResult<()> {
+        self.enter_a(Nest::Expr)
+    }
+    /// Enter one level of nesting; every recursive step of the parser goes through
+    /// here, so no input can nest more than [`MAX_DEPTH`] levels (whatever mixes
+    /// expressions, types and patterns), and the parser's work stays linear.
+    fn enter_a(&mut self, what: Nest) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
+            let (noun, help) = match what {
+                Nest::Expr => (
+                    "expression",
+                    "split the expression into several `let` bindings or definitions",
+                ),
+                Nest::Type => (
+                    "type",
+                    "types, patterns and the expressions around them count together; use fewer dimensions or components",
+                ),
+                Nest::Pat => (
+                    "pattern",
+                    "patterns and the expressions around them count together; split the nesting into several `let` bindings or definitions",
+                ),
+            };
             return Err(
-                Diagnostic::new("E0004", self.span(), "expression nested too deeply")
+                Diagnostic::new("E0004", self.span(), format!("{noun} nested too deeply"))
                     .with_label(format!("nesting exceeds {MAX_DEPTH} levels here"))
-                    .with_help("split the expression into several `let` bindings or definitions"),
+                    .with_help(help),
             );
         }
         Ok(())
@@ -272,14 +301,9 @@ impl Parser {
 
     // ---------------------------------------------------------------- types
 
+    /// A type, possibly a function type `t1 -> t2 -> r` (its parts are atoms, so
+    /// nesting is counted by [`Parser::type_atom`]).
     fn type_exp(&mut self) -> PResult<TypeExp> {
-        self.enter()?;
-        let r = self.type_exp_inner();
-        self.leave();
-        r
-    }
-
-    fn type_exp_inner(&mut self) -> PResult<TypeExp> {
         let start = self.span();
         let first = self.type_atom()?;
         if self.peek() != &Tok::Arrow {
@@ -298,6 +322,13 @@ impl Parser {
     }
 
     fn type_atom(&mut self) -> PResult<TypeExp> {
+        self.enter_a(Nest::Type)?;
+        let r = self.type_atom_inner();
+        self.leave();
+        r
+    }
+
+    fn type_atom_inner(&mut self) -> PResult<TypeExp> {
         let start = self.span();
         match self.peek().clone() {
             Tok::Ident(name) => match PrimType::from_name(&name) {
@@ -360,7 +391,7 @@ impl Parser {
     // ---------------------------------------------------------------- patterns
 
     fn pattern(&mut self) -> PResult<Pat> {
-        self.enter()?;
+        self.enter_a(Nest::Pat)?;
         let r = self.pattern_inner();
         self.leave();
         r
@@ -626,12 +657,12 @@ impl Parser {
                         self.bump();
                         let i = self.ident("the loop counter name")?;
                         self.expect(&Tok::Lt, "after the loop counter")?;
-                        let n = self.binary(1)?;
+                        let n = self.nested_binary()?;
                         LoopForm::For(i, Box::new(n))
                     }
                     Tok::While => {
                         self.bump();
-                        LoopForm::While(Box::new(self.binary(1)?))
+                        LoopForm::While(Box::new(self.nested_binary()?))
                     }
                     _ => {
                         return Err(self
@@ -648,6 +679,15 @@ impl Parser {
                 })
             }
         }
+    }
+
+    /// An operator expression one level deeper (a loop's count or condition,
+    /// which may itself be a loop: `loop x = 0 for i < loop ...`).
+    fn nested_binary(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.binary(1);
+        self.leave();
+        r
     }
 
     fn starts_atom(&self) -> bool {

@@ -1,0 +1,87 @@
+//! Regression tests as data: every `tests/regress/*.weir` file's test blocks run
+//! on the reference interpreter (unoptimized and optimized, which must agree bit
+//! for bit) and on compiled C, which must agree with the interpreter. A file
+//! whose name ends in `_interp.weir` uses builtins the C backend does not
+//! compile yet, and runs on the interpreter only.
+
+use std::path::{Path, PathBuf};
+use weir_driver::native::{BuildOptions, NativeError, build_c, c_source};
+use weir_driver::testblock::{parse_blocks, run_cases, run_cases_native};
+
+fn files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/regress");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/regress")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "weir"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn regressions_pass_on_the_interpreter_and_in_c() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("weir-cache-regress");
+    // SAFETY-free: set before any build, the same value in every test of this file.
+    unsafe { std::env::set_var("WEIR_CACHE", dir) };
+    let mut failures = Vec::new();
+    let (mut interp, mut native) = (0, 0);
+    for f in files() {
+        let text = std::fs::read_to_string(&f).expect("read");
+        let c = match weir_driver::compile_file(&f) {
+            Ok(c) => c,
+            Err(e) => {
+                failures.push(format!("{}: {}", f.display(), e.render(false)));
+                continue;
+            }
+        };
+        let cases = parse_blocks(&text, f.parent().unwrap_or(Path::new("."))).expect("blocks");
+        assert!(!cases.is_empty(), "{} has no test cases", f.display());
+        for o in run_cases(&c, &cases) {
+            interp += 1;
+            if let Some(m) = o.failure {
+                failures.push(format!("{}:{} ({}): {m}", f.display(), o.line, o.entry));
+            }
+        }
+        let opts = BuildOptions::default();
+        let src = match c_source(&c, &opts, true) {
+            Ok(s) => s,
+            // outside what the C backend compiles (the file says so in its name)
+            Err(NativeError::Backend(_)) if f.to_string_lossy().ends_with("_interp.weir") => {
+                continue;
+            }
+            Err(e) => {
+                failures.push(format!("{}: the C backend fails: {e}", f.display()));
+                continue;
+            }
+        };
+        let exe = match build_c(&src, &opts) {
+            Ok(e) => e,
+            Err(e) => {
+                failures.push(format!("{}: {e}", f.display()));
+                continue;
+            }
+        };
+        for o in run_cases_native(&c, &cases, &exe, &[]) {
+            native += 1;
+            if let Some(m) = o.failure {
+                failures.push(format!(
+                    "{}:{} ({}) in C: {m}",
+                    f.display(),
+                    o.line,
+                    o.entry
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        interp >= 40 && native >= 20,
+        "{interp} interpreter and {native} C cases ran"
+    );
+}

@@ -1,0 +1,506 @@
+//! What the optimizer knows about integers where it is, to prove checks that
+//! cannot fail (so that removing them changes nothing).
+//!
+//! [`Facts`] is built walking a body in order: the definitions and types of the
+//! variables bound so far, the loop counters of the enclosing loops with their
+//! trip counts (`i` in `0..n`: the body only runs when `n >= 1`), and the sizes
+//! made equal by the size checks evaluated so far (`assert_size got want`: after
+//! it, `got == want`). Nothing established inside a nested body leaks out of it:
+//! a nested body gets a copy ([`Facts::enter`]).
+//!
+//! Integers are read as linear forms ([`Lin`]) over opaque terms: variables and
+//! the lengths of array dimensions (`dim a k`, the sizes in types, the counts of
+//! builds, the length of a slice). A length is `>= 0`, as are loop counters and
+//! size parameters. A check is proved when, with every loop counter replaced by
+//! its extreme value (0, or its trip count minus 1), the linear form that must be
+//! non-negative has only non-negative terms with non-negative coefficients and a
+//! non-negative constant.
+//!
+//! The reading is exact when no arithmetic wraps: constants beyond ±2^32 and
+//! coefficients beyond ±2^16 are not followed (the value becomes an opaque term),
+//! and lengths, counters and size parameters are lengths of arrays that exist
+//! (far below 2^62), so the sums the proofs rely on cannot wrap.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use weir_ir::*;
+
+/// An opaque integer in a linear form.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Term {
+    /// A variable whose value is not followed further.
+    Var(Name),
+    /// The length of dimension `k` of an array variable.
+    Dim(Name, usize),
+}
+
+/// `c + Σ coeff·term`.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Lin {
+    pub terms: BTreeMap<Term, i64>,
+    pub c: i64,
+}
+
+const MAX_CONST: i64 = 1 << 32;
+const MAX_COEFF: i64 = 1 << 16;
+/// How far definitions are followed (keeps every question cheap).
+const FUEL: usize = 24;
+
+impl Lin {
+    pub fn constant(c: i64) -> Option<Lin> {
+        (c.abs() <= MAX_CONST).then(|| Lin {
+            terms: BTreeMap::new(),
+            c,
+        })
+    }
+    pub fn term(t: Term) -> Lin {
+        Lin {
+            terms: BTreeMap::from([(t, 1)]),
+            c: 0,
+        }
+    }
+    fn checked(self) -> Option<Lin> {
+        (self.c.abs() <= MAX_CONST && self.terms.values().all(|k| k.abs() <= MAX_COEFF))
+            .then_some(self)
+    }
+    pub fn add(&self, o: &Lin) -> Option<Lin> {
+        let mut r = self.clone();
+        r.c = r.c.checked_add(o.c)?;
+        for (t, k) in &o.terms {
+            let e = r.terms.entry(t.clone()).or_insert(0);
+            *e = e.checked_add(*k)?;
+            if *e == 0 {
+                r.terms.remove(t);
+            }
+        }
+        r.checked()
+    }
+    pub fn scale(&self, f: i64) -> Option<Lin> {
+        if f == 0 {
+            return Lin::constant(0);
+        }
+        let mut r = Lin {
+            terms: BTreeMap::new(),
+            c: self.c.checked_mul(f)?,
+        };
+        for (t, k) in &self.terms {
+            r.terms.insert(t.clone(), k.checked_mul(f)?);
+        }
+        r.checked()
+    }
+    pub fn sub(&self, o: &Lin) -> Option<Lin> {
+        self.add(&o.scale(-1)?)
+    }
+    pub fn plus(&self, c: i64) -> Option<Lin> {
+        self.add(&Lin::constant(c)?)
+    }
+    pub fn as_const(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.c)
+    }
+}
+
+/// See the module documentation.
+#[derive(Clone, Default)]
+pub struct Facts {
+    defs: HashMap<Name, Exp>,
+    types: HashMap<Name, Type>,
+    /// Loop counters of the enclosing loops: `i` in `0..n`.
+    counters: HashMap<Name, Atom>,
+    /// Variables known to be `>= 0` (size parameters).
+    nonneg: HashSet<Name>,
+    /// Terms known equal to a linear form (from size checks).
+    known: HashMap<Term, Lin>,
+    /// Linear forms known to be `>= 0` (from `assert_nonneg`).
+    nonneg_lins: Vec<Lin>,
+}
+
+impl Facts {
+    /// The facts at the start of a function's body.
+    pub fn for_fun(d: &FunDef) -> Facts {
+        let mut f = Facts::default();
+        for (n, t) in &d.params {
+            f.types.insert(n.clone(), t.clone());
+        }
+        for n in &d.size_params {
+            f.types.insert(n.clone(), Type::I64);
+            f.nonneg.insert(n.clone());
+        }
+        f
+    }
+
+    pub fn ty(&self, a: &Atom) -> Type {
+        crate::util::atom_type(a, &self.types)
+    }
+
+    pub fn def(&self, v: &str) -> Option<&Exp> {
+        self.defs.get(v)
+    }
+
+    /// Record a statement that has been evaluated (in order).
+    pub fn add(&mut self, st: &Stmt) {
+        self.types.insert(st.var.clone(), st.ty.clone());
+        self.defs.insert(st.var.clone(), st.exp.clone());
+        match &st.exp {
+            Exp::CheckSize(c) => self.equate(&c.got, &c.want),
+            Exp::Check(c) if c.kind == CheckKind::Same => {
+                if let (Some(g), Some(w)) = (c.args.first(), c.args.get(1)) {
+                    self.equate(g, w)
+                }
+            }
+            Exp::Check(c) if c.kind == CheckKind::NonNeg => {
+                if let Some(l) = c.args.first().and_then(|a| self.lin(a)) {
+                    self.nonneg_lins.push(l);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A parameter of a lambda or loop about to be entered.
+    pub fn param(&mut self, n: &str, t: &Type) {
+        self.types.insert(n.to_string(), t.clone());
+    }
+
+    /// A loop counter `i` in `0..n`, for the body of its loop.
+    pub fn counter(&mut self, i: &str, n: &Atom) {
+        self.types.insert(i.to_string(), Type::I64);
+        self.counters.insert(i.to_string(), n.clone());
+    }
+
+    /// The facts for the nested bodies of `e` (in the order of
+    /// [`weir_ir::visit::for_each_nested_body`]): lambda parameters and loop
+    /// counters added.
+    pub fn enter(&self, e: &Exp) -> Vec<Facts> {
+        let mut out = Vec::new();
+        match e {
+            Exp::If(..) => {
+                out.push(self.clone());
+                out.push(self.clone());
+            }
+            Exp::Call(_, args) => {
+                for a in args {
+                    if let Arg::Fun(Fun::Lambda(l)) = a {
+                        let mut f = self.clone();
+                        for (n, t) in &l.params {
+                            f.param(n, t);
+                        }
+                        out.push(f);
+                    }
+                }
+            }
+            Exp::Prim(b, args) => {
+                let count = match b {
+                    Builtin::Build => args.first(),
+                    Builtin::IFold | Builtin::IReduce => args.get(2),
+                    _ => None,
+                };
+                for (k, a) in args.iter().enumerate() {
+                    if let Arg::Fun(Fun::Lambda(l)) = a {
+                        let mut f = self.clone();
+                        for (n, t) in &l.params {
+                            f.param(n, t);
+                        }
+                        let index = match (b, k) {
+                            (Builtin::Build, 1) | (Builtin::IReduce, 3) => l.params.first(),
+                            (Builtin::IFold, 0) => l.params.get(1),
+                            _ => None,
+                        };
+                        if let (Some((i, _)), Some(Arg::Atom(n))) = (index, count) {
+                            f.counter(i, n);
+                        }
+                        out.push(f);
+                    }
+                }
+            }
+            Exp::Loop { state, form, .. } => {
+                let mut f = self.clone();
+                f.param(&state.0, &state.1);
+                if let LoopForm::While(_) = form {
+                    out.push(f.clone());
+                }
+                if let LoopForm::For(i, n) = form {
+                    f.counter(i, n);
+                }
+                out.push(f);
+            }
+            _ => {}
+        }
+        out
+    }
+
+    // ---------------------------------------------------------------------
+    // Linear forms
+
+    /// The linear form of an `i64` atom.
+    pub fn lin(&self, a: &Atom) -> Option<Lin> {
+        self.lin_fuel(a, FUEL)
+    }
+
+    fn lin_fuel(&self, a: &Atom, fuel: usize) -> Option<Lin> {
+        match a {
+            Atom::Const(Const::I64(c)) => Lin::constant(*c),
+            Atom::Const(_) => None,
+            Atom::Var(v) => self.lin_var(v, fuel),
+        }
+    }
+
+    fn lin_var(&self, v: &str, fuel: usize) -> Option<Lin> {
+        if self.types.get(v).is_some_and(|t| *t != Type::I64) {
+            return None;
+        }
+        let opaque = || self.norm(Lin::term(Term::Var(v.to_string())), FUEL);
+        if fuel == 0 {
+            return opaque();
+        }
+        let f = fuel - 1;
+        match self.defs.get(v) {
+            Some(Exp::Atom(a)) => self.lin_fuel(a, f),
+            Some(Exp::Bin(BinOp::Add, a, b)) => self.lin_fuel(a, f)?.add(&self.lin_fuel(b, f)?),
+            Some(Exp::Bin(BinOp::Sub, a, b)) => self.lin_fuel(a, f)?.sub(&self.lin_fuel(b, f)?),
+            Some(Exp::Bin(BinOp::Mul, a, b)) => {
+                let (x, y) = (self.lin_fuel(a, f)?, self.lin_fuel(b, f)?);
+                match (x.as_const(), y.as_const()) {
+                    (Some(k), _) => y.scale(k),
+                    (_, Some(k)) => x.scale(k),
+                    _ => opaque(),
+                }
+            }
+            Some(Exp::Un(UnOp::Neg, a)) => self.lin_fuel(a, f)?.scale(-1),
+            Some(Exp::Dim(a, k)) => self.len_fuel(a, *k, f),
+            Some(Exp::Prim(Builtin::Length, args)) => match args.first() {
+                Some(Arg::Atom(a)) => self.len_fuel(a, 0, f),
+                _ => opaque(),
+            },
+            Some(Exp::CheckSize(c)) => self.lin_fuel(&c.got, f),
+            Some(Exp::Check(c)) if c.kind != CheckKind::NonZero => match c.args.first() {
+                Some(a) => self.lin_fuel(a, f),
+                None => opaque(),
+            },
+            _ => opaque(),
+        }
+    }
+
+    /// The length of dimension `k` of the array atom `a`.
+    pub fn len(&self, a: &Atom, k: usize) -> Option<Lin> {
+        self.len_fuel(a, k, FUEL)
+    }
+
+    fn len_fuel(&self, a: &Atom, k: usize, fuel: usize) -> Option<Lin> {
+        let Atom::Var(v) = a else { return None };
+        let opaque = || self.norm(Lin::term(Term::Dim(v.clone(), k)), FUEL);
+        if fuel == 0 {
+            return opaque();
+        }
+        let f = fuel - 1;
+        match self.types.get(v).and_then(|t| crate::util::size_at(t, k)) {
+            Some(Size::Const(c)) => return Lin::constant(*c),
+            Some(Size::Var(s)) => return self.lin_var(s, f),
+            Some(_) => {}
+            None => return None,
+        }
+        match self.defs.get(v) {
+            Some(Exp::Atom(b)) => self.len_fuel(b, k, f),
+            Some(Exp::Index(b, _)) => self.len_fuel(b, k + 1, f),
+            Some(Exp::Prim(Builtin::Build, args)) if k == 0 => match args.first() {
+                Some(Arg::Atom(n)) => self.lin_fuel(n, f),
+                _ => opaque(),
+            },
+            Some(Exp::ArrayLit(xs)) if k == 0 => Lin::constant(xs.len() as i64),
+            Some(Exp::Slice(_, s, e)) if k == 0 => self.lin_fuel(e, f)?.sub(&self.lin_fuel(s, f)?),
+            Some(Exp::Slice(b, _, _)) => self.len_fuel(b, k, f),
+            _ => opaque(),
+        }
+    }
+
+    /// Replace the terms known equal to something else.
+    fn norm(&self, l: Lin, fuel: usize) -> Option<Lin> {
+        if self.known.is_empty() || fuel == 0 {
+            return Some(l);
+        }
+        let mut out = Lin::constant(l.c)?;
+        for (t, k) in l.terms {
+            let part = match self.known.get(&t) {
+                Some(r) => self.norm(r.clone(), fuel - 1)?,
+                None => Lin::term(t),
+            };
+            out = out.add(&part.scale(k)?)?;
+        }
+        Some(out)
+    }
+
+    /// After a passed check: `a == b`.
+    fn equate(&mut self, a: &Atom, b: &Atom) {
+        let (Some(x), Some(y)) = (self.lin(a), self.lin(b)) else {
+            return;
+        };
+        let Some(d) = x.sub(&y) else { return };
+        // solve `d = 0` for a term of coefficient ±1, preferring a length
+        let pick = d
+            .terms
+            .iter()
+            .filter(|(_, k)| k.abs() == 1)
+            .max_by_key(|(t, _)| matches!(t, Term::Dim(..)))
+            .map(|(t, k)| (t.clone(), *k));
+        let Some((t, k)) = pick else { return };
+        let mut rest = d.clone();
+        rest.terms.remove(&t);
+        // k·t + rest = 0  ⇒  t = -rest / k = -k·rest (k = ±1)
+        if let Some(v) = rest.scale(-k) {
+            self.known.insert(t, v);
+        }
+    }
+
+    // ---------------------------------------------------------------------
+    // Proofs
+
+    fn term_nonneg(&self, t: &Term) -> bool {
+        match t {
+            Term::Dim(..) => true,
+            Term::Var(v) => self.nonneg.contains(v) || self.counters.contains_key(v),
+        }
+    }
+
+    /// Is `l >= 0` wherever these facts hold?
+    pub fn nonneg(&self, l: &Lin) -> bool {
+        self.nonneg_bounds(l)
+            || self
+                .nonneg_lins
+                .iter()
+                .any(|k| l.sub(k).is_some_and(|d| self.nonneg_bounds(&d)))
+    }
+
+    /// `nonneg` from the terms' and counters' bounds alone.
+    fn nonneg_bounds(&self, l: &Lin) -> bool {
+        let mut l = l.clone();
+        for _ in 0..8 {
+            // replace each counter by the value that makes `l` smallest
+            let mut next = match Lin::constant(l.c) {
+                Some(x) => x,
+                None => return false,
+            };
+            let mut replaced = false;
+            for (t, k) in &l.terms {
+                let bound = match t {
+                    Term::Var(v) => self.counters.get(v),
+                    Term::Dim(..) => None,
+                };
+                let part = match bound {
+                    Some(_) if *k > 0 => Lin::constant(0),
+                    Some(n) => self.lin(n).and_then(|n| n.plus(-1)),
+                    None => Some(Lin::term(t.clone())),
+                };
+                replaced |= bound.is_some();
+                match part.and_then(|p| p.scale(*k)).and_then(|p| next.add(&p)) {
+                    Some(x) => next = x,
+                    None => return false,
+                }
+            }
+            l = next;
+            if !replaced {
+                break;
+            }
+        }
+        l.c >= 0
+            && l.terms
+                .iter()
+                .all(|(t, k)| *k >= 0 && self.term_nonneg(t) && !self.is_counter(t))
+    }
+
+    fn is_counter(&self, t: &Term) -> bool {
+        matches!(t, Term::Var(v) if self.counters.contains_key(v))
+    }
+
+    pub fn prove_nonneg(&self, a: &Atom) -> bool {
+        self.lin(a).is_some_and(|l| self.nonneg(&l))
+    }
+
+    /// `0 <= i < n` for the lengths `n`.
+    pub fn prove_index(&self, i: &Atom, n: &Lin) -> bool {
+        let Some(li) = self.lin(i) else { return false };
+        self.nonneg(&li)
+            && n.sub(&li)
+                .and_then(|d| d.plus(-1))
+                .is_some_and(|d| self.nonneg(&d))
+    }
+
+    /// `0 <= s <= e <= n`.
+    pub fn prove_slice(&self, s: &Atom, e: &Atom, n: &Lin) -> bool {
+        let (Some(ls), Some(le)) = (self.lin(s), self.lin(e)) else {
+            return false;
+        };
+        self.nonneg(&ls)
+            && le.sub(&ls).is_some_and(|d| self.nonneg(&d))
+            && n.sub(&le).is_some_and(|d| self.nonneg(&d))
+    }
+
+    /// `d != 0` for an integer divisor.
+    pub fn prove_nonzero(&self, d: &Atom) -> bool {
+        match d {
+            Atom::Const(c) => !crate::util::is_zero(*c),
+            Atom::Var(_) => self
+                .lin(d)
+                .and_then(|l| l.plus(-1))
+                .is_some_and(|l| self.nonneg(&l)),
+        }
+    }
+
+    /// Are the two lengths equal?
+    pub fn prove_eq_lin(&self, a: &Lin, b: &Lin) -> bool {
+        a.sub(b).is_some_and(|d| d.terms.is_empty() && d.c == 0)
+    }
+
+    pub fn prove_eq(&self, a: &Atom, b: &Atom) -> bool {
+        a == b
+            || matches!((self.lin(a), self.lin(b)), (Some(x), Some(y)) if self.prove_eq_lin(&x, &y))
+    }
+
+    /// Can this explicit check not fail here?
+    pub fn prove_check(&self, c: &Check) -> bool {
+        let at = |k: usize| c.args.get(k);
+        let lin = |k: usize| at(k).and_then(|a| self.lin(a));
+        match c.kind {
+            CheckKind::Index => match (at(0), lin(1)) {
+                (Some(i), Some(n)) => self.prove_index(i, &n),
+                _ => false,
+            },
+            CheckKind::Slice => match (at(0), at(1), lin(2)) {
+                (Some(s), Some(e), Some(n)) => self.prove_slice(s, e, &n),
+                _ => false,
+            },
+            CheckKind::NonZero => at(0).is_some_and(|d| self.prove_nonzero(d)),
+            CheckKind::NonNeg => at(0).is_some_and(|n| self.prove_nonneg(n)),
+            CheckKind::Unflatten => match (lin(0), lin(1), lin(2)) {
+                (Some(n), Some(m), Some(len)) => match (n.as_const(), m.as_const()) {
+                    (Some(x), Some(y)) if x >= 0 && y >= 0 => x
+                        .checked_mul(y)
+                        .and_then(Lin::constant)
+                        .is_some_and(|p| self.prove_eq_lin(&p, &len)),
+                    _ => false,
+                },
+                _ => false,
+            },
+            CheckKind::Same => match (at(0), at(1)) {
+                (Some(a), Some(b)) => self.prove_eq(a, b),
+                _ => false,
+            },
+        }
+    }
+
+    /// An atom for the length of dimension `k` of `a`, if one is in scope
+    /// without computing anything (a constant, or a variable the linear form
+    /// names as a whole).
+    pub fn len_atom(&self, a: &Atom, k: usize) -> Option<Atom> {
+        let l = self.len(a, k)?;
+        if let Some(c) = l.as_const() {
+            return Some(Atom::Const(Const::I64(c)));
+        }
+        if l.c == 0 && l.terms.len() == 1 {
+            let (t, coeff) = l.terms.iter().next()?;
+            if *coeff == 1
+                && let Term::Var(v) = t
+            {
+                return Some(Atom::Var(v.clone()));
+            }
+        }
+        None
+    }
+}
