@@ -602,6 +602,19 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
     for k in 0..f.dests.len() {
         calc_args.push(format!("want{k}"));
     }
+    // the entry's result shape into `want0`, `want1`, ... (both paths)
+    let wants = |s: &mut String| {
+        for (k, (_, r)) in e.dests.iter().enumerate() {
+            let _ = writeln!(s, "    int64_t want{k}[{}];", (*r).max(1));
+        }
+        if !e.dests.is_empty() {
+            let _ = writeln!(
+                s,
+                "    (void)weir_shape_calc_{n}({});",
+                calc_args.join(", ")
+            );
+        }
+    };
     let mut chk_args = vec!["ctx".to_string()];
     chk_args.extend(args.iter().cloned());
     let names: Vec<String> = all
@@ -620,16 +633,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
         "    if (weir_args_{n}({})) weir_raise(ctx);",
         chk_args.join(", ")
     );
-    for (k, (_, r)) in e.dests.iter().enumerate() {
-        let _ = writeln!(s, "    int64_t want{k}[{}];", (*r).max(1));
-    }
-    if !e.dests.is_empty() {
-        let _ = writeln!(
-            s,
-            "    (void)weir_shape_calc_{n}({});",
-            calc_args.join(", ")
-        );
-    }
+    wants(s);
     for (k, (t, r)) in e.dests.iter().enumerate() {
         let _ = writeln!(
             s,
@@ -660,16 +664,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
             fast.push(small_dims(&c_name(&p.name), r));
         }
     }
-    for (k, (_, r)) in e.dests.iter().enumerate() {
-        let _ = writeln!(s, "    int64_t want{k}[{}];", (*r).max(1));
-    }
-    if !e.dests.is_empty() {
-        let _ = writeln!(
-            s,
-            "    (void)weir_shape_calc_{n}({});",
-            calc_args.join(", ")
-        );
-    }
+    wants(s);
     for (k, (_, r)) in e.dests.iter().enumerate() {
         fast.push(format!("out{k}"));
         fast.extend((0..*r).map(|j| format!("out{k}_d{j} == want{k}[{j}]")));
