@@ -310,6 +310,9 @@ impl<'a> FunTr<'a> {
         };
         let mut dests = Vec::new();
         let mut results = Vec::new();
+        // Declared result sizes checked after the body: (destination, dimension,
+        // declared size in terms of the parameters, its name in the type).
+        let mut deferred: Vec<(usize, usize, Dim, Size)> = Vec::new();
         let structural = self.shape_of_body_result(&d.body)?;
         let mut si = 0;
         for (ty, sizes) in &ret_leaves {
@@ -332,8 +335,21 @@ impl<'a> FunTr<'a> {
                             }),
                             _ => None,
                         };
+                        // The body's own size, when the caller can compute it
+                        // from the arguments: the array is computed at that size
+                        // and its declared size checked after the body, as the
+                        // interpreter does (an error inside the body comes first).
+                        let body_dim = st
+                            .get(j)
+                            .and_then(|s| self.expand_to_params(s, &size_home).ok());
                         let dim = match from_type {
-                            Some(x) => x,
+                            Some(x) => match body_dim {
+                                Some(b) if !crate::shape::same_dim(&b, &x) => {
+                                    deferred.push((dests.len(), j, x, sz.clone()));
+                                    b
+                                }
+                                _ => x,
+                            },
                             None => {
                                 let Some(s) = st.get(j) else {
                                     return error(
@@ -374,22 +390,19 @@ impl<'a> FunTr<'a> {
             }
         }
         // Bind the destinations, with their shapes in terms of the body's names.
+        let in_body = |s: &Dim| {
+            s.map_leaves(&mut |l| match l {
+                Dim::DimOf(a, k) => size_home
+                    .iter()
+                    .find(|(_, h)| *h == l)
+                    .map(|(n, _)| Dim::Var(n.clone()))
+                    .or(Some(Dim::DimOf(a.clone(), *k))),
+                _ => None,
+            })
+        };
         let mut dest_names = Vec::new();
         for dp in &dests {
-            let shape: Vec<Dim> = dp
-                .shape
-                .iter()
-                .map(|s| {
-                    s.map_leaves(&mut |l| match l {
-                        Dim::DimOf(a, k) => size_home
-                            .iter()
-                            .find(|(_, h)| *h == l)
-                            .map(|(n, _)| Dim::Var(n.clone()))
-                            .or(Some(Dim::DimOf(a.clone(), *k))),
-                        _ => None,
-                    })
-                })
-                .collect();
+            let shape: Vec<Dim> = dp.shape.iter().map(in_body).collect();
             self.shapes.insert(dp.name.clone(), shape);
             self.bind_depth(&dp.name);
             dest_names.push(Some(dp.name.clone()));
@@ -407,6 +420,30 @@ impl<'a> FunTr<'a> {
             }
         }
         let mut body = self.body(&d.body, &slots)?;
+        for (di, j, want, sz) in deferred {
+            let Some(dp) = dests.get(di) else { continue };
+            let got = dp.shape.get(j).map(in_body).unwrap_or(Dim::Const(0));
+            let ga = self.emit_dim(&got, &mut body.stmts, d.span);
+            let wa = self.emit_dim(&in_body(&want), &mut body.stmts, d.span);
+            body.stmts.push(Stmt::Check {
+                check: Check {
+                    got: ga,
+                    want: wa,
+                    message: core::SizeCheck {
+                        got: Atom::Const(Const::I64(0)),
+                        want: Atom::Const(Const::I64(0)),
+                        callee: d.name.clone(),
+                        param: "result".into(),
+                        size: match sz {
+                            Size::Const(c) => c.to_string(),
+                            Size::Var(n) => n,
+                            _ => String::new(),
+                        },
+                    },
+                },
+                span: Span::default(),
+            });
+        }
         prologue.append(&mut body.stmts);
         body.stmts = prologue;
         Ok(Fun {
@@ -1246,6 +1283,9 @@ impl<'a> FunTr<'a> {
                                 .find(|s| &s.var == v)
                                 .and_then(|s| flat_type(&s.ty))
                                 .map(|f| f.len())
+                                // A variable bound outside this body (a
+                                // parameter, an outer `let`): its leaves.
+                                .or_else(|| self.vars.get(v).map(|ls| ls.len()))
                                 .unwrap_or(1),
                             Atom::Const(_) => 1,
                         };

@@ -121,8 +121,22 @@ fn array_or(xs: Vec<Value>, s: impl FnOnce() -> Shape) -> Value {
     }
 }
 
+/// Steps a shape probe may take (see [`Interp::probe_shape`]).
+const PROBE_STEPS: u64 = 100_000;
+/// The largest array a shape probe may allocate, and the most scalars its
+/// stand-in arguments may hold.
+const PROBE_ELEMS: usize = 1 << 20;
+
+thread_local! {
+    /// The largest array [`alloc`] makes (bounded while a shape probe runs).
+    static ALLOC_CAP: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+}
+
 /// A vector for `n` values, or an out-of-memory error (never an abort).
 fn alloc<T>(n: usize, span: Span) -> R<Vec<T>> {
+    if n > ALLOC_CAP.with(|c| c.get()) {
+        return err(span, "shape probe: array too large");
+    }
     let mut v = Vec::new();
     match v.try_reserve_exact(n) {
         Ok(()) => Ok(v),
@@ -130,6 +144,38 @@ fn alloc<T>(n: usize, span: Span) -> R<Vec<T>> {
             span,
             format!("out of memory: cannot allocate an array of {n} elements"),
         ),
+    }
+}
+
+/// A value of type `t` and shape `s` (zeros), for a shape probe; `None` where
+/// the shape is not fully known or the value would hold more than `budget`
+/// scalars.
+fn stand_in(t: &Type, s: &Shape, budget: &mut usize) -> Option<Value> {
+    match (t, s) {
+        (Type::Prim(p), _) => {
+            *budget = budget.checked_sub(1)?;
+            Some(match p {
+                PrimType::F64 => Value::F64(0.0),
+                PrimType::F32 => Value::F32(0.0),
+                PrimType::I64 => Value::I64(0),
+                PrimType::I32 => Value::I32(0),
+                PrimType::Bool => Value::Bool(false),
+            })
+        }
+        (Type::Array(..), Shape::Array(Some(0), es)) => Some(Value::Empty(es.clone())),
+        (Type::Array(_, e), Shape::Array(Some(n), es)) => {
+            let x = stand_in(e, es, budget)?;
+            // The first element counted once; the rest share it.
+            *budget = budget.checked_sub(*n)?;
+            Some(Value::array(vec![x; *n]))
+        }
+        (Type::Tuple(ts), Shape::Tuple(ss)) if ts.len() == ss.len() => Some(Value::tuple(
+            ts.iter()
+                .zip(ss.iter())
+                .map(|(t, s)| stand_in(t, s, budget))
+                .collect::<Option<Vec<_>>>()?,
+        )),
+        _ => None,
     }
 }
 
@@ -575,11 +621,23 @@ impl<'p> Interp<'p> {
     }
 
     /// The shape of the elements of an array that `build`/`map` makes with no
-    /// elements (so the lambda never runs): what the statement's type `ty` says,
-    /// and, when the lambda's result is a variable from outside it (`\i -> x`),
-    /// the shape of that value.
-    fn lambda_result_shape(&self, f: Closure<'p, '_>, ty: &Type, env: &Env) -> Shape {
+    /// elements (so the lambda never runs for real): the shape the lambda's
+    /// result has for stand-in arguments (`args`: index 0 for `build`, zeros of
+    /// the input arrays' element shapes for `map`; see [`Self::probe_shape`]),
+    /// met with what the statement's type `ty` says. Where the probe fails:
+    /// the type's shape and, when the lambda's result is a variable from outside
+    /// it (`\i -> x`), the shape of that value. docs/language.md §6.
+    fn lambda_result_shape(
+        &mut self,
+        f: Closure<'p, '_>,
+        args: Option<Vec<Value>>,
+        ty: &Type,
+        env: &Env,
+    ) -> Shape {
         let from_type = elem_type_shape(ty, env);
+        if let Some(s) = args.and_then(|a| self.probe_shape(f, a)) {
+            return s.meet(&from_type);
+        }
         let body = &f.lambda.body;
         if let Atom::Var(x) = &body.result
             && !body.stmts.iter().any(|st| st.var == *x)
@@ -589,6 +647,24 @@ impl<'p> Interp<'p> {
             return shape_of(v).meet(&from_type);
         }
         from_type
+    }
+
+    /// Run `f` on stand-in arguments to learn the shape of its result, within
+    /// a budget of [`PROBE_STEPS`] steps and arrays of at most [`PROBE_ELEMS`]
+    /// elements; `None` when it fails (its error is not the program's: the
+    /// lambda never runs for real). The shape of an array is computed from sizes
+    /// alone wherever compiled code can compute it (the shape translation), so
+    /// for those programs the stand-in values do not matter.
+    fn probe_shape(&mut self, f: Closure<'p, '_>, args: Vec<Value>) -> Option<Shape> {
+        let outer = self.fuel;
+        let budget = outer.map_or(PROBE_STEPS, |x| x.min(PROBE_STEPS));
+        self.fuel = Some(budget);
+        let cap = ALLOC_CAP.with(|c| c.replace(c.get().min(PROBE_ELEMS)));
+        let r = self.apply_closure(f, args);
+        ALLOC_CAP.with(|c| c.set(cap));
+        let used = budget - self.fuel.unwrap_or(0);
+        self.fuel = outer.map(|x| x.saturating_sub(used));
+        r.ok().map(|v| shape_of(&v))
     }
 
     fn prim<'e>(
@@ -666,7 +742,8 @@ impl<'p> Interp<'p> {
                 let n = count(int(0)?, "size")?;
                 let f = fun(1)?;
                 if n == 0 {
-                    return Ok(empty(self.lambda_result_shape(f, ty, env)));
+                    let probe = Some(vec![Value::I64(0)]);
+                    return Ok(empty(self.lambda_result_shape(f, probe, ty, env)));
                 }
                 let mut out = alloc(n, span)?;
                 for i in 0..n {
@@ -691,7 +768,18 @@ impl<'p> Interp<'p> {
                 same_lengths(&arrays, span, b.name())?;
                 let n = arrays[0].len();
                 if n == 0 {
-                    return Ok(empty(self.lambda_result_shape(f, ty, env)));
+                    let mut budget = PROBE_ELEMS;
+                    let probe = f
+                        .lambda
+                        .params
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (_, t))| {
+                            let whole = atom(i + 1).ok()?;
+                            stand_in(t, &elem_shape(&whole), &mut budget)
+                        })
+                        .collect::<Option<Vec<Value>>>();
+                    return Ok(empty(self.lambda_result_shape(f, probe, ty, env)));
                 }
                 let mut out = alloc(n, span)?;
                 for i in 0..n {
