@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use weir_driver::inputs::{classify, read_args};
+use weir_driver::native::Entries;
 use weir_driver::pipeline::{all_passes, dump_after, render_runtime_error};
 use weir_driver::testblock::{Expect, ValueSrc, parse_blocks, run_cases};
 use weir_driver::{compile_file, run_entry, with_big_stack};
@@ -627,14 +628,18 @@ fn cmd_c(
         Ok(o) => o,
         Err(e) => return fail(e),
     };
-    match weir_driver::native::c_source(&c, &opts, main) {
+    match weir_driver::native::c_source_of(&c, &opts, main, Entries::Compilable) {
         Ok(src) => match output {
-            Some(p) => match std::fs::write(p, src) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => fail(format!("cannot write {}: {e}", p.display())),
-            },
+            Some(p) => {
+                warn_left_out(&src.left_out);
+                match std::fs::write(p, src.text) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => fail(format!("cannot write {}: {e}", p.display())),
+                }
+            }
             None => {
-                print!("{src}");
+                warn_left_out(&src.left_out);
+                print!("{}", src.text);
                 ExitCode::SUCCESS
             }
         },
@@ -642,6 +647,15 @@ fn cmd_c(
             eprintln!("{e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Say which entry points the C backend left out (the others were compiled).
+fn warn_left_out(left_out: &[(String, String)]) {
+    for (entry, why) in left_out {
+        eprintln!(
+            "warning: entry point `{entry}` is left out of the C program (the others are compiled; run it with --interp):\n{why}"
+        );
     }
 }
 
@@ -654,9 +668,12 @@ fn cmd_build(file: &Path, build: &BuildArgs, output: Option<&Path>, color: bool)
         Ok(o) => o,
         Err(e) => return fail(e),
     };
-    let exe = match weir_driver::native::c_source(&c, &opts, true)
-        .and_then(|src| weir_driver::native::build_c(&src, &opts))
-    {
+    let exe = match weir_driver::native::c_source_of(&c, &opts, true, Entries::Compilable).and_then(
+        |src| {
+            warn_left_out(&src.left_out);
+            weir_driver::native::build_c(&src.text, &opts)
+        },
+    ) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");
@@ -886,11 +903,20 @@ fn cmd_test(paths: &[PathBuf], interp_only: bool, color: bool) -> ExitCode {
         if !interp_only {
             // The same cases on compiled C (default variant), against the interpreter.
             let opts = weir_driver::native::BuildOptions::default();
-            match weir_driver::native::c_source(&c, &opts, true)
-                .and_then(|src| weir_driver::native::build_c(&src, &opts))
-            {
-                Ok(exe) => {
+            match weir_driver::native::c_source_of(&c, &opts, true, Entries::Compilable).and_then(
+                |src| {
+                    let exe = weir_driver::native::build_c(&src.text, &opts)?;
+                    Ok((exe, src.left_out))
+                },
+            ) {
+                Ok((exe, left_out)) => {
                     for mut o in weir_driver::testblock::run_cases_native(&c, &cases, &exe, &[]) {
+                        if let Some((_, why)) = left_out.iter().find(|(e, _)| *e == o.entry) {
+                            // This entry point alone does not compile.
+                            o.failure = Some(format!(
+                                "does not compile to C (use --interp to test the interpreter only):\n{why}"
+                            ));
+                        }
                         o.entry = format!("{} (compiled C)", o.entry);
                         outcomes.push(o);
                     }

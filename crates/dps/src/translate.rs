@@ -96,6 +96,18 @@ struct Sig {
 /// Translate a whole (optimized, first-order) program. Errors are collected per
 /// function; a function with an error is left out.
 pub fn translate(prog: &core::Program) -> Result<Program, Vec<Error>> {
+    let (p, errors) = translate_partial(prog);
+    if errors.is_empty() {
+        Ok(p)
+    } else {
+        Err(errors.into_iter().map(|(_, e)| e).collect())
+    }
+}
+
+/// Translate every function that can be translated: the program of those, and
+/// the error of each one that cannot (with its name). A function that calls
+/// one left out is left out too (its error says so).
+pub fn translate_partial(prog: &core::Program) -> (Program, Vec<(Name, Error)>) {
     let mut out = Program::default();
     let mut sigs: HashMap<Name, Sig> = HashMap::new();
     let mut errors = Vec::new();
@@ -112,14 +124,10 @@ pub fn translate(prog: &core::Program) -> Result<Program, Vec<Error>> {
                 );
                 out.funs.push(f);
             }
-            Err(e) => errors.push(e),
+            Err(e) => errors.push((d.name.clone(), e)),
         }
     }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(errors)
-    }
+    (out, errors)
 }
 
 struct FunTr<'a> {

@@ -10,7 +10,7 @@
 //! array per component); a scalar leaf is its bytes (bool: one byte), an array
 //! leaf of rank r is r `int64` dims followed by its elements in row-major order.
 
-use crate::pipeline::{Compiled, to_dps_from, verify_enabled};
+use crate::pipeline::{Compiled, verify_enabled};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::rc::Rc;
@@ -156,15 +156,83 @@ impl std::fmt::Display for NativeError {
     }
 }
 
-/// The C source of a compiled program.
+/// Which entry points a C source must hold.
+#[derive(Clone, Copy, Debug)]
+pub enum Entries<'a> {
+    /// Every function: an error if one cannot be compiled.
+    All,
+    /// Those that can be compiled (at least one entry point); the others are
+    /// left out and reported.
+    Compilable,
+    /// Those that can be compiled, of which this entry point must be one.
+    Needed(&'a str),
+}
+
+/// A C source and the entry points left out of it.
+#[derive(Clone, Debug)]
+pub struct CSource {
+    pub text: String,
+    /// Each entry point left out, with its error (rendered, no colour).
+    pub left_out: Vec<(String, String)>,
+}
+
+/// The C source of a compiled program (every function must compile).
 pub fn c_source(c: &Compiled, opts: &BuildOptions, with_main: bool) -> Result<String, NativeError> {
+    c_source_of(c, opts, with_main, Entries::All).map(|s| s.text)
+}
+
+/// The C source of the entry points `which` asks for: an entry point that the
+/// C backend cannot compile does not stop the others.
+pub fn c_source_of(
+    c: &Compiled,
+    opts: &BuildOptions,
+    with_main: bool,
+    which: Entries,
+) -> Result<CSource, NativeError> {
     let core = if opts.variant.fusion {
         c.optimized.clone()
     } else {
         crate::pipeline::optimize_skipping(&c.program, &["fuse"]).map_err(NativeError::Backend)?
     };
-    let dps = to_dps_from(c, &core, opts.variant.buffer_opts)
+    let (dps, failed) = crate::pipeline::to_dps_partial(&core, opts.variant.buffer_opts)
         .map_err(|e| NativeError::Backend(e.render(false)))?;
+    let render = |ds: Vec<weir_syntax::Diagnostic>| {
+        crate::pipeline::LoadError::Diagnostics(c.sources.clone(), ds).render(false)
+    };
+    let is_entry = |f: &str| core.find(f).is_some_and(|d| d.entry);
+    // Errors of helpers (not entry points) are the causes of their callers'.
+    let helpers: Vec<weir_syntax::Diagnostic> = failed
+        .iter()
+        .filter(|(f, _)| !is_entry(f))
+        .map(|(_, d)| d.clone())
+        .collect();
+    let mut left_out = Vec::new();
+    for (f, d) in &failed {
+        if is_entry(f) {
+            let mut ds = vec![d.clone()];
+            ds.extend(helpers.iter().cloned());
+            left_out.push((f.clone(), render(ds)));
+        }
+    }
+    let none_left = !dps.funs.iter().any(|f| f.entry);
+    match which {
+        Entries::All if !failed.is_empty() => {
+            return Err(NativeError::Backend(render(
+                failed.into_iter().map(|(_, d)| d).collect(),
+            )));
+        }
+        Entries::Compilable if none_left && !failed.is_empty() => {
+            return Err(NativeError::Backend(render(
+                failed.into_iter().map(|(_, d)| d).collect(),
+            )));
+        }
+        Entries::Needed(e) => {
+            if let Some((_, m)) = left_out.iter().find(|(f, _)| f == e) {
+                return Err(NativeError::Backend(m.clone()));
+            }
+        }
+        _ => {}
+    }
     let locate = |span: weir_ir::Span| locate(c, span);
     let cg = Options {
         mem: opts.variant.mem,
@@ -178,7 +246,10 @@ pub fn c_source(c: &Compiled, opts: &BuildOptions, with_main: bool) -> Result<St
         .first()
         .map(|f| f.name.clone())
         .unwrap_or_default();
-    Ok(weir_cgen::to_c(&unit, &dps, &source, with_main))
+    Ok(CSource {
+        text: weir_cgen::to_c(&unit, &dps, &source, with_main),
+        left_out,
+    })
 }
 
 /// `file:line:col` of a span.
@@ -908,7 +979,7 @@ pub fn run_native(
         .program
         .find(entry)
         .ok_or_else(|| NativeError::Io(format!("no entry point named `{entry}`")))?;
-    let src = c_source(c, opts, true)?;
+    let src = c_source_of(c, opts, true, Entries::Needed(entry))?.text;
     let exe = build_c(&src, opts)?;
     let limit = opts.time_limit.or_else(default_time_limit);
     run_exe_limited(&exe, d, args, runs, &[], limit)

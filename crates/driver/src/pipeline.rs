@@ -222,18 +222,35 @@ pub fn to_dps_from(
     core: &Program,
     simplify: bool,
 ) -> Result<weir_dps::ir::Program, LoadError> {
-    let mut p = weir_dps::translate::translate(core).map_err(|errs| {
-        LoadError::Diagnostics(
+    let (p, left_out) = to_dps_partial(core, simplify)?;
+    if left_out.is_empty() {
+        Ok(p)
+    } else {
+        Err(LoadError::Diagnostics(
             c.sources.clone(),
-            errs.into_iter()
-                .map(|e| {
-                    Diagnostic::new("E0801", e.span, e.message)
-                        .with_label("the C backend cannot compile this")
-                        .with_help(e.help)
-                })
-                .collect(),
-        )
-    })?;
+            left_out.into_iter().map(|(_, d)| d).collect(),
+        ))
+    }
+}
+
+/// The DPS translation of the functions of `core` that the C backend can
+/// compile, and for each one it cannot, its name and error (E0801).
+pub fn to_dps_partial(
+    core: &Program,
+    simplify: bool,
+) -> Result<(weir_dps::ir::Program, Vec<(String, Diagnostic)>), LoadError> {
+    let (mut p, errs) = weir_dps::translate::translate_partial(core);
+    let left_out = errs
+        .into_iter()
+        .map(|(f, e)| {
+            (
+                f,
+                Diagnostic::new("E0801", e.span, e.message)
+                    .with_label("the C backend cannot compile this")
+                    .with_help(e.help),
+            )
+        })
+        .collect();
     verify_dps(&p, "dps")?;
     if simplify {
         let check = verify_enabled();
@@ -250,7 +267,7 @@ pub fn to_dps_from(
             return Err(e);
         }
     }
-    Ok(p)
+    Ok((p, left_out))
 }
 
 fn verify_dps(p: &weir_dps::ir::Program, after: &str) -> Result<(), LoadError> {
