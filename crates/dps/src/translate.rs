@@ -1077,6 +1077,8 @@ impl<'a> FunTr<'a> {
                     v
                 }
                 Builtin::IFold => self.array_leaf_shapes(&arg(args, 1)?, span)?,
+                // A scan has its input's shape.
+                Builtin::Scan => self.array_leaf_shapes(&arg(args, 2)?, span)?,
                 Builtin::Concat => {
                     let a = self.array_leaf_shapes(&arg(args, 0)?, span)?;
                     let b = self.array_leaf_shapes(&arg(args, 1)?, span)?;
@@ -2260,6 +2262,86 @@ impl FunTr<'_> {
                         });
                     }
                 }
+                Ok(vec![])
+            }
+            E::Prim(Builtin::Scan, args) => {
+                // An inclusive scan of scalars (or tuples of scalars): a sequential
+                // fold whose accumulators are stored into the result after each
+                // step, so the order of the operations is the interpreter's.
+                let op = lambda(args, 0)?;
+                let ne = arg(args, 1)?;
+                let a = arg(args, 2)?;
+                let a_l = self.leaves(&a, span)?;
+                if a_l.iter().any(|l| l.ty.rank() != 1) {
+                    return error(
+                        span,
+                        "a `scan` whose elements are arrays is not supported by the C backend yet",
+                        "scan the columns separately (a `build` of scans), or run with --interp",
+                    );
+                }
+                let first = a_l.first().cloned().ok_or_else(|| Error {
+                    span,
+                    message: "internal error: scan of nothing".into(),
+                    help: "please report this".into(),
+                })?;
+                let sh = self.shape(&first, span)?;
+                let len = self.resolve_here(&outer(&sh), span)?;
+                let n = self.emit_dim(&len, out, span);
+                let ne_l = self.leaves(&ne, span)?;
+                let (pa, ta) = lparam(&op, 0, span)?;
+                let (pb, tb) = lparam(&op, 1, span)?;
+                let acc_l = self.bind_param(pa, ta, span)?;
+                let x_l = self.bind_param(pb, tb, span)?;
+                let i = self.fresh("i");
+                self.bind_param(&i, &Type::I64, span)?;
+                for k in 0..a_l.len() {
+                    self.dest_ready(&dest_of(k), out, span);
+                }
+                let blk = self.body(&op.body, &vec![None; a_l.len()])?;
+                let mut stmts = Vec::new();
+                for (x, src) in x_l.iter().zip(&a_l) {
+                    stmts.push(Stmt::Let {
+                        var: x.name().cloned().unwrap_or_default(),
+                        ty: x.ty.prim(),
+                        exp: SExp::Load(
+                            src.name().cloned().unwrap_or_default(),
+                            vec![Atom::Var(i.clone())],
+                        ),
+                        span,
+                    });
+                }
+                stmts.extend(blk.stmts);
+                for (k, r) in blk.results.iter().enumerate() {
+                    stmts.push(Stmt::Store {
+                        dest: dest_of(k),
+                        idx: vec![Atom::Var(i.clone())],
+                        val: r.clone(),
+                        span,
+                    });
+                }
+                let outs: Vec<(Name, PrimType)> = acc_l
+                    .iter()
+                    .map(|l| {
+                        let o = self.fresh("o");
+                        self.bind_depth(&o);
+                        self.scalar_types.insert(o.clone(), l.ty.prim());
+                        (o, l.ty.prim())
+                    })
+                    .collect();
+                out.push(Stmt::Fold {
+                    outs,
+                    acc: acc_l
+                        .iter()
+                        .map(|l| (l.name().cloned().unwrap_or_default(), l.ty.prim()))
+                        .collect(),
+                    init: ne_l.into_iter().map(|l| l.atom).collect(),
+                    i,
+                    n,
+                    body: Block {
+                        stmts,
+                        results: blk.results,
+                    },
+                });
                 Ok(vec![])
             }
             E::Prim(b, _) => error(

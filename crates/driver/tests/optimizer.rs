@@ -482,3 +482,56 @@ fn regressions_keep_their_checks_when_optimized() {
         assert!(errors.get(k).is_some_and(|n| *n >= 2), "{errors:?}");
     }
 }
+
+/// Every rule of the lowering table fires: a program using the builtin has no
+/// call of it left after optimization (a rule added without an example here
+/// fails the test).
+#[test]
+fn every_lowering_rule_fires() {
+    let example = |name: &str| -> Option<&str> {
+        Some(match name {
+            "map" => "entry t (a: []f64) : []f64 = map (\\x -> x + 1.0) a",
+            "map2" => "entry t (a: []f64) (b: []f64) : []f64 = map2 (+) a b",
+            "map3" => "entry t (a: []f64) : []f64 = map3 (\\x y z -> x + y + z) a a a",
+            "zip" => "entry t (a: []f64) (b: []i64) : [](f64, i64) = zip a b",
+            "zip3" => "entry t (a: []f64) : [](f64, f64, f64) = zip3 a a a",
+            "unzip" => "entry t (a: [](f64, i64)) : ([]f64, []i64) = unzip a",
+            "unzip3" => "entry t (a: [](f64, i64, bool)) : ([]f64, []i64, []bool) = unzip3 a",
+            "iota" => "entry t (n: i64) : []i64 = iota n",
+            "replicate" => "entry t (n: i64) : []f64 = replicate n 1.0",
+            "transpose" => "entry t (a: [][]f64) : [][]f64 = transpose a",
+            "reverse" => "entry t (a: []f64) : []f64 = reverse a",
+            "gather" => "entry t (a: []f64) (i: []i64) : []f64 = gather a i",
+            "sum" => "entry t (a: []f64) : f64 = sum a",
+            "product" => "entry t (a: []f64) : f64 = product a",
+            "maximum" => "entry t (a: []f64) : f64 = maximum a",
+            "minimum" => "entry t (a: []i64) : i64 = minimum a",
+            "reduce" => "entry t (a: []f64) : f64 = reduce (+) 0.0 a",
+            "fold" => "entry t (a: []f64) : f64 = fold (\\acc x -> acc * 2.0 + x) 0.0 a",
+            "rotate" => "entry t (k: i64) (a: []f64) : []f64 = rotate k a",
+            "pad" => "entry t (a: []f64) : []f64 = pad 1 2 0.0 a",
+            _ => return None,
+        })
+    };
+    for (name, b, _) in weir_opt::lower::RULES {
+        let Some(src) = example(name) else {
+            panic!("lowering rule `{name}` has no example in this test");
+        };
+        let c = match weir_driver::compile_source("rule.weir", src) {
+            Ok(c) => c,
+            Err(e) => panic!("{name}: {}", e.render(false)),
+        };
+        let mut before = Census::default();
+        census(&def(&c.program, "t").body, &mut before);
+        assert!(
+            before.prims.contains(b),
+            "{name}: the example does not use it"
+        );
+        let after = census_of(def(&c.optimized, "t"));
+        assert!(
+            !after.prims.contains(b),
+            "lowering rule `{name}` did not fire:\n{}",
+            print_def(def(&c.optimized, "t"))
+        );
+    }
+}

@@ -64,6 +64,9 @@ pub struct Interp<'p> {
     depth: usize,
     /// Evaluation steps left (bodies entered plus statements), if limited.
     fuel: Option<u64>,
+    /// Inside a shape probe ([`Interp::probe_shape`]): a read of an empty array
+    /// is a stand-in of its element shape, and bounds checks pass.
+    probing: usize,
 }
 
 fn err<T>(span: Span, msg: impl Into<String>) -> R<T> {
@@ -282,6 +285,7 @@ impl<'p> Interp<'p> {
             defs: prog.defs.iter().map(|d| (d.name.as_str(), d)).collect(),
             depth: 0,
             fuel: None,
+            probing: 0,
         }
     }
 
@@ -497,6 +501,12 @@ impl<'p> Interp<'p> {
                 Ok(array_or(vs, || elem_type_shape(ty, env)))
             }
             Exp::Index(a, i) => {
+                if self.probing > 0
+                    && let Value::Empty(es) = self.atom(a, env, span)?
+                {
+                    return stand_in(ty, &es, &mut PROBE_ELEMS.clone())
+                        .map_or_else(|| err(span, "shape probe: unknown row shape"), Ok);
+                }
                 let arr = self.array_atom(a, env, span)?;
                 let i = self.i64_atom(i, env, span)?;
                 index(&arr, i, span)
@@ -533,7 +543,10 @@ impl<'p> Interp<'p> {
                     });
                     first.get_or_insert(v);
                 }
-                if let Err(m) = c.run(&vals) {
+                let bounds = matches!(c.kind, CheckKind::Index | CheckKind::Slice);
+                if let Err(m) = c.run(&vals)
+                    && !(bounds && self.probing > 0)
+                {
                     return err(span, m);
                 }
                 Ok(first.unwrap_or(Value::I64(0)))
@@ -652,7 +665,10 @@ impl<'p> Interp<'p> {
     /// Run `f` on stand-in arguments to learn the shape of its result, within
     /// a budget of [`PROBE_STEPS`] steps and arrays of at most [`PROBE_ELEMS`]
     /// elements; `None` when it fails (its error is not the program's: the
-    /// lambda never runs for real). The shape of an array is computed from sizes
+    /// lambda never runs for real). Inside the probe a read of an empty array
+    /// whose element shape is known gives a stand-in of that shape and bounds
+    /// checks pass, so `build 0 (\i -> a[i])` (a `map` after lowering) learns
+    /// the shape of `a`'s rows as `map` does. The shape of an array is computed from sizes
     /// alone wherever compiled code can compute it (the shape translation), so
     /// for those programs the stand-in values do not matter.
     fn probe_shape(&mut self, f: Closure<'p, '_>, args: Vec<Value>) -> Option<Shape> {
@@ -660,7 +676,9 @@ impl<'p> Interp<'p> {
         let budget = outer.map_or(PROBE_STEPS, |x| x.min(PROBE_STEPS));
         self.fuel = Some(budget);
         let cap = ALLOC_CAP.with(|c| c.replace(c.get().min(PROBE_ELEMS)));
+        self.probing += 1;
         let r = self.apply_closure(f, args);
+        self.probing -= 1;
         ALLOC_CAP.with(|c| c.set(cap));
         let used = budget - self.fuel.unwrap_or(0);
         self.fuel = outer.map(|x| x.saturating_sub(used));
@@ -1079,7 +1097,8 @@ impl<'p> Interp<'p> {
                 }
                 Ok(Value::array(
                     (0..n)
-                        .map(|i| a[(i + k).rem_euclid(n) as usize].clone())
+                        // `k mod n` first: `i + k` could overflow
+                        .map(|i| a[((i + k.rem_euclid(n)) % n) as usize].clone())
                         .collect(),
                 ))
             }

@@ -3,8 +3,8 @@
 //! an index space). After this pass, fusion needs rules for those three forms only.
 //!
 //! The rule table is [`RULES`]: builtin, and the form it becomes. Builtins not in
-//! the table (scan, filter, concat, split, flatten, unflatten, slide, rotate, pad)
-//! stay primitives: they materialise their result (the C backend writes them
+//! the table (scan, filter, concat, split, flatten, unflatten, slide) stay
+//! primitives: they materialise their result (the C backend writes them
 //! directly into their destination).
 //!
 //! Builtins that require equal lengths (`map2`, `zip`, ...) get explicit
@@ -67,6 +67,16 @@ pub const RULES: &[(&str, Builtin, &str)] = &[
     ),
     ("reduce", Builtin::Reduce, "ireduce op ne n (\\i -> a[i])"),
     ("fold", Builtin::Fold, "ifold (\\acc i -> f acc a[i]) z n"),
+    (
+        "rotate",
+        Builtin::Rotate,
+        "build n (\\i -> a[(i + k % max n 1 + n) % max n 1])",
+    ),
+    (
+        "pad",
+        Builtin::Pad,
+        "(build lo (\\_ -> x) ++ a) ++ build hi (\\_ -> x)",
+    ),
 ];
 
 pub fn run(prog: &mut Program) -> bool {
@@ -423,8 +433,59 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
                 vec![Arg::Fun(Fun::Lambda(l)), Arg::Atom(z), Arg::Atom(n)],
             )
         }
+        Rotate => {
+            // `r[i] = a[(i + k) mod n]`; the divisor is at least 1, so the body
+            // cannot fail (it runs only when n > 0, where `max n 1` is n).
+            let k = atom_arg(&args[0])?;
+            let a = atom_arg(&args[1])?;
+            let n = e.len(&a);
+            let l = e.index_lambda(el, |e, i| {
+                let one = Atom::Const(Const::I64(1));
+                let m = e.emit("m", Type::I64, Exp::Math(MathFn::Max, vec![n.clone(), one]));
+                let r = e.emit("r", Type::I64, Exp::Bin(BinOp::Rem, k.clone(), m.clone()));
+                let t = e.emit("t", Type::I64, Exp::Bin(BinOp::Add, i, r));
+                let u = e.emit("u", Type::I64, Exp::Bin(BinOp::Add, t, n.clone()));
+                let j = e.emit("j", Type::I64, Exp::Bin(BinOp::Rem, u, m));
+                idx(e, &a, &j)
+            });
+            build(n, l)
+        }
+        Pad => {
+            // The paddings are counted as `pad` counts them (its message), then
+            // the pieces are concatenated, which checks the shape of `x` against
+            // the elements' even when a piece is empty.
+            let lo = atom_arg(&args[0])?;
+            let hi = atom_arg(&args[1])?;
+            let x = atom_arg(&args[2])?;
+            let a = atom_arg(&args[3])?;
+            e.check_count(&lo, "pad");
+            e.check_count(&hi, "pad");
+            let side = |e: &mut Emit, n: &Atom| {
+                let l = e.index_lambda(el.clone(), |_, _| x.clone());
+                let t = Type::Array(size_of_atom(n), Box::new(el.clone()));
+                e.emit("p", t, build(n.clone(), l))
+            };
+            let left = side(e, &lo);
+            let mid_t = Type::Array(Size::Unknown, Box::new(el.clone()));
+            let mid = e.emit(
+                "q",
+                mid_t,
+                Exp::Prim(Concat, vec![Arg::Atom(left), Arg::Atom(a)]),
+            );
+            let right = side(e, &hi);
+            Exp::Prim(Concat, vec![Arg::Atom(mid), Arg::Atom(right)])
+        }
         _ => return None,
     })
+}
+
+/// The size an `i64` atom stands for in a type.
+fn size_of_atom(a: &Atom) -> Size {
+    match a {
+        Atom::Const(Const::I64(k)) => Size::Const(*k),
+        Atom::Var(v) => Size::Var(v.clone()),
+        _ => Size::Unknown,
+    }
 }
 
 enum Op {
