@@ -1677,6 +1677,58 @@ impl<'a> Checker<'a> {
                         .collect(),
                 )
             }
+            Scatter => {
+                let (s, el) = self.expect_array(&v(0).1, args[0].span(), name)?;
+                let (ni, it) = self.expect_array(&v(1).1, args[1].span(), name)?;
+                self.unify_at(
+                    &it,
+                    &Type::I64,
+                    args[1].span(),
+                    "in the indices of `scatter` (i64)",
+                )?;
+                let (nv, vt) = self.expect_array(&v(2).1, args[2].span(), name)?;
+                self.same_size(Some(ni), nv, args[2].span(), name, 2)?;
+                self.unify_at(
+                    &vt,
+                    &el,
+                    args[2].span(),
+                    "between the values of `scatter` and the elements of its destination",
+                )?;
+                Type::array(s, el)
+            }
+            ReduceByIndex => {
+                let (s, el) = self.expect_array(&v(0).1, args[0].span(), name)?;
+                self.unify_at(
+                    &v(2).1,
+                    &el,
+                    args[2].span(),
+                    "between the neutral element and the elements of `reduce_by_index`",
+                )?;
+                let (ni, it) = self.expect_array(&v(3).1, args[3].span(), name)?;
+                self.unify_at(
+                    &it,
+                    &Type::I64,
+                    args[3].span(),
+                    "in the indices of `reduce_by_index` (i64)",
+                )?;
+                let (nv, vt) = self.expect_array(&v(4).1, args[4].span(), name)?;
+                self.same_size(Some(ni), nv, args[4].span(), name, 4)?;
+                self.unify_at(
+                    &vt,
+                    &el,
+                    args[4].span(),
+                    "between the values of `reduce_by_index` and the elements of its destination",
+                )?;
+                let (f, r) = self.fun_arg(&args[1], &[el.clone(), el.clone()], &what(1))?;
+                fun_args[1] = Some(f);
+                self.unify_at(
+                    &r,
+                    &el,
+                    args[1].span(),
+                    "in the result of the operator of `reduce_by_index`",
+                )?;
+                Type::array(s, el)
+            }
             Reduce | Scan => {
                 let (s, el) = self.expect_array(&v(2).1, args[2].span(), name)?;
                 self.unify_at(

@@ -1079,6 +1079,10 @@ impl<'a> FunTr<'a> {
                 Builtin::IFold => self.array_leaf_shapes(&arg(args, 1)?, span)?,
                 // A scan has its input's shape.
                 Builtin::Scan => self.array_leaf_shapes(&arg(args, 2)?, span)?,
+                // Writes into a copy of the destination: its shape.
+                Builtin::Scatter | Builtin::ReduceByIndex => {
+                    self.array_leaf_shapes(&arg(args, 0)?, span)?
+                }
                 Builtin::Concat => {
                     let a = self.array_leaf_shapes(&arg(args, 0)?, span)?;
                     let b = self.array_leaf_shapes(&arg(args, 1)?, span)?;
@@ -2262,6 +2266,166 @@ impl FunTr<'_> {
                         });
                     }
                 }
+                Ok(vec![])
+            }
+            E::Prim(b @ (Builtin::Scatter | Builtin::ReduceByIndex), args) => {
+                // A copy of the destination, then one write (or one step of the
+                // operator) per in-bounds index, in order: the interpreter's.
+                let scatter = *b == Builtin::Scatter;
+                let (ii, vi) = if scatter { (1, 2) } else { (3, 4) };
+                let d_l = self.leaves(&arg(args, 0)?, span)?;
+                if d_l.iter().any(|l| l.ty.rank() != 1) {
+                    return error(
+                        span,
+                        format!(
+                            "a `{}` whose elements are arrays is not supported by the C backend yet",
+                            b.name()
+                        ),
+                        "run with --interp",
+                    );
+                }
+                let is_l = self.leaves(&arg(args, ii)?, span)?;
+                let v_l = self.leaves(&arg(args, vi)?, span)?;
+                let (Some(is0), Some(v0), Some(d0)) = (is_l.first(), v_l.first(), d_l.first())
+                else {
+                    return error(
+                        span,
+                        "internal error: malformed scatter",
+                        "please report this",
+                    );
+                };
+                let (is0, v0, d0) = (is0.clone(), v0.clone(), d0.clone());
+                let ish = self.shape(&is0, span)?;
+                let vsh = self.shape(&v0, span)?;
+                let m_dim = self.resolve_here(&outer(&ish), span)?;
+                let m = self.emit_dim(&m_dim, out, span);
+                if !self.same_shape(&ish[..1.min(ish.len())], &vsh[..1.min(vsh.len())]) {
+                    let v_dim = self.resolve_here(&outer(&vsh), span)?;
+                    let mv = self.emit_dim(&v_dim, out, span);
+                    out.push(Stmt::Check {
+                        check: Check {
+                            got: mv,
+                            want: m.clone(),
+                            message: core::SizeCheck {
+                                got: Atom::Const(Const::I64(0)),
+                                want: Atom::Const(Const::I64(0)),
+                                callee: format!("the value array of `{}`", b.name()),
+                                param: "dest".into(),
+                                size: String::new(),
+                            },
+                        },
+                        span,
+                    });
+                }
+                let dsh = self.shape(&d0, span)?;
+                let n_dim = self.resolve_here(&outer(&dsh), span)?;
+                let n = self.emit_dim(&n_dim, out, span);
+                for (k, l) in d_l.iter().enumerate() {
+                    let d = dest_of(k);
+                    self.dest_ready(&d, out, span);
+                    if l.name() != Some(&d) {
+                        out.push(Stmt::Copy {
+                            dest: d,
+                            src: l.name().cloned().unwrap_or_default(),
+                            span,
+                        });
+                    }
+                }
+                let j = self.fresh("j");
+                self.bind_param(&j, &Type::I64, span)?;
+                let ix = self.fresh("ix");
+                let lo = self.fresh("lo");
+                let hi = self.fresh("hi");
+                let inb = self.fresh("inb");
+                let var = |n: &Name| Atom::Var(n.clone());
+                let mut body = vec![
+                    Stmt::Let {
+                        var: ix.clone(),
+                        ty: PrimType::I64,
+                        exp: SExp::Load(is0.name().cloned().unwrap_or_default(), vec![var(&j)]),
+                        span,
+                    },
+                    Stmt::Let {
+                        var: lo.clone(),
+                        ty: PrimType::Bool,
+                        exp: SExp::Bin(BinOp::Ge, var(&ix), Atom::Const(Const::I64(0))),
+                        span,
+                    },
+                    Stmt::Let {
+                        var: hi.clone(),
+                        ty: PrimType::Bool,
+                        exp: SExp::Bin(BinOp::Lt, var(&ix), n.clone()),
+                        span,
+                    },
+                    Stmt::Let {
+                        var: inb.clone(),
+                        ty: PrimType::Bool,
+                        exp: SExp::Bin(BinOp::And, var(&lo), var(&hi)),
+                        span,
+                    },
+                ];
+                let mut then = Vec::new();
+                if scatter {
+                    for (k, v) in v_l.iter().enumerate() {
+                        let x = self.fresh("x");
+                        then.push(Stmt::Let {
+                            var: x.clone(),
+                            ty: v.ty.prim(),
+                            exp: SExp::Load(v.name().cloned().unwrap_or_default(), vec![var(&j)]),
+                            span,
+                        });
+                        then.push(Stmt::Store {
+                            dest: dest_of(k),
+                            idx: vec![var(&ix)],
+                            val: var(&x),
+                            span,
+                        });
+                    }
+                } else {
+                    let op = lambda(args, 1)?;
+                    let (pa, ta) = lparam(&op, 0, span)?;
+                    let (pb, tb) = lparam(&op, 1, span)?;
+                    let a_l = self.bind_param(pa, ta, span)?;
+                    let b_l = self.bind_param(pb, tb, span)?;
+                    for (k, (a, bl)) in a_l.iter().zip(&b_l).enumerate() {
+                        then.push(Stmt::Let {
+                            var: a.name().cloned().unwrap_or_default(),
+                            ty: a.ty.prim(),
+                            exp: SExp::Load(dest_of(k), vec![var(&ix)]),
+                            span,
+                        });
+                        let v = v_l
+                            .get(k)
+                            .and_then(|v| v.name().cloned())
+                            .unwrap_or_default();
+                        then.push(Stmt::Let {
+                            var: bl.name().cloned().unwrap_or_default(),
+                            ty: bl.ty.prim(),
+                            exp: SExp::Load(v, vec![var(&j)]),
+                            span,
+                        });
+                    }
+                    let blk = self.body(&op.body, &vec![None; d_l.len()])?;
+                    then.extend(blk.stmts);
+                    for (k, r) in blk.results.iter().enumerate() {
+                        then.push(Stmt::Store {
+                            dest: dest_of(k),
+                            idx: vec![var(&ix)],
+                            val: r.clone(),
+                            span,
+                        });
+                    }
+                }
+                body.push(Stmt::If {
+                    outs: vec![],
+                    cond: var(&inb),
+                    then: Block {
+                        stmts: then,
+                        results: vec![],
+                    },
+                    els: Block::default(),
+                });
+                out.push(Stmt::For { i: j, n: m, body });
                 Ok(vec![])
             }
             E::Prim(Builtin::Scan, args) => {

@@ -13,7 +13,7 @@
 //! Coverage: every builtin of docs/language.md §5 (`build ifold length map map2
 //! map3 zip zip3 unzip unzip3 fold reduce ireduce scan filter iota replicate
 //! concat ++ split flatten unflatten transpose slide reverse rotate gather pad sum
-//! product maximum minimum`, the math functions, `atan2`, `pow`/`**`, `min`, `max`,
+//! product maximum minimum scatter reduce_by_index`, the math functions, `atan2`, `pow`/`**`, `min`, `max`,
 //! the conversions), every scalar type (`f64 f32 i64 i32 bool`), nested arrays,
 //! arrays of tuples, tuples, `if`, `let` (also tuple patterns), `loop … for`,
 //! `loop … while`, helper definitions (with size parameters and with function
@@ -900,6 +900,8 @@ impl G<'_> {
             2,                                 // 26 helper call
             1,                                 // 27 projection
             1,                                 // 28 while
+            1,                                 // 29 scatter
+            if num { 1 } else { 0 },           // 30 reduce_by_index
         ];
         let k = self.c.weighted(&w);
         let r = match k {
@@ -1013,6 +1015,19 @@ impl G<'_> {
                 let a = self.expr(&t, d1);
                 let idx = self.expr(&Ty::arr(Ty::I64), d1);
                 Some(format!("(gather {a} {idx})"))
+            }
+            29 => {
+                let a = self.expr(&t, d1);
+                let idx = self.expr(&Ty::arr(Ty::I64), d1);
+                let vs = self.expr(&t, d1);
+                Some(format!("(scatter {a} {idx} {vs})"))
+            }
+            30 => {
+                let (op, ne) = self.assoc_op(e);
+                let a = self.expr(&t, d1);
+                let idx = self.expr(&Ty::arr(Ty::I64), d1);
+                let vs = self.expr(&t, d1);
+                Some(format!("(reduce_by_index {a} {op} {ne} {idx} {vs})"))
             }
             17 => {
                 let lo = self.size(d1);

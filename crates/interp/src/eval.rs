@@ -756,6 +756,54 @@ impl<'p> Interp<'p> {
             }
         };
         match b {
+            Scatter | ReduceByIndex => {
+                let (vi, ii) = if b == Scatter { (2, 1) } else { (4, 3) };
+                let whole = atom(0)?;
+                let dest = arr(0)?;
+                let is = arr(ii)?;
+                let vs = arr(vi)?;
+                if is.len() != vs.len() {
+                    return err(
+                        span,
+                        format!(
+                            "size mismatch: `{}` of {} indices and {} values",
+                            b.name(),
+                            is.len(),
+                            vs.len()
+                        ),
+                    );
+                }
+                if is.is_empty() {
+                    return Ok(whole);
+                }
+                let op = if b == ReduceByIndex {
+                    Some(fun(1)?)
+                } else {
+                    None
+                };
+                let mut out = alloc(dest.len(), span)?;
+                out.extend(dest.iter().cloned());
+                for (i, v) in is.iter().zip(vs.iter()) {
+                    let Value::I64(i) = *i else {
+                        return err(span, "internal error: an index is not an i64");
+                    };
+                    // out-of-range indices are ignored
+                    let Some(slot) = usize::try_from(i).ok().and_then(|i| out.get_mut(i)) else {
+                        continue;
+                    };
+                    if let Some(f) = op {
+                        let old = std::mem::replace(slot, Value::Bool(false));
+                        let new = self.apply_closure(f, vec![old, v.clone()])?;
+                        if let Some(slot) = out.get_mut(i as usize) {
+                            *slot = new;
+                        }
+                    } else {
+                        *slot = v.clone();
+                    }
+                }
+                regular(&out, span, b.name())?;
+                Ok(array_or(out, || elem_shape(&whole)))
+            }
             Build => {
                 let n = count(int(0)?, "size")?;
                 let f = fun(1)?;

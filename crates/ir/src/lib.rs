@@ -245,10 +245,16 @@ pub enum Builtin {
     /// (the fused form of `reduce op ne (build n f)`; `op` must be associative with
     /// neutral element `ne`, so a backend may reorder it).
     IReduce,
+    /// `scatter dest is vs`: `dest` with `dest[is[j]] = vs[j]` for every `j` whose
+    /// index is in bounds (in order: the last write to an index wins).
+    Scatter,
+    /// `reduce_by_index dest op ne is vs`: `dest` with `dest[is[j]] = op dest[is[j]] vs[j]`
+    /// for every `j` whose index is in bounds, in order of `j`.
+    ReduceByIndex,
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 31] = [
+    pub const ALL: [Builtin; 33] = [
         Builtin::Build,
         Builtin::IFold,
         Builtin::Length,
@@ -280,6 +286,8 @@ impl Builtin {
         Builtin::Maximum,
         Builtin::Minimum,
         Builtin::IReduce,
+        Builtin::Scatter,
+        Builtin::ReduceByIndex,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -314,6 +322,8 @@ impl Builtin {
             Builtin::Maximum => "maximum",
             Builtin::Minimum => "minimum",
             Builtin::IReduce => "ireduce",
+            Builtin::Scatter => "scatter",
+            Builtin::ReduceByIndex => "reduce_by_index",
         }
     }
     pub fn from_name(s: &str) -> Option<Builtin> {
@@ -336,7 +346,8 @@ impl Builtin {
             Length | Unzip | Unzip3 | Iota | Flatten | Transpose | Reverse | Sum | Product
             | Maximum | Minimum => &[None],
             Zip | Replicate | Concat | Split | Rotate | Gather => &[None, None],
-            Zip3 | Unflatten | Slide => &[None, None, None],
+            Zip3 | Unflatten | Slide | Scatter => &[None, None, None],
+            ReduceByIndex => &[None, Some(2), None, None, None],
             Pad => &[None, None, None, None],
             IReduce => &[Some(2), None, None, Some(1)],
         }

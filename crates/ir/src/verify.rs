@@ -637,6 +637,27 @@ pub fn prim_type(b: Builtin, ts: &[Type]) -> T {
             expect_same(&ix, &Type::I64, "gather indices")?;
             Ok(Type::array(u, el))
         }
+        Scatter => {
+            let (s, el) = arr(&ts[0], name)?;
+            let (_, ix) = arr(&ts[1], name)?;
+            expect_same(&ix, &Type::I64, "scatter indices")?;
+            let (_, ve) = arr(&ts[2], name)?;
+            expect_same(&ve, &el, "scatter values")?;
+            Ok(Type::array(s, el))
+        }
+        ReduceByIndex => {
+            let (s, el) = arr(&ts[0], name)?;
+            let (ps, r) = fun_type(&ts[1], 2, name)?;
+            expect_same(&ps[0], &el, name)?;
+            expect_same(&ps[1], &el, name)?;
+            expect_same(&r, &el, name)?;
+            expect_same(&ts[2], &el, "reduce_by_index neutral element")?;
+            let (_, ix) = arr(&ts[3], name)?;
+            expect_same(&ix, &Type::I64, "reduce_by_index indices")?;
+            let (_, ve) = arr(&ts[4], name)?;
+            expect_same(&ve, &el, "reduce_by_index values")?;
+            Ok(Type::array(s, el))
+        }
         Pad => {
             expect_same(&ts[0], &Type::I64, name)?;
             expect_same(&ts[1], &Type::I64, name)?;

@@ -47,7 +47,7 @@ const FUEL: usize = 24;
 
 impl Lin {
     pub fn constant(c: i64) -> Option<Lin> {
-        (c.abs() <= MAX_CONST).then(|| Lin {
+        (c.unsigned_abs() <= MAX_CONST.unsigned_abs()).then(|| Lin {
             terms: BTreeMap::new(),
             c,
         })
@@ -59,8 +59,12 @@ impl Lin {
         }
     }
     fn checked(self) -> Option<Lin> {
-        (self.c.abs() <= MAX_CONST && self.terms.values().all(|k| k.abs() <= MAX_COEFF))
-            .then_some(self)
+        (self.c.unsigned_abs() <= MAX_CONST.unsigned_abs()
+            && self
+                .terms
+                .values()
+                .all(|k| k.unsigned_abs() <= MAX_COEFF.unsigned_abs()))
+        .then_some(self)
     }
     pub fn add(&self, o: &Lin) -> Option<Lin> {
         let mut r = self.clone();
@@ -337,7 +341,7 @@ impl Facts {
         let pick = d
             .terms
             .iter()
-            .filter(|(_, k)| k.abs() == 1)
+            .filter(|(_, k)| k.unsigned_abs() == 1)
             .max_by_key(|(t, _)| matches!(t, Term::Dim(..)))
             .map(|(t, k)| (t.clone(), *k));
         let Some((t, k)) = pick else { return };
