@@ -67,6 +67,86 @@ pub fn lower(
     Ok(u)
 }
 
+/// The C names a function takes (its body; an entry point's exported
+/// function, shape function and internal helpers).
+fn c_symbols(f: &weir_dps::ir::Fun) -> Vec<String> {
+    let n = lower::c_name(&f.name);
+    let mut v = vec![lower::fun_c_name(&f.name)];
+    if f.entry {
+        for s in [
+            format!("weir_{n}"),
+            format!("weir_{n}_shape"),
+            format!("weir_args_{n}"),
+            format!("weir_shape_calc_{n}"),
+            format!("weir_slow_{n}"),
+            format!("weir_body_{n}"),
+            format!("weir_run_{n}"),
+        ] {
+            v.push(s);
+        }
+    }
+    v
+}
+
+/// Every `weir_…` identifier of the runtime and of the code the emitter writes
+/// around the functions (a function's C name must be none of them).
+fn reserved_symbols() -> std::collections::HashSet<String> {
+    let mut set = std::collections::HashSet::new();
+    for text in [emit::RUNTIME, include_str!("emit.rs")] {
+        let b = text.as_bytes();
+        let mut i = 0;
+        while let Some(k) = text[i..].find("weir_") {
+            let start = i + k;
+            let boundary =
+                start == 0 || !(b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'_');
+            let mut end = start;
+            while end < b.len() && (b[end].is_ascii_alphanumeric() || b[end] == b'_') {
+                end += 1;
+            }
+            // `weir_args_` and the like are prefixes of per-entry names
+            if boundary && !text[start..end].ends_with('_') {
+                set.insert(text[start..end].to_string());
+            }
+            i = end.max(start + 1);
+        }
+    }
+    set
+}
+
+/// Functions whose C names clash with the runtime's or with another function's
+/// (entry points `count` and `f_x` would be `weir_count`, a runtime function, and
+/// `weir_f_x`, the body of `x`): each with its message. The C backend leaves them
+/// out (a symbol prefix per library is the general fix).
+pub fn symbol_clashes(p: &weir_dps::ir::Program) -> Vec<(String, String)> {
+    let reserved = reserved_symbols();
+    let mut owner: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for f in &p.funs {
+        let syms = c_symbols(f);
+        let clash = syms.iter().find_map(|s| {
+            if reserved.contains(s) {
+                Some(format!(
+                    "the C name `{s}` of `{}` is already a name of Weir's C runtime",
+                    f.name
+                ))
+            } else {
+                owner
+                    .get(s)
+                    .map(|o| format!("the C name `{s}` of `{}` is also a C name of `{o}`", f.name))
+            }
+        });
+        match clash {
+            Some(m) => out.push((f.name.clone(), m)),
+            None => {
+                for s in syms {
+                    owner.insert(s, f.name.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The C file for a program (`with_main`: include a `main` for executables).
 pub fn to_c(u: &imp::Unit, p: &weir_dps::ir::Program, source: &str, with_main: bool) -> String {
     emit::unit(u, &p.funs, source, with_main)

@@ -369,11 +369,15 @@ impl<'a> FunTr<'a> {
                                 self.expand_to_params(s, &size_home).map_err(|v| Error {
                                     span: d.span,
                                     message: format!(
-                                        "the result shape of `{}` depends on `{}`, a value computed inside it",
+                                        "the result shape of `{}` depends on {}, a value computed inside it",
                                         d.name,
-                                        core::display_name(&v)
+                                        size_name(&v)
                                     ),
-                                    help: "Weir compiles a function in destination-passing style: its caller must know the result's shape from the arguments' shapes alone (F-tilde's restriction). Declare the result sizes with size parameters, or run with --interp".into(),
+                                    help: if v.ends_with("_count") {
+                                        "a function cannot return a filtered array to compiled code yet (its caller allocates the result before the call); use it inside the function, or run with --interp".into()
+                                    } else {
+                                        "Weir compiles a function in destination-passing style: its caller must know the result's shape from the arguments' shapes alone (F-tilde's restriction). Declare the result sizes with size parameters, or run with --interp".into()
+                                    },
                                 })?
                             }
                         };
@@ -491,8 +495,8 @@ impl<'a> FunTr<'a> {
         self.resolve(d, self.cur).map_err(|bad| Error {
             span,
             message: format!(
-                "the shape of this array depends on `{}`, which is not known before the array is computed",
-                core::display_name(&bad)
+                "the shape of this array depends on {}, which is not known before the array is computed",
+                size_name(&bad)
             ),
             help: "Weir allocates every array before computing it (destination-passing style); data-dependent shapes are not supported by the C backend yet; run with --interp".into(),
         })
@@ -1079,6 +1083,19 @@ impl<'a> FunTr<'a> {
                 Builtin::IFold => self.array_leaf_shapes(&arg(args, 1)?, span)?,
                 // A scan has its input's shape.
                 Builtin::Scan => self.array_leaf_shapes(&arg(args, 2)?, span)?,
+                // An existential outer size, known once the filter has run (bound
+                // by the statement: see `filter_stmt`).
+                Builtin::Filter => {
+                    let k = filter_count(&s.var);
+                    self.array_leaf_shapes(&arg(args, 1)?, span)?
+                        .into_iter()
+                        .map(|sh| {
+                            let mut v = vec![Dim::Var(k.clone())];
+                            v.extend(sh.iter().skip(1).cloned());
+                            v
+                        })
+                        .collect()
+                }
                 // Writes into a copy of the destination: its shape.
                 Builtin::Scatter | Builtin::ReduceByIndex => {
                     self.array_leaf_shapes(&arg(args, 0)?, span)?
@@ -1342,6 +1359,42 @@ impl<'a> FunTr<'a> {
         for (idx, s) in stmts.iter().enumerate() {
             let flat = self.flat(&s.ty, s.span)?;
             let has_array = flat.iter().any(|(t, _)| matches!(t, DType::Array(..)));
+            if let core::Exp::Prim(Builtin::Filter, args) = &s.exp {
+                if direct.contains_key(&s.var) {
+                    return error(
+                        s.span,
+                        "the size of this `filter`'s result is known only after it runs, and it is written straight into storage sized in advance (a function's result, a row of a `build`, a branch of an `if`)",
+                        "use the filtered array inside the function (reduce it, map over it, index it); returning it from an entry point is not supported by the C backend yet; or run with --interp",
+                    );
+                }
+                let (bufs, mut inner) = self.filter_stmt(s, args, &flat, &mut out)?;
+                let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
+                inner.extend(rest.stmts);
+                let outs: Vec<(Name, PrimType)> = rest
+                    .results
+                    .iter()
+                    .map(|a| {
+                        let p = self.atom_prim(a);
+                        (self.fresh("o"), p)
+                    })
+                    .collect();
+                for (o, p) in &outs {
+                    self.bind_depth(o);
+                    self.scalar_types.insert(o.clone(), *p);
+                }
+                out.push(Stmt::Alloc {
+                    outs: outs.clone(),
+                    bufs,
+                    body: Block {
+                        stmts: inner,
+                        results: rest.results,
+                    },
+                });
+                return Ok(Block {
+                    stmts: out,
+                    results: outs.into_iter().map(|(n, _)| Atom::Var(n)).collect(),
+                });
+            }
             if has_array && needs_storage(&s.exp) {
                 // Where does each array leaf go?
                 let shapes = self.shape_exp(s)?;
@@ -1487,6 +1540,154 @@ impl<'a> FunTr<'a> {
                 .or_else(|| self.scalar_types.get(v).copied())
                 .unwrap_or(PrimType::I64),
         }
+    }
+
+    /// `let y = filter p a`: the kept elements are written, in order, to the
+    /// front of buffers as long as `a` (an upper bound: the result's size is
+    /// known only once the filter has run), counting them; `y` is then a view of
+    /// the first `k` elements, `k` the existential size of `y` (named by
+    /// [`filter_count`]), in scope for the statements after it. Returns the
+    /// buffers and the statements that fill them and bind `y` (the caller puts
+    /// them and the rest of the block in one `alloc` scope); checks go to `pre`.
+    fn filter_stmt(
+        &mut self,
+        s: &core::Stmt,
+        args: &[core::Arg],
+        flat: &[(DType, Vec<Size>)],
+        pre: &mut Vec<Stmt>,
+    ) -> R<(Vec<Buf>, Vec<Stmt>)> {
+        let span = s.span;
+        let (Some(core::Arg::Fun(core::Fun::Lambda(f))), Some(core::Arg::Atom(a))) =
+            (args.first(), args.get(1))
+        else {
+            return error(
+                span,
+                "internal error: malformed filter",
+                "please report this",
+            );
+        };
+        let a_l = self.leaves(a, span)?;
+        if a_l.iter().any(|l| l.ty.rank() != 1) {
+            return error(
+                span,
+                "a `filter` of an array of arrays is not supported by the C backend yet",
+                "filter the indices (`filter p (iota n)`) and `gather` the rows, or run with --interp",
+            );
+        }
+        let Some(first) = a_l.first().cloned() else {
+            return error(
+                span,
+                "internal error: filter of nothing",
+                "please report this",
+            );
+        };
+        let ash = self.shape(&first, span)?;
+        let n_dim = self.resolve_here(&outer(&ash), span)?;
+        let n = self.emit_dim(&n_dim, pre, span);
+        // the buffers (as long as the input)
+        let mut bufs = Vec::new();
+        for l in &a_l {
+            let b = self.fresh("b");
+            self.shapes.insert(b.clone(), vec![n_dim.clone()]);
+            self.bind_depth(&b);
+            bufs.push(Buf {
+                var: b,
+                elem: l.ty.prim(),
+                dims: vec![n.clone()],
+                span,
+                when: vec![],
+            });
+        }
+        // the loop: test each element, store the kept ones at the count
+        let i = self.fresh("i");
+        self.bind_param(&i, &Type::I64, span)?;
+        let c = self.fresh("c");
+        self.bind_param(&c, &Type::I64, span)?;
+        let (px, tx) = lparam(f, 0, span)?;
+        let x_l = self.bind_param(px, tx, span)?;
+        let mut body = Vec::new();
+        for (x, src) in x_l.iter().zip(&a_l) {
+            body.push(Stmt::Let {
+                var: x.name().cloned().unwrap_or_default(),
+                ty: x.ty.prim(),
+                exp: SExp::Load(
+                    src.name().cloned().unwrap_or_default(),
+                    vec![Atom::Var(i.clone())],
+                ),
+                span,
+            });
+        }
+        let pred = self.body(&f.body, &[None])?;
+        body.extend(pred.stmts);
+        let cond = pred
+            .results
+            .first()
+            .cloned()
+            .unwrap_or(Atom::Const(Const::Bool(false)));
+        let mut then = Vec::new();
+        for (x, b) in x_l.iter().zip(&bufs) {
+            then.push(Stmt::Store {
+                dest: b.var.clone(),
+                idx: vec![Atom::Var(c.clone())],
+                val: Atom::Var(x.name().cloned().unwrap_or_default()),
+                span,
+            });
+        }
+        let c1 = self.fresh("c");
+        then.push(Stmt::Let {
+            var: c1.clone(),
+            ty: PrimType::I64,
+            exp: SExp::Bin(BinOp::Add, Atom::Var(c.clone()), Atom::Const(Const::I64(1))),
+            span,
+        });
+        let c2 = self.fresh("c");
+        body.push(Stmt::If {
+            outs: vec![(c2.clone(), PrimType::I64)],
+            cond,
+            then: Block {
+                stmts: then,
+                results: vec![Atom::Var(c1)],
+            },
+            els: Block {
+                stmts: vec![],
+                results: vec![Atom::Var(c.clone())],
+            },
+        });
+        let k = filter_count(&s.var);
+        self.bind_depth(&k);
+        self.scalar_types.insert(k.clone(), PrimType::I64);
+        let mut inner = vec![Stmt::Fold {
+            outs: vec![(k.clone(), PrimType::I64)],
+            acc: vec![(c, PrimType::I64)],
+            init: vec![Atom::Const(Const::I64(0))],
+            i,
+            n,
+            body: Block {
+                stmts: body,
+                results: vec![Atom::Var(c2)],
+            },
+        }];
+        // the result: views of the first k elements
+        let mut views = Vec::new();
+        for b in &bufs {
+            let v = self.fresh("f");
+            inner.push(Stmt::View {
+                var: v.clone(),
+                elem: b.elem,
+                rank: 1,
+                view: View::Slice(
+                    b.var.clone(),
+                    Atom::Const(Const::I64(0)),
+                    Atom::Var(k.clone()),
+                ),
+                span,
+            });
+            self.shapes.insert(v.clone(), vec![Dim::Var(k.clone())]);
+            self.bind_depth(&v);
+            views.push(Some(v));
+        }
+        self.bind_leaves(s, flat, &views, &[]);
+        Ok((bufs, inner))
     }
 
     fn bind_leaves(
@@ -2654,6 +2855,20 @@ fn lparam(l: &core::Lambda, k: usize, span: Span) -> R<&(Name, Type)> {
             "please report this",
         ),
     }
+}
+
+/// A size variable for messages: `` `n` ``, or what a `filter`'s count is.
+fn size_name(v: &Name) -> String {
+    if v.ends_with("_count") {
+        "the number of elements a `filter` keeps".to_string()
+    } else {
+        format!("`{}`", core::display_name(v))
+    }
+}
+
+/// The name of the existential size of `filter`'s result bound to `var`.
+fn filter_count(var: &Name) -> Name {
+    format!("{var}_count")
 }
 
 /// The outer dimension of a shape (0 for a malformed, empty one).

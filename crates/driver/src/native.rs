@@ -194,8 +194,43 @@ pub fn c_source_of(
     } else {
         crate::pipeline::optimize_skipping(&c.program, &["fuse"]).map_err(NativeError::Backend)?
     };
-    let (dps, failed) = crate::pipeline::to_dps_partial(&core, opts.variant.buffer_opts)
+    let (mut dps, mut failed) = crate::pipeline::to_dps_partial(&core, opts.variant.buffer_opts)
         .map_err(|e| NativeError::Backend(e.render(false)))?;
+    // Functions whose C names clash are left out too.
+    for (f, m) in weir_cgen::symbol_clashes(&dps) {
+        let span = dps.find(&f).map(|d| d.span).unwrap_or_default();
+        dps.funs.retain(|d| d.name != f);
+        failed.push((
+            f,
+            weir_syntax::Diagnostic::new("E0801", span, m)
+                .with_label("the C backend cannot compile this")
+                .with_help("rename this function (a per-library symbol prefix is planned)"),
+        ));
+    }
+    // ... and so are their callers.
+    loop {
+        let gone: Vec<String> = failed.iter().map(|(f, _)| f.clone()).collect();
+        let Some((caller, callee)) = dps.funs.iter().find_map(|d| {
+            calls_in(&d.body.stmts)
+                .into_iter()
+                .find(|c| gone.contains(c))
+                .map(|c| (d.name.clone(), c))
+        }) else {
+            break;
+        };
+        let span = dps.find(&caller).map(|d| d.span).unwrap_or_default();
+        dps.funs.retain(|d| d.name != caller);
+        failed.push((
+            caller,
+            weir_syntax::Diagnostic::new(
+                "E0801",
+                span,
+                format!("this calls `{callee}`, which the C backend could not compile"),
+            )
+            .with_label("the C backend cannot compile this")
+            .with_help("see the error reported for that function"),
+        ));
+    }
     let render = |ds: Vec<weir_syntax::Diagnostic>| {
         crate::pipeline::LoadError::Diagnostics(c.sources.clone(), ds).render(false)
     };
@@ -250,6 +285,20 @@ pub fn c_source_of(
         text: weir_cgen::to_c(&unit, &dps, &source, with_main),
         left_out,
     })
+}
+
+/// The functions called in `stmts` (nested blocks included).
+fn calls_in(stmts: &[weir_dps::ir::Stmt]) -> Vec<String> {
+    let mut v = Vec::new();
+    for s in stmts {
+        if let weir_dps::ir::Stmt::Call { fun, .. } = s {
+            v.push(fun.clone());
+        }
+        for b in weir_dps::ir::nested_blocks(s) {
+            v.extend(calls_in(b));
+        }
+    }
+    v
 }
 
 /// `file:line:col` of a span.
