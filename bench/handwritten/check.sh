@@ -37,6 +37,8 @@ entry_of() {  # KIND -> "weir-file entry"
         jacobi1d) echo "examples/jacobi1d.weir jacobi_1d" ;;
         jacobi2d) echo "examples/jacobi2d.weir jacobi_2d" ;;
         seidel2d) echo "examples/seidel2d.weir seidel_2d" ;;
+        scan) echo "examples/scan.weir prefix_sum" ;;
+        histogram) echo "examples/histogram.weir histogram" ;;
     esac
 }
 
@@ -94,6 +96,14 @@ check_case jacobi1d --dims 3,2
 check_case jacobi2d --dims 0,5
 check_case seidel2d --dims 2,3
 
+# scan and histogram (about 1% of the generated indices are out of range)
+for s in 1 2 3; do check_case scan --n 1000 --seed $s; done
+check_case scan --n 0
+check_case histogram --n 1000 --bins 10 --seed 1
+check_case histogram --n 5000 --bins 1000 --seed 2
+check_case histogram --n 0 --bins 5
+check_case histogram --n 10 --bins 0 --seed 3
+
 # hand-made edge cases (text inputs, converted to binary)
 edge() {  # KIND "text values"
     kind=$1
@@ -112,6 +122,8 @@ edge ba_project '[0.0, 0.0, 0.0, -1.0, 0.5, -6.5, 300.0, 0.0, 0.0, -0.05, 0.003]
 edge gemm '2.0 3.0 [[1.0, -0.0]] [[0.5]] [[4.0, 0.25]]'
 edge jacobi1d '4 [1.0] [2.0]'
 edge ba_project '[1e-170, 0.0, 0.0, -1.0, 0.5, -6.5, 300.0, 0.0, 0.0, -0.05, 0.003] [0.5, -0.25, 1.0]'
+edge scan '[1e16, 1.0, 1.0, -1e16, 0.1, 0.2]'
+edge histogram '3 [0, -9223372036854775807, 9223372036854775807, 2, 2, 3, -1]'
 
 check_data gmm_objective gmm_test
 check_data gmm_objective gmm_d2_K5

@@ -12,6 +12,10 @@ Writes the inputs of one benchmark entry, either in the programs' binary format
   python3 mkinput.py gmm_objective --n 100 --d 3 --k 5 --seed 1 -o gmm.bin
   python3 mkinput.py --text gmm_objective --n 100 --d 3 --k 5 --seed 1 -o gmm.txt
   python3 mkinput.py gmm_objective --from-text ../../examples/data/adbench/gmm_d2_K5.in -o g.bin
+  python3 mkinput.py scan --n 10000000 --seed 1 -o scan.bin          (uniform in [-1, 1))
+  python3 mkinput.py histogram --n 10000000 --bins 1000 --seed 1 -o h.bin
+      (k = --bins, then n indices uniform in -p..k+p-1 with p = max(1, k // 200):
+       about 1% of them fall outside 0..k and are ignored by the kernel)
 
 ADBench instances (../../../shared/data/adbench/, format in its FileFormat.md),
 built exactly as `weir adbench gmm|ba FILE` builds them (a BA file stores one
@@ -87,6 +91,8 @@ SIGNATURES = {
     'jacobi1d': [('tsteps', 'i64', ()), ('a', 'f64', (None,)), ('b', 'f64', (None,))],
     'jacobi2d': [('tsteps', 'i64', ()), ('a', 'f64', (None, None)), ('b', 'f64', (None, None))],
     'seidel2d': [('tsteps', 'i64', ()), ('a', 'f64', (None, None))],
+    'scan': [('a', 'f64', (None,))],
+    'histogram': [('k', 'i64', ()), ('is', 'i64', (None,))],
 }
 
 # Result types, in the same form (a list: tuple components in order).
@@ -103,6 +109,8 @@ RESULTS = {
     'jacobi1d': [('f64', (None,))],
     'jacobi2d': [('f64', (None, None))],
     'seidel2d': [('f64', (None, None))],
+    'scan': [('f64', (None,))],
+    'histogram': [('i64', (None,))],
 }
 
 # Weir program and entry point of each benchmark (relative to the repository root).
@@ -119,6 +127,8 @@ ENTRIES = {
     'jacobi1d': ('examples/jacobi1d.weir', 'jacobi_1d'),
     'jacobi2d': ('examples/jacobi2d.weir', 'jacobi_2d'),
     'seidel2d': ('examples/seidel2d.weir', 'seidel_2d'),
+    'scan': ('examples/scan.weir', 'prefix_sum'),
+    'histogram': ('examples/histogram.weir', 'histogram'),
 }
 
 # PolyBench/C 4.2.1 dataset sizes, in the order of --dims.
@@ -242,6 +252,22 @@ def gen_gmm_objective(rng, a):
     x = [rng.gauss(0.0, 1.0) for _ in range(n * d)]
     return [Arr((k,), alphas), Arr((k, d), means), Arr((k, q), icf), Arr((n, d), x),
             float(a.gamma), int(a.m)]
+
+
+def gen_scan(rng, a):
+    # one rng.random() per element, straight into an array: 10^7 values take
+    # a few seconds and no list of Python floats (same values with or without
+    # NumPy)
+    r = rng.random
+    return [Arr((a.n,), array.array('d', (2.0 * r() - 1.0 for _ in range(a.n))))]
+
+
+def gen_histogram(rng, a):
+    k = a.bins
+    pad = max(1, k // 200)
+    span = k + 2 * pad
+    r = rng.random
+    return [k, Arr((a.n,), array.array('q', (int(r() * span) - pad for _ in range(a.n))))]
 
 
 # ---------------------------------------------------------------------------
@@ -399,6 +425,7 @@ GENERATORS = {
     'ba_objective': gen_ba_objective, 'gmm_objective': gen_gmm_objective,
     'gemm': gen_gemm, 'mm2': gen_mm2, 'mm3': gen_mm3,
     'jacobi1d': gen_jacobi1d, 'jacobi2d': gen_jacobi2d, 'seidel2d': gen_seidel2d,
+    'scan': gen_scan, 'histogram': gen_histogram,
 }
 
 ADBENCH_READERS = {'gmm_objective': adbench_gmm, 'ba_objective': adbench_ba}
@@ -591,7 +618,9 @@ def main():
     ap.add_argument('--dims', metavar='N,N,..',
                     help='PolyBench kernels: explicit sizes instead of --size (order above)')
     ap.add_argument('--seed', type=int, default=1)
-    ap.add_argument('--n', type=int, default=100, help='add3: length; gmm: number of points')
+    ap.add_argument('--n', type=int, default=100,
+                    help='add3, scan, histogram: length; gmm: number of points')
+    ap.add_argument('--bins', type=int, default=1000, help='histogram: number of bins k')
     ap.add_argument('--d', type=int, default=3, help='gmm: dimension')
     ap.add_argument('--k', type=int, default=5, help='gmm: number of components')
     ap.add_argument('--gamma', type=float, default=1.0, help='gmm: Wishart gamma')
@@ -634,7 +663,7 @@ def main():
             sys.exit('mkinput: %s has %d values, %s takes %d' % (a.from_text, len(raw), a.kind, len(sig)))
         vals = [to_arr(v, fixed, ty) if fixed else v for v, (_, ty, fixed) in zip(raw, sig)]
     else:
-        for opt in ('n', 'd', 'k', 'cams', 'pts', 'obs'):
+        for opt in ('n', 'd', 'k', 'bins', 'cams', 'pts', 'obs'):
             if getattr(a, opt) < 0:
                 sys.exit('mkinput: --%s must be >= 0' % opt)
         vals = GENERATORS[a.kind](random.Random(a.seed), a)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Self-test of the Python peers: on tiny random inputs, the NumPy, JAX and
 Numba implementations of every kernel must agree with each other
-(|x - y| <= 1e-8 max(1, |x|, |y|) elementwise), return float64 results of the
-declared ranks, and leave their inputs unchanged; the result must also survive
+(|x - y| <= 1e-8 max(1, |x|, |y|) elementwise), return results of the declared
+types (float64, int64) and ranks, and leave their inputs unchanged; the result must also survive
 the binary encoding round trip.
 
   selftest.py [KERNEL ...] [--seeds N]
@@ -72,6 +72,11 @@ def tiny_inputs(kernel, rng):
     if kernel == 'seidel2d':
         n = int(rng.integers(1, 7))
         return [int(rng.integers(0, 4)), u(-2, 2, (n, n))]
+    if kernel == 'scan':
+        return [u(-10, 10, int(rng.integers(0, 9)))]
+    if kernel == 'histogram':
+        k = int(rng.integers(0, 6))
+        return [k, rng.integers(-3, k + 3, int(rng.integers(0, 12))).astype(np.int64)]
     raise ValueError(kernel)
 
 
@@ -81,9 +86,9 @@ def run_impl(mod, impl, args):
     if impl == 'jax':
         res = harness.block(res)
     comps = list(res) if len(mod.RESULT) > 1 else [res]
-    for c, (_, rank) in zip(comps, mod.RESULT):
+    for c, (ty, rank) in zip(comps, mod.RESULT):
         c = np.asarray(c)
-        if c.dtype != np.float64:
+        if c.dtype != (np.float64 if ty == 'f64' else np.int64):
             raise AssertionError('%s: result dtype %s' % (impl, c.dtype))
         if c.ndim != rank:
             raise AssertionError('%s: result rank %d, expected %d' % (impl, c.ndim, rank))

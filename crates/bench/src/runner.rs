@@ -257,6 +257,19 @@ pub fn work(kernel: &str, inputs: &[Leaf]) -> Work {
                 w.flops = Some(t * (n - 2.0).max(0.0).powi(2) * 9.0);
             }
         }
+        // Read a, write the prefix sums: 16 bytes and one addition per element.
+        "scan" => {
+            if let Some(n) = d(0, 0) {
+                w.bytes = Some(2.0 * 8.0 * n);
+                w.flops = Some(n);
+            }
+        }
+        // Read the indices once (the k bins stay in cache).
+        "histogram" => {
+            if let Some(n) = d(1, 0) {
+                w.bytes = Some(8.0 * n);
+            }
+        }
         _ => {}
     }
     w

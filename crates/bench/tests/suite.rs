@@ -282,3 +282,111 @@ fn what_is_requested_and_where_results_go() {
     );
     assert!(weir_bench::default_out_dir(&root, false, 2).ends_with("bench/results/full-2core"));
 }
+
+/// Every workload of bench/suite.toml has what `weir bench` looks for, checked
+/// without building or running anything: a Weir entry that compiles to C;
+/// hand-written C; the C++, Eigen and Python programs unless the workload
+/// `skip`s that implementation; the kernel in the build scripts, in
+/// handwritten/check.sh and in the Python peers' list; and its input kind in
+/// mkinput.py's tables (the signature, result, generator, and the same Weir
+/// entry as the suite's).
+#[test]
+fn every_workload_has_its_programs_and_tables() {
+    let root = repo().canonicalize().unwrap();
+    let suite = weir_bench::suite::load(&root.join("bench/suite.toml")).unwrap();
+    let read = |p: &str| {
+        std::fs::read_to_string(root.join(p)).unwrap_or_else(|e| panic!("cannot read {p}: {e}"))
+    };
+    let mkinput = read("bench/handwritten/mkinput.py");
+    let check_sh = read("bench/handwritten/check.sh");
+    let py_harness = read("bench/py/harness.py");
+    // A word of a build script's program list.
+    let lists = |script: &str, kernel: &str| {
+        read(script)
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w == kernel)
+    };
+    let mut missing = Vec::new();
+    let mut compiled = std::collections::HashSet::new();
+    for w in &suite.workloads {
+        let (file, entry) = w.weir_entry().unwrap();
+        let k = w.kernel.as_str();
+        let mut need = |ok: bool, what: String| {
+            if !ok {
+                missing.push(format!("{} (kernel {k}): {what}", w.name));
+            }
+        };
+        if compiled.insert(w.weir.clone()) {
+            match weir_driver::pipeline::compile_file(&root.join(file)) {
+                Ok(c) => {
+                    need(
+                        c.program.find(entry).is_some(),
+                        format!("{file} has no entry `{entry}`"),
+                    );
+                    let src = weir_driver::native::c_source(
+                        &c,
+                        &weir_driver::native::BuildOptions::default(),
+                        true,
+                    );
+                    need(
+                        src.is_ok(),
+                        format!("{file} does not compile to C: {:?}", src.err()),
+                    );
+                }
+                Err(e) => need(false, format!("{file}: {}", e.render(false))),
+            }
+        }
+        need(
+            root.join(format!("bench/handwritten/{k}.c")).is_file(),
+            format!("no bench/handwritten/{k}.c"),
+        );
+        need(
+            lists("bench/handwritten/build.sh", k),
+            "not in bench/handwritten/build.sh".into(),
+        );
+        need(
+            check_sh.contains(&format!("{k}) echo \"{file} {entry}\"")),
+            format!("bench/handwritten/check.sh has no `{k}) echo \"{file} {entry}\"`"),
+        );
+        for (id, dir) in [("cpp", "cpp"), ("eigen", "eigen")] {
+            if !w.skip.contains_key(id) {
+                need(
+                    root.join(format!("bench/{dir}/{k}.cpp")).is_file(),
+                    format!("no bench/{dir}/{k}.cpp and no `skip` for {id}"),
+                );
+                need(
+                    lists(&format!("bench/{dir}/build.sh"), k),
+                    format!("not in bench/{dir}/build.sh"),
+                );
+            }
+        }
+        if ["numpy", "jax", "numba"]
+            .iter()
+            .any(|id| !w.skip.contains_key(*id))
+        {
+            need(
+                root.join(format!("bench/py/kernels/{k}.py")).is_file(),
+                format!("no bench/py/kernels/{k}.py"),
+            );
+            need(
+                py_harness.contains(&format!("'{k}'")),
+                "not in KERNELS of bench/py/harness.py".into(),
+            );
+        }
+        // mkinput.py KIND ...: the kind's tables
+        let kind = w.input.split_whitespace().next().unwrap_or("");
+        need(
+            mkinput.matches(&format!("\n    '{kind}': [")).count() == 2,
+            format!("mkinput.py: `{kind}` needs a SIGNATURES and a RESULTS row"),
+        );
+        need(
+            mkinput.contains(&format!("'{kind}': gen_{kind}")),
+            format!("mkinput.py: no generator gen_{kind} in GENERATORS"),
+        );
+        need(
+            mkinput.contains(&format!("'{kind}': ('{file}', '{entry}')")),
+            format!("mkinput.py: ENTRIES['{kind}'] is not ('{file}', '{entry}')"),
+        );
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
