@@ -1348,6 +1348,43 @@ impl<'a> FunTr<'a> {
         r
     }
 
+    /// `pre`, then an `alloc` scope of `bufs` around `inner` (the statements
+    /// that fill them) and `rest` (the rest of the block), whose scalar results
+    /// the scope passes out.
+    fn alloc_scope(
+        &mut self,
+        mut pre: Vec<Stmt>,
+        bufs: Vec<Buf>,
+        mut inner: Vec<Stmt>,
+        rest: Block,
+    ) -> Block {
+        inner.extend(rest.stmts);
+        let outs: Vec<(Name, PrimType)> = rest
+            .results
+            .iter()
+            .map(|a| {
+                let p = self.atom_prim(a);
+                (self.fresh("o"), p)
+            })
+            .collect();
+        for (o, p) in &outs {
+            self.bind_depth(o);
+            self.scalar_types.insert(o.clone(), *p);
+        }
+        pre.push(Stmt::Alloc {
+            outs: outs.clone(),
+            bufs,
+            body: Block {
+                stmts: inner,
+                results: rest.results,
+            },
+        });
+        Block {
+            stmts: pre,
+            results: outs.into_iter().map(|(n, _)| Atom::Var(n)).collect(),
+        }
+    }
+
     fn stmts(
         &mut self,
         stmts: &[core::Stmt],
@@ -1367,33 +1404,9 @@ impl<'a> FunTr<'a> {
                         "use the filtered array inside the function (reduce it, map over it, index it); returning it from an entry point is not supported by the C backend yet; or run with --interp",
                     );
                 }
-                let (bufs, mut inner) = self.filter_stmt(s, args, &flat, &mut out)?;
+                let (bufs, inner) = self.filter_stmt(s, args, &flat, &mut out)?;
                 let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
-                inner.extend(rest.stmts);
-                let outs: Vec<(Name, PrimType)> = rest
-                    .results
-                    .iter()
-                    .map(|a| {
-                        let p = self.atom_prim(a);
-                        (self.fresh("o"), p)
-                    })
-                    .collect();
-                for (o, p) in &outs {
-                    self.bind_depth(o);
-                    self.scalar_types.insert(o.clone(), *p);
-                }
-                out.push(Stmt::Alloc {
-                    outs: outs.clone(),
-                    bufs,
-                    body: Block {
-                        stmts: inner,
-                        results: rest.results,
-                    },
-                });
-                return Ok(Block {
-                    stmts: out,
-                    results: outs.into_iter().map(|(n, _)| Atom::Var(n)).collect(),
-                });
+                return Ok(self.alloc_scope(out, bufs, inner, rest));
             }
             if has_array && needs_storage(&s.exp) {
                 // Where does each array leaf go?
@@ -1460,31 +1473,7 @@ impl<'a> FunTr<'a> {
                     continue;
                 }
                 let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
-                inner.extend(rest.stmts);
-                let outs: Vec<(Name, PrimType)> = rest
-                    .results
-                    .iter()
-                    .map(|a| {
-                        let p = self.atom_prim(a);
-                        (self.fresh("o"), p)
-                    })
-                    .collect();
-                for (o, p) in &outs {
-                    self.bind_depth(o);
-                    self.scalar_types.insert(o.clone(), *p);
-                }
-                out.push(Stmt::Alloc {
-                    outs: outs.clone(),
-                    bufs,
-                    body: Block {
-                        stmts: inner,
-                        results: rest.results,
-                    },
-                });
-                return Ok(Block {
-                    stmts: out,
-                    results: outs.into_iter().map(|(n, _)| Atom::Var(n)).collect(),
-                });
+                return Ok(self.alloc_scope(out, bufs, inner, rest));
             }
             self.plain(s, &flat, &mut out)?;
         }
