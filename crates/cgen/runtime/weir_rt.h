@@ -72,7 +72,11 @@
 #define WEIR_FIRST_CHUNK ((size_t)1 << 20)     /* first region chunk: 1 MiB */
 #define WEIR_HUGE_CHUNK ((size_t)2 << 20)      /* chunks this big are mmap'd */
 #define WEIR_MAX_CHUNKS 64                     /* chunks at least double: plenty */
-#define WEIR_MAX_BYTES ((size_t)PTRDIFF_MAX / 2 + 1) /* largest request: 2^62 */
+/* The largest request: 2^48 bytes (256 TiB), more than any machine's address
+   space (x86-64 and AArch64 user space is 2^47 or 2^48 bytes), so that a larger
+   one is out of memory at once, without asking the system (or a sanitizer's
+   allocator) for it. */
+#define WEIR_MAX_BYTES ((size_t)1 << 48)
 
 /* Memory counters of a context. */
 typedef struct weir_stats {
@@ -308,9 +312,15 @@ static inline int weir_dest_missing(const weir_ctx *c, int k) {
 /* Clear the error message. */
 static inline void weir_error_clear(weir_ctx *c) { c->err[0] = '\0'; }
 
-/* Bytes of a copy of n elements (n < 0, in code never reached with it: 0). */
+/* Bytes of a copy of n elements. A copy is reached only with an array that
+   exists, so n is within 0..WEIR_MAX_BYTES / elem_size; anything else (code
+   that is never reached with it, such as a negative n or one that constant
+   propagation makes huge) is 0, which also tells the C compiler that the bound
+   never exceeds an object's size. */
 static inline size_t weir_copy_bytes(int64_t n, size_t elem_size) {
-    return n > 0 ? (size_t)n * elem_size : 0;
+    return n > 0 && (uint64_t)n <= WEIR_MAX_BYTES / (elem_size ? elem_size : 1)
+               ? (size_t)n * elem_size
+               : 0;
 }
 
 /* ---------------------------------------------------------------- region */

@@ -277,63 +277,15 @@ impl Lower<'_> {
             return;
         }
         let loc = self.loc(span);
-        // Hoist `counter + c` checks out of the counter's loop when the array
-        // was bound outside it.
-        if let Atom::Var(v) = idx {
-            let (ctr, off) = match self.affine.get(v) {
-                Some((c, o)) => (c.clone(), *o),
-                None => (v.clone(), 0),
-            };
-            if let Some((bound, lvl)) = self.counters.get(&ctr).cloned() {
-                let arr_lvl = self.arr_level.get(a).copied().unwrap_or(0);
-                let bound_ok = match &bound {
-                    Atom::Const(_) => true,
-                    Atom::Var(b) => !self.is_local_to(b, lvl),
-                };
-                // Only checks on every path of the loop body (not in an `if`
-                // branch) may move in front of the loop.
-                let unconditional =
-                    (lvl..=self.level).all(|l| self.cond_depth.get(l).copied().unwrap_or(1) == 0);
-                if arr_lvl < lvl && bound_ok && unconditional && lvl >= 1 && lvl <= self.hoist.len()
-                {
-                    let n = self.atom(&bound);
-                    let len = self.dim(a, k);
-                    let first = Exp::i64(off);
-                    let last = Exp::op("+", Exp::op("-", n.clone(), Exp::i64(1)), Exp::i64(off));
-                    let chk = I::If(
-                        Exp::op(">", n, Exp::i64(0)),
-                        vec![
-                            I::CheckIndex {
-                                idx: first,
-                                len: len.clone(),
-                                loc,
-                            },
-                            I::CheckIndex {
-                                idx: last,
-                                len,
-                                loc,
-                            },
-                        ],
-                        vec![],
-                    );
-                    self.hoist[lvl - 1].push(chk);
-                    return;
-                }
-            }
-        }
+        // A check is never moved out of its loop: an error another statement
+        // of the body (or an earlier iteration) meets first must stay first,
+        // with the index the interpreter reports (docs/language.md §6).
+        // Eliminating checks by range belongs with the loop optimizer.
         out.push(I::CheckIndex {
             idx: self.atom(idx),
             len: self.dim(a, k),
             loc,
         });
-    }
-
-    /// Was `v` bound inside the loop at level `lvl` (so not usable before it)?
-    fn is_local_to(&self, v: &str, lvl: usize) -> bool {
-        match self.counters.get(v) {
-            Some((_, l)) => *l >= lvl,
-            None => self.local_level.get(v).is_some_and(|l| *l >= lvl),
-        }
     }
 
     fn fun(&mut self, f: &Fun) -> imp::Func {

@@ -387,9 +387,16 @@ fn c_leg(
             cfg.timeout
         )));
     };
-    if err.contains("AddressSanitizer")
-        || err.contains("runtime error:")
-        || err.contains("LeakSanitizer")
+    // ASan's warning that it refused a huge allocation (the program then reports
+    // out of memory itself, which the oracle compares) is not a memory error.
+    let reports: String = err
+        .lines()
+        .filter(|l| !l.contains("WARNING: AddressSanitizer failed to allocate"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    if reports.contains("AddressSanitizer")
+        || reports.contains("runtime error:")
+        || reports.contains("LeakSanitizer")
     {
         return Err(Verdict::Sanitizer(err.chars().take(3000).collect()));
     }
