@@ -1864,6 +1864,15 @@ impl<'a> Checker<'a> {
                 )?;
                 Type::array(Size::Unknown, el)
             }
+            ArgMax | ArgMin => {
+                let (_, el) = self.expect_array(&v(0).1, args[0].span(), name)?;
+                if let Err(e) = self.infer.constrain(&el, Kind::Num) {
+                    let d =
+                        self.mismatch(e, args[0].span(), &format!("in the elements of `{name}`"));
+                    return self.fail(d);
+                }
+                Type::I64
+            }
             Sum | Product | Maximum | Minimum => {
                 let (_, el) = self.expect_array(&v(0).1, args[0].span(), name)?;
                 if let Err(e) = self.infer.constrain(&el, Kind::Num) {

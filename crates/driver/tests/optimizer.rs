@@ -508,6 +508,8 @@ fn every_lowering_rule_fires() {
             "minimum" => "entry t (a: []i64) : i64 = minimum a",
             "reduce" => "entry t (a: []f64) : f64 = reduce (+) 0.0 a",
             "fold" => "entry t (a: []f64) : f64 = fold (\\acc x -> acc * 2.0 + x) 0.0 a",
+            "argmax" => "entry t (a: []f64) : i64 = argmax a",
+            "argmin" => "entry t (a: []i32) : i64 = argmin a",
             "rotate" => "entry t (k: i64) (a: []f64) : []f64 = rotate k a",
             "pad" => "entry t (a: []f64) : []f64 = pad 1 2 0.0 a",
             _ => return None,

@@ -13,7 +13,7 @@
 //! Coverage: every builtin of docs/language.md §5 (`build ifold length map map2
 //! map3 zip zip3 unzip unzip3 fold reduce ireduce scan filter iota replicate
 //! concat ++ split flatten unflatten transpose slide reverse rotate gather pad sum
-//! product maximum minimum scatter reduce_by_index`, the math functions, `atan2`, `pow`/`**`, `min`, `max`,
+//! product maximum minimum scatter reduce_by_index argmax argmin`, the math functions, `atan2`, `pow`/`**`, `min`, `max`,
 //! the conversions), every scalar type (`f64 f32 i64 i32 bool`), nested arrays,
 //! arrays of tuples, tuples, `if`, `let` (also tuple patterns), `loop … for`,
 //! `loop … while`, helper definitions (with size parameters and with function
@@ -659,6 +659,7 @@ impl G<'_> {
             1,                                 // 17 loop while
             3,                                 // 18 function parameter
             2,                                 // 19 min/max
+            if *t == Ty::I64 { 1 } else { 0 }, // 20 argmax/argmin
         ];
         let k = self.c.weighted(&w);
         let r = match k {
@@ -753,6 +754,16 @@ impl G<'_> {
             }
             17 => self.common(t, d, 5),
             18 => self.common(t, d, 6),
+            20 => {
+                let f = if self.c.below(2) == 0 {
+                    "argmax"
+                } else {
+                    "argmin"
+                };
+                let et = [Ty::F64, Ty::I64, Ty::F32, Ty::I32][self.c.below(4)].clone();
+                let a = self.expr(&Ty::arr(et), d1);
+                Some(format!("({f} {a})"))
+            }
             19 => {
                 let f = if self.c.below(2) == 0 { "min" } else { "max" };
                 let a = self.expr(t, d1);

@@ -1191,6 +1191,65 @@ impl<'p> Interp<'p> {
                 regular(&out, span, "pad")?;
                 Ok(Value::array(out))
             }
+            ArgMax | ArgMin => {
+                // the first best element in order; NaN is never best
+                let a = arr(0)?;
+                let mut best: Option<(usize, &Value)> = None;
+                for (i, x) in a.iter().enumerate() {
+                    let better = |y: &Value| -> Option<bool> {
+                        Some(match (x, y) {
+                            (Value::F64(x), Value::F64(y)) => {
+                                if b == ArgMax {
+                                    x > y
+                                } else {
+                                    x < y
+                                }
+                            }
+                            (Value::F32(x), Value::F32(y)) => {
+                                if b == ArgMax {
+                                    x > y
+                                } else {
+                                    x < y
+                                }
+                            }
+                            (Value::I64(x), Value::I64(y)) => {
+                                if b == ArgMax {
+                                    x > y
+                                } else {
+                                    x < y
+                                }
+                            }
+                            (Value::I32(x), Value::I32(y)) => {
+                                if b == ArgMax {
+                                    x > y
+                                } else {
+                                    x < y
+                                }
+                            }
+                            _ => return None,
+                        })
+                    };
+                    let nan = match x {
+                        Value::F64(v) => v.is_nan(),
+                        Value::F32(v) => v.is_nan(),
+                        _ => false,
+                    };
+                    if nan {
+                        continue;
+                    }
+                    match best {
+                        None => best = Some((i, x)),
+                        Some((_, y)) => match better(y) {
+                            Some(true) => best = Some((i, x)),
+                            Some(false) => {}
+                            None => {
+                                return err(span, "internal error: argmax of non-numbers");
+                            }
+                        },
+                    }
+                }
+                Ok(Value::I64(best.map_or(-1, |(i, _)| i as i64)))
+            }
             Sum | Product | Maximum | Minimum => {
                 let a = arr(0)?;
                 let elem = match ty {

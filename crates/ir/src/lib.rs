@@ -251,10 +251,16 @@ pub enum Builtin {
     /// `reduce_by_index dest op ne is vs`: `dest` with `dest[is[j]] = op dest[is[j]] vs[j]`
     /// for every `j` whose index is in bounds, in order of `j`.
     ReduceByIndex,
+    /// `argmax a`: the index of the first greatest element (NaN elements are
+    /// ignored), -1 when there is none.
+    ArgMax,
+    /// `argmin a`: the index of the first least element (NaN elements are
+    /// ignored), -1 when there is none.
+    ArgMin,
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 33] = [
+    pub const ALL: [Builtin; 35] = [
         Builtin::Build,
         Builtin::IFold,
         Builtin::Length,
@@ -288,6 +294,8 @@ impl Builtin {
         Builtin::IReduce,
         Builtin::Scatter,
         Builtin::ReduceByIndex,
+        Builtin::ArgMax,
+        Builtin::ArgMin,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -324,6 +332,8 @@ impl Builtin {
             Builtin::IReduce => "ireduce",
             Builtin::Scatter => "scatter",
             Builtin::ReduceByIndex => "reduce_by_index",
+            Builtin::ArgMax => "argmax",
+            Builtin::ArgMin => "argmin",
         }
     }
     pub fn from_name(s: &str) -> Option<Builtin> {
@@ -344,7 +354,7 @@ impl Builtin {
             Fold | Reduce | Scan => &[Some(2), None, None],
             Filter => &[Some(1), None],
             Length | Unzip | Unzip3 | Iota | Flatten | Transpose | Reverse | Sum | Product
-            | Maximum | Minimum => &[None],
+            | Maximum | Minimum | ArgMax | ArgMin => &[None],
             Zip | Replicate | Concat | Split | Rotate | Gather => &[None, None],
             Zip3 | Unflatten | Slide | Scatter => &[None, None, None],
             ReduceByIndex => &[None, Some(2), None, None, None],

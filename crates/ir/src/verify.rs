@@ -665,6 +665,11 @@ pub fn prim_type(b: Builtin, ts: &[Type]) -> T {
             expect_same(&ts[2], &el, "pad value")?;
             Ok(Type::array(u, el))
         }
+        ArgMax | ArgMin => {
+            let (_, el) = arr(&ts[0], name)?;
+            numeric(&el, name)?;
+            Ok(Type::I64)
+        }
         Sum | Product | Maximum | Minimum => {
             let (_, el) = arr(&ts[0], name)?;
             numeric(&el, name)?;

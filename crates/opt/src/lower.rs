@@ -68,6 +68,16 @@ pub const RULES: &[(&str, Builtin, &str)] = &[
     ("reduce", Builtin::Reduce, "ireduce op ne n (\\i -> a[i])"),
     ("fold", Builtin::Fold, "ifold (\\acc i -> f acc a[i]) z n"),
     (
+        "argmax",
+        Builtin::ArgMax,
+        "(ireduce best (0, -1) n (\\i -> (a[i], if a[i] == a[i] then i else -1))).1",
+    ),
+    (
+        "argmin",
+        Builtin::ArgMin,
+        "(ireduce best (0, -1) n (\\i -> (a[i], if a[i] == a[i] then i else -1))).1",
+    ),
+    (
         "rotate",
         Builtin::Rotate,
         "build n (\\i -> a[(i + k % max n 1 + n) % max n 1])",
@@ -433,6 +443,68 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
                 vec![Arg::Fun(Fun::Lambda(l)), Arg::Atom(z), Arg::Atom(n)],
             )
         }
+        ArgMax | ArgMin => {
+            // An associative, commutative `best` of (value, index) pairs whose
+            // index is -1 for "none" (the neutral element, and NaN elements):
+            // the greater (smaller) value, the smaller index on a tie, so any
+            // order of reduction gives the interpreter's first best index.
+            let a = atom_arg(&args[0])?;
+            let t = e.elem(&a);
+            let pt = t.prim()?;
+            let pair = Type::Tuple(vec![t.clone(), Type::I64]);
+            let n = e.len(&a);
+            let zero = match pt {
+                PrimType::F64 => Const::F64(0.0),
+                PrimType::F32 => Const::F32(0.0),
+                PrimType::I32 => Const::I32(0),
+                _ => Const::I64(0),
+            };
+            let float = matches!(pt, PrimType::F64 | PrimType::F32);
+            let ne = e.emit(
+                "ne",
+                pair.clone(),
+                Exp::Tuple(vec![Atom::Const(zero), Atom::Const(Const::I64(-1))]),
+            );
+            let g = e.index_lambda(pair.clone(), |e, i| {
+                let x = idx(e, &a, &i);
+                let j = if float {
+                    let ok = e.emit("ok", Type::BOOL, Exp::Bin(BinOp::Eq, x.clone(), x.clone()));
+                    e.emit(
+                        "j",
+                        Type::I64,
+                        Exp::If(
+                            ok,
+                            Body {
+                                stmts: vec![],
+                                result: i,
+                            },
+                            Body {
+                                stmts: vec![],
+                                result: Atom::Const(Const::I64(-1)),
+                            },
+                        ),
+                    )
+                } else {
+                    i
+                };
+                e.emit("p", pair.clone(), Exp::Tuple(vec![x, j]))
+            });
+            let op = best_lambda(e, &pair, &t, p == ArgMax);
+            let r = e.emit(
+                "best",
+                pair,
+                Exp::Prim(
+                    IReduce,
+                    vec![
+                        Arg::Fun(Fun::Lambda(op)),
+                        Arg::Atom(ne),
+                        Arg::Atom(n),
+                        Arg::Fun(Fun::Lambda(g)),
+                    ],
+                ),
+            );
+            Exp::Proj(r, 1)
+        }
         Rotate => {
             // `r[i] = a[(i + k) mod n]`; the divisor is at least 1, so the body
             // cannot fail (it runs only when n > 0, where `max n 1` is n).
@@ -514,6 +586,111 @@ fn monoid(p: Builtin, t: PrimType) -> Option<(Op, Const)> {
         (Builtin::Minimum, P::I32) => (Op::Math(MathFn::Min), Const::I32(i32::MAX)),
         _ => return None,
     })
+}
+
+/// `\a b -> ...`: of two (value, index) pairs (`pair`), the one `argmax`
+/// (`max`) or `argmin` keeps: a pair with index -1 loses; else the greater
+/// (smaller) value; on equal values, the smaller index.
+fn best_lambda(e: &mut Emit, pair: &Type, t: &Type, max: bool) -> Lambda {
+    let span = e.span;
+    let a = e.cx.fresh.name("a");
+    let b = e.cx.fresh.name("b");
+    let mut f = |s: &str| e.cx.fresh.name(s);
+    let (a0, a1, b0, b1) = (f("av"), f("ai"), f("bv"), f("bi"));
+    let (an, bn, bw, aw, mi, tie) = (f("an"), f("bn"), f("bw"), f("aw"), f("mi"), f("tie"));
+    let (r1, r2, r3, r4) = (f("r"), f("r"), f("r"), f("r"));
+    let v = |n: &Name| Atom::Var(n.clone());
+    // "better": greater for argmax, smaller for argmin
+    let gt = if max { BinOp::Gt } else { BinOp::Lt };
+    let leaf = |x: Atom| Body {
+        stmts: vec![],
+        result: x,
+    };
+    let neg = Atom::Const(Const::I64(-1));
+    // on a tie: (a's value, the smaller index)
+    let tie_body = Body {
+        stmts: vec![
+            stmt(
+                mi.clone(),
+                Type::I64,
+                Exp::Math(MathFn::Min, vec![v(&a1), v(&b1)]),
+                span,
+            ),
+            stmt(
+                tie.clone(),
+                pair.clone(),
+                Exp::Tuple(vec![v(&a0), v(&mi)]),
+                span,
+            ),
+        ],
+        result: v(&tie),
+    };
+    let a_better = Body {
+        stmts: vec![
+            stmt(aw.clone(), Type::BOOL, Exp::Bin(gt, v(&a0), v(&b0)), span),
+            stmt(
+                r4.clone(),
+                pair.clone(),
+                Exp::If(v(&aw), leaf(v(&a)), tie_body),
+                span,
+            ),
+        ],
+        result: v(&r4),
+    };
+    let b_better = Body {
+        stmts: vec![
+            stmt(bw.clone(), Type::BOOL, Exp::Bin(gt, v(&b0), v(&a0)), span),
+            stmt(
+                r3.clone(),
+                pair.clone(),
+                Exp::If(v(&bw), leaf(v(&b)), a_better),
+                span,
+            ),
+        ],
+        result: v(&r3),
+    };
+    let b_absent = Body {
+        stmts: vec![
+            stmt(
+                bn.clone(),
+                Type::BOOL,
+                Exp::Bin(BinOp::Eq, v(&b1), neg.clone()),
+                span,
+            ),
+            stmt(
+                r2.clone(),
+                pair.clone(),
+                Exp::If(v(&bn), leaf(v(&a)), b_better),
+                span,
+            ),
+        ],
+        result: v(&r2),
+    };
+    Lambda {
+        params: vec![(a.clone(), pair.clone()), (b.clone(), pair.clone())],
+        ret: pair.clone(),
+        body: Body {
+            stmts: vec![
+                stmt(a0.clone(), t.clone(), Exp::Proj(v(&a), 0), span),
+                stmt(a1.clone(), Type::I64, Exp::Proj(v(&a), 1), span),
+                stmt(b0.clone(), t.clone(), Exp::Proj(v(&b), 0), span),
+                stmt(b1.clone(), Type::I64, Exp::Proj(v(&b), 1), span),
+                stmt(
+                    an.clone(),
+                    Type::BOOL,
+                    Exp::Bin(BinOp::Eq, v(&a1), neg),
+                    span,
+                ),
+                stmt(
+                    r1.clone(),
+                    pair.clone(),
+                    Exp::If(v(&an), leaf(v(&b)), b_absent),
+                    span,
+                ),
+            ],
+            result: v(&r1),
+        },
+    }
 }
 
 fn op_lambda(e: &mut Emit, op: Op, t: &Type) -> Lambda {
