@@ -994,8 +994,23 @@ impl<'a> FunTr<'a> {
             E::If(_, t, e) => {
                 let st = self.shape_of_body_result(t)?;
                 let se = self.shape_of_body_result(e)?;
-                for (a, b) in st.iter().zip(&se) {
-                    if !self.same_shape(a, b) {
+                let mut v = Vec::new();
+                for (j, (a, b)) in st.iter().zip(&se).enumerate() {
+                    if self.same_shape(a, b) {
+                        v.push(a.clone());
+                        continue;
+                    }
+                    // Rows of the same shape, different lengths: an existential
+                    // length, chosen by the branch (see `if_stmt`).
+                    if a.len() == b.len()
+                        && self.same_shape(&a[1.min(a.len())..], &b[1.min(b.len())..])
+                    {
+                        let mut x = vec![Dim::Var(if_count(&s.var, j))];
+                        x.extend(a.iter().skip(1).cloned());
+                        v.push(x);
+                        continue;
+                    }
+                    {
                         return error(
                             span,
                             format!(
@@ -1003,11 +1018,11 @@ impl<'a> FunTr<'a> {
                                 self.show_shape(a),
                                 self.show_shape(b)
                             ),
-                            "Weir allocates the result of an `if` before choosing a branch (destination-passing style, F-tilde rule S-If), so both branches must have the same shape; or run with --interp",
+                            "Weir allocates the result of an `if` before choosing a branch (destination-passing style, F-tilde rule S-If): the branches may differ in length only, and only where the result is used inside the function; or run with --interp",
                         );
                     }
                 }
-                st
+                v
             }
             E::Loop { init, .. } => self.array_leaf_shapes(init, span)?,
             E::Call(f, args) => {
@@ -1408,6 +1423,18 @@ impl<'a> FunTr<'a> {
                 let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
                 return Ok(self.alloc_scope(out, bufs, inner, rest));
             }
+            if let core::Exp::If(c, t, e) = &s.exp
+                && has_array
+                && !direct.contains_key(&s.var)
+                && let shapes = self.shape_exp(s)?
+                && shapes.iter().flat_map(|sh| sh.first()).any(
+                    |d| matches!(d, Dim::Var(v) if v.starts_with(&format!("{}_ifsize", s.var))),
+                )
+            {
+                let (bufs, inner) = self.if_stmt(s, c, t, e, &flat, &shapes, &mut out)?;
+                let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
+                return Ok(self.alloc_scope(out, bufs, inner, rest));
+            }
             if has_array && needs_storage(&s.exp) {
                 // Where does each array leaf go?
                 let shapes = self.shape_exp(s)?;
@@ -1529,6 +1556,187 @@ impl<'a> FunTr<'a> {
                 .or_else(|| self.scalar_types.get(v).copied())
                 .unwrap_or(PrimType::I64),
         }
+    }
+
+    /// `let y = if c then t else e` whose branches give arrays that differ in
+    /// length only: buffers as long as the longer branch's (both lengths are
+    /// known before the `if`), each branch writes into a view of its own length
+    /// and passes that length out, and `y` is a view of the first `k` elements,
+    /// `k` the existential length (named by [`if_count`]). Returns the buffers
+    /// and the statements that fill them and bind `y`; checks go to `pre`.
+    #[allow(clippy::too_many_arguments)]
+    fn if_stmt(
+        &mut self,
+        s: &core::Stmt,
+        c: &Atom,
+        t: &core::Body,
+        e: &core::Body,
+        flat: &[(DType, Vec<Size>)],
+        shapes: &[Vec<Dim>],
+        pre: &mut Vec<Stmt>,
+    ) -> R<(Vec<Buf>, Vec<Stmt>)> {
+        let span = s.span;
+        let st = self.shape_of_body_result(t)?;
+        let se = self.shape_of_body_result(e)?;
+        let mut bufs = Vec::new();
+        // per array leaf: (buffer, then-length, else-length, existential or not)
+        let mut leaves = Vec::new();
+        for (j, sh) in shapes.iter().enumerate() {
+            let (Some(a), Some(b)) = (st.get(j), se.get(j)) else {
+                return error(span, "internal error: if shapes", "please report this");
+            };
+            let exist = matches!(sh.first(), Some(Dim::Var(v)) if *v == if_count(&s.var, j));
+            let lt = self.resolve_here(&outer(a), span)?;
+            let le = self.resolve_here(&outer(b), span)?;
+            // (never negative: a negative length is the taken branch's error)
+            let mut dims_d = vec![if exist {
+                Dim::Max(
+                    Box::new(Dim::Max(Box::new(lt.clone()), Box::new(le.clone()))),
+                    Box::new(Dim::Const(0)),
+                )
+            } else {
+                lt.clone()
+            }];
+            for d in a.iter().skip(1) {
+                dims_d.push(self.resolve_here(d, span)?);
+            }
+            let dims: Vec<Atom> = dims_d.iter().map(|d| self.emit_dim(d, pre, span)).collect();
+            let name = self.fresh("b");
+            self.shapes.insert(name.clone(), dims_d.clone());
+            self.bind_depth(&name);
+            let elem = match flat
+                .iter()
+                .filter(|(t, _)| matches!(t, DType::Array(..)))
+                .nth(j)
+            {
+                Some((t, _)) => t.prim(),
+                None => PrimType::F64,
+            };
+            bufs.push(Buf {
+                var: name.clone(),
+                elem,
+                dims,
+                span,
+                when: vec![],
+            });
+            leaves.push((name, lt, le, exist, dims_d));
+        }
+        // The branches: each writes into views of its own lengths.
+        let cond = self.scalar_atom(c);
+        let branch = |me: &mut Self, body: &core::Body, then: bool| -> R<Block> {
+            let mut views = Vec::new();
+            let mut dests = Vec::new();
+            let mut sizes = Vec::new();
+            let mut ai = 0;
+            for (ty, _) in flat {
+                match ty {
+                    DType::Scalar(_) => dests.push(None),
+                    DType::Array(p, r) => {
+                        let Some((b, lt, le, exist, dims_d)) = leaves.get(ai) else {
+                            return error(span, "internal error: if leaves", "please report this");
+                        };
+                        ai += 1;
+                        if !exist {
+                            dests.push(Some(b.clone()));
+                            continue;
+                        }
+                        let len = if then { lt.clone() } else { le.clone() };
+                        let v = me.fresh("v");
+                        let mut pre_v = Vec::new();
+                        // A negative length is the branch's own error, reported by
+                        // the construct that computes it (the view never fails; when
+                        // the branch completes, its length is not negative).
+                        let clamped = Dim::Max(Box::new(len.clone()), Box::new(Dim::Const(0)));
+                        let hi = me.emit_dim(&clamped, &mut pre_v, span);
+                        views.extend(pre_v);
+                        views.push(Stmt::View {
+                            var: v.clone(),
+                            elem: *p,
+                            rank: *r,
+                            view: View::Slice(b.clone(), Atom::Const(Const::I64(0)), hi.clone()),
+                            span,
+                        });
+                        let mut vsh = dims_d.clone();
+                        if let Some(d0) = vsh.first_mut() {
+                            *d0 = len;
+                        }
+                        me.shapes.insert(v.clone(), vsh);
+                        me.bind_depth(&v);
+                        dests.push(Some(v));
+                        sizes.push(hi);
+                    }
+                }
+            }
+            let mut blk = me.body(body, &dests)?;
+            views.append(&mut blk.stmts);
+            blk.stmts = views;
+            blk.results.extend(sizes);
+            Ok(blk)
+        };
+        let then = branch(self, t, true)?;
+        let els = branch(self, e, false)?;
+        let mut outs = self.outs_for(flat);
+        let mut counts = Vec::new();
+        for (j, (_, _, _, exist, _)) in leaves.iter().enumerate() {
+            if *exist {
+                let k = if_count(&s.var, j);
+                self.bind_depth(&k);
+                self.scalar_types.insert(k.clone(), PrimType::I64);
+                outs.push((k.clone(), PrimType::I64));
+                counts.push(k);
+            }
+        }
+        let scalars: Vec<Atom> = outs
+            .iter()
+            .take(outs.len() - counts.len())
+            .map(|(n, _)| Atom::Var(n.clone()))
+            .collect();
+        let mut inner = vec![Stmt::If {
+            outs,
+            cond,
+            then,
+            els,
+        }];
+        // `y`: views of the first k rows (the whole buffer where the lengths agree)
+        let mut dests = Vec::new();
+        let mut ai = 0;
+        for (ty, _) in flat {
+            match ty {
+                DType::Scalar(_) => dests.push(None),
+                DType::Array(p, r) => {
+                    let Some((b, _, _, exist, dims_d)) = leaves.get(ai) else {
+                        return error(span, "internal error: if leaves", "please report this");
+                    };
+                    ai += 1;
+                    if !exist {
+                        dests.push(Some(b.clone()));
+                        continue;
+                    }
+                    let k = if_count(&s.var, ai - 1);
+                    let v = self.fresh("f");
+                    inner.push(Stmt::View {
+                        var: v.clone(),
+                        elem: *p,
+                        rank: *r,
+                        view: View::Slice(
+                            b.clone(),
+                            Atom::Const(Const::I64(0)),
+                            Atom::Var(k.clone()),
+                        ),
+                        span,
+                    });
+                    let mut vsh = dims_d.clone();
+                    if let Some(d0) = vsh.first_mut() {
+                        *d0 = Dim::Var(k);
+                    }
+                    self.shapes.insert(v.clone(), vsh);
+                    self.bind_depth(&v);
+                    dests.push(Some(v));
+                }
+            }
+        }
+        self.bind_leaves(s, flat, &dests, &scalars);
+        Ok((bufs, inner))
     }
 
     /// `let y = filter p a`: the kept elements are written, in order, to the
@@ -2850,9 +3058,17 @@ fn lparam(l: &core::Lambda, k: usize, span: Span) -> R<&(Name, Type)> {
 fn size_name(v: &Name) -> String {
     if v.ends_with("_count") {
         "the number of elements a `filter` keeps".to_string()
+    } else if v.contains("_ifsize") {
+        "the length of the branch an `if` takes".to_string()
     } else {
         format!("`{}`", core::display_name(v))
     }
+}
+
+/// The name of the existential length of array leaf `j` of the result of the
+/// `if` bound to `var` (branches of different lengths).
+fn if_count(var: &Name, j: usize) -> Name {
+    format!("{var}_ifsize{j}")
 }
 
 /// The name of the existential size of `filter`'s result bound to `var`.

@@ -65,7 +65,8 @@ pub struct Interp<'p> {
     /// Evaluation steps left (bodies entered plus statements), if limited.
     fuel: Option<u64>,
     /// Inside a shape probe ([`Interp::probe_shape`]): a read of an empty array
-    /// is a stand-in of its element shape, and bounds checks pass.
+    /// is a stand-in of its element shape, a read out of bounds is the first
+    /// element (which has every element's shape), and bounds checks pass.
     probing: usize,
 }
 
@@ -509,6 +510,13 @@ impl<'p> Interp<'p> {
                 }
                 let arr = self.array_atom(a, env, span)?;
                 let i = self.i64_atom(i, env, span)?;
+                if self.probing > 0
+                    && let Some(first) = arr.first()
+                    && usize::try_from(i).map_or(true, |i| i >= arr.len())
+                {
+                    // rows are regular: any row has the shape of the first
+                    return Ok(first.clone());
+                }
                 index(&arr, i, span)
             }
             Exp::Dim(a, k) => {
