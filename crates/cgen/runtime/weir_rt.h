@@ -312,6 +312,14 @@ static inline int weir_dest_missing(const weir_ctx *c, int k) {
 /* Clear the error message. */
 static inline void weir_error_clear(weir_ctx *c) { c->err[0] = '\0'; }
 
+/* The trip count of a loop that writes each of the n elements of an array:
+   n itself (the array exists, so n <= WEIR_MAX_BYTES), bounded so that the C
+   compiler never sees a write past an object's maximum size in code that no
+   run reaches with a larger n (a constant size whose allocation fails). */
+static inline int64_t weir_store_count(int64_t n) {
+    return n < (int64_t)WEIR_MAX_BYTES ? n : (int64_t)WEIR_MAX_BYTES;
+}
+
 /* Bytes of a copy of n elements. A copy is reached only with an array that
    exists, so n is within 0..WEIR_MAX_BYTES / elem_size; anything else (code
    that is never reached with it, such as a negative n or one that constant

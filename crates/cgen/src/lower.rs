@@ -508,9 +508,14 @@ impl Lower<'_> {
                 self.counters.insert(i.clone(), (bound, self.level + 1));
                 let (hoisted, b) = self.in_loop(&mut |this, o| this.stmts(body, o));
                 out.extend(hoisted);
+                // The loop writes an array of n elements (see weir_store_count).
+                let n = match self.atom(n) {
+                    Exp::Const(Const::I64(k)) if k < 1 << 40 => Exp::Const(Const::I64(k)),
+                    e => Exp::Call("weir_store_count".into(), vec![e]),
+                };
                 out.push(I::For {
                     i: c_name(i),
-                    n: self.atom(n),
+                    n,
                     body: b,
                     simd: None,
                 });

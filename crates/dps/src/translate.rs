@@ -1448,7 +1448,28 @@ impl<'a> FunTr<'a> {
                         DType::Array(p, _) => {
                             let sh = shapes.get(ai).cloned().unwrap_or_default();
                             ai += 1;
-                            let target = given.and_then(|g| g.get(k).cloned().flatten());
+                            let mut target = given.and_then(|g| g.get(k).cloned().flatten());
+                            // A result whose declared size is not provably this
+                            // statement's (its size is known only here, e.g. an
+                            // existential): computed into its own buffer, then
+                            // checked and copied at the end of the block, so the
+                            // statement's own errors come first.
+                            if let Some(d) = &target
+                                && self
+                                    .result_sizes
+                                    .get(d)
+                                    .is_some_and(|v| v.iter().any(Option::is_some))
+                                && !self.same_shape(
+                                    &sh,
+                                    &self.shapes.get(d).cloned().unwrap_or_default(),
+                                )
+                                && sh.iter().all(|x| self.resolve_here(x, s.span).is_ok())
+                                && self
+                                    .expand_to_params(&outer(&sh), &self.size_home.clone())
+                                    .is_err()
+                            {
+                                target = None;
+                            }
                             match target {
                                 Some(d) => {
                                     self.dest_ready(&d, &mut out, s.span);

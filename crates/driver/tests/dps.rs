@@ -205,7 +205,10 @@ fn if_branches_of_different_shapes_are_rejected_naming_both() {
         "entry f [n] (a: [n]f64) (c: bool) : f64 = let x = if c then [a, a] else [a[1:], a[1:]] in x[0][0]",
     );
     assert!(e.contains("different shapes"), "{e}");
-    assert!(e.contains("[2, n] and [2, n - 1]"), "both shapes are named: {e}");
+    assert!(
+        e.contains("[2, n] and [2, n - 1]"),
+        "both shapes are named: {e}"
+    );
     assert!(e.contains("test.weir:1:"), "{e}");
     // different lengths compile where used inside, not as the result (yet)
     let e =
