@@ -1085,8 +1085,8 @@ impl<'a> FunTr<'a> {
                                 return error(
                                     span,
                                     format!(
-                                        "the size of the rows of this array depends on `{}`, computed inside the `build`",
-                                        core::display_name(&bad)
+                                        "the size of the rows of this array depends on {}, computed inside the `build`",
+                                        size_name(&bad)
                                     ),
                                     "Weir allocates an array before filling it, so its rows' size must be computable outside the loop (F-tilde's shape restriction); or run with --interp",
                                 );
