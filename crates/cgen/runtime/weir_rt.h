@@ -259,6 +259,17 @@ static inline int64_t weir_count(weir_ctx *c, const int64_t *d, int r, size_t el
     return n;
 }
 
+/* weir_count_ok, or -1 for an array too large for memory: the error is
+   reported later (weir__count_fail), before the first statement that uses the
+   array, so that earlier statements report their errors first. */
+static inline int64_t weir_count_lazy(const int64_t *d, int r, size_t elem_size) {
+    int64_t n;
+    return weir_count_ok(d, r, elem_size, &n) ? n : -1;
+}
+
+/* The element count to allocate for a lazy count: none while it is -1. */
+static inline int64_t weir_lazy_n(int64_t n) { return n < 0 ? 0 : n; }
+
 /* An array argument of an entry (or shape function): its dims must be
    non-negative and its size must fit in memory. Returns 0, or 1 with the
    error set in ctx ("LOC: invalid argument: ..."). */

@@ -165,9 +165,18 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             when,
             elem,
             loc,
+            lazy,
         } => {
             let count = if dims.is_empty() {
                 "INT64_C(1)".to_string()
+            } else if *lazy {
+                let ds: Vec<String> = dims.iter().map(exp).collect();
+                format!(
+                    "weir_count_lazy((const int64_t[]){{{}}}, {}, sizeof({}))",
+                    ds.join(", "),
+                    dims.len(),
+                    ctype(*elem)
+                )
             } else {
                 let ds: Vec<String> = dims.iter().map(exp).collect();
                 format!(
@@ -184,6 +193,21 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                 format!("({}) ? {count} : INT64_C(0)", ws.join(" && "))
             };
             let _ = writeln!(s, "{pad}int64_t {var} WEIR_UNUSED = {count};");
+        }
+        Stmt::NeedCount {
+            var,
+            dims,
+            elem,
+            loc,
+        } => {
+            let ds: Vec<String> = dims.iter().map(exp).collect();
+            let _ = writeln!(
+                s,
+                "{pad}if (WEIR_UNLIKELY({var} < 0)) weir__count_fail(ctx, (const int64_t[]){{{}}}, {}, sizeof({}), WEIR_LOC({loc}));",
+                ds.join(", "),
+                dims.len(),
+                ctype(*elem)
+            );
         }
         Stmt::Alloc {
             ptr,

@@ -88,11 +88,22 @@ pub enum Stmt {
     RegionPop(Name),
     /// Declare `var`, the element count of an array of `dims` (`weir_count`):
     /// 0 when a dim is 0 or negative or a `when` count is not positive, else
-    /// the product; an array too large for memory fails at `loc`.
+    /// the product; an array too large for memory fails at `loc`, or, when
+    /// `lazy`, makes the count -1 and fails later at its [`Stmt::NeedCount`].
     Count {
         var: Name,
         dims: Vec<Exp>,
         when: Vec<Exp>,
+        elem: PrimType,
+        loc: usize,
+        lazy: bool,
+    },
+    /// Out of memory at `loc` if the lazy count `var` of an array of `dims` is
+    /// -1: placed before the first statement that uses the array, so that the
+    /// errors of the statements before it come first, as in the interpreter.
+    NeedCount {
+        var: Name,
+        dims: Vec<Exp>,
         elem: PrimType,
         loc: usize,
     },
@@ -273,6 +284,15 @@ fn verify_stmts(
                 }
                 if let Some(top) = scope.last_mut() {
                     top.push(var.clone());
+                }
+            }
+            Stmt::NeedCount { var, dims, loc, .. } => {
+                use_name(var, scope, f, errs);
+                for e in dims {
+                    verify_exp(e, scope, f, errs);
+                }
+                if *loc >= nlocs {
+                    errs.push(format!("{f}: unknown location {loc}"));
                 }
             }
             Stmt::FailIf {

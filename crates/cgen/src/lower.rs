@@ -369,9 +369,10 @@ impl Lower<'_> {
         dims: &[Atom],
         when: &[Atom],
         span: Span,
+        lazy: bool,
         out: &mut Vec<I>,
         frees: &mut Vec<I>,
-    ) {
+    ) -> Name {
         let kind = if self.opts.mem == MemMode::Region {
             AllocKind::Region
         } else {
@@ -385,11 +386,17 @@ impl Lower<'_> {
             when: when.iter().map(|d| self.atom(d)).collect(),
             elem,
             loc,
+            lazy,
         });
+        let elems = if lazy && !dims.is_empty() {
+            Exp::Call("weir_lazy_n".into(), vec![Exp::Var(n.clone())])
+        } else {
+            Exp::Var(n.clone())
+        };
         out.push(I::Alloc {
             ptr: c_name(var),
             elem,
-            elems: Exp::Var(n.clone()),
+            elems: elems.clone(),
             kind,
             loc,
         });
@@ -407,9 +414,10 @@ impl Lower<'_> {
             frees.push(I::Free {
                 ptr: c_name(var),
                 elem,
-                elems: Exp::Var(n),
+                elems,
             });
         }
+        n
     }
 
     /// Run a loop body one level deeper, collecting the checks it hoists; the
@@ -488,12 +496,39 @@ impl Lower<'_> {
                 if self.opts.mem == MemMode::Region {
                     inner.push(I::RegionPush(mark.clone()));
                 }
+                // Buffers too large for memory fail before the first statement
+                // that uses them (after the errors of the statements before it).
+                let mut pending = Vec::new();
                 for b in bufs {
-                    self.alloc_buf(
-                        &b.var, b.elem, &b.dims, &b.when, b.span, &mut inner, &mut frees,
+                    let n = self.alloc_buf(
+                        &b.var, b.elem, &b.dims, &b.when, b.span, true, &mut inner, &mut frees,
                     );
+                    let dims = (0..b.dims.len())
+                        .map(|k| Exp::Var(dim_name(&b.var, k)))
+                        .collect();
+                    let loc = self.loc(b.span);
+                    if b.dims.is_empty() {
+                        continue;
+                    }
+                    pending.push((
+                        b.var.clone(),
+                        I::NeedCount {
+                            var: n,
+                            dims,
+                            elem: b.elem,
+                            loc,
+                        },
+                    ));
                 }
-                self.stmts(&body.stmts, &mut inner);
+                for st in &body.stmts {
+                    let (now, later): (Vec<_>, Vec<_>) = std::mem::take(&mut pending)
+                        .into_iter()
+                        .partition(|(v, _)| mentions(std::slice::from_ref(st), v));
+                    pending = later;
+                    inner.extend(now.into_iter().map(|(_, need)| need));
+                    self.stmt(st, &mut inner);
+                }
+                inner.extend(pending.into_iter().map(|(_, need)| need));
                 for (o, r) in names.iter().zip(&body.results) {
                     inner.push(I::Set(c_name(o), self.atom(r)));
                 }
@@ -1165,6 +1200,7 @@ impl Lower<'_> {
                 &st.dims,
                 &[],
                 st.span,
+                false,
                 &mut setup,
                 &mut frees,
             );

@@ -190,8 +190,13 @@ pub fn atom_type(a: &Atom, env: &HashMap<Name, Type>) -> Type {
     }
 }
 
+/// A `build` of at most this many elements (a constant count) is taken never
+/// to run out of memory; a larger constant count may (so loop-invariant code
+/// motion does not compute it before a loop that may run zero times).
+pub const SURELY_ALLOCATABLE: i64 = 1 << 24;
+
 /// Can evaluating this expression fail at run time (bounds, sizes, division by zero,
-/// a failing builtin, a call)? Used to decide what may be moved where it might run
+/// a failing builtin, a call, out of memory for a huge constant count)? Used to decide what may be moved where it might run
 /// when it did not before.
 pub fn can_fail(e: &Exp) -> bool {
     match e {
@@ -223,7 +228,7 @@ pub fn can_fail(e: &Exp) -> bool {
                 Arg::Fun(Fun::Var(_)) => true,
                 // a negative count is an error for build
                 Arg::Atom(_) => false,
-            }) || matches!(e, Exp::Prim(Builtin::Build, args) if !matches!(args.first(), Some(Arg::Atom(Atom::Const(Const::I64(k)))) if *k >= 0))
+            }) || matches!(e, Exp::Prim(Builtin::Build, args) if !matches!(args.first(), Some(Arg::Atom(Atom::Const(Const::I64(k)))) if (0..=SURELY_ALLOCATABLE).contains(k)))
         }
         _ => true,
     }
