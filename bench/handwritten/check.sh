@@ -39,6 +39,7 @@ entry_of() {  # KIND -> "weir-file entry"
         seidel2d) echo "examples/seidel2d.weir seidel_2d" ;;
         scan) echo "examples/scan.weir prefix_sum" ;;
         histogram) echo "examples/histogram.weir histogram" ;;
+        filter) echo "examples/filter.weir positives" ;;
     esac
 }
 
@@ -104,6 +105,11 @@ check_case histogram --n 5000 --bins 1000 --seed 2
 check_case histogram --n 0 --bins 5
 check_case histogram --n 10 --bins 0 --seed 3
 
+# filter (standard normal values: about half of them kept)
+for s in 1 2 3; do check_case filter --n 1000 --seed $s; done
+check_case filter --n 0
+check_case filter --n 1 --seed 4
+
 # hand-made edge cases (text inputs, converted to binary)
 edge() {  # KIND "text values"
     kind=$1
@@ -124,6 +130,8 @@ edge jacobi1d '4 [1.0] [2.0]'
 edge ba_project '[1e-170, 0.0, 0.0, -1.0, 0.5, -6.5, 300.0, 0.0, 0.0, -0.05, 0.003] [0.5, -0.25, 1.0]'
 edge scan '[1e16, 1.0, 1.0, -1e16, 0.1, 0.2]'
 edge histogram '3 [0, -9223372036854775807, 9223372036854775807, 2, 2, 3, -1]'
+edge filter '[0.0, -0.0, nan, inf, -inf, 5e-324, -5e-324, -1.0, 2.0, nan]'
+edge filter '[-1.0, -2.0]'
 
 check_data gmm_objective gmm_test
 check_data gmm_objective gmm_d2_K5

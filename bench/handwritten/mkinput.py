@@ -16,6 +16,8 @@ Writes the inputs of one benchmark entry, either in the programs' binary format
   python3 mkinput.py histogram --n 10000000 --bins 1000 --seed 1 -o h.bin
       (k = --bins, then n indices uniform in -p..k+p-1 with p = max(1, k // 200):
        about 1% of them fall outside 0..k and are ignored by the kernel)
+  python3 mkinput.py filter --n 10000000 --seed 1 -o filter.bin      (standard normal:
+      about half of the values are positive and kept, in random order)
 
 ADBench instances (../../../shared/data/adbench/, format in its FileFormat.md),
 built exactly as `weir adbench gmm|ba FILE` builds them (a BA file stores one
@@ -93,6 +95,7 @@ SIGNATURES = {
     'seidel2d': [('tsteps', 'i64', ()), ('a', 'f64', (None, None))],
     'scan': [('a', 'f64', (None,))],
     'histogram': [('k', 'i64', ()), ('is', 'i64', (None,))],
+    'filter': [('a', 'f64', (None,))],
 }
 
 # Result types, in the same form (a list: tuple components in order).
@@ -111,6 +114,7 @@ RESULTS = {
     'seidel2d': [('f64', (None, None))],
     'scan': [('f64', (None,))],
     'histogram': [('i64', (None,))],
+    'filter': [('f64', (None,))],
 }
 
 # Weir program and entry point of each benchmark (relative to the repository root).
@@ -129,6 +133,7 @@ ENTRIES = {
     'seidel2d': ('examples/seidel2d.weir', 'seidel_2d'),
     'scan': ('examples/scan.weir', 'prefix_sum'),
     'histogram': ('examples/histogram.weir', 'histogram'),
+    'filter': ('examples/filter.weir', 'positives'),
 }
 
 # PolyBench/C 4.2.1 dataset sizes, in the order of --dims.
@@ -268,6 +273,14 @@ def gen_histogram(rng, a):
     span = k + 2 * pad
     r = rng.random
     return [k, Arr((a.n,), array.array('q', (int(r() * span) - pad for _ in range(a.n))))]
+
+
+def gen_filter(rng, a):
+    # standard normal values, one rng.gauss() each: about half of them are
+    # positive, and which ones is random (a branch on the sign mispredicts
+    # half the time); straight into an array as for scan
+    g = rng.gauss
+    return [Arr((a.n,), array.array('d', (g(0.0, 1.0) for _ in range(a.n))))]
 
 
 # ---------------------------------------------------------------------------
@@ -425,7 +438,7 @@ GENERATORS = {
     'ba_objective': gen_ba_objective, 'gmm_objective': gen_gmm_objective,
     'gemm': gen_gemm, 'mm2': gen_mm2, 'mm3': gen_mm3,
     'jacobi1d': gen_jacobi1d, 'jacobi2d': gen_jacobi2d, 'seidel2d': gen_seidel2d,
-    'scan': gen_scan, 'histogram': gen_histogram,
+    'scan': gen_scan, 'histogram': gen_histogram, 'filter': gen_filter,
 }
 
 ADBENCH_READERS = {'gmm_objective': adbench_gmm, 'ba_objective': adbench_ba}
@@ -619,7 +632,7 @@ def main():
                     help='PolyBench kernels: explicit sizes instead of --size (order above)')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--n', type=int, default=100,
-                    help='add3, scan, histogram: length; gmm: number of points')
+                    help='add3, scan, histogram, filter: length; gmm: number of points')
     ap.add_argument('--bins', type=int, default=1000, help='histogram: number of bins k')
     ap.add_argument('--d', type=int, default=3, help='gmm: dimension')
     ap.add_argument('--k', type=int, default=5, help='gmm: number of components')

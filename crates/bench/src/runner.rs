@@ -270,6 +270,14 @@ pub fn work(kernel: &str, inputs: &[Leaf]) -> Work {
                 w.bytes = Some(8.0 * n);
             }
         }
+        // Read a, write the kept elements (those > 0.0, counted in the
+        // input): the result's length depends on the data.
+        "filter" => {
+            if let (Some(n), Some(a)) = (d(0, 0), inputs.first()) {
+                let kept = a.data.iter().filter(|x| **x > 0.0).count() as f64;
+                w.bytes = Some(8.0 * (n + kept));
+            }
+        }
         _ => {}
     }
     w

@@ -618,6 +618,13 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
         "/* Entry point `{}`: writes its results into the caller's buffers, whose dims\n   must be exactly those of weir_{n}_shape (all of them are checked); returns 0,\n   or 1 with weir_error(ctx) set. */",
         e.name,
     );
+    for (d, j, k) in &e.sizes {
+        let _ = writeln!(
+            s,
+            "/* Result {d} of `{}` has an existential size: dim {j} of out{d} is an upper\n   bound; the entry writes the result densely at the front of out{d} and its\n   dim {j} into *ret{k}. */",
+            e.name
+        );
+    }
     // A trampoline that is never inlined keeps the body's locals out of the
     // function that calls setjmp (no clobbering by longjmp). It checks the
     // arguments and every destination dim before the body runs.
@@ -867,6 +874,17 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         s.push_str("    uint64_t t1 = weir_now_ns();\n");
         // The entry succeeded where the shape function saw an error: report it.
         s.push_str("    if (shape_rc || missing) {\n        fprintf(stderr, \"error: %s\\n\", shape_rc ? shape_err : \"out of memory: cannot allocate the result\");\n        goto done;\n    }\n");
+        // Results of existential size: the entry wrote the first rows; their
+        // number (at most the upper bound allocated) is the result's dim.
+        for (d, j, k) in &e.sizes {
+            let Some((_, r)) = e.dests.get(*d).copied() else {
+                continue;
+            };
+            let _ = writeln!(
+                s,
+                "    if (ret{k} < 0 || ret{k} > out{d}_dims[{j}]) {{ fprintf(stderr, \"error: internal error: a result size out of its bound\\n\"); goto done; }}\n    out{d}_dims[{j}] = ret{k};\n    (void)weir_count_ok(out{d}_dims, {r}, 1, &out{d}_n);"
+            );
+        }
         // Write results in source order.
         let mut d = 0;
         let mut sc = 0;
@@ -876,6 +894,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
                     let _ = writeln!(s, "    weir_write_all(out, &ret{sc}, sizeof ret{sc});");
                     sc += 1;
                 }
+                ResultPart::Size { .. } => {}
                 ResultPart::Dest(_) => {
                     let Some((t, r)) = e.dests.get(d).copied() else {
                         continue;

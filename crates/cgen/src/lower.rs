@@ -24,7 +24,12 @@ pub struct EntryInfo {
     pub body_fn: String,
     pub dests: Vec<(PrimType, usize)>,
     pub params: Vec<Param>,
+    /// The scalar results, then the returned sizes ([`ResultPart::Size`]),
+    /// each through a pointer `retK`.
     pub scalar_results: Vec<PrimType>,
+    /// Destination dims that are upper bounds: (destination, dim, K of the
+    /// `retK` that receives the size written).
+    pub sizes: Vec<(usize, usize, usize)>,
     /// The entry's location (argument and destination errors).
     pub loc: usize,
     /// For each destination and dim, the location of the construct that
@@ -97,6 +102,17 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
                     .iter()
                     .filter_map(|r| match r {
                         ResultPart::Scalar(p) => Some(*p),
+                        ResultPart::Size { .. } => Some(PrimType::I64),
+                        ResultPart::Dest(_) => None,
+                    })
+                    .collect(),
+                sizes: f
+                    .results
+                    .iter()
+                    .filter(|r| !matches!(r, ResultPart::Dest(_)))
+                    .enumerate()
+                    .filter_map(|(k, r)| match r {
+                        ResultPart::Size { dest, dim } => Some((*dest, *dim, k)),
                         _ => None,
                     })
                     .collect(),
@@ -316,10 +332,13 @@ impl Lower<'_> {
         }
         let mut k = 0;
         for r in &f.results {
-            if let ResultPart::Scalar(t) = r {
-                params.push((format!("ret{k}"), CTy::Ptr(*t, false)));
-                k += 1;
-            }
+            let t = match r {
+                ResultPart::Scalar(t) => *t,
+                ResultPart::Size { .. } => PrimType::I64,
+                ResultPart::Dest(_) => continue,
+            };
+            params.push((format!("ret{k}"), CTy::Ptr(t, false)));
+            k += 1;
         }
         let mut body = Vec::new();
         self.stmts(&f.body.stmts, &mut body);
@@ -708,6 +727,28 @@ impl Lower<'_> {
                         loc,
                     });
                 }
+                return;
+            }
+            Guard::Slide { w, s, len } => {
+                let loc = self.loc(span);
+                let (w, s, len) = (self.atom(w), self.atom(s), self.atom(len));
+                out.push(I::FailIf {
+                    cond: Exp::op(
+                        "||",
+                        Exp::op("<", w.clone(), Exp::i64(1)),
+                        Exp::op("<", s.clone(), Exp::i64(1)),
+                    ),
+                    message: "invalid argument: slide needs a width and stride of at least 1 (got %lld and %lld)".into(),
+                    args: vec![w.clone(), s],
+                    loc,
+                });
+                out.push(I::FailIf {
+                    cond: Exp::op(">", w.clone(), len.clone()),
+                    message: "size mismatch: slide window %lld is wider than the array (%lld)"
+                        .into(),
+                    args: vec![w, len],
+                    loc,
+                });
                 return;
             }
             Guard::DestReady { dest } => {

@@ -103,6 +103,9 @@ pub enum Guard {
     Core(weir_ir::Check),
     /// `0 <= k <= len`: "index out of bounds: split at k of an array of length len".
     Split { k: Atom, len: Atom },
+    /// `slide w s` of an array of length `len`: `w >= 1` and `s >= 1` ("invalid
+    /// argument"), then `w <= len` ("size mismatch"), the interpreter's messages.
+    Slide { w: Atom, s: Atom, len: Atom },
     /// Before the first write into `dest`, a result of an entry point: the
     /// caller could not allocate it (too large for memory, so it passed none),
     /// an out-of-memory error here, where the interpreter would fail to
@@ -265,6 +268,14 @@ pub struct DestParam {
 pub enum ResultPart {
     Scalar(PrimType),
     Dest(usize),
+    /// The size of dimension `dim` of destination `dest` (an `i64` result):
+    /// that dim of the destination is an upper bound (an existential size,
+    /// known once the function has run), and the function writes the first
+    /// `size` rows, densely. Comes after every other result.
+    Size {
+        dest: usize,
+        dim: usize,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -456,6 +467,7 @@ pub fn guard_atoms(g: &Guard) -> Vec<&Atom> {
     match g {
         Guard::Core(c) => c.args.iter().collect(),
         Guard::Split { k, len } => vec![k, len],
+        Guard::Slide { w, s, len } => vec![w, s, len],
         Guard::DestReady { .. } => vec![],
     }
 }

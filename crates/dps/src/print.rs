@@ -75,6 +75,7 @@ pub fn fun_to_string(f: &Fun) -> String {
         .map(|r| match r {
             ResultPart::Scalar(p) => p.name().to_string(),
             ResultPart::Dest(k) => format!("dest {k}"),
+            ResultPart::Size { dest, dim } => format!("size of dest {dest} dim {dim}"),
         })
         .collect();
     let _ = writeln!(s, " -> ({}) {{", rs.join(", "));
@@ -126,6 +127,9 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             let g = match guard {
                 Guard::Core(c) => weir_ir::print::check_to_string(c),
                 Guard::Split { k, len } => format!("assert_split {} {}", a(k), a(len)),
+                Guard::Slide { w, s, len } => {
+                    format!("assert_slide {} {} {}", a(w), a(s), a(len))
+                }
                 Guard::DestReady { dest } => format!("assert_allocated {dest}"),
             };
             let _ = writeln!(s, "{pad}{g}");

@@ -159,6 +159,13 @@ struct FunTr<'a> {
     entry: bool,
     /// Results already guarded by a [`Guard::DestReady`] on this path.
     ready: std::collections::HashSet<Name>,
+    /// An upper bound of each existential size (a filter's count: its input's
+    /// length; an `if`'s length: the longer branch's), in shape terms.
+    exist_bounds: HashMap<Name, Dim>,
+    /// An entry's results whose outer size is existential: the caller
+    /// allocates an upper bound, the entry writes the first rows and returns
+    /// their number ([`ResultPart::Size`]).
+    exist_dests: std::collections::HashSet<Name>,
 }
 
 impl<'a> FunTr<'a> {
@@ -179,6 +186,8 @@ impl<'a> FunTr<'a> {
             fun_name: _d.name.clone(),
             entry: _d.entry,
             ready: Default::default(),
+            exist_bounds: HashMap::new(),
+            exist_dests: Default::default(),
         })
     }
 
@@ -318,6 +327,8 @@ impl<'a> FunTr<'a> {
         };
         let mut dests = Vec::new();
         let mut results = Vec::new();
+        // Destinations whose outer size is existential (an upper bound here).
+        let mut exist_dests: Vec<usize> = Vec::new();
         // Declared result sizes checked after the body: (destination, dimension,
         // declared size in terms of the parameters, its name in the type).
         let mut deferred: Vec<(usize, usize, Dim, Size)> = Vec::new();
@@ -366,19 +377,35 @@ impl<'a> FunTr<'a> {
                                         "declare the result sizes in terms of the parameters",
                                     );
                                 };
-                                self.expand_to_params(s, &size_home).map_err(|v| Error {
+                                let exact = self.expand_to_params(s, &size_home);
+                                // An entry's outer size known only once the body
+                                // has run (a filter's count, an `if`'s length):
+                                // the caller allocates an upper bound computed
+                                // from the arguments, the entry returns the size.
+                                let bound = match &exact {
+                                    Err(_) if d.entry && j == 0 => self
+                                        .bound(s, true, 64)
+                                        .and_then(|b| self.expand_to_params(&b, &size_home).ok()),
+                                    _ => None,
+                                };
+                                if let Some(b) = bound {
+                                    exist_dests.push(dests.len());
+                                    b
+                                } else {
+                                    exact.map_err(|v| Error {
                                     span: d.span,
                                     message: format!(
                                         "the result shape of `{}` depends on {}, a value computed inside it",
                                         d.name,
                                         size_name(&v)
                                     ),
-                                    help: if v.ends_with("_count") {
-                                        "a function cannot return a filtered array to compiled code yet (its caller allocates the result before the call); use it inside the function, or run with --interp".into()
+                                    help: if d.entry {
+                                        "an entry point may return an array whose outer size is known only once it has run (a filter, an `if` with branches of different lengths): the caller allocates an upper bound computed from the arguments. Here no such bound was found (an inner size, or a size with no bound from the arguments); declare the result sizes with size parameters, or run with --interp".into()
                                     } else {
-                                        "Weir compiles a function in destination-passing style: its caller must know the result's shape from the arguments' shapes alone (F-tilde's restriction). Declare the result sizes with size parameters, or run with --interp".into()
+                                        "Weir compiles a function in destination-passing style: its caller must know the result's shape from the arguments' shapes alone (F-tilde's restriction); only an entry point may return an array whose size is known once it has run. Declare the result sizes with size parameters, or run with --interp".into()
                                     },
                                 })?
+                                }
                             }
                         };
                         spans.push(self.origin_of(&dim).unwrap_or(d.span));
@@ -412,6 +439,11 @@ impl<'a> FunTr<'a> {
                 _ => None,
             })
         };
+        for k in &exist_dests {
+            if let Some(dp) = dests.get(*k) {
+                self.exist_dests.insert(dp.name.clone());
+            }
+        }
         let mut dest_names = Vec::new();
         for dp in &dests {
             let shape: Vec<Dim> = dp.shape.iter().map(in_body).collect();
@@ -425,6 +457,7 @@ impl<'a> FunTr<'a> {
         for r in &results {
             match r {
                 ResultPart::Scalar(_) => slots.push(None),
+                ResultPart::Size { .. } => {}
                 ResultPart::Dest(_) => {
                     slots.push(dest_names[di].clone());
                     di += 1;
@@ -458,6 +491,12 @@ impl<'a> FunTr<'a> {
         }
         prologue.append(&mut body.stmts);
         body.stmts = prologue;
+        // The returned outer sizes, after the scalar results (see `stmts`).
+        results.extend(
+            exist_dests
+                .iter()
+                .map(|k| ResultPart::Size { dest: *k, dim: 0 }),
+        );
         Ok(Fun {
             name: d.name.clone(),
             entry: d.entry,
@@ -557,6 +596,44 @@ impl<'a> FunTr<'a> {
             }
         });
         bad.map_or(Ok(r), Err)
+    }
+
+    /// An upper (`up`) or lower bound of the size `d`, with every existential
+    /// replaced by its bound ([`FunTr::exist_bounds`]; an existential is at
+    /// least 0) and every local by its definition; `None` where no bound
+    /// follows (a product or quotient of existentials, no fuel left).
+    fn bound(&self, d: &Dim, up: bool, fuel: usize) -> Option<Dim> {
+        let fuel = fuel.checked_sub(1)?;
+        let b = |x: &Dim, u: bool| self.bound(x, u, fuel);
+        let exact = |x: &Dim| -> Option<Dim> {
+            let hi = b(x, true)?;
+            (hi == b(x, false)?).then_some(hi)
+        };
+        let bx = |x: Dim| Box::new(x);
+        Some(match d {
+            Dim::Const(_) | Dim::DimOf(..) => d.clone(),
+            Dim::Var(v) => match (self.exist_bounds.get(v), self.defs.get(v)) {
+                (Some(_), _) if !up => Dim::Const(0),
+                (Some(e), _) => b(e, true)?,
+                (None, Some(def)) => b(def, up)?,
+                (None, None) => d.clone(),
+            },
+            Dim::Add(x, y) => Dim::Add(bx(b(x, up)?), bx(b(y, up)?)),
+            Dim::Sub(x, y) => Dim::Sub(bx(b(x, up)?), bx(b(y, !up)?)),
+            Dim::Max(x, y) => Dim::Max(bx(b(x, up)?), bx(b(y, up)?)),
+            Dim::Min(x, y) => Dim::Min(bx(b(x, up)?), bx(b(y, up)?)),
+            Dim::Mul(x, y) => match (exact(x), exact(y)) {
+                (Some(x), Some(y)) => Dim::Mul(bx(x), bx(y)),
+                (Some(c @ Dim::Const(k)), None) if k >= 0 => Dim::Mul(bx(c), bx(b(y, up)?)),
+                (None, Some(c @ Dim::Const(k))) if k >= 0 => Dim::Mul(bx(b(x, up)?), bx(c)),
+                _ => return None,
+            },
+            Dim::Div(x, y) => match (exact(x), exact(y)) {
+                (Some(x), Some(y)) => Dim::Div(bx(x), bx(y)),
+                (None, Some(c @ Dim::Const(k))) if k > 0 => Dim::Div(bx(b(x, up)?), bx(c)),
+                _ => return None,
+            },
+        })
     }
 
     /// Expand a shape so that it only mentions parameters (for result templates).
@@ -1005,7 +1082,15 @@ impl<'a> FunTr<'a> {
                     if a.len() == b.len()
                         && self.same_shape(&a[1.min(a.len())..], &b[1.min(b.len())..])
                     {
-                        let mut x = vec![Dim::Var(if_count(&s.var, j))];
+                        let k = if_count(&s.var, j);
+                        self.exist_bounds.insert(
+                            k.clone(),
+                            Dim::Max(
+                                Box::new(Dim::Max(Box::new(outer(a)), Box::new(outer(b)))),
+                                Box::new(Dim::Const(0)),
+                            ),
+                        );
+                        let mut x = vec![Dim::Var(k)];
                         x.extend(a.iter().skip(1).cloned());
                         v.push(x);
                         continue;
@@ -1024,7 +1109,19 @@ impl<'a> FunTr<'a> {
                 }
                 v
             }
-            E::Loop { init, .. } => self.array_leaf_shapes(init, span)?,
+            E::Loop {
+                state,
+                init,
+                form,
+                body,
+            } => {
+                let index = match form {
+                    core::LoopForm::For(i, _) => Some(i),
+                    core::LoopForm::While(_) => None,
+                };
+                let growth = self.loop_growth(s, &state.0, &state.1, init, index, body)?;
+                self.grown_shapes(s, init, &growth, span)?
+            }
             E::Call(f, args) => {
                 let Some(sig) = self.sigs.get(f).cloned() else {
                     return error(
@@ -1095,14 +1192,32 @@ impl<'a> FunTr<'a> {
                     }
                     v
                 }
-                Builtin::IFold => self.array_leaf_shapes(&arg(args, 1)?, span)?,
+                Builtin::IFold => {
+                    let Some(core::Arg::Fun(core::Fun::Lambda(l))) = args.first() else {
+                        return error(
+                            span,
+                            "internal error: malformed ifold",
+                            "please report this",
+                        );
+                    };
+                    let (acc, at) = lparam(l, 0, span)?;
+                    let (i, _) = lparam(l, 1, span)?;
+                    let init = arg(args, 1)?;
+                    let (acc, at, i) = (acc.clone(), at.clone(), i.clone());
+                    let growth = self.loop_growth(s, &acc, &at, &init, Some(&i), &l.body)?;
+                    self.grown_shapes(s, &init, &growth, span)?
+                }
                 // A scan has its input's shape.
                 Builtin::Scan => self.array_leaf_shapes(&arg(args, 2)?, span)?,
                 // An existential outer size, known once the filter has run (bound
                 // by the statement: see `filter_stmt`).
                 Builtin::Filter => {
                     let k = filter_count(&s.var);
-                    self.array_leaf_shapes(&arg(args, 1)?, span)?
+                    let input = self.array_leaf_shapes(&arg(args, 1)?, span)?;
+                    if let Some(sh) = input.first() {
+                        self.exist_bounds.insert(k.clone(), outer(sh));
+                    }
+                    input
                         .into_iter()
                         .map(|sh| {
                             let mut v = vec![Dim::Var(k.clone())];
@@ -1153,6 +1268,28 @@ impl<'a> FunTr<'a> {
                             v
                         })
                         .collect()
+                }
+                // `(n - w) / s + 1` windows of `w` rows (checked by the
+                // statement: `w <= n`, `s >= 1`)
+                Builtin::Slide => {
+                    let w = self.atom_dim(&arg(args, 0)?);
+                    let st = self.atom_dim(&arg(args, 1)?);
+                    let sh = self.array_leaf_shapes(&arg(args, 2)?, span)?;
+                    let mut v = Vec::new();
+                    for x in &sh {
+                        let count = Dim::Add(
+                            Box::new(Dim::Div(
+                                Box::new(Dim::minus(outer(x), w.clone())),
+                                Box::new(st.clone()),
+                            )),
+                            Box::new(Dim::Const(1)),
+                        );
+                        self.record_origin(&count, span);
+                        let mut a = vec![count, w.clone()];
+                        a.extend(x.iter().skip(1).cloned());
+                        v.push(a);
+                    }
+                    v
                 }
                 Builtin::Split => {
                     let k = self.atom_dim(&arg(args, 0)?);
@@ -1305,6 +1442,9 @@ impl<'a> FunTr<'a> {
     /// block result).
     fn body(&mut self, b: &core::Body, dests: &[Option<Name>]) -> R<Block> {
         self.cur += 1;
+        // A result of existential size is computed into storage of its own
+        // and copied at the end (see `stmts`), never written straight into.
+        // (`direct` names them; only a `filter` writes into one, see `stmts`.)
         // Which let-bound leaves can be computed straight into a destination.
         let mut direct: HashMap<Name, Vec<Option<Name>>> = HashMap::new();
         if let Atom::Var(r) = &b.result
@@ -1411,21 +1551,41 @@ impl<'a> FunTr<'a> {
         for (idx, s) in stmts.iter().enumerate() {
             let flat = self.flat(&s.ty, s.span)?;
             let has_array = flat.iter().any(|(t, _)| matches!(t, DType::Array(..)));
+            // Written straight into a destination of a known size (a result
+            // of existential size is not: only a filter writes into it).
+            let into_dest = direct.get(&s.var).is_some_and(|v| {
+                v.iter()
+                    .any(|d| d.as_ref().is_some_and(|d| !self.exist_dests.contains(d)))
+            });
             if let core::Exp::Prim(Builtin::Filter, args) = &s.exp {
-                if direct.contains_key(&s.var) {
+                if into_dest {
                     return error(
                         s.span,
                         "the size of this `filter`'s result is known only after it runs, and it is written straight into storage sized in advance (a function's result, a row of a `build`, a branch of an `if`)",
                         "use the filtered array inside the function (reduce it, map over it, index it); returning it from an entry point is not supported by the C backend yet; or run with --interp",
                     );
                 }
-                let (bufs, inner) = self.filter_stmt(s, args, &flat, &mut out)?;
+                let given = direct.get(&s.var).cloned().unwrap_or_default();
+                let (bufs, inner) = self.filter_stmt(s, args, &flat, &given, &mut out)?;
+                let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
+                return Ok(self.alloc_scope(out, bufs, inner, rest));
+            }
+            if has_array
+                && matches!(
+                    &s.exp,
+                    core::Exp::Loop { .. } | core::Exp::Prim(Builtin::IFold, _)
+                )
+                && self.shape_exp(s)?.iter().flat_map(|sh| sh.first()).any(
+                    |d| matches!(d, Dim::Var(v) if v.starts_with(&format!("{}_loopsize", s.var))),
+                )
+            {
+                let (bufs, inner) = self.loop_stmt(s, &flat, &mut out)?;
                 let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
                 return Ok(self.alloc_scope(out, bufs, inner, rest));
             }
             if let core::Exp::If(c, t, e) = &s.exp
                 && has_array
-                && !direct.contains_key(&s.var)
+                && !into_dest
                 && let shapes = self.shape_exp(s)?
                 && shapes.iter().flat_map(|sh| sh.first()).any(
                     |d| matches!(d, Dim::Var(v) if v.starts_with(&format!("{}_ifsize", s.var))),
@@ -1448,7 +1608,9 @@ impl<'a> FunTr<'a> {
                         DType::Array(p, _) => {
                             let sh = shapes.get(ai).cloned().unwrap_or_default();
                             ai += 1;
-                            let mut target = given.and_then(|g| g.get(k).cloned().flatten());
+                            let mut target = given
+                                .and_then(|g| g.get(k).cloned().flatten())
+                                .filter(|d| !self.exist_dests.contains(d));
                             // A result whose declared size is not provably this
                             // statement's (its size is known only here, e.g. an
                             // existential): computed into its own buffer, then
@@ -1528,8 +1690,41 @@ impl<'a> FunTr<'a> {
         // The result.
         let ls = self.leaves(result, Span::default())?;
         let mut results = Vec::new();
+        let mut sizes = Vec::new();
         for (l, d) in ls.iter().zip(dests.iter().chain(std::iter::repeat(&None))) {
             match (l.ty, d) {
+                (DType::Array(p, r), Some(d)) if self.exist_dests.contains(d) => {
+                    // The first rows of the caller's upper-bound storage, and
+                    // their number returned.
+                    let span = Span::default();
+                    self.dest_ready(d, &mut out, span);
+                    let got = self.shape(l, span)?;
+                    let len = self.resolve_here(&outer(&got), span)?;
+                    let k = self.emit_dim(&len, &mut out, span);
+                    let v = self.fresh("x");
+                    out.push(Stmt::View {
+                        var: v.clone(),
+                        elem: p,
+                        rank: r,
+                        view: View::Slice(d.clone(), Atom::Const(Const::I64(0)), k.clone()),
+                        span,
+                    });
+                    let mut vsh = self.shapes.get(d).cloned().unwrap_or_default();
+                    if let Some(x) = vsh.first_mut() {
+                        *x = len;
+                    }
+                    self.shapes.insert(v.clone(), vsh.clone());
+                    self.bind_depth(&v);
+                    self.guard(&got, &vsh, "the result", None, &mut out, span)?;
+                    if l.name() != Some(&v) {
+                        out.push(Stmt::Copy {
+                            dest: v,
+                            src: l.name().cloned().unwrap_or_default(),
+                            span,
+                        });
+                    }
+                    sizes.push(k);
+                }
                 (DType::Array(..), Some(d)) => {
                     if l.name() != Some(d) {
                         self.dest_ready(d, &mut out, Span::default());
@@ -1560,6 +1755,7 @@ impl<'a> FunTr<'a> {
                 }
             }
         }
+        results.extend(sizes);
         Ok(Block {
             stmts: out,
             results,
@@ -1772,6 +1968,7 @@ impl<'a> FunTr<'a> {
         s: &core::Stmt,
         args: &[core::Arg],
         flat: &[(DType, Vec<Size>)],
+        given: &[Option<Name>],
         pre: &mut Vec<Stmt>,
     ) -> R<(Vec<Buf>, Vec<Stmt>)> {
         let span = s.span;
@@ -1785,13 +1982,6 @@ impl<'a> FunTr<'a> {
             );
         };
         let a_l = self.leaves(a, span)?;
-        if a_l.iter().any(|l| l.ty.rank() != 1) {
-            return error(
-                span,
-                "a `filter` of an array of arrays is not supported by the C backend yet",
-                "filter the indices (`filter p (iota n)`) and `gather` the rows, or run with --interp",
-            );
-        }
         let Some(first) = a_l.first().cloned() else {
             return error(
                 span,
@@ -1802,16 +1992,41 @@ impl<'a> FunTr<'a> {
         let ash = self.shape(&first, span)?;
         let n_dim = self.resolve_here(&outer(&ash), span)?;
         let n = self.emit_dim(&n_dim, pre, span);
-        // the buffers (as long as the input)
+        // the buffers (as long as the input; rows of each leaf's row shape):
+        // an entry's result of existential size where it is the filter's
+        // result and its upper bound is the input's length, else the region's
         let mut bufs = Vec::new();
-        for l in &a_l {
+        let mut targets = Vec::new();
+        let mut row_shapes = Vec::new();
+        for (k, l) in a_l.iter().enumerate() {
+            let lsh = self.shape(l, span)?;
+            let mut rows = Vec::new();
+            for d in lsh.iter().skip(1) {
+                rows.push(self.resolve_here(d, span)?);
+            }
+            let mut dims_d = vec![n_dim.clone()];
+            dims_d.extend(rows.iter().cloned());
+            let mut dims = vec![n.clone()];
+            for d in &rows {
+                dims.push(self.emit_dim(d, pre, span));
+            }
+            row_shapes.push(rows);
+            if let Some(d) = given.get(k).cloned().flatten()
+                && self.exist_dests.contains(&d)
+                && self.same_shape(&dims_d, &self.shapes.get(&d).cloned().unwrap_or_default())
+            {
+                self.dest_ready(&d, pre, span);
+                targets.push(d);
+                continue;
+            }
             let b = self.fresh("b");
-            self.shapes.insert(b.clone(), vec![n_dim.clone()]);
+            self.shapes.insert(b.clone(), dims_d);
             self.bind_depth(&b);
+            targets.push(b.clone());
             bufs.push(Buf {
                 var: b,
                 elem: l.ty.prim(),
-                dims: vec![n.clone()],
+                dims,
                 span,
                 when: vec![],
             });
@@ -1824,16 +2039,28 @@ impl<'a> FunTr<'a> {
         let (px, tx) = lparam(f, 0, span)?;
         let x_l = self.bind_param(px, tx, span)?;
         let mut body = Vec::new();
-        for (x, src) in x_l.iter().zip(&a_l) {
-            body.push(Stmt::Let {
-                var: x.name().cloned().unwrap_or_default(),
-                ty: x.ty.prim(),
-                exp: SExp::Load(
-                    src.name().cloned().unwrap_or_default(),
-                    vec![Atom::Var(i.clone())],
-                ),
-                span,
-            });
+        for ((x, src), rows) in x_l.iter().zip(&a_l).zip(&row_shapes) {
+            let xn = x.name().cloned().unwrap_or_default();
+            let sn = src.name().cloned().unwrap_or_default();
+            match x.ty {
+                DType::Array(p, r) => {
+                    // a row of the input: a view
+                    body.push(Stmt::View {
+                        var: xn.clone(),
+                        elem: p,
+                        rank: r,
+                        view: View::Row(sn, Atom::Var(i.clone())),
+                        span,
+                    });
+                    self.shapes.insert(xn, rows.clone());
+                }
+                DType::Scalar(p) => body.push(Stmt::Let {
+                    var: xn,
+                    ty: p,
+                    exp: SExp::Load(sn, vec![Atom::Var(i.clone())]),
+                    span,
+                }),
+            }
         }
         let pred = self.body(&f.body, &[None])?;
         body.extend(pred.stmts);
@@ -1843,34 +2070,77 @@ impl<'a> FunTr<'a> {
             .cloned()
             .unwrap_or(Atom::Const(Const::Bool(false)));
         let mut then = Vec::new();
-        for (x, b) in x_l.iter().zip(&bufs) {
-            then.push(Stmt::Store {
-                dest: b.var.clone(),
-                idx: vec![Atom::Var(c.clone())],
-                val: Atom::Var(x.name().cloned().unwrap_or_default()),
+        for ((x, b), rows) in x_l.iter().zip(&targets).zip(&row_shapes) {
+            let xn = x.name().cloned().unwrap_or_default();
+            match x.ty {
+                DType::Array(p, r) => {
+                    // copy the kept row into row c of the buffer
+                    let v = self.fresh("r");
+                    then.push(Stmt::View {
+                        var: v.clone(),
+                        elem: p,
+                        rank: r,
+                        view: View::Row(b.clone(), Atom::Var(c.clone())),
+                        span,
+                    });
+                    self.shapes.insert(v.clone(), rows.clone());
+                    self.bind_depth(&v);
+                    then.push(Stmt::Copy {
+                        dest: v,
+                        src: xn,
+                        span,
+                    });
+                }
+                DType::Scalar(_) => then.push(Stmt::Store {
+                    dest: b.clone(),
+                    idx: vec![Atom::Var(c.clone())],
+                    val: Atom::Var(xn),
+                    span,
+                }),
+            }
+        }
+        let c2 = self.fresh("c");
+        if x_l.iter().all(|x| matches!(x.ty, DType::Scalar(_))) {
+            // Elements are scalars: store every element at the count and
+            // advance the count by the test (0 or 1), with no branch on the
+            // data. The store is in bounds: the count is at most the index.
+            // A rejected element is overwritten by the next one, or lies
+            // past the result's length.
+            body.extend(then);
+            let inc = self.fresh("c");
+            body.push(Stmt::Let {
+                var: inc.clone(),
+                ty: PrimType::I64,
+                exp: SExp::Convert(PrimType::I64, cond),
                 span,
             });
+            body.push(Stmt::Let {
+                var: c2.clone(),
+                ty: PrimType::I64,
+                exp: SExp::Bin(BinOp::Add, Atom::Var(c.clone()), Atom::Var(inc)),
+                span,
+            });
+        } else {
+            let c1 = self.fresh("c");
+            then.push(Stmt::Let {
+                var: c1.clone(),
+                ty: PrimType::I64,
+                exp: SExp::Bin(BinOp::Add, Atom::Var(c.clone()), Atom::Const(Const::I64(1))),
+                span,
+            });
+            body.push(Stmt::If {
+                outs: vec![(c2.clone(), PrimType::I64)],
+                cond,
+                then: Block {
+                    stmts: then,
+                    results: vec![Atom::Var(c1)],
+                },
+                els: Block {
+                    stmts: vec![],
+                    results: vec![Atom::Var(c.clone())],
+                },
+            });
         }
-        let c1 = self.fresh("c");
-        then.push(Stmt::Let {
-            var: c1.clone(),
-            ty: PrimType::I64,
-            exp: SExp::Bin(BinOp::Add, Atom::Var(c.clone()), Atom::Const(Const::I64(1))),
-            span,
-        });
-        let c2 = self.fresh("c");
-        body.push(Stmt::If {
-            outs: vec![(c2.clone(), PrimType::I64)],
-            cond,
-            then: Block {
-                stmts: then,
-                results: vec![Atom::Var(c1)],
-            },
-            els: Block {
-                stmts: vec![],
-                results: vec![Atom::Var(c.clone())],
-            },
-        });
         let k = filter_count(&s.var);
         self.bind_depth(&k);
         self.scalar_types.insert(k.clone(), PrimType::I64);
@@ -1887,20 +2157,18 @@ impl<'a> FunTr<'a> {
         }];
         // the result: views of the first k elements
         let mut views = Vec::new();
-        for b in &bufs {
+        for ((b, rows), l) in targets.iter().zip(&row_shapes).zip(&a_l) {
             let v = self.fresh("f");
             inner.push(Stmt::View {
                 var: v.clone(),
-                elem: b.elem,
-                rank: 1,
-                view: View::Slice(
-                    b.var.clone(),
-                    Atom::Const(Const::I64(0)),
-                    Atom::Var(k.clone()),
-                ),
+                elem: l.ty.prim(),
+                rank: rows.len() + 1,
+                view: View::Slice(b.clone(), Atom::Const(Const::I64(0)), Atom::Var(k.clone())),
                 span,
             });
-            self.shapes.insert(v.clone(), vec![Dim::Var(k.clone())]);
+            let mut vsh = vec![Dim::Var(k.clone())];
+            vsh.extend(rows.iter().cloned());
+            self.shapes.insert(v.clone(), vsh);
             self.bind_depth(&v);
             views.push(Some(v));
         }
@@ -2484,7 +2752,18 @@ impl FunTr<'_> {
                     core::LoopForm::For(i, n) => LoopKind::For(i.clone(), self.scalar_atom(n)),
                     core::LoopForm::While(c) => LoopKind::While(c.clone()),
                 };
-                self.loop_into(s, &state.0, &state.1, init, form, body, dests, out)
+                self.loop_into(
+                    s,
+                    &state.0,
+                    &state.1,
+                    init,
+                    form,
+                    body,
+                    dests,
+                    out,
+                    &[],
+                    &mut Vec::new(),
+                )
             }
             E::Prim(Builtin::Build, args) => {
                 let n = self.scalar_atom(&arg(args, 0)?);
@@ -2577,6 +2856,8 @@ impl FunTr<'_> {
                         &body,
                         dests,
                         out,
+                        &[],
+                        &mut Vec::new(),
                     );
                 }
                 let init_l = self.leaves(&init, span)?;
@@ -2603,10 +2884,37 @@ impl FunTr<'_> {
                 let n = self.scalar_atom(&arg(args, 2)?);
                 let g = lambda(args, 3)?;
                 if flat.iter().any(|(t, _)| matches!(t, DType::Array(..))) {
-                    return error(
+                    // A reduction over arrays runs as the interpreter runs it:
+                    // `acc = op acc (g i)` for i in 0..n, from `ne`, a counted
+                    // loop whose state is the accumulator (F-tilde S-Reduce:
+                    // `op` keeps the shape of `ne`).
+                    let (i, _) = lparam(&g, 0, span)?;
+                    let (pa, ta) = lparam(&op, 0, span)?;
+                    let (pb, tb) = lparam(&op, 1, span)?;
+                    let mut stmts = g.body.stmts.clone();
+                    stmts.push(core::Stmt {
+                        var: pb.clone(),
+                        ty: tb.clone(),
+                        exp: core::Exp::Atom(g.body.result.clone()),
                         span,
-                        "a reduction over arrays (`reduce` whose elements are arrays) is not supported by the C backend yet",
-                        "write it as a `build` of scalar reductions, or run with --interp",
+                    });
+                    stmts.extend(op.body.stmts.iter().cloned());
+                    let body = core::Body {
+                        stmts,
+                        result: op.body.result.clone(),
+                    };
+                    let (pa, ta) = (pa.clone(), ta.clone());
+                    return self.loop_into(
+                        s,
+                        &pa,
+                        &ta,
+                        &ne,
+                        LoopKind::For(i.clone(), n),
+                        &body,
+                        dests,
+                        out,
+                        &[],
+                        &mut Vec::new(),
                     );
                 }
                 let ne_l = self.leaves(&ne, span)?;
@@ -2847,6 +3155,92 @@ impl FunTr<'_> {
                 out.push(Stmt::For { i: j, n: m, body });
                 Ok(vec![])
             }
+            E::Prim(Builtin::Slide, args) => {
+                // Window k is rows k*s .. k*s+w of the input, copied into row
+                // k of the result, after the interpreter's checks.
+                let w = self.scalar_atom(&arg(args, 0)?);
+                let st = self.scalar_atom(&arg(args, 1)?);
+                let a_l = self.leaves(&arg(args, 2)?, span)?;
+                for (k, l) in a_l.iter().enumerate() {
+                    let d = dest_of(k);
+                    let DType::Array(p, r) = l.ty else {
+                        return error(
+                            span,
+                            "internal error: slide of a scalar",
+                            "please report this",
+                        );
+                    };
+                    let ash = self.shape(l, span)?;
+                    let len = self.resolve_here(&outer(&ash), span)?;
+                    let n = self.emit_dim(&len, out, span);
+                    if k == 0 {
+                        out.push(Stmt::Guard {
+                            guard: Guard::Slide {
+                                w: w.clone(),
+                                s: st.clone(),
+                                len: n.clone(),
+                            },
+                            span,
+                        });
+                    }
+                    self.dest_ready(&d, out, span);
+                    let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
+                    let count = self.resolve_here(&outer(&dsh), span)?;
+                    let count = self.emit_dim(&count, out, span);
+                    let j = self.fresh("j");
+                    self.bind_param(&j, &Type::I64, span)?;
+                    let lo = self.fresh("lo");
+                    let hi = self.fresh("hi");
+                    let row = self.fresh("r");
+                    let win = self.fresh("w");
+                    let row_sh: Vec<Dim> = dsh.iter().skip(1).cloned().collect();
+                    let body = vec![
+                        Stmt::Let {
+                            var: lo.clone(),
+                            ty: PrimType::I64,
+                            exp: SExp::Bin(BinOp::Mul, Atom::Var(j.clone()), st.clone()),
+                            span,
+                        },
+                        Stmt::Let {
+                            var: hi.clone(),
+                            ty: PrimType::I64,
+                            exp: SExp::Bin(BinOp::Add, Atom::Var(lo.clone()), w.clone()),
+                            span,
+                        },
+                        Stmt::View {
+                            var: row.clone(),
+                            elem: p,
+                            rank: r,
+                            view: View::Row(d.clone(), Atom::Var(j.clone())),
+                            span,
+                        },
+                        Stmt::View {
+                            var: win.clone(),
+                            elem: p,
+                            rank: r,
+                            view: View::Slice(
+                                l.name().cloned().unwrap_or_default(),
+                                Atom::Var(lo),
+                                Atom::Var(hi),
+                            ),
+                            span,
+                        },
+                        Stmt::Copy {
+                            dest: row.clone(),
+                            src: win.clone(),
+                            span,
+                        },
+                    ];
+                    self.shapes.insert(row, row_sh.clone());
+                    self.shapes.insert(win, row_sh);
+                    out.push(Stmt::For {
+                        i: j,
+                        n: count,
+                        body,
+                    });
+                }
+                Ok(vec![])
+            }
             E::Prim(Builtin::Scan, args) => {
                 // An inclusive scan of scalars (or tuples of scalars): a sequential
                 // fold whose accumulators are stored into the result after each
@@ -2855,11 +3249,14 @@ impl FunTr<'_> {
                 let ne = arg(args, 1)?;
                 let a = arg(args, 2)?;
                 let a_l = self.leaves(&a, span)?;
+                if !a_l.is_empty() && a_l.iter().all(|l| l.ty.rank() > 1) {
+                    return self.scan_rows(&op, &ne, &a_l, &dest_of, out, span);
+                }
                 if a_l.iter().any(|l| l.ty.rank() != 1) {
                     return error(
                         span,
-                        "a `scan` whose elements are arrays is not supported by the C backend yet",
-                        "scan the columns separately (a `build` of scans), or run with --interp",
+                        "a `scan` whose elements are tuples of arrays and scalars is not supported by the C backend yet",
+                        "scan the components separately, or run with --interp",
                     );
                 }
                 let first = a_l.first().cloned().ok_or_else(|| Error {
@@ -2949,6 +3346,531 @@ impl FunTr<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// `let y = loop ...` (or `ifold`) whose array state changes length from
+    /// one iteration to the next (size slicing): the loop's shape slice, a
+    /// fold over the trip count computing each length from the last (sizes
+    /// only, no array read), runs first and gives the largest length; the
+    /// state's buffers are that long, the loop carries each length as a
+    /// scalar, and `y` is a view of the final length (an existential, named
+    /// by [`loop_size`]). Returns the buffers and the statements that fill
+    /// them and bind `y`; the slice goes to `pre`.
+    fn loop_stmt(
+        &mut self,
+        s: &core::Stmt,
+        flat: &[(DType, Vec<Size>)],
+        pre: &mut Vec<Stmt>,
+    ) -> R<(Vec<Buf>, Vec<Stmt>)> {
+        let span = s.span;
+        let (state, st_ty, init, index, n, body) = match &s.exp {
+            core::Exp::Loop {
+                state,
+                init,
+                form: core::LoopForm::For(i, n),
+                body,
+            } => (
+                state.0.clone(),
+                state.1.clone(),
+                init.clone(),
+                i.clone(),
+                n.clone(),
+                body.clone(),
+            ),
+            core::Exp::Prim(Builtin::IFold, args) => {
+                let (
+                    Some(core::Arg::Fun(core::Fun::Lambda(l))),
+                    Some(core::Arg::Atom(init)),
+                    Some(core::Arg::Atom(n)),
+                ) = (args.first(), args.get(1), args.get(2))
+                else {
+                    return error(
+                        span,
+                        "internal error: malformed ifold",
+                        "please report this",
+                    );
+                };
+                let (acc, at) = lparam(l, 0, span)?;
+                let (i, _) = lparam(l, 1, span)?;
+                (
+                    acc.clone(),
+                    at.clone(),
+                    init.clone(),
+                    i.clone(),
+                    n.clone(),
+                    l.body.clone(),
+                )
+            }
+            _ => {
+                return error(
+                    span,
+                    "internal error: a loop changing shape that is not a `for` loop",
+                    "please report this",
+                );
+            }
+        };
+        let n = self.scalar_atom(&n);
+        let growth = self.loop_growth(s, &state, &st_ty, &init, Some(&index), &body)?;
+        let init_l = self.leaves(&init, span)?;
+        let inits: Vec<Leaf> = init_l
+            .iter()
+            .filter(|l| matches!(l.ty, DType::Array(..)))
+            .cloned()
+            .collect();
+        // initial lengths, and the shape slice: (l, m) = (length, largest so far)
+        let mut len0 = Vec::new();
+        let mut acc = Vec::new();
+        let mut macc = Vec::new();
+        for (il, g) in inits.iter().zip(&growth) {
+            if g.is_some() {
+                let ish = self.shape(il, span)?;
+                let d = self.resolve_here(&outer(&ish), span)?;
+                len0.push(Some(self.emit_dim(&d, pre, span)));
+                acc.push(self.fresh("len"));
+                macc.push(self.fresh("most"));
+            } else {
+                len0.push(None);
+            }
+        }
+        let i2 = self.fresh("i");
+        let subst = |d: &Dim, growth: &[Option<(Name, Dim)>], acc: &[Name]| {
+            let mut map = HashMap::new();
+            for (g, a) in growth.iter().flatten().zip(acc) {
+                map.insert(g.0.clone(), a.clone());
+            }
+            d.map_leaves(&mut |l| match l {
+                Dim::Var(v) if *v == index => Some(Dim::Var(i2.clone())),
+                Dim::Var(v) => map.get(v).map(|a| Dim::Var(a.clone())),
+                _ => None,
+            })
+        };
+        let mut fb = Vec::new();
+        let mut next_len = Vec::new();
+        let mut next_most = Vec::new();
+        for (g, m) in growth.iter().flatten().zip(&macc) {
+            let f = subst(&g.1, &growth, &acc);
+            let nl = self.emit_dim(&f, &mut fb, span);
+            let most = Dim::Max(Box::new(Dim::Var(m.clone())), Box::new(self.atom_dim(&nl)));
+            next_most.push(self.emit_dim(&most, &mut fb, span));
+            next_len.push(nl);
+        }
+        let mut outs = Vec::new();
+        let mut fold_acc = Vec::new();
+        let mut fold_init = Vec::new();
+        for (a, l0) in acc.iter().zip(len0.iter().flatten()) {
+            fold_acc.push((a.clone(), PrimType::I64));
+            fold_init.push(l0.clone());
+            outs.push((self.fresh("len"), PrimType::I64));
+        }
+        let mut caps = Vec::new();
+        for (m, l0) in macc.iter().zip(len0.iter().flatten()) {
+            fold_acc.push((m.clone(), PrimType::I64));
+            fold_init.push(l0.clone());
+            let o = self.fresh("cap");
+            caps.push(o.clone());
+            outs.push((o, PrimType::I64));
+        }
+        for (o, _) in &outs {
+            self.bind_depth(o);
+            self.scalar_types.insert(o.clone(), PrimType::I64);
+        }
+        next_len.extend(next_most);
+        pre.push(Stmt::Fold {
+            outs,
+            acc: fold_acc,
+            init: fold_init,
+            i: i2.clone(),
+            n: n.clone(),
+            body: Block {
+                stmts: fb,
+                results: next_len,
+            },
+        });
+        // the buffers: the largest length where it changes
+        let mut bufs = Vec::new();
+        let mut slots = Vec::new();
+        let mut info = Vec::new();
+        let mut ai = 0;
+        let mut gi = 0;
+        for (t, _) in flat {
+            let DType::Array(p, _) = t else {
+                slots.push(None);
+                continue;
+            };
+            let (Some(il), Some(g)) = (inits.get(ai), growth.get(ai)) else {
+                return error(span, "internal error: loop leaves", "please report this");
+            };
+            ai += 1;
+            let ish = self.shape(il, span)?;
+            let mut dims_d = Vec::new();
+            for (k, d) in ish.iter().enumerate() {
+                if k == 0
+                    && g.is_some()
+                    && let Some(c) = caps.get(gi)
+                {
+                    dims_d.push(Dim::Var(c.clone()));
+                } else {
+                    dims_d.push(self.resolve_here(d, span)?);
+                }
+            }
+            let dims: Vec<Atom> = dims_d.iter().map(|d| self.emit_dim(d, pre, span)).collect();
+            let b = self.fresh("b");
+            self.shapes.insert(b.clone(), dims_d);
+            self.bind_depth(&b);
+            bufs.push(Buf {
+                var: b.clone(),
+                elem: *p,
+                dims,
+                span,
+                when: vec![],
+            });
+            slots.push(Some(b));
+            info.push(match (g, len0.get(ai - 1).cloned().flatten()) {
+                (Some((len, f)), Some(l0)) => {
+                    gi += 1;
+                    Some((len.clone(), f.clone(), l0))
+                }
+                _ => None,
+            });
+        }
+        let mut inner = Vec::new();
+        let mut finals = Vec::new();
+        let scalars = self.loop_into(
+            s,
+            &state,
+            &st_ty,
+            &init,
+            LoopKind::For(index, n),
+            &body,
+            &slots,
+            &mut inner,
+            &info,
+            &mut finals,
+        )?;
+        // `y`: views of the final lengths
+        let mut views = Vec::new();
+        let mut ai = 0;
+        let mut fi = 0;
+        for (t, slot) in flat.iter().zip(&slots) {
+            let (DType::Array(p, r), Some(b)) = (&t.0, slot) else {
+                views.push(None);
+                continue;
+            };
+            let grows = info.get(ai).is_some_and(Option::is_some);
+            ai += 1;
+            if !grows {
+                views.push(Some(b.clone()));
+                continue;
+            }
+            let Some(fin) = finals.get(fi).cloned() else {
+                return error(span, "internal error: loop lengths", "please report this");
+            };
+            let k = loop_size(&s.var, ai - 1);
+            fi += 1;
+            inner.push(Stmt::Let {
+                var: k.clone(),
+                ty: PrimType::I64,
+                exp: SExp::Atom(fin),
+                span,
+            });
+            self.bind_depth(&k);
+            self.scalar_types.insert(k.clone(), PrimType::I64);
+            let v = self.fresh("f");
+            inner.push(Stmt::View {
+                var: v.clone(),
+                elem: *p,
+                rank: *r,
+                view: View::Slice(b.clone(), Atom::Const(Const::I64(0)), Atom::Var(k.clone())),
+                span,
+            });
+            let mut vsh = self.shapes.get(b).cloned().unwrap_or_default();
+            if let Some(d) = vsh.first_mut() {
+                *d = Dim::Var(k);
+            }
+            self.shapes.insert(v.clone(), vsh);
+            self.bind_depth(&v);
+            views.push(Some(v));
+        }
+        self.bind_leaves(s, flat, &views, &scalars);
+        Ok((bufs, inner))
+    }
+
+    /// An inclusive `scan` whose elements are arrays (or tuples of arrays):
+    /// the accumulator lives in buffers of `ne`'s shape; step `i` runs the
+    /// operator on the accumulator and row `i` of the input, writing row `i`
+    /// of the result, which then becomes the accumulator (the interpreter's
+    /// order of operations).
+    #[allow(clippy::too_many_arguments)]
+    fn scan_rows(
+        &mut self,
+        op: &core::Lambda,
+        ne: &Atom,
+        a_l: &[Leaf],
+        dest_of: &dyn Fn(usize) -> Name,
+        out: &mut Vec<Stmt>,
+        span: Span,
+    ) -> R<Vec<Atom>> {
+        let Some(first) = a_l.first() else {
+            return error(
+                span,
+                "internal error: scan of nothing",
+                "please report this",
+            );
+        };
+        let sh = self.shape(first, span)?;
+        let len = self.resolve_here(&outer(&sh), span)?;
+        let n = self.emit_dim(&len, out, span);
+        let ne_l = self.leaves(ne, span)?;
+        let (pa, ta) = lparam(op, 0, span)?;
+        let (pb, tb) = lparam(op, 1, span)?;
+        let acc_l = self.bind_param(pa, ta, span)?;
+        let x_l = self.bind_param(pb, tb, span)?;
+        let i = self.fresh("i");
+        self.bind_param(&i, &Type::I64, span)?;
+        let mut bufs = Vec::new();
+        let mut inner = Vec::new();
+        let mut body = Vec::new();
+        let mut rows = Vec::new();
+        for (k, ((nl, src), (acc, x))) in
+            ne_l.iter().zip(a_l).zip(acc_l.iter().zip(&x_l)).enumerate()
+        {
+            let d = dest_of(k);
+            self.dest_ready(&d, out, span);
+            let DType::Array(p, r) = nl.ty else {
+                return error(span, "internal error: scan of arrays", "please report this");
+            };
+            // the accumulator: a copy of `ne`, of the result's row shape
+            let nsh = self.shape(nl, span)?;
+            let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
+            let row_sh: Vec<Dim> = dsh.iter().skip(1).cloned().collect();
+            self.guard(&nsh, &row_sh, "`scan`", None, out, span)?;
+            let mut dims_d = Vec::new();
+            for x in &row_sh {
+                dims_d.push(self.resolve_here(x, span)?);
+            }
+            let dims: Vec<Atom> = dims_d.iter().map(|x| self.emit_dim(x, out, span)).collect();
+            let b = self.fresh("acc");
+            self.shapes.insert(b.clone(), dims_d.clone());
+            self.bind_depth(&b);
+            bufs.push(Buf {
+                var: b.clone(),
+                elem: p,
+                dims,
+                span,
+                when: vec![],
+            });
+            inner.push(Stmt::Copy {
+                dest: b.clone(),
+                src: nl.name().cloned().unwrap_or_default(),
+                span,
+            });
+            // in the loop: the accumulator, row i of the input and of the result
+            let an = acc.name().cloned().unwrap_or_default();
+            body.push(Stmt::View {
+                var: an.clone(),
+                elem: p,
+                rank: r,
+                view: View::Alias(b.clone()),
+                span,
+            });
+            self.shapes.insert(an, dims_d.clone());
+            let xn = x.name().cloned().unwrap_or_default();
+            let ssh = self.shape(src, span)?;
+            body.push(Stmt::View {
+                var: xn.clone(),
+                elem: p,
+                rank: r,
+                view: View::Row(
+                    src.name().cloned().unwrap_or_default(),
+                    Atom::Var(i.clone()),
+                ),
+                span,
+            });
+            self.shapes
+                .insert(xn, ssh.iter().skip(1).cloned().collect());
+            let row = self.fresh("r");
+            body.push(Stmt::View {
+                var: row.clone(),
+                elem: p,
+                rank: r,
+                view: View::Row(d, Atom::Var(i.clone())),
+                span,
+            });
+            self.shapes.insert(row.clone(), row_sh);
+            self.depth.insert(row.clone(), self.cur + 1);
+            rows.push((row, b));
+        }
+        let slots: Vec<Option<Name>> = rows.iter().map(|(r, _)| Some(r.clone())).collect();
+        let blk = self.body(&op.body, &slots)?;
+        body.extend(blk.stmts);
+        for (row, b) in rows {
+            body.push(Stmt::Copy {
+                dest: b,
+                src: row,
+                span,
+            });
+        }
+        inner.push(Stmt::For { i, n, body });
+        out.push(Stmt::Alloc {
+            outs: vec![],
+            bufs,
+            body: Block {
+                stmts: inner,
+                results: vec![],
+            },
+        });
+        Ok(vec![])
+    }
+
+    /// The shapes of a loop's array leaves: the initial value's, with an
+    /// existential outer size (named by [`loop_size`]) where it changes.
+    fn grown_shapes(
+        &mut self,
+        s: &core::Stmt,
+        init: &Atom,
+        growth: &[Option<(Name, Dim)>],
+        span: Span,
+    ) -> R<Vec<Vec<Dim>>> {
+        let mut v = self.array_leaf_shapes(init, span)?;
+        for (j, (sh, g)) in v.iter_mut().zip(growth).enumerate() {
+            if g.is_some()
+                && let Some(d) = sh.first_mut()
+            {
+                *d = Dim::Var(loop_size(&s.var, j));
+            }
+        }
+        Ok(v)
+    }
+
+    /// Size slicing of a loop whose array state changes length (size-slicing
+    /// §3): for each array leaf of the state, `None` if its shape stays that
+    /// of the initial value, else `(len, F)`: its outer size after an
+    /// iteration as a function `F` of `len` (the state's outer size at the
+    /// start of the iteration, a variable named by [`loop_len`]) and of the
+    /// loop index and names outside the loop. `F` comes from sizes only (the
+    /// loop's *shape slice*, cheap: no array is read), so the largest length
+    /// can be computed before the loop runs. An error where the state's inner
+    /// sizes change, where its length depends on values computed in the loop,
+    /// or for a `while` loop (no trip count to slice over).
+    #[allow(clippy::type_complexity)]
+    fn loop_growth(
+        &mut self,
+        s: &core::Stmt,
+        state: &Name,
+        st_ty: &Type,
+        init: &Atom,
+        index: Option<&Name>,
+        body: &core::Body,
+    ) -> R<Vec<Option<(Name, Dim)>>> {
+        let span = s.span;
+        let init_l = self.leaves(init, span)?;
+        let saved = (
+            self.vars.clone(),
+            self.types.clone(),
+            self.shapes.clone(),
+            self.depth.clone(),
+        );
+        let r = (|| {
+            // First as F-tilde's rule S-Reduce has it: the state has the
+            // initial value's shape; a leaf whose shape the body keeps stays so.
+            let st_l = self.bind_param(state, st_ty, span)?;
+            let mut before = Vec::new();
+            for (l, il) in st_l.iter().zip(&init_l) {
+                if let DType::Array(..) = l.ty {
+                    let ish = self.shape(il, span)?;
+                    if let Some(n) = l.name() {
+                        self.shapes.insert(n.clone(), ish.clone());
+                    }
+                    before.push(ish);
+                }
+            }
+            if let Some(i) = index {
+                self.bind_param(i, &Type::I64, span)?;
+            }
+            let after0 = self.shape_of_body_result(body)?;
+            let kept: Vec<bool> = before
+                .iter()
+                .zip(&after0)
+                .map(|(b, a)| self.same_shape(b, a))
+                .collect();
+            if kept.iter().all(|k| *k) {
+                return Ok(vec![None; before.len()]);
+            }
+            // Then with the outer length of each changing leaf a variable.
+            let mut lens = Vec::new();
+            let mut aj = 0;
+            for l in &st_l {
+                if let DType::Array(..) = l.ty {
+                    let len = loop_len(&s.var, aj);
+                    if !kept.get(aj).copied().unwrap_or(true)
+                        && let (Some(n), Some(ish)) = (l.name(), before.get(aj))
+                    {
+                        self.depth.insert(len.clone(), self.cur + 1);
+                        let mut sh = vec![Dim::Var(len.clone())];
+                        sh.extend(ish.iter().skip(1).cloned());
+                        self.shapes.insert(n.clone(), sh);
+                    }
+                    aj += 1;
+                    lens.push(len);
+                }
+            }
+            let after = self.shape_of_body_result(body)?;
+            let mut v = Vec::new();
+            for (((len, ish), a), k) in lens.iter().zip(&before).zip(&after).zip(&kept) {
+                if *k {
+                    v.push(None);
+                    continue;
+                }
+                let changes = || {
+                    format!(
+                        "the state of this loop changes shape: it starts as {} and an iteration returns {}",
+                        self.show_shape(ish),
+                        self.show_shape(a)
+                    )
+                };
+                if a.len() != ish.len()
+                    || !self.same_shape(&ish[1.min(ish.len())..], &a[1.min(a.len())..])
+                {
+                    return error(
+                        span,
+                        changes(),
+                        "only the outer length of a loop's array state may change from one iteration to the next (its storage is reused across iterations); or run with --interp",
+                    );
+                }
+                if index.is_none() {
+                    return error(
+                        span,
+                        changes(),
+                        "a `while` loop whose array state changes length is not supported by the C backend yet (a `for` loop or `ifold` is: its lengths are computed before it runs); or run with --interp",
+                    );
+                }
+                let max = self.cur;
+                let f = self
+                    .expand_by(&outer(a), &|l| match l {
+                        Dim::Var(x) if lens.contains(x) || Some(x) == index => LeafRule::Keep,
+                        Dim::Var(x) | Dim::DimOf(x, _)
+                            if self.depth.get(x).is_some_and(|d| *d <= max) =>
+                        {
+                            LeafRule::Keep
+                        }
+                        _ => LeafRule::Expand,
+                    })
+                    .map_err(|bad| Error {
+                        span,
+                        message: format!(
+                            "{}, by a length that depends on {}, which is known only inside the loop",
+                            changes(),
+                            size_name(&bad)
+                        ),
+                        help: "the C backend computes the lengths of a loop's array state before the loop runs, from sizes alone (size slicing); or run with --interp".into(),
+                    })?;
+                v.push(Some((len.clone(), f.simplify())));
+            }
+            Ok(v)
+        })();
+        (self.vars, self.types, self.shapes, self.depth) = saved;
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn loop_into(
         &mut self,
         s: &core::Stmt,
@@ -2959,22 +3881,100 @@ impl FunTr<'_> {
         body: &core::Body,
         dests: &[Option<Name>],
         out: &mut Vec<Stmt>,
+        growth: &[Option<(Name, Dim, Atom)>],
+        finals: &mut Vec<Atom>,
     ) -> R<Vec<Atom>> {
         let span = s.span;
         let flat = self.flat(&s.ty, span)?;
         let init_l = self.leaves(init, span)?;
-        // The state's shape is the initial value's (F-tilde rule S-Reduce).
+        // The state's shape is the initial value's (F-tilde rule S-Reduce),
+        // except the outer length of a leaf that grows or shrinks (`growth`,
+        // see `loop_stmt`): its buffers have the largest length, and the loop
+        // carries the length as a scalar.
         let mut arrays = Vec::new();
         let mut scalars = Vec::new();
         let st_l = self.bind_param(state, st_ty, span)?;
         let mut body_dests = Vec::new();
+        let mut prefix = Vec::new();
+        let mut lens = Vec::new();
+        let mut ai = 0;
         for (k, (l, il)) in st_l.iter().zip(&init_l).enumerate() {
             match l.ty {
                 DType::Scalar(p) => {
                     scalars.push((l.name().cloned().unwrap_or_default(), p, il.atom.clone()));
                     body_dests.push(None);
                 }
+                DType::Array(p, r) if growth.get(ai).is_some_and(Option::is_some) => {
+                    let Some(Some((len, f, len0))) = growth.get(ai).cloned() else {
+                        continue;
+                    };
+                    ai += 1;
+                    let d = dests.get(k).cloned().flatten().unwrap_or_default();
+                    let ish = self.shape(il, span)?;
+                    let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
+                    // the initial value into the first len0 rows
+                    let v0 = self.fresh("x");
+                    out.push(Stmt::View {
+                        var: v0.clone(),
+                        elem: p,
+                        rank: r,
+                        view: View::Slice(d.clone(), Atom::Const(Const::I64(0)), len0.clone()),
+                        span,
+                    });
+                    let mut v0sh = dsh.clone();
+                    if let Some(x) = v0sh.first_mut() {
+                        *x = self.atom_dim(&len0);
+                    }
+                    self.shapes.insert(v0.clone(), v0sh.clone());
+                    self.bind_depth(&v0);
+                    self.guard(&ish, &v0sh, "the loop", None, out, span)?;
+                    if il.name() != Some(&v0) {
+                        out.push(Stmt::Copy {
+                            dest: v0,
+                            src: il.name().cloned().unwrap_or_default(),
+                            span,
+                        });
+                    }
+                    let mut dims = Vec::new();
+                    for dd in &dsh {
+                        let rd = self.resolve_here(dd, span)?;
+                        dims.push(self.emit_dim(&rd, out, span));
+                    }
+                    // the whole buffers, and in the body views of the current
+                    // length (the state) and of the next (the destination)
+                    let var = l.name().cloned().unwrap_or_default();
+                    let full = self.fresh("st");
+                    let next = self.fresh("nx");
+                    self.shapes.insert(full.clone(), dsh.clone());
+                    self.shapes.insert(next.clone(), dsh.clone());
+                    self.depth.insert(full.clone(), self.cur + 1);
+                    self.depth.insert(next.clone(), self.cur + 1);
+                    self.depth.insert(len.clone(), self.cur + 1);
+                    self.scalar_types.insert(len.clone(), PrimType::I64);
+                    lens.push((
+                        k,
+                        len.clone(),
+                        len0.clone(),
+                        f,
+                        full.clone(),
+                        next.clone(),
+                        p,
+                        r,
+                        var,
+                        dsh.clone(),
+                    ));
+                    arrays.push(ArrState {
+                        var: full,
+                        next,
+                        out: d,
+                        elem: p,
+                        dims,
+                        span,
+                    });
+                    body_dests.push(None);
+                }
                 DType::Array(p, _) => {
+                    ai += 1;
                     let d = dests.get(k).cloned().flatten().unwrap_or_default();
                     let ish = self.shape(il, span)?;
                     let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
@@ -3028,10 +4028,52 @@ impl FunTr<'_> {
                 LoopForm::While(cond)
             }
         };
+        // A growing leaf: the state is a view of its current length, the
+        // destination a view of the next (F: sizes only; a negative length is
+        // the body's own error, before it writes).
+        let mut next_lens = Vec::new();
+        for (k, len, len0, f, full, next, p, r, var, dsh) in lens {
+            let mut sh = vec![Dim::Var(len.clone())];
+            sh.extend(dsh.iter().skip(1).cloned());
+            self.shapes.insert(var.clone(), sh);
+            prefix.push(Stmt::View {
+                var,
+                elem: p,
+                rank: r,
+                view: View::Slice(full, Atom::Const(Const::I64(0)), Atom::Var(len.clone())),
+                span,
+            });
+            let nl = self.emit_dim(&f, &mut prefix, span);
+            let nlc = Dim::Max(Box::new(self.atom_dim(&nl)), Box::new(Dim::Const(0)));
+            let nlc = self.emit_dim(&nlc, &mut prefix, span);
+            let nv = self.fresh("nx");
+            prefix.push(Stmt::View {
+                var: nv.clone(),
+                elem: p,
+                rank: r,
+                view: View::Slice(next, Atom::Const(Const::I64(0)), nlc),
+                span,
+            });
+            let mut nsh = vec![f];
+            nsh.extend(dsh.iter().skip(1).cloned());
+            self.shapes.insert(nv.clone(), nsh);
+            self.depth.insert(nv.clone(), self.cur + 1);
+            if let Some(slot) = body_dests.get_mut(k) {
+                *slot = Some(nv);
+            }
+            scalars.push((len, PrimType::I64, len0));
+            next_lens.push(nl);
+        }
         // (S-Reduce): the body must return the same shape.
         let after = self.shape_of_body_result(body)?;
         let mut ai = 0;
         for (l, il) in st_l.iter().zip(&init_l) {
+            if let DType::Array(..) = l.ty
+                && growth.get(ai).is_some_and(Option::is_some)
+            {
+                ai += 1;
+                continue;
+            }
             if let DType::Array(..) = l.ty {
                 let before = self.shape(il, span)?;
                 if let Some(a) = after.get(ai)
@@ -3050,10 +4092,21 @@ impl FunTr<'_> {
                 ai += 1;
             }
         }
-        let blk = self.body(body, &body_dests)?;
+        let mut blk = self.body(body, &body_dests)?;
+        prefix.append(&mut blk.stmts);
+        blk.stmts = prefix;
+        blk.results.extend(next_lens.iter().cloned());
         let outs = self.outs_for(&flat);
+        let mut all_outs = outs.clone();
+        for _ in &next_lens {
+            let o = self.fresh("len");
+            self.bind_depth(&o);
+            self.scalar_types.insert(o.clone(), PrimType::I64);
+            finals.push(Atom::Var(o.clone()));
+            all_outs.push((o, PrimType::I64));
+        }
         out.push(Stmt::Loop {
-            outs: outs.clone(),
+            outs: all_outs,
             scalars,
             arrays,
             form,
@@ -3081,6 +4134,10 @@ fn size_name(v: &Name) -> String {
         "the number of elements a `filter` keeps".to_string()
     } else if v.contains("_ifsize") {
         "the length of the branch an `if` takes".to_string()
+    } else if v.contains("_loopsize") {
+        "the length of a loop's array state after the loop".to_string()
+    } else if v.contains("_looplen") {
+        "the length of a loop's array state".to_string()
     } else {
         format!("`{}`", core::display_name(v))
     }
@@ -3090,6 +4147,18 @@ fn size_name(v: &Name) -> String {
 /// `if` bound to `var` (branches of different lengths).
 fn if_count(var: &Name, j: usize) -> Name {
     format!("{var}_ifsize{j}")
+}
+
+/// The length of array leaf `j` of a loop's state bound to `var` at the start
+/// of an iteration (a scalar of the loop's state, see [`FunTr::loop_growth`]).
+fn loop_len(var: &Name, j: usize) -> Name {
+    format!("{var}_looplen{j}")
+}
+
+/// The existential length of array leaf `j` of the loop bound to `var`, after
+/// it has run.
+fn loop_size(var: &Name, j: usize) -> Name {
+    format!("{var}_loopsize{j}")
 }
 
 /// The name of the existential size of `filter`'s result bound to `var`.

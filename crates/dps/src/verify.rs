@@ -26,7 +26,7 @@ pub fn verify_program(p: &Program) -> Result<(), Vec<String>> {
         let scalars = f
             .results
             .iter()
-            .filter(|r| matches!(r, ResultPart::Scalar(_)))
+            .filter(|r| matches!(r, ResultPart::Scalar(_) | ResultPart::Size { .. }))
             .count();
         if scalars != f.body.results.len() {
             v.err(format!(

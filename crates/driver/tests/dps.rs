@@ -210,19 +210,48 @@ fn if_branches_of_different_shapes_are_rejected_naming_both() {
         "both shapes are named: {e}"
     );
     assert!(e.contains("test.weir:1:"), "{e}");
-    // different lengths compile where used inside, not as the result (yet)
-    let e =
-        backend_error("entry f [n] (a: [n]f64) (c: bool) : []f64 = if c then a else a[0:n - 1]");
+    // different lengths in an inner dimension of an entry's result: rejected
+    let e = backend_error(
+        "entry f [n] (a: [n]f64) (c: bool) : [][]f64 = [if c then a else a[0:n - 1]]",
+    );
     assert!(e.contains("the length of the branch an `if` takes"), "{e}");
+    assert!(e.contains("an inner size"), "{e}");
+    // as the outer size of an entry's result: an upper bound allocated by the
+    // caller (the longer branch), the length returned
+    let c = compile_source(
+        "test.weir",
+        "entry f [n] (a: [n]f64) (c: bool) : []f64 = if c then a else a[0:n - 1]",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let p = to_dps(&c, true).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let f = p.find("f").expect("entry f");
+    assert_eq!(
+        f.results,
+        [ResultPart::Dest(0), ResultPart::Size { dest: 0, dim: 0 }]
+    );
+    assert_eq!(f.dests[0].shape.len(), 1);
 }
 
 #[test]
 fn a_loop_state_changing_shape_is_rejected_naming_both() {
     let e = backend_error(
-        "entry f [n] (a: [n]f64) (k: i64) : []f64 = loop x = a for i < k do x[1:length x]",
+        "entry f [n] (a: [n]f64) : f64 = let y = loop x = a while length x > 1 do x[1:length x] in y[0]",
     );
     assert!(e.contains("changes shape"), "{e}");
     assert!(e.contains("starts as") && e.contains("returns"), "{e}");
+    assert!(e.contains("`while` loop"), "{e}");
+    // the inner size of the state changes: rejected
+    let e = backend_error(
+        "entry f [n] (a: [n][2]f64) (k: i64) : f64 = let y = loop x = a for i < k do map (\\r -> r ++ r) x in y[0][0]",
+    );
+    assert!(e.contains("only the outer length"), "{e}");
+    // a `for` loop whose length changes by sizes alone: compiles (size slicing)
+    let c = compile_source(
+        "test.weir",
+        "entry f [n] (a: [n]f64) (k: i64) : f64 = let y = loop x = a for i < k do x[1:length x] in y[0]",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    to_dps(&c, true).unwrap_or_else(|e| panic!("{}", e.render(false)));
 }
 
 #[test]
