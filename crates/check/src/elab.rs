@@ -1779,6 +1779,21 @@ impl<'a> Checker<'a> {
                 )?;
                 Type::array(Size::Unknown, el)
             }
+            Partition | Partition2 => {
+                let k = if b == Partition { 1 } else { 2 };
+                let (_, el) = self.expect_array(&v(k).1, args[k].span(), name)?;
+                for j in 0..k {
+                    let (f, r) = self.fun_arg(&args[j], std::slice::from_ref(&el), &what(j))?;
+                    fun_args[j] = Some(f);
+                    self.unify_at(
+                        &r,
+                        &Type::BOOL,
+                        args[j].span(),
+                        &format!("in the result of a predicate of `{name}`"),
+                    )?;
+                }
+                Type::Tuple(vec![Type::array(Size::Unknown, el); k + 1])
+            }
             Iota => Type::array(self.size_of_atom(&v(0).0), Type::I64),
             Replicate => {
                 let (x, t) = v(1);

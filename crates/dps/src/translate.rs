@@ -1269,6 +1269,24 @@ impl<'a> FunTr<'a> {
                         })
                         .collect()
                 }
+                // One existential length per part, each at most the input's.
+                b @ (Builtin::Partition | Builtin::Partition2) => {
+                    let k = if *b == Builtin::Partition { 1 } else { 2 };
+                    let input = self.array_leaf_shapes(&arg(args, k)?, span)?;
+                    let mut v = Vec::new();
+                    for j in 0..=k {
+                        let c = part_count(&s.var, j);
+                        if let Some(sh) = input.first() {
+                            self.exist_bounds.insert(c.clone(), outer(sh));
+                        }
+                        for sh in &input {
+                            let mut x = vec![Dim::Var(c.clone())];
+                            x.extend(sh.iter().skip(1).cloned());
+                            v.push(x);
+                        }
+                    }
+                    v
+                }
                 // `(n - w) / s + 1` windows of `w` rows (checked by the
                 // statement: `w <= n`, `s >= 1`)
                 Builtin::Slide => {
@@ -1557,6 +1575,19 @@ impl<'a> FunTr<'a> {
                 v.iter()
                     .any(|d| d.as_ref().is_some_and(|d| !self.exist_dests.contains(d)))
             });
+            if let core::Exp::Prim(Builtin::Partition | Builtin::Partition2, args) = &s.exp {
+                if into_dest {
+                    return error(
+                        s.span,
+                        "the sizes of this `partition`'s parts are known only after it runs, and they are written straight into storage sized in advance (a row of a `build`, a branch of an `if`)",
+                        "use the parts inside the function, or return them from an entry point; or run with --interp",
+                    );
+                }
+                let given = direct.get(&s.var).cloned().unwrap_or_default();
+                let (bufs, inner) = self.partition_stmt(s, args, &flat, &given, &mut out)?;
+                let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
+                return Ok(self.alloc_scope(out, bufs, inner, rest));
+            }
             if let core::Exp::Prim(Builtin::Filter, args) = &s.exp {
                 if into_dest {
                     return error(
@@ -1963,6 +1994,305 @@ impl<'a> FunTr<'a> {
     /// [`filter_count`]), in scope for the statements after it. Returns the
     /// buffers and the statements that fill them and bind `y` (the caller puts
     /// them and the rest of the block in one `alloc` scope); checks go to `pre`.
+    /// `let (y0, y1[, y2]) = partition p [q] a`: one pass over `a`; each
+    /// element goes to the front of its part's buffer (as long as `a`, or an
+    /// entry's result of existential size), at that part's count. Scalar
+    /// elements are stored into every part at its count and only the counts
+    /// move (no branch on the data; a count never passes the index, so every
+    /// store is in bounds); rows are copied into their part only. `q` runs
+    /// only where `p` fails, as in the interpreter.
+    fn partition_stmt(
+        &mut self,
+        s: &core::Stmt,
+        args: &[core::Arg],
+        flat: &[(DType, Vec<Size>)],
+        given: &[Option<Name>],
+        pre: &mut Vec<Stmt>,
+    ) -> R<(Vec<Buf>, Vec<Stmt>)> {
+        let span = s.span;
+        let k = if matches!(&s.exp, core::Exp::Prim(Builtin::Partition2, _)) {
+            2
+        } else {
+            1
+        };
+        let mut preds = Vec::new();
+        for j in 0..k {
+            let Some(core::Arg::Fun(core::Fun::Lambda(f))) = args.get(j) else {
+                return error(
+                    span,
+                    "internal error: malformed partition",
+                    "please report this",
+                );
+            };
+            preds.push(f.clone());
+        }
+        let Some(core::Arg::Atom(a)) = args.get(k) else {
+            return error(
+                span,
+                "internal error: malformed partition",
+                "please report this",
+            );
+        };
+        let a_l = self.leaves(a, span)?;
+        let Some(first) = a_l.first().cloned() else {
+            return error(
+                span,
+                "internal error: partition of nothing",
+                "please report this",
+            );
+        };
+        let ash = self.shape(&first, span)?;
+        let n_dim = self.resolve_here(&outer(&ash), span)?;
+        let n = self.emit_dim(&n_dim, pre, span);
+        let scalar = a_l
+            .iter()
+            .all(|l| matches!(l.ty, DType::Scalar(_)) || l.ty.rank() == 1);
+        // buffers: part j, leaf l
+        let mut row_shapes = Vec::new();
+        let mut leaf_dims = Vec::new();
+        for l in &a_l {
+            let lsh = self.shape(l, span)?;
+            let mut rows = Vec::new();
+            for d in lsh.iter().skip(1) {
+                rows.push(self.resolve_here(d, span)?);
+            }
+            let mut dims = vec![n.clone()];
+            for d in &rows {
+                dims.push(self.emit_dim(d, pre, span));
+            }
+            row_shapes.push(rows);
+            leaf_dims.push(dims);
+        }
+        let mut bufs = Vec::new();
+        let mut targets: Vec<Vec<Name>> = Vec::new();
+        for j in 0..=k {
+            let mut part = Vec::new();
+            for (li, l) in a_l.iter().enumerate() {
+                let mut dims_d = vec![n_dim.clone()];
+                dims_d.extend(row_shapes[li].iter().cloned());
+                if let Some(d) = given.get(j * a_l.len() + li).cloned().flatten()
+                    && self.exist_dests.contains(&d)
+                    && self.same_shape(&dims_d, &self.shapes.get(&d).cloned().unwrap_or_default())
+                {
+                    self.dest_ready(&d, pre, span);
+                    part.push(d);
+                    continue;
+                }
+                let b = self.fresh("b");
+                self.shapes.insert(b.clone(), dims_d);
+                self.bind_depth(&b);
+                part.push(b.clone());
+                bufs.push(Buf {
+                    var: b,
+                    elem: l.ty.prim(),
+                    dims: leaf_dims[li].clone(),
+                    span,
+                    when: vec![],
+                });
+            }
+            targets.push(part);
+        }
+        // the loop
+        let i = self.fresh("i");
+        self.bind_param(&i, &Type::I64, span)?;
+        let counts: Vec<Name> = (0..=k).map(|_| self.fresh("c")).collect();
+        for c in &counts {
+            self.bind_param(c, &Type::I64, span)?;
+        }
+        let mut body = Vec::new();
+        // the element, bound to each predicate's parameter
+        let mut first_x = Vec::new();
+        let mut tests = Vec::new();
+        for (j, f) in preds.iter().enumerate() {
+            let (px, tx) = lparam(f, 0, span)?;
+            let x_l = self.bind_param(px, tx, span)?;
+            let mut bind = Vec::new();
+            for ((x, src), rows) in x_l.iter().zip(&a_l).zip(&row_shapes) {
+                let xn = x.name().cloned().unwrap_or_default();
+                let sn = src.name().cloned().unwrap_or_default();
+                match x.ty {
+                    DType::Array(p, r) => {
+                        bind.push(Stmt::View {
+                            var: xn.clone(),
+                            elem: p,
+                            rank: r,
+                            view: View::Row(sn, Atom::Var(i.clone())),
+                            span,
+                        });
+                        self.shapes.insert(xn, rows.clone());
+                    }
+                    DType::Scalar(p) => bind.push(Stmt::Let {
+                        var: xn,
+                        ty: p,
+                        exp: SExp::Load(sn, vec![Atom::Var(i.clone())]),
+                        span,
+                    }),
+                }
+            }
+            if j == 0 {
+                first_x = x_l.clone();
+            }
+            let pred = self.body(&f.body, &[None])?;
+            let mut stmts = bind;
+            stmts.extend(pred.stmts);
+            let t = pred
+                .results
+                .first()
+                .cloned()
+                .unwrap_or(Atom::Const(Const::Bool(false)));
+            tests.push((stmts, t));
+        }
+        // indicators: part 0 if p; (partition2) part 1 if q where p fails
+        let mut tests = tests.into_iter();
+        let Some((s0, t0)) = tests.next() else {
+            return error(span, "internal error: partition", "please report this");
+        };
+        body.extend(s0);
+        let mut inds = vec![t0.clone()];
+        let not = |this: &mut Self, x: Atom, body: &mut Vec<Stmt>| {
+            let v = this.fresh("t");
+            body.push(Stmt::Let {
+                var: v.clone(),
+                ty: PrimType::Bool,
+                exp: SExp::Un(UnOp::Not, x),
+                span,
+            });
+            Atom::Var(v)
+        };
+        if let Some((s1, t1)) = tests.next() {
+            let u = self.fresh("t");
+            body.push(Stmt::If {
+                outs: vec![(u.clone(), PrimType::Bool)],
+                cond: t0.clone(),
+                then: Block {
+                    stmts: vec![],
+                    results: vec![Atom::Const(Const::Bool(false))],
+                },
+                els: Block {
+                    stmts: s1,
+                    results: vec![t1],
+                },
+            });
+            let either = self.fresh("t");
+            body.push(Stmt::Let {
+                var: either.clone(),
+                ty: PrimType::Bool,
+                exp: SExp::Bin(BinOp::Or, t0.clone(), Atom::Var(u.clone())),
+                span,
+            });
+            inds.push(Atom::Var(u));
+            let rest = not(self, Atom::Var(either), &mut body);
+            inds.push(rest);
+        } else {
+            let rest = not(self, t0, &mut body);
+            inds.push(rest);
+        }
+        // stores, and the counts
+        let mut next = Vec::new();
+        for ((part, c), ind) in targets.iter().zip(&counts).zip(&inds) {
+            let mut st = Vec::new();
+            for ((x, b), rows) in first_x.iter().zip(part).zip(&row_shapes) {
+                let xn = x.name().cloned().unwrap_or_default();
+                match x.ty {
+                    DType::Array(p, r) => {
+                        let v = self.fresh("r");
+                        st.push(Stmt::View {
+                            var: v.clone(),
+                            elem: p,
+                            rank: r,
+                            view: View::Row(b.clone(), Atom::Var(c.clone())),
+                            span,
+                        });
+                        self.shapes.insert(v.clone(), rows.clone());
+                        self.bind_depth(&v);
+                        st.push(Stmt::Copy {
+                            dest: v,
+                            src: xn,
+                            span,
+                        });
+                    }
+                    DType::Scalar(_) => st.push(Stmt::Store {
+                        dest: b.clone(),
+                        idx: vec![Atom::Var(c.clone())],
+                        val: Atom::Var(xn),
+                        span,
+                    }),
+                }
+            }
+            if scalar {
+                body.extend(st);
+            } else {
+                body.push(Stmt::If {
+                    outs: vec![],
+                    cond: ind.clone(),
+                    then: Block {
+                        stmts: st,
+                        results: vec![],
+                    },
+                    els: Block {
+                        stmts: vec![],
+                        results: vec![],
+                    },
+                });
+            }
+            let inc = self.fresh("c");
+            body.push(Stmt::Let {
+                var: inc.clone(),
+                ty: PrimType::I64,
+                exp: SExp::Convert(PrimType::I64, ind.clone()),
+                span,
+            });
+            let c2 = self.fresh("c");
+            body.push(Stmt::Let {
+                var: c2.clone(),
+                ty: PrimType::I64,
+                exp: SExp::Bin(BinOp::Add, Atom::Var(c.clone()), Atom::Var(inc)),
+                span,
+            });
+            next.push(Atom::Var(c2));
+        }
+        let outs: Vec<(Name, PrimType)> = (0..=k)
+            .map(|j| {
+                let c = part_count(&s.var, j);
+                self.bind_depth(&c);
+                self.scalar_types.insert(c.clone(), PrimType::I64);
+                (c, PrimType::I64)
+            })
+            .collect();
+        let mut inner = vec![Stmt::Fold {
+            outs: outs.clone(),
+            acc: counts.iter().map(|c| (c.clone(), PrimType::I64)).collect(),
+            init: vec![Atom::Const(Const::I64(0)); k + 1],
+            i,
+            n,
+            body: Block {
+                stmts: body,
+                results: next,
+            },
+        }];
+        // the parts: views of their first counts
+        let mut views = Vec::new();
+        for (part, (c, _)) in targets.iter().zip(&outs) {
+            for ((b, rows), l) in part.iter().zip(&row_shapes).zip(&a_l) {
+                let v = self.fresh("f");
+                inner.push(Stmt::View {
+                    var: v.clone(),
+                    elem: l.ty.prim(),
+                    rank: rows.len() + 1,
+                    view: View::Slice(b.clone(), Atom::Const(Const::I64(0)), Atom::Var(c.clone())),
+                    span,
+                });
+                let mut vsh = vec![Dim::Var(c.clone())];
+                vsh.extend(rows.iter().cloned());
+                self.shapes.insert(v.clone(), vsh);
+                self.bind_depth(&v);
+                views.push(Some(v));
+            }
+        }
+        self.bind_leaves(s, flat, &views, &[]);
+        Ok((bufs, inner))
+    }
+
     fn filter_stmt(
         &mut self,
         s: &core::Stmt,
@@ -4134,6 +4464,12 @@ fn size_name(v: &Name) -> String {
         "the number of elements a `filter` keeps".to_string()
     } else if v.contains("_ifsize") {
         "the length of the branch an `if` takes".to_string()
+    } else if v.contains("_part")
+        && v.rsplit("_part")
+            .next()
+            .is_some_and(|d| d.parse::<usize>().is_ok())
+    {
+        "the number of elements in a part of a `partition`".to_string()
     } else if v.contains("_loopsize") {
         "the length of a loop's array state after the loop".to_string()
     } else if v.contains("_looplen") {
@@ -4159,6 +4495,11 @@ fn loop_len(var: &Name, j: usize) -> Name {
 /// it has run.
 fn loop_size(var: &Name, j: usize) -> Name {
     format!("{var}_loopsize{j}")
+}
+
+/// The existential length of part `j` of the `partition` bound to `var`.
+fn part_count(var: &Name, j: usize) -> Name {
+    format!("{var}_part{j}")
 }
 
 /// The name of the existential size of `filter`'s result bound to `var`.

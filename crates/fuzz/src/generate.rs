@@ -11,7 +11,8 @@
 //! hand so that it can batch, parallelise and shrink.
 //!
 //! Coverage: every builtin of docs/language.md §5 (`build ifold length map map2
-//! map3 zip zip3 unzip unzip3 fold reduce ireduce scan filter iota replicate
+//! map3 zip zip3 unzip unzip3 fold reduce ireduce scan filter partition
+//! partition2 iota replicate
 //! concat ++ split flatten unflatten transpose slide reverse rotate gather pad sum
 //! product maximum minimum scatter reduce_by_index argmax argmin`, the math functions, `atan2`, `pow`/`**`, `min`, `max`,
 //! the conversions), every scalar type (`f64 f32 i64 i32 bool`), nested arrays,
@@ -913,6 +914,7 @@ impl G<'_> {
             1,                                 // 28 while
             1,                                 // 29 scatter
             if num { 1 } else { 0 },           // 30 reduce_by_index
+            1,                                 // 31 partition / partition2
         ];
         let k = self.c.weighted(&w);
         let r = match k {
@@ -1016,6 +1018,18 @@ impl G<'_> {
                 let a = self.expr(&t, d1);
                 let p = self.lambda1(e, &Ty::Bool, d1);
                 Some(format!("(filter {p} {a})"))
+            }
+            31 => {
+                let a = self.expr(&t, d1);
+                let p = self.lambda1(e, &Ty::Bool, d1);
+                Some(if self.c.below(2) == 0 {
+                    let j = self.c.below(2);
+                    format!("((partition {p} {a}).{j})")
+                } else {
+                    let q = self.lambda1(e, &Ty::Bool, d1);
+                    let j = self.c.below(3);
+                    format!("((partition2 {p} {q} {a}).{j})")
+                })
             }
             15 => {
                 let (op, ne) = self.assoc_op(e);

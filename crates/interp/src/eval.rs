@@ -971,6 +971,32 @@ impl<'p> Interp<'p> {
                 }
                 Ok(array_or(out, || elem_shape(&whole)))
             }
+            Partition | Partition2 => {
+                // each element's part: 0 if `p` holds, else (partition2) 1 if
+                // `q` holds, else the last; `q` is tested only where `p` fails
+                let k = if b == Partition { 1 } else { 2 };
+                let whole = atom(k)?;
+                let mut parts: Vec<Vec<Value>> = vec![Vec::new(); k + 1];
+                let fs = (0..k).map(fun).collect::<Result<Vec<_>, _>>()?;
+                for x in arr(k)?.iter() {
+                    let mut part = k;
+                    for (j, f) in fs.iter().enumerate() {
+                        if matches!(self.apply_closure(*f, vec![x.clone()])?, Value::Bool(true)) {
+                            part = j;
+                            break;
+                        }
+                    }
+                    if let Some(p) = parts.get_mut(part) {
+                        p.push(x.clone());
+                    }
+                }
+                Ok(Value::Tuple(Rc::new(
+                    parts
+                        .into_iter()
+                        .map(|p| array_or(p, || elem_shape(&whole)))
+                        .collect(),
+                )))
+            }
             Iota => {
                 let n = count(int(0)?, "size")?;
                 let mut out = alloc(n, span)?;

@@ -225,6 +225,11 @@ pub enum Builtin {
     Reduce,
     Scan,
     Filter,
+    /// `partition p a`: `(filter p a, filter (not p) a)` in one pass.
+    Partition,
+    /// `partition2 p q a`: the elements satisfying `p`, those satisfying `q`
+    /// but not `p`, and the rest (`q` is tested only where `p` fails).
+    Partition2,
     Iota,
     Replicate,
     Concat,
@@ -260,7 +265,7 @@ pub enum Builtin {
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 35] = [
+    pub const ALL: [Builtin; 37] = [
         Builtin::Build,
         Builtin::IFold,
         Builtin::Length,
@@ -275,6 +280,8 @@ impl Builtin {
         Builtin::Reduce,
         Builtin::Scan,
         Builtin::Filter,
+        Builtin::Partition,
+        Builtin::Partition2,
         Builtin::Iota,
         Builtin::Replicate,
         Builtin::Concat,
@@ -313,6 +320,8 @@ impl Builtin {
             Builtin::Reduce => "reduce",
             Builtin::Scan => "scan",
             Builtin::Filter => "filter",
+            Builtin::Partition => "partition",
+            Builtin::Partition2 => "partition2",
             Builtin::Iota => "iota",
             Builtin::Replicate => "replicate",
             Builtin::Concat => "concat",
@@ -352,7 +361,8 @@ impl Builtin {
             Map2 => &[Some(2), None, None],
             Map3 => &[Some(3), None, None, None],
             Fold | Reduce | Scan => &[Some(2), None, None],
-            Filter => &[Some(1), None],
+            Filter | Partition => &[Some(1), None],
+            Partition2 => &[Some(1), Some(1), None],
             Length | Unzip | Unzip3 | Iota | Flatten | Transpose | Reverse | Sum | Product
             | Maximum | Minimum | ArgMax | ArgMin => &[None],
             Zip | Replicate | Concat | Split | Rotate | Gather => &[None, None],

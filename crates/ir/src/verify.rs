@@ -574,6 +574,16 @@ pub fn prim_type(b: Builtin, ts: &[Type]) -> T {
             expect_same(&r, &Type::BOOL, name)?;
             Ok(Type::array(u, el))
         }
+        Partition | Partition2 => {
+            let k = if b == Partition { 1 } else { 2 };
+            let (_, el) = arr(&ts[k], name)?;
+            for t in &ts[..k] {
+                let (ps, r) = fun_type(t, 1, name)?;
+                expect_same(&ps[0], &el, name)?;
+                expect_same(&r, &Type::BOOL, name)?;
+            }
+            Ok(Type::Tuple(vec![Type::array(u.clone(), el); k + 1]))
+        }
         Iota => {
             expect_same(&ts[0], &Type::I64, name)?;
             Ok(Type::array(u, Type::I64))
