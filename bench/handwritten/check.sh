@@ -40,6 +40,7 @@ entry_of() {  # KIND -> "weir-file entry"
         scan) echo "examples/scan.weir prefix_sum" ;;
         histogram) echo "examples/histogram.weir histogram" ;;
         filter) echo "examples/filter.weir positives" ;;
+        partition) echo "examples/partition.weir partition3" ;;
     esac
 }
 
@@ -110,6 +111,11 @@ for s in 1 2 3; do check_case filter --n 1000 --seed $s; done
 check_case filter --n 0
 check_case filter --n 1 --seed 4
 
+# partition (standard normal values: about 31%, 38% and 31% in the three parts)
+for s in 1 2 3; do check_case partition --n 1000 --seed $s; done
+check_case partition --n 0
+check_case partition --n 1 --seed 4
+
 # hand-made edge cases (text inputs, converted to binary)
 edge() {  # KIND "text values"
     kind=$1
@@ -132,6 +138,10 @@ edge scan '[1e16, 1.0, 1.0, -1e16, 0.1, 0.2]'
 edge histogram '3 [0, -9223372036854775807, 9223372036854775807, 2, 2, 3, -1]'
 edge filter '[0.0, -0.0, nan, inf, -inf, 5e-324, -5e-324, -1.0, 2.0, nan]'
 edge filter '[-1.0, -2.0]'
+edge partition '[-0.5, 0.5, -0.0, 0.0, nan, inf, -inf, -0.5000000000000001, 0.49999999999999994, nan]'
+edge partition '[-1.0, -2.0]'
+edge partition '[0.0, 0.25]'
+edge partition '[2.0, nan]'
 
 check_data gmm_objective gmm_test
 check_data gmm_objective gmm_d2_K5

@@ -18,6 +18,9 @@ Writes the inputs of one benchmark entry, either in the programs' binary format
        about 1% of them fall outside 0..k and are ignored by the kernel)
   python3 mkinput.py filter --n 10000000 --seed 1 -o filter.bin      (standard normal:
       about half of the values are positive and kept, in random order)
+  python3 mkinput.py partition --n 10000000 --seed 1 -o partition.bin   (standard
+      normal: about 31%, 38% and 31% of the values fall below -0.5, in
+      [-0.5, 0.5) and above, in random order)
 
 ADBench instances (../../../shared/data/adbench/, format in its FileFormat.md),
 built exactly as `weir adbench gmm|ba FILE` builds them (a BA file stores one
@@ -96,6 +99,7 @@ SIGNATURES = {
     'scan': [('a', 'f64', (None,))],
     'histogram': [('k', 'i64', ()), ('is', 'i64', (None,))],
     'filter': [('a', 'f64', (None,))],
+    'partition': [('a', 'f64', (None,))],
 }
 
 # Result types, in the same form (a list: tuple components in order).
@@ -115,6 +119,7 @@ RESULTS = {
     'scan': [('f64', (None,))],
     'histogram': [('i64', (None,))],
     'filter': [('f64', (None,))],
+    'partition': [('f64', (None,)), ('f64', (None,)), ('f64', (None,))],
 }
 
 # Weir program and entry point of each benchmark (relative to the repository root).
@@ -134,6 +139,7 @@ ENTRIES = {
     'scan': ('examples/scan.weir', 'prefix_sum'),
     'histogram': ('examples/histogram.weir', 'histogram'),
     'filter': ('examples/filter.weir', 'positives'),
+    'partition': ('examples/partition.weir', 'partition3'),
 }
 
 # PolyBench/C 4.2.1 dataset sizes, in the order of --dims.
@@ -279,6 +285,14 @@ def gen_filter(rng, a):
     # standard normal values, one rng.gauss() each: about half of them are
     # positive, and which ones is random (a branch on the sign mispredicts
     # half the time); straight into an array as for scan
+    g = rng.gauss
+    return [Arr((a.n,), array.array('d', (g(0.0, 1.0) for _ in range(a.n))))]
+
+
+def gen_partition(rng, a):
+    # standard normal values, one rng.gauss() each, as for filter: about 31%
+    # below -0.5, 38% in [-0.5, 0.5) and 31% above, which part each value
+    # goes to random (a branch on it mispredicts often)
     g = rng.gauss
     return [Arr((a.n,), array.array('d', (g(0.0, 1.0) for _ in range(a.n))))]
 
@@ -439,6 +453,7 @@ GENERATORS = {
     'gemm': gen_gemm, 'mm2': gen_mm2, 'mm3': gen_mm3,
     'jacobi1d': gen_jacobi1d, 'jacobi2d': gen_jacobi2d, 'seidel2d': gen_seidel2d,
     'scan': gen_scan, 'histogram': gen_histogram, 'filter': gen_filter,
+    'partition': gen_partition,
 }
 
 ADBENCH_READERS = {'gmm_objective': adbench_gmm, 'ba_objective': adbench_ba}
@@ -632,7 +647,7 @@ def main():
                     help='PolyBench kernels: explicit sizes instead of --size (order above)')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--n', type=int, default=100,
-                    help='add3, scan, histogram, filter: length; gmm: number of points')
+                    help='add3, scan, histogram, filter, partition: length; gmm: number of points')
     ap.add_argument('--bins', type=int, default=1000, help='histogram: number of bins k')
     ap.add_argument('--d', type=int, default=3, help='gmm: dimension')
     ap.add_argument('--k', type=int, default=5, help='gmm: number of components')

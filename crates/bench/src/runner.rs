@@ -278,6 +278,12 @@ pub fn work(kernel: &str, inputs: &[Leaf]) -> Work {
                 w.bytes = Some(8.0 * (n + kept));
             }
         }
+        // Read a, write every element into one of the three parts.
+        "partition" => {
+            if let Some(n) = d(0, 0) {
+                w.bytes = Some(2.0 * 8.0 * n);
+            }
+        }
         _ => {}
     }
     w

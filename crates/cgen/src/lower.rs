@@ -70,6 +70,7 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
             cond_depth: vec![0],
             fresh: 0,
             fun_span: f.span,
+            need_inside: Vec::new(),
             dest_index: f
                 .dests
                 .iter()
@@ -153,6 +154,10 @@ struct Lower<'a> {
     fun_span: Span,
     /// The function's destinations, by name: their index.
     dest_index: HashMap<Name, usize>,
+    /// Out-of-memory checks of buffers hoisted out of loops, waiting for the
+    /// first statement that uses the buffer inside a loop body (see
+    /// [`Lower::place_needs`]).
+    need_inside: Vec<(Name, I)>,
 }
 
 impl Lower<'_> {
@@ -354,7 +359,44 @@ impl Lower<'_> {
 
     fn stmts(&mut self, ss: &[Stmt], out: &mut Vec<I>) {
         for s in ss {
-            self.stmt(s, out);
+            self.stmt_with_needs(s, Vec::new(), out);
+        }
+    }
+
+    /// `s`, after the out-of-memory checks it is the first to need: waiting
+    /// ones from enclosing scopes, and `own` (this scope's).
+    fn stmt_with_needs(&mut self, s: &Stmt, own: Vec<(Name, I, bool)>, out: &mut Vec<I>) {
+        if !self.need_inside.is_empty() {
+            let (due, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.need_inside)
+                .into_iter()
+                .partition(|(v, _)| mentions(std::slice::from_ref(s), v));
+            self.need_inside = rest;
+            // (one level only: a check never moves into an inner loop, where
+            // it would run once per element)
+            self.place_needs(s, due.into_iter().map(|(v, n)| (v, n, false)), out);
+        }
+        self.place_needs(s, own.into_iter(), out);
+        self.stmt(s, out);
+    }
+
+    /// The out-of-memory checks `due` of buffers that `s` is the first
+    /// statement to use: before `s`, or, for a buffer hoisted out of loops
+    /// (`hoisted`) whose first use is inside the body of the loop `s` after a
+    /// statement that can fail, inside that body (so an error the
+    /// interpreter meets first in the first iteration comes first; the buffer
+    /// is used only inside the loops it was hoisted out of).
+    fn place_needs(
+        &mut self,
+        s: &Stmt,
+        due: impl Iterator<Item = (Name, I, bool)>,
+        out: &mut Vec<I>,
+    ) {
+        for (v, need, hoisted) in due {
+            if hoisted && fails_before_use(s, &v) {
+                self.need_inside.push((v, need));
+            } else {
+                out.push(need);
+            }
         }
     }
 
@@ -537,17 +579,17 @@ impl Lower<'_> {
                             elem: b.elem,
                             loc,
                         },
+                        !b.when.is_empty(),
                     ));
                 }
                 for st in &body.stmts {
                     let (now, later): (Vec<_>, Vec<_>) = std::mem::take(&mut pending)
                         .into_iter()
-                        .partition(|(v, _)| mentions(std::slice::from_ref(st), v));
+                        .partition(|(v, _, _)| mentions(std::slice::from_ref(st), v));
                     pending = later;
-                    inner.extend(now.into_iter().map(|(_, need)| need));
-                    self.stmt(st, &mut inner);
+                    self.stmt_with_needs(st, now, &mut inner);
                 }
-                inner.extend(pending.into_iter().map(|(_, need)| need));
+                inner.extend(pending.into_iter().map(|(_, need, _)| need));
                 for (o, r) in names.iter().zip(&body.results) {
                     inner.push(I::Set(c_name(o), self.atom(r)));
                 }
@@ -1374,4 +1416,31 @@ fn zero(p: PrimType) -> Const {
         PrimType::Bool => Const::Bool(false),
         PrimType::I64 => Const::I64(0),
     }
+}
+
+/// Is `s` a loop whose body uses `v` (not its header) and, before the first
+/// statement of the body that does, has a statement that can fail?
+fn fails_before_use(s: &Stmt, v: &str) -> bool {
+    if stmt_uses(s).iter().any(|u| u.as_str() == v) {
+        return false;
+    }
+    let body: &[Stmt] = match s {
+        Stmt::For { body, .. } => body,
+        Stmt::Fold { body, .. } => &body.stmts,
+        Stmt::Loop {
+            form: LoopForm::For(..),
+            body,
+            ..
+        } => &body.stmts,
+        _ => return false,
+    };
+    for st in body {
+        if mentions(std::slice::from_ref(st), v) {
+            return false;
+        }
+        if stmt_can_fail(st) {
+            return true;
+        }
+    }
+    false
 }

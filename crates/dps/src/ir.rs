@@ -493,3 +493,26 @@ pub fn mentions(stmts: &[Stmt], v: &str) -> bool {
             || nested_blocks(s).iter().any(|b| mentions(b, v))
     })
 }
+
+/// Can this statement fail at run time (a check, a bounds-checked read or
+/// view, an integer division, anything nested)? Conservative.
+pub fn stmt_can_fail(s: &Stmt) -> bool {
+    match s {
+        Stmt::Let { exp, .. } => match exp {
+            SExp::Atom(_)
+            | SExp::Un(..)
+            | SExp::Convert(..)
+            | SExp::Math(..)
+            | SExp::Dim(..)
+            | SExp::DivOr0(..) => false,
+            SExp::Bin(op, ..) => matches!(op, BinOp::Div | BinOp::Rem | BinOp::Pow),
+            SExp::Load(..) => true,
+        },
+        Stmt::Store { .. } | Stmt::Copy { .. } => false,
+        Stmt::View {
+            view: View::Alias(_),
+            ..
+        } => false,
+        _ => true,
+    }
+}

@@ -2133,6 +2133,8 @@ impl<'a> FunTr<'a> {
                 first_x = x_l.clone();
             }
             let pred = self.body(&f.body, &[None])?;
+            // (the element's loads are in bounds: the index is below n)
+            let fails = pred.stmts.iter().any(stmt_can_fail);
             let mut stmts = bind;
             stmts.extend(pred.stmts);
             let t = pred
@@ -2140,11 +2142,11 @@ impl<'a> FunTr<'a> {
                 .first()
                 .cloned()
                 .unwrap_or(Atom::Const(Const::Bool(false)));
-            tests.push((stmts, t));
+            tests.push((stmts, t, fails));
         }
         // indicators: part 0 if p; (partition2) part 1 if q where p fails
         let mut tests = tests.into_iter();
-        let Some((s0, t0)) = tests.next() else {
+        let Some((s0, t0, _)) = tests.next() else {
             return error(span, "internal error: partition", "please report this");
         };
         body.extend(s0);
@@ -2159,20 +2161,32 @@ impl<'a> FunTr<'a> {
             });
             Atom::Var(v)
         };
-        if let Some((s1, t1)) = tests.next() {
+        if let Some((s1, t1, q_fails)) = tests.next() {
             let u = self.fresh("t");
-            body.push(Stmt::If {
-                outs: vec![(u.clone(), PrimType::Bool)],
-                cond: t0.clone(),
-                then: Block {
-                    stmts: vec![],
-                    results: vec![Atom::Const(Const::Bool(false))],
-                },
-                els: Block {
-                    stmts: s1,
-                    results: vec![t1],
-                },
-            });
+            if !q_fails {
+                // `q` cannot fail: evaluated for every element, no branch
+                body.extend(s1);
+                let np = not(self, t0.clone(), &mut body);
+                body.push(Stmt::Let {
+                    var: u.clone(),
+                    ty: PrimType::Bool,
+                    exp: SExp::Bin(BinOp::And, np, t1),
+                    span,
+                });
+            } else {
+                body.push(Stmt::If {
+                    outs: vec![(u.clone(), PrimType::Bool)],
+                    cond: t0.clone(),
+                    then: Block {
+                        stmts: vec![],
+                        results: vec![Atom::Const(Const::Bool(false))],
+                    },
+                    els: Block {
+                        stmts: s1,
+                        results: vec![t1],
+                    },
+                });
+            }
             let either = self.fresh("t");
             body.push(Stmt::Let {
                 var: either.clone(),
@@ -3311,11 +3325,51 @@ impl FunTr<'_> {
                         });
                         let mut vsh = dsh.clone();
                         if let Some(d) = vsh.first_mut() {
-                            *d = len;
+                            *d = len.clone();
                         }
                         self.shapes.insert(v.clone(), vsh.clone());
                         self.bind_depth(&v);
-                        self.guard(ssh, &vsh, "`++`", None, out, span)?;
+                        // An empty operand whose rows have a negative size
+                        // (never evaluated: the interpreter cannot tell their
+                        // shape) fits any rows; it copies nothing.
+                        let mut ssh = ssh.clone();
+                        for (j, g) in ssh.iter_mut().enumerate().skip(1) {
+                            let Some(w) = vsh.get(j) else { continue };
+                            if self.same_shape(std::slice::from_ref(g), std::slice::from_ref(w)) {
+                                continue;
+                            }
+                            let ga = self.resolve_here(g, span)?;
+                            let ga = self.emit_dim(&ga, out, span);
+                            let wa = self.resolve_here(w, span)?;
+                            let wa = self.emit_dim(&wa, out, span);
+                            let la = self.resolve_here(&len, span)?;
+                            let la = self.emit_dim(&la, out, span);
+                            let mut let_ = |this: &mut Self, ty: PrimType, exp: SExp| {
+                                let x = this.fresh("t");
+                                out.push(Stmt::Let {
+                                    var: x.clone(),
+                                    ty,
+                                    exp,
+                                    span,
+                                });
+                                this.bind_depth(&x);
+                                Atom::Var(x)
+                            };
+                            let zero = Atom::Const(Const::I64(0));
+                            let empty =
+                                let_(self, PrimType::Bool, SExp::Bin(BinOp::Eq, la, zero.clone()));
+                            let neg =
+                                let_(self, PrimType::Bool, SExp::Bin(BinOp::Lt, ga.clone(), zero));
+                            let both =
+                                let_(self, PrimType::Bool, SExp::Bin(BinOp::And, empty, neg));
+                            let bi = let_(self, PrimType::I64, SExp::Convert(PrimType::I64, both));
+                            let diff =
+                                let_(self, PrimType::I64, SExp::Bin(BinOp::Sub, wa, ga.clone()));
+                            let adj = let_(self, PrimType::I64, SExp::Bin(BinOp::Mul, bi, diff));
+                            let g2 = let_(self, PrimType::I64, SExp::Bin(BinOp::Add, ga, adj));
+                            *g = self.atom_dim(&g2);
+                        }
+                        self.guard(&ssh, &vsh, "`++`", None, out, span)?;
                         out.push(Stmt::Copy {
                             dest: v,
                             src: src.name().cloned().unwrap_or_default(),
