@@ -1961,24 +1961,9 @@ impl<'a> FunTr<'a> {
                         continue;
                     }
                     let k = if_count(&s.var, ai - 1);
-                    let v = self.fresh("f");
-                    inner.push(Stmt::View {
-                        var: v.clone(),
-                        elem: *p,
-                        rank: *r,
-                        view: View::Slice(
-                            b.clone(),
-                            Atom::Const(Const::I64(0)),
-                            Atom::Var(k.clone()),
-                        ),
-                        span,
-                    });
-                    let mut vsh = dims_d.clone();
-                    if let Some(d0) = vsh.first_mut() {
-                        *d0 = Dim::Var(k);
-                    }
-                    self.shapes.insert(v.clone(), vsh);
-                    self.bind_depth(&v);
+                    // (the buffer's shape is `dims_d`)
+                    self.shapes.insert(b.clone(), dims_d.clone());
+                    let v = self.prefix_view(b, *p, *r, &k, &mut inner, span);
                     dests.push(Some(v));
                 }
             }
@@ -1987,20 +1972,215 @@ impl<'a> FunTr<'a> {
         Ok((bufs, inner))
     }
 
-    /// `let y = filter p a`: the kept elements are written, in order, to the
-    /// front of buffers as long as `a` (an upper bound: the result's size is
-    /// known only once the filter has run), counting them; `y` is then a view of
-    /// the first `k` elements, `k` the existential size of `y` (named by
-    /// [`filter_count`]), in scope for the statements after it. Returns the
-    /// buffers and the statements that fill them and bind `y` (the caller puts
-    /// them and the rest of the block in one `alloc` scope); checks go to `pre`.
+    /// The buffers of a compaction (`filter`, `partition`): for each of
+    /// `parts` parts and each leaf of `a_l`, storage as long as the input
+    /// with the input's rows — an entry's result of existential size where it
+    /// is that part's result (`given`) and has that shape, else the region's.
+    /// Returns the input length, each leaf's row shape, each part's targets
+    /// and the buffers to allocate.
+    #[allow(clippy::type_complexity)]
+    fn compaction_buffers(
+        &mut self,
+        a_l: &[Leaf],
+        parts: usize,
+        given: &[Option<Name>],
+        pre: &mut Vec<Stmt>,
+        span: Span,
+    ) -> R<(Atom, Vec<Vec<Dim>>, Vec<Vec<Name>>, Vec<Buf>)> {
+        let Some(first) = a_l.first().cloned() else {
+            return error(
+                span,
+                "internal error: a compaction of nothing",
+                "please report this",
+            );
+        };
+        let ash = self.shape(&first, span)?;
+        let n_dim = self.resolve_here(&outer(&ash), span)?;
+        let n = self.emit_dim(&n_dim, pre, span);
+        let mut row_shapes = Vec::new();
+        let mut leaf_dims = Vec::new();
+        for l in a_l {
+            let lsh = self.shape(l, span)?;
+            let mut rows = Vec::new();
+            for d in lsh.iter().skip(1) {
+                rows.push(self.resolve_here(d, span)?);
+            }
+            let mut dims = vec![n.clone()];
+            for d in &rows {
+                dims.push(self.emit_dim(d, pre, span));
+            }
+            row_shapes.push(rows);
+            leaf_dims.push(dims);
+        }
+        let mut bufs = Vec::new();
+        let mut targets = Vec::new();
+        for j in 0..parts {
+            let mut part = Vec::new();
+            for (li, (l, (rows, dims))) in a_l
+                .iter()
+                .zip(row_shapes.iter().zip(&leaf_dims))
+                .enumerate()
+            {
+                let mut dims_d = vec![n_dim.clone()];
+                dims_d.extend(rows.iter().cloned());
+                if let Some(d) = given.get(j * a_l.len() + li).cloned().flatten()
+                    && self.exist_dests.contains(&d)
+                    && self.same_shape(&dims_d, &self.shapes.get(&d).cloned().unwrap_or_default())
+                {
+                    self.dest_ready(&d, pre, span);
+                    part.push(d);
+                    continue;
+                }
+                let b = self.fresh("b");
+                self.shapes.insert(b.clone(), dims_d);
+                self.bind_depth(&b);
+                part.push(b.clone());
+                bufs.push(Buf {
+                    var: b,
+                    elem: l.ty.prim(),
+                    dims: dims.clone(),
+                    span,
+                    when: vec![],
+                });
+            }
+            targets.push(part);
+        }
+        Ok((n, row_shapes, targets, bufs))
+    }
+
+    /// Bind a compaction's lambda parameter `x_l` to element `i` of the input
+    /// `a_l` (a load, or a view of a row).
+    fn bind_element(
+        &mut self,
+        x_l: &[Leaf],
+        a_l: &[Leaf],
+        row_shapes: &[Vec<Dim>],
+        i: &Name,
+        span: Span,
+    ) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for ((x, src), rows) in x_l.iter().zip(a_l).zip(row_shapes) {
+            let xn = x.name().cloned().unwrap_or_default();
+            let sn = src.name().cloned().unwrap_or_default();
+            match x.ty {
+                DType::Array(p, r) => {
+                    out.push(Stmt::View {
+                        var: xn.clone(),
+                        elem: p,
+                        rank: r,
+                        view: View::Row(sn, Atom::Var(i.clone())),
+                        span,
+                    });
+                    self.shapes.insert(xn, rows.clone());
+                }
+                DType::Scalar(p) => out.push(Stmt::Let {
+                    var: xn,
+                    ty: p,
+                    exp: SExp::Load(sn, vec![Atom::Var(i.clone())]),
+                    span,
+                }),
+            }
+        }
+        out
+    }
+
+    /// Write the element `x_l` at position `c` of the targets (a store, or a
+    /// copy into a row).
+    fn place_element(
+        &mut self,
+        x_l: &[Leaf],
+        targets: &[Name],
+        row_shapes: &[Vec<Dim>],
+        c: &Name,
+        span: Span,
+    ) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for ((x, b), rows) in x_l.iter().zip(targets).zip(row_shapes) {
+            let xn = x.name().cloned().unwrap_or_default();
+            match x.ty {
+                DType::Array(p, r) => {
+                    let v = self.fresh("r");
+                    out.push(Stmt::View {
+                        var: v.clone(),
+                        elem: p,
+                        rank: r,
+                        view: View::Row(b.clone(), Atom::Var(c.clone())),
+                        span,
+                    });
+                    self.shapes.insert(v.clone(), rows.clone());
+                    self.bind_depth(&v);
+                    out.push(Stmt::Copy {
+                        dest: v,
+                        src: xn,
+                        span,
+                    });
+                }
+                DType::Scalar(_) => out.push(Stmt::Store {
+                    dest: b.clone(),
+                    idx: vec![Atom::Var(c.clone())],
+                    val: Atom::Var(xn),
+                    span,
+                }),
+            }
+        }
+        out
+    }
+
+    /// `v = b[0:k]`, a view of the first `k` rows of `b` (of element `elem`
+    /// and rank `rank`), whose shape is `b`'s with outer size `k`.
+    fn prefix_view(
+        &mut self,
+        b: &Name,
+        elem: PrimType,
+        rank: usize,
+        k: &Name,
+        inner: &mut Vec<Stmt>,
+        span: Span,
+    ) -> Name {
+        let v = self.fresh("f");
+        inner.push(Stmt::View {
+            var: v.clone(),
+            elem,
+            rank,
+            view: View::Slice(b.clone(), Atom::Const(Const::I64(0)), Atom::Var(k.clone())),
+            span,
+        });
+        let mut vsh = self.shapes.get(b).cloned().unwrap_or_default();
+        if let Some(d) = vsh.first_mut() {
+            *d = Dim::Var(k.clone());
+        }
+        self.shapes.insert(v.clone(), vsh);
+        self.bind_depth(&v);
+        v
+    }
+
+    /// Views of the first `count` elements of each target (a compaction's
+    /// result, of existential length `count`).
+    fn compacted_views(
+        &mut self,
+        targets: &[Name],
+        row_shapes: &[Vec<Dim>],
+        a_l: &[Leaf],
+        count: &Name,
+        inner: &mut Vec<Stmt>,
+        span: Span,
+    ) -> Vec<Option<Name>> {
+        let mut views = Vec::new();
+        for ((b, rows), l) in targets.iter().zip(row_shapes).zip(a_l) {
+            let v = self.prefix_view(b, l.ty.prim(), rows.len() + 1, count, inner, span);
+            views.push(Some(v));
+        }
+        views
+    }
+
     /// `let (y0, y1[, y2]) = partition p [q] a`: one pass over `a`; each
     /// element goes to the front of its part's buffer (as long as `a`, or an
     /// entry's result of existential size), at that part's count. Scalar
     /// elements are stored into every part at its count and only the counts
     /// move (no branch on the data; a count never passes the index, so every
     /// store is in bounds); rows are copied into their part only. `q` runs
-    /// only where `p` fails, as in the interpreter.
+    /// only where `p` fails, as in the interpreter (unconditionally where it
+    /// cannot fail: the same result, without a branch).
     fn partition_stmt(
         &mut self,
         s: &core::Stmt,
@@ -2034,64 +2214,9 @@ impl<'a> FunTr<'a> {
             );
         };
         let a_l = self.leaves(a, span)?;
-        let Some(first) = a_l.first().cloned() else {
-            return error(
-                span,
-                "internal error: partition of nothing",
-                "please report this",
-            );
-        };
-        let ash = self.shape(&first, span)?;
-        let n_dim = self.resolve_here(&outer(&ash), span)?;
-        let n = self.emit_dim(&n_dim, pre, span);
-        let scalar = a_l
-            .iter()
-            .all(|l| matches!(l.ty, DType::Scalar(_)) || l.ty.rank() == 1);
-        // buffers: part j, leaf l
-        let mut row_shapes = Vec::new();
-        let mut leaf_dims = Vec::new();
-        for l in &a_l {
-            let lsh = self.shape(l, span)?;
-            let mut rows = Vec::new();
-            for d in lsh.iter().skip(1) {
-                rows.push(self.resolve_here(d, span)?);
-            }
-            let mut dims = vec![n.clone()];
-            for d in &rows {
-                dims.push(self.emit_dim(d, pre, span));
-            }
-            row_shapes.push(rows);
-            leaf_dims.push(dims);
-        }
-        let mut bufs = Vec::new();
-        let mut targets: Vec<Vec<Name>> = Vec::new();
-        for j in 0..=k {
-            let mut part = Vec::new();
-            for (li, l) in a_l.iter().enumerate() {
-                let mut dims_d = vec![n_dim.clone()];
-                dims_d.extend(row_shapes[li].iter().cloned());
-                if let Some(d) = given.get(j * a_l.len() + li).cloned().flatten()
-                    && self.exist_dests.contains(&d)
-                    && self.same_shape(&dims_d, &self.shapes.get(&d).cloned().unwrap_or_default())
-                {
-                    self.dest_ready(&d, pre, span);
-                    part.push(d);
-                    continue;
-                }
-                let b = self.fresh("b");
-                self.shapes.insert(b.clone(), dims_d);
-                self.bind_depth(&b);
-                part.push(b.clone());
-                bufs.push(Buf {
-                    var: b,
-                    elem: l.ty.prim(),
-                    dims: leaf_dims[li].clone(),
-                    span,
-                    when: vec![],
-                });
-            }
-            targets.push(part);
-        }
+        let scalar = a_l.iter().all(|l| l.ty.rank() == 1);
+        let (n, row_shapes, targets, bufs) =
+            self.compaction_buffers(&a_l, k + 1, given, pre, span)?;
         // the loop
         let i = self.fresh("i");
         self.bind_param(&i, &Type::I64, span)?;
@@ -2106,29 +2231,7 @@ impl<'a> FunTr<'a> {
         for (j, f) in preds.iter().enumerate() {
             let (px, tx) = lparam(f, 0, span)?;
             let x_l = self.bind_param(px, tx, span)?;
-            let mut bind = Vec::new();
-            for ((x, src), rows) in x_l.iter().zip(&a_l).zip(&row_shapes) {
-                let xn = x.name().cloned().unwrap_or_default();
-                let sn = src.name().cloned().unwrap_or_default();
-                match x.ty {
-                    DType::Array(p, r) => {
-                        bind.push(Stmt::View {
-                            var: xn.clone(),
-                            elem: p,
-                            rank: r,
-                            view: View::Row(sn, Atom::Var(i.clone())),
-                            span,
-                        });
-                        self.shapes.insert(xn, rows.clone());
-                    }
-                    DType::Scalar(p) => bind.push(Stmt::Let {
-                        var: xn,
-                        ty: p,
-                        exp: SExp::Load(sn, vec![Atom::Var(i.clone())]),
-                        span,
-                    }),
-                }
-            }
+            let bind = self.bind_element(&x_l, &a_l, &row_shapes, &i, span);
             if j == 0 {
                 first_x = x_l.clone();
             }
@@ -2163,17 +2266,7 @@ impl<'a> FunTr<'a> {
         };
         if let Some((s1, t1, q_fails)) = tests.next() {
             let u = self.fresh("t");
-            if !q_fails {
-                // `q` cannot fail: evaluated for every element, no branch
-                body.extend(s1);
-                let np = not(self, t0.clone(), &mut body);
-                body.push(Stmt::Let {
-                    var: u.clone(),
-                    ty: PrimType::Bool,
-                    exp: SExp::Bin(BinOp::And, np, t1),
-                    span,
-                });
-            } else {
+            if q_fails {
                 body.push(Stmt::If {
                     outs: vec![(u.clone(), PrimType::Bool)],
                     cond: t0.clone(),
@@ -2185,6 +2278,16 @@ impl<'a> FunTr<'a> {
                         stmts: s1,
                         results: vec![t1],
                     },
+                });
+            } else {
+                // `q` cannot fail: evaluated for every element, no branch
+                body.extend(s1);
+                let np = not(self, t0.clone(), &mut body);
+                body.push(Stmt::Let {
+                    var: u.clone(),
+                    ty: PrimType::Bool,
+                    exp: SExp::Bin(BinOp::And, np, t1),
+                    span,
                 });
             }
             let either = self.fresh("t");
@@ -2204,35 +2307,7 @@ impl<'a> FunTr<'a> {
         // stores, and the counts
         let mut next = Vec::new();
         for ((part, c), ind) in targets.iter().zip(&counts).zip(&inds) {
-            let mut st = Vec::new();
-            for ((x, b), rows) in first_x.iter().zip(part).zip(&row_shapes) {
-                let xn = x.name().cloned().unwrap_or_default();
-                match x.ty {
-                    DType::Array(p, r) => {
-                        let v = self.fresh("r");
-                        st.push(Stmt::View {
-                            var: v.clone(),
-                            elem: p,
-                            rank: r,
-                            view: View::Row(b.clone(), Atom::Var(c.clone())),
-                            span,
-                        });
-                        self.shapes.insert(v.clone(), rows.clone());
-                        self.bind_depth(&v);
-                        st.push(Stmt::Copy {
-                            dest: v,
-                            src: xn,
-                            span,
-                        });
-                    }
-                    DType::Scalar(_) => st.push(Stmt::Store {
-                        dest: b.clone(),
-                        idx: vec![Atom::Var(c.clone())],
-                        val: Atom::Var(xn),
-                        span,
-                    }),
-                }
-            }
+            let st = self.place_element(&first_x, part, &row_shapes, c, span);
             if scalar {
                 body.extend(st);
             } else {
@@ -2249,21 +2324,7 @@ impl<'a> FunTr<'a> {
                     },
                 });
             }
-            let inc = self.fresh("c");
-            body.push(Stmt::Let {
-                var: inc.clone(),
-                ty: PrimType::I64,
-                exp: SExp::Convert(PrimType::I64, ind.clone()),
-                span,
-            });
-            let c2 = self.fresh("c");
-            body.push(Stmt::Let {
-                var: c2.clone(),
-                ty: PrimType::I64,
-                exp: SExp::Bin(BinOp::Add, Atom::Var(c.clone()), Atom::Var(inc)),
-                span,
-            });
-            next.push(Atom::Var(c2));
+            next.push(self.count_up(c, ind.clone(), &mut body, span));
         }
         let outs: Vec<(Name, PrimType)> = (0..=k)
             .map(|j| {
@@ -2287,26 +2348,40 @@ impl<'a> FunTr<'a> {
         // the parts: views of their first counts
         let mut views = Vec::new();
         for (part, (c, _)) in targets.iter().zip(&outs) {
-            for ((b, rows), l) in part.iter().zip(&row_shapes).zip(&a_l) {
-                let v = self.fresh("f");
-                inner.push(Stmt::View {
-                    var: v.clone(),
-                    elem: l.ty.prim(),
-                    rank: rows.len() + 1,
-                    view: View::Slice(b.clone(), Atom::Const(Const::I64(0)), Atom::Var(c.clone())),
-                    span,
-                });
-                let mut vsh = vec![Dim::Var(c.clone())];
-                vsh.extend(rows.iter().cloned());
-                self.shapes.insert(v.clone(), vsh);
-                self.bind_depth(&v);
-                views.push(Some(v));
-            }
+            views.extend(self.compacted_views(part, &row_shapes, &a_l, c, &mut inner, span));
         }
         self.bind_leaves(s, flat, &views, &[]);
         Ok((bufs, inner))
     }
 
+    /// `c + (ind ? 1 : 0)`, as a new variable.
+    fn count_up(&mut self, c: &Name, ind: Atom, body: &mut Vec<Stmt>, span: Span) -> Atom {
+        let inc = self.fresh("c");
+        body.push(Stmt::Let {
+            var: inc.clone(),
+            ty: PrimType::I64,
+            exp: SExp::Convert(PrimType::I64, ind),
+            span,
+        });
+        let c2 = self.fresh("c");
+        body.push(Stmt::Let {
+            var: c2.clone(),
+            ty: PrimType::I64,
+            exp: SExp::Bin(BinOp::Add, Atom::Var(c.clone()), Atom::Var(inc)),
+            span,
+        });
+        Atom::Var(c2)
+    }
+
+    /// `let y = filter p a`: the kept elements are written, in order, to the
+    /// front of buffers as long as `a` (an upper bound: the result's size is
+    /// known only once the filter has run; rows are copied only when kept,
+    /// scalars stored always with the count moving by the test), counting
+    /// them; `y` is then a view of the first `k` elements, `k` the
+    /// existential size of `y` (named by [`filter_count`]), in scope for the
+    /// statements after it. Returns the buffers and the statements that fill
+    /// them and bind `y` (the caller puts them and the rest of the block in
+    /// one `alloc` scope); checks go to `pre`.
     fn filter_stmt(
         &mut self,
         s: &core::Stmt,
@@ -2326,55 +2401,8 @@ impl<'a> FunTr<'a> {
             );
         };
         let a_l = self.leaves(a, span)?;
-        let Some(first) = a_l.first().cloned() else {
-            return error(
-                span,
-                "internal error: filter of nothing",
-                "please report this",
-            );
-        };
-        let ash = self.shape(&first, span)?;
-        let n_dim = self.resolve_here(&outer(&ash), span)?;
-        let n = self.emit_dim(&n_dim, pre, span);
-        // the buffers (as long as the input; rows of each leaf's row shape):
-        // an entry's result of existential size where it is the filter's
-        // result and its upper bound is the input's length, else the region's
-        let mut bufs = Vec::new();
-        let mut targets = Vec::new();
-        let mut row_shapes = Vec::new();
-        for (k, l) in a_l.iter().enumerate() {
-            let lsh = self.shape(l, span)?;
-            let mut rows = Vec::new();
-            for d in lsh.iter().skip(1) {
-                rows.push(self.resolve_here(d, span)?);
-            }
-            let mut dims_d = vec![n_dim.clone()];
-            dims_d.extend(rows.iter().cloned());
-            let mut dims = vec![n.clone()];
-            for d in &rows {
-                dims.push(self.emit_dim(d, pre, span));
-            }
-            row_shapes.push(rows);
-            if let Some(d) = given.get(k).cloned().flatten()
-                && self.exist_dests.contains(&d)
-                && self.same_shape(&dims_d, &self.shapes.get(&d).cloned().unwrap_or_default())
-            {
-                self.dest_ready(&d, pre, span);
-                targets.push(d);
-                continue;
-            }
-            let b = self.fresh("b");
-            self.shapes.insert(b.clone(), dims_d);
-            self.bind_depth(&b);
-            targets.push(b.clone());
-            bufs.push(Buf {
-                var: b,
-                elem: l.ty.prim(),
-                dims,
-                span,
-                when: vec![],
-            });
-        }
+        let (n, row_shapes, targets, bufs) = self.compaction_buffers(&a_l, 1, given, pre, span)?;
+        let targets = targets.into_iter().next().unwrap_or_default();
         // the loop: test each element, store the kept ones at the count
         let i = self.fresh("i");
         self.bind_param(&i, &Type::I64, span)?;
@@ -2382,30 +2410,7 @@ impl<'a> FunTr<'a> {
         self.bind_param(&c, &Type::I64, span)?;
         let (px, tx) = lparam(f, 0, span)?;
         let x_l = self.bind_param(px, tx, span)?;
-        let mut body = Vec::new();
-        for ((x, src), rows) in x_l.iter().zip(&a_l).zip(&row_shapes) {
-            let xn = x.name().cloned().unwrap_or_default();
-            let sn = src.name().cloned().unwrap_or_default();
-            match x.ty {
-                DType::Array(p, r) => {
-                    // a row of the input: a view
-                    body.push(Stmt::View {
-                        var: xn.clone(),
-                        elem: p,
-                        rank: r,
-                        view: View::Row(sn, Atom::Var(i.clone())),
-                        span,
-                    });
-                    self.shapes.insert(xn, rows.clone());
-                }
-                DType::Scalar(p) => body.push(Stmt::Let {
-                    var: xn,
-                    ty: p,
-                    exp: SExp::Load(sn, vec![Atom::Var(i.clone())]),
-                    span,
-                }),
-            }
-        }
+        let mut body = self.bind_element(&x_l, &a_l, &row_shapes, &i, span);
         let pred = self.body(&f.body, &[None])?;
         body.extend(pred.stmts);
         let cond = pred
@@ -2413,78 +2418,29 @@ impl<'a> FunTr<'a> {
             .first()
             .cloned()
             .unwrap_or(Atom::Const(Const::Bool(false)));
-        let mut then = Vec::new();
-        for ((x, b), rows) in x_l.iter().zip(&targets).zip(&row_shapes) {
-            let xn = x.name().cloned().unwrap_or_default();
-            match x.ty {
-                DType::Array(p, r) => {
-                    // copy the kept row into row c of the buffer
-                    let v = self.fresh("r");
-                    then.push(Stmt::View {
-                        var: v.clone(),
-                        elem: p,
-                        rank: r,
-                        view: View::Row(b.clone(), Atom::Var(c.clone())),
-                        span,
-                    });
-                    self.shapes.insert(v.clone(), rows.clone());
-                    self.bind_depth(&v);
-                    then.push(Stmt::Copy {
-                        dest: v,
-                        src: xn,
-                        span,
-                    });
-                }
-                DType::Scalar(_) => then.push(Stmt::Store {
-                    dest: b.clone(),
-                    idx: vec![Atom::Var(c.clone())],
-                    val: Atom::Var(xn),
-                    span,
-                }),
-            }
-        }
-        let c2 = self.fresh("c");
+        let place = self.place_element(&x_l, &targets, &row_shapes, &c, span);
         if x_l.iter().all(|x| matches!(x.ty, DType::Scalar(_))) {
             // Elements are scalars: store every element at the count and
             // advance the count by the test (0 or 1), with no branch on the
             // data. The store is in bounds: the count is at most the index.
             // A rejected element is overwritten by the next one, or lies
             // past the result's length.
-            body.extend(then);
-            let inc = self.fresh("c");
-            body.push(Stmt::Let {
-                var: inc.clone(),
-                ty: PrimType::I64,
-                exp: SExp::Convert(PrimType::I64, cond),
-                span,
-            });
-            body.push(Stmt::Let {
-                var: c2.clone(),
-                ty: PrimType::I64,
-                exp: SExp::Bin(BinOp::Add, Atom::Var(c.clone()), Atom::Var(inc)),
-                span,
-            });
+            body.extend(place);
         } else {
-            let c1 = self.fresh("c");
-            then.push(Stmt::Let {
-                var: c1.clone(),
-                ty: PrimType::I64,
-                exp: SExp::Bin(BinOp::Add, Atom::Var(c.clone()), Atom::Const(Const::I64(1))),
-                span,
-            });
             body.push(Stmt::If {
-                outs: vec![(c2.clone(), PrimType::I64)],
-                cond,
+                outs: vec![],
+                cond: cond.clone(),
                 then: Block {
-                    stmts: then,
-                    results: vec![Atom::Var(c1)],
+                    stmts: place,
+                    results: vec![],
                 },
                 els: Block {
                     stmts: vec![],
-                    results: vec![Atom::Var(c.clone())],
+                    results: vec![],
                 },
             });
         }
+        let c2 = self.count_up(&c, cond, &mut body, span);
         let k = filter_count(&s.var);
         self.bind_depth(&k);
         self.scalar_types.insert(k.clone(), PrimType::I64);
@@ -2496,26 +2452,11 @@ impl<'a> FunTr<'a> {
             n,
             body: Block {
                 stmts: body,
-                results: vec![Atom::Var(c2)],
+                results: vec![c2],
             },
         }];
         // the result: views of the first k elements
-        let mut views = Vec::new();
-        for ((b, rows), l) in targets.iter().zip(&row_shapes).zip(&a_l) {
-            let v = self.fresh("f");
-            inner.push(Stmt::View {
-                var: v.clone(),
-                elem: l.ty.prim(),
-                rank: rows.len() + 1,
-                view: View::Slice(b.clone(), Atom::Const(Const::I64(0)), Atom::Var(k.clone())),
-                span,
-            });
-            let mut vsh = vec![Dim::Var(k.clone())];
-            vsh.extend(rows.iter().cloned());
-            self.shapes.insert(v.clone(), vsh);
-            self.bind_depth(&v);
-            views.push(Some(v));
-        }
+        let views = self.compacted_views(&targets, &row_shapes, &a_l, &k, &mut inner, span);
         self.bind_leaves(s, flat, &views, &[]);
         Ok((bufs, inner))
     }
@@ -3957,20 +3898,7 @@ impl FunTr<'_> {
             });
             self.bind_depth(&k);
             self.scalar_types.insert(k.clone(), PrimType::I64);
-            let v = self.fresh("f");
-            inner.push(Stmt::View {
-                var: v.clone(),
-                elem: *p,
-                rank: *r,
-                view: View::Slice(b.clone(), Atom::Const(Const::I64(0)), Atom::Var(k.clone())),
-                span,
-            });
-            let mut vsh = self.shapes.get(b).cloned().unwrap_or_default();
-            if let Some(d) = vsh.first_mut() {
-                *d = Dim::Var(k);
-            }
-            self.shapes.insert(v.clone(), vsh);
-            self.bind_depth(&v);
+            let v = self.prefix_view(b, *p, *r, &k, &mut inner, span);
             views.push(Some(v));
         }
         self.bind_leaves(s, flat, &views, &scalars);
