@@ -1836,12 +1836,30 @@ impl<'a> FunTr<'a> {
             let exist = matches!(sh.first(), Some(Dim::Var(v)) if *v == if_count(&s.var, j));
             let lt = self.resolve_here(&outer(a), span)?;
             let le = self.resolve_here(&outer(b), span)?;
-            // (never negative: a negative length is the taken branch's error)
+            // The taken branch's length (the condition is known before the
+            // `if`), so an untaken branch's huge length allocates nothing;
+            // never negative: a negative length is the taken branch's error.
             let mut dims_d = vec![if exist {
-                Dim::Max(
-                    Box::new(Dim::Max(Box::new(lt.clone()), Box::new(le.clone()))),
-                    Box::new(Dim::Const(0)),
-                )
+                let cond = self.scalar_atom(c);
+                let lta = self.emit_dim(&lt, pre, span);
+                let lea = self.emit_dim(&le, pre, span);
+                let mut let_ = |this: &mut Self, exp: SExp| {
+                    let x = this.fresh("len");
+                    pre.push(Stmt::Let {
+                        var: x.clone(),
+                        ty: PrimType::I64,
+                        exp,
+                        span,
+                    });
+                    this.bind_depth(&x);
+                    Atom::Var(x)
+                };
+                let ci = let_(self, SExp::Convert(PrimType::I64, cond));
+                let t1 = let_(self, SExp::Bin(BinOp::Mul, ci.clone(), lta));
+                let nc = let_(self, SExp::Bin(BinOp::Sub, Atom::Const(Const::I64(1)), ci));
+                let t2 = let_(self, SExp::Bin(BinOp::Mul, nc, lea));
+                let sel = let_(self, SExp::Bin(BinOp::Add, t1, t2));
+                Dim::Max(Box::new(self.atom_dim(&sel)), Box::new(Dim::Const(0)))
             } else {
                 lt.clone()
             }];
