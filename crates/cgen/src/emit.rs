@@ -543,7 +543,17 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
                 );
                 let _ = writeln!(s, "    out{k}_dims[{j}] = d < 0 ? 0 : d;");
             }
-            let _ = writeln!(s, "    live = live && out{k}_dims[{j}] > 0;");
+            // An existential dim is an upper bound: the result may have no
+            // rows at all, so the dims inside it are not known to be evaluated
+            // (the entry itself checks them where it makes a row).
+            if f.results
+                .iter()
+                .any(|r| matches!(r, ResultPart::Size { dest, dim } if *dest == k && *dim == j))
+            {
+                s.push_str("    live = 0;\n");
+            } else {
+                let _ = writeln!(s, "    live = live && out{k}_dims[{j}] > 0;");
+            }
             // Too large for memory: reported at the dim that makes it so.
             let _ = writeln!(
                 s,

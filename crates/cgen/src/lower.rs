@@ -71,6 +71,8 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
             fresh: 0,
             fun_span: f.span,
             need_inside: Vec::new(),
+            conds: HashMap::new(),
+            guards: Vec::new(),
             dest_index: f
                 .dests
                 .iter()
@@ -158,6 +160,19 @@ struct Lower<'a> {
     /// first statement that uses the buffer inside a loop body (see
     /// [`Lower::place_needs`]).
     need_inside: Vec<(Name, I)>,
+    /// Boolean variables that are a bounds test: `x >= 0`, `x < n`, `a && b`.
+    conds: HashMap<Name, Cond>,
+    /// `(x, n)` with `0 <= x < n` known in the current `if` branch (both
+    /// canonical): the tests of the enclosing branches.
+    guards: Vec<(Atom, Atom)>,
+}
+
+/// A bounds test a boolean variable stands for (see [`Lower::guards`]).
+#[derive(Clone)]
+enum Cond {
+    NonNeg(Atom),
+    Less(Atom, Atom),
+    And(Name, Name),
 }
 
 impl Lower<'_> {
@@ -286,10 +301,54 @@ impl Lower<'_> {
             }
             Atom::Var(v) => match self.counters.get(&v) {
                 Some((bound, _)) => *bound == len,
-                None => false,
+                None => self
+                    .guards
+                    .iter()
+                    .any(|(x, n)| *x == Atom::Var(v.clone()) && *n == len),
             },
             _ => false,
         }
+    }
+
+    /// Record what a boolean `let` tests, when it is part of a bounds test.
+    fn note_cond(&mut self, var: &str, e: &SExp) {
+        let zero = Atom::Const(Const::I64(0));
+        let c = match e {
+            SExp::Bin(BinOp::Ge, x, z) if *z == zero => Cond::NonNeg(self.canon_atom(x)),
+            SExp::Bin(BinOp::Lt, x, n) => Cond::Less(self.canon_atom(x), self.canon_atom(n)),
+            SExp::Bin(BinOp::And, Atom::Var(a), Atom::Var(b)) => Cond::And(a.clone(), b.clone()),
+            _ => return,
+        };
+        self.conds.insert(var.to_string(), c);
+    }
+
+    /// The `(x, n)` with `0 <= x < n` that `cond` being true proves.
+    fn cond_guards(&self, cond: &Atom) -> Vec<(Atom, Atom)> {
+        let mut nonneg = Vec::new();
+        let mut less = Vec::new();
+        let mut todo: Vec<Name> = match cond {
+            Atom::Var(v) => vec![v.clone()],
+            Atom::Const(_) => vec![],
+        };
+        let mut fuel = 64;
+        while let Some(v) = todo.pop() {
+            fuel -= 1;
+            if fuel == 0 {
+                break;
+            }
+            match self.conds.get(&v) {
+                Some(Cond::NonNeg(x)) => nonneg.push(x.clone()),
+                Some(Cond::Less(x, n)) => less.push((x.clone(), n.clone())),
+                Some(Cond::And(a, b)) => {
+                    todo.push(a.clone());
+                    todo.push(b.clone());
+                }
+                None => {}
+            }
+        }
+        less.into_iter()
+            .filter(|(x, _)| nonneg.contains(x))
+            .collect()
     }
 
     /// Emit (or hoist, or drop) the bounds check of `idx` against dim `k` of `a`.
@@ -498,6 +557,9 @@ impl Lower<'_> {
     fn stmt(&mut self, s: &Stmt, out: &mut Vec<I>) {
         match s {
             Stmt::Let { var, ty, exp, span } => {
+                if *ty == PrimType::Bool {
+                    self.note_cond(var, exp);
+                }
                 let e = self.sexp(var, *ty, exp, *span, out);
                 out.push(I::Decl(c_name(var), CTy::Prim(*ty), Some(e)));
                 self.scalars.insert(var.clone(), *ty);
@@ -513,6 +575,11 @@ impl Lower<'_> {
                     format!(
                         "size mismatch: {} has size %lld where size %lld is needed",
                         m.callee
+                    )
+                } else if m.param == "annotation" {
+                    format!(
+                        "size mismatch: the value has size %lld, but its annotation says `{}` = %lld",
+                        weir_ir::display_name(&m.size)
                     )
                 } else if m.param == "result" {
                     format!(
@@ -640,7 +707,11 @@ impl Lower<'_> {
                     *d += 1;
                 }
                 let mut t = Vec::new();
+                let known = self.guards.len();
+                let g = self.cond_guards(cond);
+                self.guards.extend(g);
                 self.block_into(then, &names, &mut t);
+                self.guards.truncate(known);
                 let mut e = Vec::new();
                 self.block_into(els, &names, &mut e);
                 if let Some(d) = self.cond_depth.last_mut() {

@@ -59,6 +59,51 @@ pub struct Checker<'a> {
     pub diags: Vec<Diagnostic>,
     /// Spans of inference variables, for "cannot infer" errors.
     var_spans: HashMap<u32, Span>,
+    /// The `i64` parameters of the definition being checked: names a
+    /// signature's sizes may use (checked at run time, see `runtime_sizes`).
+    value_sizes: HashSet<String>,
+    /// The source text of the size expressions of annotations, by the
+    /// variable that holds their value (for messages).
+    size_texts: HashMap<Name, String>,
+}
+
+/// A size of a signature checked at run time: where it is (the component of a
+/// tuple type, the dim) and its `i64` expression.
+struct RuntimeSize {
+    comp: Option<usize>,
+    dim: usize,
+    exp: Expr,
+}
+
+/// The source form of a size expression, for messages.
+fn size_text(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Var(id) => id.name.clone(),
+        ExprKind::Int(v, _) => v.to_string(),
+        ExprKind::Binary(op, a, b, _) => {
+            let side = |x: &Expr| match x.kind {
+                ExprKind::Binary(..) => format!("({})", size_text(x)),
+                _ => size_text(x),
+            };
+            format!("{} {} {}", side(a), op.symbol(), side(b))
+        }
+        ExprKind::Unary(ast::UnOp::Neg, a) => format!("-{}", size_text(a)),
+        ExprKind::Apply(f, xs) => {
+            let mut out = size_text(f);
+            for x in xs {
+                match x.kind {
+                    ExprKind::Var(_) | ExprKind::Int(..) => {
+                        out.push(' ');
+                        out.push_str(&size_text(x));
+                    }
+                    _ => out.push_str(&format!(" ({})", size_text(x))),
+                }
+            }
+            out
+        }
+        ExprKind::Proj(a, k, _) => format!("{}.{k}", size_text(a)),
+        _ => "...".into(),
+    }
 }
 
 fn is_reserved(name: &str) -> bool {
@@ -110,6 +155,8 @@ impl<'a> Checker<'a> {
             counter,
             diags: Vec::new(),
             var_spans: HashMap::new(),
+            value_sizes: HashSet::new(),
+            size_texts: HashMap::new(),
         }
     }
 
@@ -270,16 +317,27 @@ impl<'a> Checker<'a> {
                 let size = match sz {
                     SizeExp::Any(_) => Size::Unknown,
                     SizeExp::Const(c, _) => Size::Const(*c),
+                    // checked at run time (`runtime_sizes`)
+                    SizeExp::Expr(_) if size_env.is_some() => Size::Unknown,
+                    SizeExp::Expr(e) => {
+                        let (a, t) = self.expr(e, Some(&Type::I64))?;
+                        self.unify_at(&t, &Type::I64, e.span, "in an array size (an i64)")?;
+                        if let Atom::Var(v) = &a {
+                            self.size_texts.insert(v.clone(), size_text(e));
+                        }
+                        self.size_of_atom(&a)
+                    }
                     SizeExp::Named(id) => match size_env {
                         Some(env) => match env.get(&id.name) {
                             Some(core) => Size::Var(core.clone()),
+                            None if self.value_sizes.contains(&id.name) => Size::Unknown,
                             None => {
                                 return self.fail(
                                     Diagnostic::new("E0302", id.span, format!("unknown size `{}`", id.name))
-                                        .with_label("not a size parameter of this definition")
+                                        .with_label("not a size parameter or an i64 parameter of this definition")
                                         .with_help(format!(
-                                            "declare it after the function name: `def f [{}] ...`, or write `[]` for a size that is not named",
-                                            id.name
+                                            "declare it after the function name: `def f [{}] ...`, take it as a parameter `({}: i64)`, or write `[]` for a size that is not named",
+                                            id.name, id.name
                                         )),
                                 );
                             }
@@ -449,11 +507,38 @@ impl<'a> Checker<'a> {
             self.scope
                 .push((s.name.clone(), Binding::Var(Atom::Var(core), Type::I64)));
         }
+        self.value_sizes = d
+            .params
+            .iter()
+            .filter_map(|p| match (&p.pat, &p.ty) {
+                (Pat::Var(id, _), TypeExp::Prim(PrimType::I64, _))
+                    if !size_env.contains_key(&id.name) =>
+                {
+                    Some(id.name.clone())
+                }
+                _ => None,
+            })
+            .collect();
         let mut params = Vec::new();
         let mut param_pats = Vec::new();
         let mut seen = HashSet::new();
+        let mut param_checks = Vec::new();
         for p in &d.params {
             let ty = self.type_exp(&p.ty, Some(&size_env), true)?;
+            for rs in self.runtime_sizes(&p.ty, &size_env)? {
+                if rs.comp.is_some() {
+                    return self.fail(
+                        Diagnostic::new(
+                            "E0305",
+                            rs.exp.span,
+                            "a size checked at run time inside a tuple parameter is not supported",
+                        )
+                        .with_label("inside a tuple")
+                        .with_help("take the array as a parameter of its own, or name the size with a size parameter `[n]`"),
+                    );
+                }
+                param_checks.push((params.len(), p.pat.clone(), rs));
+            }
             if d.entry && ty.has_fun() {
                 return self.fail(
                     Diagnostic::new("E0403", p.ty.span(), "entry points cannot take functions")
@@ -501,6 +586,10 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        let ret_checks = match &d.ret {
+            Some(t) => self.runtime_sizes(t, &size_env)?,
+            None => vec![],
+        };
         let ret = match &d.ret {
             Some(t) => {
                 if let TypeExp::Fun(_, _, s) = t {
@@ -526,7 +615,40 @@ impl<'a> Checker<'a> {
             }
             self.bind_pat(pat, Atom::Var(core.clone()), ty.clone(), *span)?;
         }
+        self.value_sizes.clear();
+        // Sizes of the parameters that are expressions: checked on entry.
+        for (k, pat, rs) in &param_checks {
+            let Some((core, _)) = params.get(*k) else {
+                continue;
+            };
+            let name = match pat {
+                Pat::Var(id, _) => id.name.clone(),
+                _ => format!("#{}", k + 1),
+            };
+            let got = self.emit(
+                "n",
+                Type::I64,
+                Exp::Dim(Atom::Var(core.clone()), rs.dim),
+                rs.exp.span,
+            );
+            self.size_check(got, rs, &d.name.name, &name)?;
+        }
         let (atom, bty) = self.expr(&d.body, ret.as_ref())?;
+        // Sizes of the result that are expressions: checked at the end.
+        for rs in &ret_checks {
+            let part = match rs.comp {
+                Some(c) => {
+                    let t = match self.infer.resolve(&bty) {
+                        Type::Tuple(ts) => ts.get(c).cloned().unwrap_or(Type::I64),
+                        t => t,
+                    };
+                    self.emit("r", t, Exp::Proj(atom.clone(), c), rs.exp.span)
+                }
+                None => atom.clone(),
+            };
+            let got = self.emit("n", Type::I64, Exp::Dim(part, rs.dim), rs.exp.span);
+            self.size_check(got, rs, &d.name.name, "result")?;
+        }
         let ret = match ret {
             Some(r) => {
                 let what = format!(
@@ -575,6 +697,157 @@ impl<'a> Checker<'a> {
             span: d.span,
         };
         Ok((def, sig))
+    }
+
+    /// The sizes of a signature's type that are checked at run time: size
+    /// expressions (`[n + 1]`) and names of `i64` parameters (`[k]`), in an
+    /// array type or in the arrays of a tuple type.
+    fn runtime_sizes(
+        &mut self,
+        t: &TypeExp,
+        size_env: &HashMap<String, Name>,
+    ) -> R<Vec<RuntimeSize>> {
+        fn walk(
+            t: &TypeExp,
+            comp: Option<usize>,
+            dim: usize,
+            env: &HashMap<String, Name>,
+            values: &HashSet<String>,
+            out: &mut Vec<RuntimeSize>,
+            nested: &mut Option<Span>,
+        ) {
+            match t {
+                TypeExp::Array(sz, e, _) => {
+                    let exp = match sz {
+                        SizeExp::Expr(e) => Some((**e).clone()),
+                        SizeExp::Named(id)
+                            if !env.contains_key(&id.name) && values.contains(&id.name) =>
+                        {
+                            Some(Expr {
+                                kind: ExprKind::Var(id.clone()),
+                                span: id.span,
+                            })
+                        }
+                        _ => None,
+                    };
+                    if let Some(exp) = exp {
+                        out.push(RuntimeSize { comp, dim, exp });
+                    }
+                    walk(e, comp, dim + 1, env, values, out, nested);
+                }
+                TypeExp::Tuple(ts, _) if comp.is_none() && dim == 0 => {
+                    for (i, t) in ts.iter().enumerate() {
+                        walk(t, Some(i), 0, env, values, out, nested);
+                    }
+                }
+                TypeExp::Tuple(ts, _) => {
+                    // sizes inside an array of tuples, or a nested tuple
+                    let mut inner = Vec::new();
+                    for t in ts {
+                        walk(t, Some(0), 1, env, values, &mut inner, nested);
+                    }
+                    if let Some(r) = inner.first() {
+                        nested.get_or_insert(r.exp.span);
+                    }
+                }
+                TypeExp::Prim(..) | TypeExp::Fun(..) => {}
+            }
+        }
+        let mut out = Vec::new();
+        let mut nested = None;
+        walk(
+            t,
+            None,
+            0,
+            size_env,
+            &self.value_sizes,
+            &mut out,
+            &mut nested,
+        );
+        if let Some(span) = nested {
+            return self.fail(
+                Diagnostic::new(
+                    "E0305",
+                    span,
+                    "a size checked at run time inside an array of tuples or a nested tuple is not supported",
+                )
+                .with_label("here")
+                .with_help("name the size with a size parameter `[n]`, or write `[]`"),
+            );
+        }
+        Ok(out)
+    }
+
+    /// The sizes an annotation names (`let b: [n]f64 = e`) where the value's
+    /// own size is not known statically: checked at run time, one check per
+    /// dim, at the annotation.
+    fn annotation_checks(
+        &mut self,
+        a: &Atom,
+        t: &Type,
+        ann: &Type,
+        dim: usize,
+        span: Span,
+    ) -> R<()> {
+        let t = self.infer.resolve(t);
+        let ann = self.infer.resolve(ann);
+        if let (Type::Array(st, et), Type::Array(sa, ea)) = (&t, &ann) {
+            let want = match sa {
+                Size::Var(v) => Some((
+                    Atom::Var(v.clone()),
+                    self.size_texts
+                        .get(v)
+                        .cloned()
+                        .unwrap_or_else(|| display_name(v).to_string()),
+                )),
+                Size::Const(c) => Some((Atom::Const(Const::I64(*c)), c.to_string())),
+                _ => None,
+            };
+            if let Some((want, text)) = want
+                && matches!(st, Size::Unknown)
+            {
+                let got = self.emit("n", Type::I64, Exp::Dim(a.clone(), dim), span);
+                self.emit(
+                    "chk",
+                    Type::I64,
+                    Exp::CheckSize(Box::new(SizeCheck {
+                        got,
+                        want,
+                        callee: self.current.clone(),
+                        param: "annotation".into(),
+                        size: text,
+                    })),
+                    span,
+                );
+            }
+            self.annotation_checks(a, et, ea, dim + 1, span)?;
+        }
+        Ok(())
+    }
+
+    /// `got` (a dim of a parameter or of the result) must equal the value of
+    /// the size expression `rs`: one run-time check, at the expression.
+    fn size_check(&mut self, got: Atom, rs: &RuntimeSize, callee: &str, param: &str) -> R<()> {
+        let (want, t) = self.expr(&rs.exp, Some(&Type::I64))?;
+        self.unify_at(
+            &t,
+            &Type::I64,
+            rs.exp.span,
+            "in an array size (sizes are i64)",
+        )?;
+        self.emit(
+            "chk",
+            Type::I64,
+            Exp::CheckSize(Box::new(SizeCheck {
+                got,
+                want,
+                callee: callee.to_string(),
+                param: param.to_string(),
+                size: size_text(&rs.exp),
+            })),
+            rs.exp.span,
+        );
+        Ok(())
     }
 
     pub fn var_span(&self, v: u32) -> Option<Span> {
@@ -728,6 +1001,9 @@ impl<'a> Checker<'a> {
                     };
                     let (a, t) = self.expr(rhs, ann.as_ref())?;
                     self.no_fun(&t, rhs.span)?;
+                    if let (Some(ann), Pat::Var(_, Some(te))) = (&ann, pat) {
+                        self.annotation_checks(&a, &t, ann, 0, te.span())?;
+                    }
                     self.bind_pat(pat, a, t, rhs.span)?;
                 }
                 let r = self.expr(body, expected);
@@ -1588,7 +1864,8 @@ impl<'a> Checker<'a> {
                     (Build | Iota | Replicate | Split | Rotate | Unflatten | Slide | Pad, 0)
                     | (Unflatten | Slide | Pad, 1)
                     | (IFold, 2)
-                    | (IReduce, 2) => Some(Type::I64),
+                    | (IReduce, 2)
+                    | (IReduceByIndex, 3) => Some(Type::I64),
                     _ => None,
                 };
                 let r = self.arg_in(a, exp.as_ref())?;
@@ -1726,6 +2003,32 @@ impl<'a> Checker<'a> {
                     &el,
                     args[1].span(),
                     "in the result of the operator of `reduce_by_index`",
+                )?;
+                Type::array(s, el)
+            }
+            IReduceByIndex => {
+                let (s, el) = self.expect_array(&v(0).1, args[0].span(), name)?;
+                self.unify_at(
+                    &v(2).1,
+                    &el,
+                    args[2].span(),
+                    "between the neutral element and the elements of `ireduce_by_index`",
+                )?;
+                let (g, gr) = self.fun_arg(&args[4], &[Type::I64], &what(4))?;
+                fun_args[4] = Some(g);
+                self.unify_at(
+                    &gr,
+                    &Type::Tuple(vec![Type::I64, el.clone()]),
+                    args[4].span(),
+                    "in the result of the generator of `ireduce_by_index` (an index and a value)",
+                )?;
+                let (f, r) = self.fun_arg(&args[1], &[el.clone(), el.clone()], &what(1))?;
+                fun_args[1] = Some(f);
+                self.unify_at(
+                    &r,
+                    &el,
+                    args[1].span(),
+                    "in the result of the operator of `ireduce_by_index`",
                 )?;
                 Type::array(s, el)
             }

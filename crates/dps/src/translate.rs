@@ -166,6 +166,8 @@ struct FunTr<'a> {
     /// allocates an upper bound, the entry writes the first rows and returns
     /// their number ([`ResultPart::Size`]).
     exist_dests: std::collections::HashSet<Name>,
+    /// Uses of each variable in the function (nested bodies included).
+    uses: HashMap<Name, usize>,
 }
 
 impl<'a> FunTr<'a> {
@@ -188,6 +190,7 @@ impl<'a> FunTr<'a> {
             ready: Default::default(),
             exist_bounds: HashMap::new(),
             exist_dests: Default::default(),
+            uses: weir_ir::visit::use_counts(_d),
         })
     }
 
@@ -1227,7 +1230,7 @@ impl<'a> FunTr<'a> {
                         .collect()
                 }
                 // Writes into a copy of the destination: its shape.
-                Builtin::Scatter | Builtin::ReduceByIndex => {
+                Builtin::Scatter | Builtin::ReduceByIndex | Builtin::IReduceByIndex => {
                     self.array_leaf_shapes(&arg(args, 0)?, span)?
                 }
                 Builtin::Concat => {
@@ -1511,6 +1514,35 @@ impl<'a> FunTr<'a> {
                 None => {
                     direct.insert(r.clone(), dests.to_vec());
                 }
+            }
+        }
+        // The array a `scatter`/`reduce_by_index` updates, when it is built
+        // here for that alone: built straight into the destination, then
+        // updated there in place (no copy).
+        for s in b.stmts.iter().rev() {
+            if let Some(ds) = direct.get(&s.var).cloned()
+                && let core::Exp::Prim(
+                    Builtin::Scatter | Builtin::ReduceByIndex | Builtin::IReduceByIndex,
+                    args,
+                ) = &s.exp
+                && let Some(core::Arg::Atom(Atom::Var(d0))) = args.first()
+                && self.uses.get(d0) == Some(&1)
+                && !direct.contains_key(d0)
+                && b.stmts.iter().any(|t| {
+                    &t.var == d0
+                        && matches!(
+                            &t.exp,
+                            core::Exp::Prim(
+                                Builtin::Build
+                                    | Builtin::Scatter
+                                    | Builtin::ReduceByIndex
+                                    | Builtin::IReduceByIndex,
+                                _
+                            )
+                        )
+                })
+            {
+                direct.insert(d0.clone(), ds);
             }
         }
         // A result guarded in this block is not guarded for its siblings.
@@ -3338,11 +3370,14 @@ impl FunTr<'_> {
                 }
                 Ok(vec![])
             }
-            E::Prim(b @ (Builtin::Scatter | Builtin::ReduceByIndex), args) => {
-                // A copy of the destination, then one write (or one step of the
-                // operator) per in-bounds index, in order: the interpreter's.
+            E::Prim(
+                b @ (Builtin::Scatter | Builtin::ReduceByIndex | Builtin::IReduceByIndex),
+                args,
+            ) => {
+                // A copy of the destination (none when it was computed in
+                // place), then one write (or one step of the operator) per
+                // index in bounds, in order: the interpreter's.
                 let scatter = *b == Builtin::Scatter;
-                let (ii, vi) = if scatter { (1, 2) } else { (3, 4) };
                 let d_l = self.leaves(&arg(args, 0)?, span)?;
                 if d_l.iter().any(|l| l.ty.rank() != 1) {
                     return error(
@@ -3354,42 +3389,81 @@ impl FunTr<'_> {
                         "run with --interp",
                     );
                 }
-                let is_l = self.leaves(&arg(args, ii)?, span)?;
-                let v_l = self.leaves(&arg(args, vi)?, span)?;
-                let (Some(is0), Some(v0), Some(d0)) = (is_l.first(), v_l.first(), d_l.first())
-                else {
-                    return error(
-                        span,
-                        "internal error: malformed scatter",
-                        "please report this",
-                    );
-                };
-                let (is0, v0, d0) = (is0.clone(), v0.clone(), d0.clone());
-                let ish = self.shape(&is0, span)?;
-                let vsh = self.shape(&v0, span)?;
-                let m_dim = self.resolve_here(&outer(&ish), span)?;
-                let m = self.emit_dim(&m_dim, out, span);
-                if !self.same_shape(&ish[..1.min(ish.len())], &vsh[..1.min(vsh.len())]) {
-                    let v_dim = self.resolve_here(&outer(&vsh), span)?;
-                    let mv = self.emit_dim(&v_dim, out, span);
-                    out.push(Stmt::Check {
-                        check: Check {
-                            got: mv,
-                            want: m.clone(),
-                            message: core::SizeCheck {
-                                got: Atom::Const(Const::I64(0)),
-                                want: Atom::Const(Const::I64(0)),
-                                callee: format!("the value array of `{}`", b.name()),
-                                param: "dest".into(),
-                                size: String::new(),
+                let var = |n: &Name| Atom::Var(n.clone());
+                // Step j: its statements, its index, and its values (computed
+                // in the step, or loaded only where the index is in bounds).
+                let (j, m, mut body, ix, vals, mut then) = if *b == Builtin::IReduceByIndex {
+                    let m = self.scalar_atom(&arg(args, 3)?);
+                    let g = lambda(args, 4)?;
+                    let (j, _) = lparam(&g, 0, span)?;
+                    self.bind_param(j, &Type::I64, span)?;
+                    let blk = self.body(&g.body, &vec![None; 1 + d_l.len()])?;
+                    let Some((ix, vals)) = blk.results.split_first() else {
+                        return error(
+                            span,
+                            "internal error: malformed ireduce_by_index",
+                            "please report this",
+                        );
+                    };
+                    let (ix, vals) = (ix.clone(), vals.to_vec());
+                    (j.clone(), m, blk.stmts, ix, vals, vec![])
+                } else {
+                    let (ii, vi) = if scatter { (1, 2) } else { (3, 4) };
+                    let is_l = self.leaves(&arg(args, ii)?, span)?;
+                    let v_l = self.leaves(&arg(args, vi)?, span)?;
+                    let (Some(is0), Some(v0)) = (is_l.first(), v_l.first()) else {
+                        return error(
+                            span,
+                            "internal error: malformed scatter",
+                            "please report this",
+                        );
+                    };
+                    let (is0, v0) = (is0.clone(), v0.clone());
+                    let ish = self.shape(&is0, span)?;
+                    let vsh = self.shape(&v0, span)?;
+                    let m_dim = self.resolve_here(&outer(&ish), span)?;
+                    let m = self.emit_dim(&m_dim, out, span);
+                    if !self.same_shape(&ish[..1.min(ish.len())], &vsh[..1.min(vsh.len())]) {
+                        let v_dim = self.resolve_here(&outer(&vsh), span)?;
+                        let mv = self.emit_dim(&v_dim, out, span);
+                        out.push(Stmt::Check {
+                            check: Check {
+                                got: mv,
+                                want: m.clone(),
+                                message: core::SizeCheck {
+                                    got: Atom::Const(Const::I64(0)),
+                                    want: Atom::Const(Const::I64(0)),
+                                    callee: format!("the value array of `{}`", b.name()),
+                                    param: "dest".into(),
+                                    size: String::new(),
+                                },
                             },
-                        },
+                            span,
+                        });
+                    }
+                    let j = self.fresh("j");
+                    self.bind_param(&j, &Type::I64, span)?;
+                    let ix = self.fresh("ix");
+                    let body = vec![Stmt::Let {
+                        var: ix.clone(),
+                        ty: PrimType::I64,
+                        exp: SExp::Load(is0.name().cloned().unwrap_or_default(), vec![var(&j)]),
                         span,
-                    });
-                }
-                let dsh = self.shape(&d0, span)?;
-                let n_dim = self.resolve_here(&outer(&dsh), span)?;
-                let n = self.emit_dim(&n_dim, out, span);
+                    }];
+                    let mut then = Vec::new();
+                    let mut vals = Vec::new();
+                    for v in &v_l {
+                        let x = self.fresh("x");
+                        then.push(Stmt::Let {
+                            var: x.clone(),
+                            ty: v.ty.prim(),
+                            exp: SExp::Load(v.name().cloned().unwrap_or_default(), vec![var(&j)]),
+                            span,
+                        });
+                        vals.push(var(&x));
+                    }
+                    (j, m, body, var(&ix), vals, then)
+                };
                 for (k, l) in d_l.iter().enumerate() {
                     let d = dest_of(k);
                     self.dest_ready(&d, out, span);
@@ -3401,30 +3475,29 @@ impl FunTr<'_> {
                         });
                     }
                 }
-                let j = self.fresh("j");
-                self.bind_param(&j, &Type::I64, span)?;
-                let ix = self.fresh("ix");
+                // In bounds of the destination itself (so the C back end
+                // knows the accesses below are).
+                let len = self.fresh("len");
                 let lo = self.fresh("lo");
                 let hi = self.fresh("hi");
                 let inb = self.fresh("inb");
-                let var = |n: &Name| Atom::Var(n.clone());
-                let mut body = vec![
-                    Stmt::Let {
-                        var: ix.clone(),
-                        ty: PrimType::I64,
-                        exp: SExp::Load(is0.name().cloned().unwrap_or_default(), vec![var(&j)]),
-                        span,
-                    },
+                out.push(Stmt::Let {
+                    var: len.clone(),
+                    ty: PrimType::I64,
+                    exp: SExp::Dim(dest_of(0), 0),
+                    span,
+                });
+                body.extend([
                     Stmt::Let {
                         var: lo.clone(),
                         ty: PrimType::Bool,
-                        exp: SExp::Bin(BinOp::Ge, var(&ix), Atom::Const(Const::I64(0))),
+                        exp: SExp::Bin(BinOp::Ge, ix.clone(), Atom::Const(Const::I64(0))),
                         span,
                     },
                     Stmt::Let {
                         var: hi.clone(),
                         ty: PrimType::Bool,
-                        exp: SExp::Bin(BinOp::Lt, var(&ix), n.clone()),
+                        exp: SExp::Bin(BinOp::Lt, ix.clone(), var(&len)),
                         span,
                     },
                     Stmt::Let {
@@ -3433,21 +3506,13 @@ impl FunTr<'_> {
                         exp: SExp::Bin(BinOp::And, var(&lo), var(&hi)),
                         span,
                     },
-                ];
-                let mut then = Vec::new();
+                ]);
                 if scatter {
-                    for (k, v) in v_l.iter().enumerate() {
-                        let x = self.fresh("x");
-                        then.push(Stmt::Let {
-                            var: x.clone(),
-                            ty: v.ty.prim(),
-                            exp: SExp::Load(v.name().cloned().unwrap_or_default(), vec![var(&j)]),
-                            span,
-                        });
+                    for (k, v) in vals.iter().enumerate() {
                         then.push(Stmt::Store {
                             dest: dest_of(k),
-                            idx: vec![var(&ix)],
-                            val: var(&x),
+                            idx: vec![ix.clone()],
+                            val: v.clone(),
                             span,
                         });
                     }
@@ -3461,17 +3526,15 @@ impl FunTr<'_> {
                         then.push(Stmt::Let {
                             var: a.name().cloned().unwrap_or_default(),
                             ty: a.ty.prim(),
-                            exp: SExp::Load(dest_of(k), vec![var(&ix)]),
+                            exp: SExp::Load(dest_of(k), vec![ix.clone()]),
                             span,
                         });
-                        let v = v_l
-                            .get(k)
-                            .and_then(|v| v.name().cloned())
-                            .unwrap_or_default();
                         then.push(Stmt::Let {
                             var: bl.name().cloned().unwrap_or_default(),
                             ty: bl.ty.prim(),
-                            exp: SExp::Load(v, vec![var(&j)]),
+                            exp: SExp::Atom(
+                                vals.get(k).cloned().unwrap_or(Atom::Const(Const::I64(0))),
+                            ),
                             span,
                         });
                     }
@@ -3480,7 +3543,7 @@ impl FunTr<'_> {
                     for (k, r) in blk.results.iter().enumerate() {
                         then.push(Stmt::Store {
                             dest: dest_of(k),
-                            idx: vec![var(&ix)],
+                            idx: vec![ix.clone()],
                             val: r.clone(),
                             span,
                         });

@@ -512,6 +512,9 @@ fn every_lowering_rule_fires() {
             "argmin" => "entry t (a: []i32) : i64 = argmin a",
             "rotate" => "entry t (k: i64) (a: []f64) : []f64 = rotate k a",
             "pad" => "entry t (a: []f64) : []f64 = pad 1 2 0.0 a",
+            "reduce_by_index" => {
+                "entry t (k: i64) (is: []i64) : []i64 = reduce_by_index (replicate k 0) (+) 0 is (map (\\_ -> 1) is)"
+            }
             _ => return None,
         })
     };

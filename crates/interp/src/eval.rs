@@ -812,6 +812,37 @@ impl<'p> Interp<'p> {
                 regular(&out, span, b.name())?;
                 Ok(array_or(out, || elem_shape(&whole)))
             }
+            IReduceByIndex => {
+                let whole = atom(0)?;
+                let dest = arr(0)?;
+                let op = fun(1)?;
+                let m = int(3)?;
+                let g = fun(4)?;
+                if m <= 0 {
+                    return Ok(whole);
+                }
+                let mut out = alloc(dest.len(), span)?;
+                out.extend(dest.iter().cloned());
+                for j in 0..m {
+                    let Value::Tuple(iv) = self.apply_closure(g, vec![Value::I64(j)])? else {
+                        return err(span, "internal error: a generated pair is not a tuple");
+                    };
+                    let (Some(Value::I64(i)), Some(v)) = (iv.first(), iv.get(1)) else {
+                        return err(span, "internal error: a generated index is not an i64");
+                    };
+                    // out-of-range indices are ignored
+                    let Some(slot) = usize::try_from(*i).ok().and_then(|i| out.get_mut(i)) else {
+                        continue;
+                    };
+                    let old = std::mem::replace(slot, Value::Bool(false));
+                    let new = self.apply_closure(op, vec![old, v.clone()])?;
+                    if let Some(slot) = out.get_mut(*i as usize) {
+                        *slot = new;
+                    }
+                }
+                regular(&out, span, b.name())?;
+                Ok(array_or(out, || elem_shape(&whole)))
+            }
             Build => {
                 let n = count(int(0)?, "size")?;
                 let f = fun(1)?;

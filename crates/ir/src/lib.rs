@@ -256,6 +256,11 @@ pub enum Builtin {
     /// `reduce_by_index dest op ne is vs`: `dest` with `dest[is[j]] = op dest[is[j]] vs[j]`
     /// for every `j` whose index is in bounds, in order of `j`.
     ReduceByIndex,
+    /// `ireduce_by_index dest op ne m (\j -> (ix, v))`: `dest` with
+    /// `dest[ix] = op dest[ix] v` for every `j` in `0..m` whose `ix` is in bounds,
+    /// in order of `j` (the fused form of `reduce_by_index`: the indices and
+    /// values are generated, not read from arrays).
+    IReduceByIndex,
     /// `argmax a`: the index of the first greatest element (NaN elements are
     /// ignored), -1 when there is none.
     ArgMax,
@@ -265,7 +270,7 @@ pub enum Builtin {
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 37] = [
+    pub const ALL: [Builtin; 38] = [
         Builtin::Build,
         Builtin::IFold,
         Builtin::Length,
@@ -301,6 +306,7 @@ impl Builtin {
         Builtin::IReduce,
         Builtin::Scatter,
         Builtin::ReduceByIndex,
+        Builtin::IReduceByIndex,
         Builtin::ArgMax,
         Builtin::ArgMin,
     ];
@@ -341,6 +347,7 @@ impl Builtin {
             Builtin::IReduce => "ireduce",
             Builtin::Scatter => "scatter",
             Builtin::ReduceByIndex => "reduce_by_index",
+            Builtin::IReduceByIndex => "ireduce_by_index",
             Builtin::ArgMax => "argmax",
             Builtin::ArgMin => "argmin",
         }
@@ -370,6 +377,21 @@ impl Builtin {
             ReduceByIndex => &[None, Some(2), None, None, None],
             Pad => &[None, None, None, None],
             IReduce => &[Some(2), None, None, Some(1)],
+            IReduceByIndex => &[None, Some(2), None, None, Some(1)],
+        }
+    }
+    /// The counted loop a builtin runs, if it runs one over an index space:
+    /// `(count, lambda, param)`, the positions of the count argument, of the
+    /// lambda that is the loop's body, and of that lambda's index parameter.
+    /// (`build n f`, `ifold f init n`, `ireduce op ne n g`,
+    /// `ireduce_by_index dest op ne m g`.)
+    pub fn index_loop(self) -> Option<(usize, usize, usize)> {
+        match self {
+            Builtin::Build => Some((0, 1, 0)),
+            Builtin::IFold => Some((2, 0, 1)),
+            Builtin::IReduce => Some((2, 3, 0)),
+            Builtin::IReduceByIndex => Some((3, 4, 0)),
+            _ => None,
         }
     }
 }
@@ -456,7 +478,12 @@ pub struct SizeCheck {
 impl SizeCheck {
     /// The run-time error message for the given values.
     pub fn message(&self, got: i64, want: i64) -> String {
-        if self.param == "result" {
+        if self.param == "annotation" {
+            format!(
+                "size mismatch: the value has size {got}, but its annotation says `{}` = {want}",
+                display_name(&self.size)
+            )
+        } else if self.param == "result" {
             format!(
                 "size mismatch: `{}` returns an array of size {got}, but its declared result type says `{}` = {want}",
                 self.callee,

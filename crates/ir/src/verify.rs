@@ -668,6 +668,23 @@ pub fn prim_type(b: Builtin, ts: &[Type]) -> T {
             expect_same(&ve, &el, "reduce_by_index values")?;
             Ok(Type::array(s, el))
         }
+        IReduceByIndex => {
+            let (s, el) = arr(&ts[0], name)?;
+            let (ps, r) = fun_type(&ts[1], 2, name)?;
+            expect_same(&ps[0], &el, name)?;
+            expect_same(&ps[1], &el, name)?;
+            expect_same(&r, &el, name)?;
+            expect_same(&ts[2], &el, "ireduce_by_index neutral element")?;
+            expect_same(&ts[3], &Type::I64, "ireduce_by_index count")?;
+            let (qs, g) = fun_type(&ts[4], 1, name)?;
+            expect_same(&qs[0], &Type::I64, name)?;
+            expect_same(
+                &g,
+                &Type::Tuple(vec![Type::I64, el.clone()]),
+                "ireduce_by_index generated (index, value)",
+            )?;
+            Ok(Type::array(s, el))
+        }
         Pad => {
             expect_same(&ts[0], &Type::I64, name)?;
             expect_same(&ts[1], &Type::I64, name)?;

@@ -397,6 +397,31 @@ impl Dce<'_> {
                     out.push(self.loop_residue(st, i, n, &g.body));
                 }
             }
+            IReduceByIndex => {
+                // The operator runs only where an index is in bounds: if it can
+                // fail, the whole statement stays.
+                let (Some(op), Some(m), Some(g)) =
+                    (lambda(args, 1), atom_arg(args, 3), lambda(args, 4))
+                else {
+                    return Residue::Keep;
+                };
+                if matches!(st.ty.elem(), Some(t) if has_array(t)) {
+                    return Residue::Keep;
+                }
+                let inner = facts.enter(&st.exp);
+                if inner
+                    .first()
+                    .is_none_or(|f| self.body_fallible(&op.body, f))
+                {
+                    return Residue::Keep;
+                }
+                if inner.get(1).is_none_or(|f| self.body_fallible(&g.body, f)) {
+                    let Some((j, _)) = g.params.first() else {
+                        return Residue::Keep;
+                    };
+                    out.push(self.loop_residue(st, j, m, &g.body));
+                }
+            }
             IFold => {
                 let (Some(f), Some(init), Some(n)) =
                     (lambda(args, 0), atom_arg(args, 1), atom_arg(args, 2))
@@ -661,6 +686,7 @@ impl Judge<'_> {
                             || lambdas(false)
                     }
                     IFold | IReduce | Filter => lambdas(false),
+                    IReduceByIndex => arr_elem || lambdas(false),
                     Scan => arr_elem || lambdas(false),
                     Concat => arr_elem,
                     Split => match (atom_arg(args, 0), atom_arg(args, 1)) {

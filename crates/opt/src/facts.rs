@@ -192,22 +192,17 @@ impl Facts {
                 }
             }
             Exp::Prim(b, args) => {
-                let count = match b {
-                    Builtin::Build => args.first(),
-                    Builtin::IFold | Builtin::IReduce => args.get(2),
-                    _ => None,
-                };
+                let lp = b.index_loop();
+                let count = lp.and_then(|(c, _, _)| args.get(c));
                 for (k, a) in args.iter().enumerate() {
                     if let Arg::Fun(Fun::Lambda(l)) = a {
                         let mut f = self.clone();
                         for (n, t) in &l.params {
                             f.param(n, t);
                         }
-                        let index = match (b, k) {
-                            (Builtin::Build, 1) | (Builtin::IReduce, 3) => l.params.first(),
-                            (Builtin::IFold, 0) => l.params.get(1),
-                            _ => None,
-                        };
+                        let index = lp
+                            .filter(|&(_, lk, _)| lk == k)
+                            .and_then(|(_, _, pk)| l.params.get(pk));
                         if let (Some((i, _)), Some(Arg::Atom(n))) = (index, count) {
                             f.counter(i, n);
                         }

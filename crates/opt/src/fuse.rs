@@ -225,6 +225,17 @@ fn loop_body<'s>(c: &'s Stmt, facts: &Facts) -> Option<(Atom, &'s Body, Facts, b
             }
             _ => None,
         },
+        Exp::Prim(Builtin::IReduceByIndex, args) => match (args.get(1), args.get(3), args.get(4)) {
+            (
+                Some(Arg::Fun(Fun::Lambda(op))),
+                Some(Arg::Atom(m)),
+                Some(Arg::Fun(Fun::Lambda(g))),
+            ) => {
+                let op_ok = !judge.body_fallible(&op.body, inner.first()?);
+                Some((m.clone(), &g.body, inner.get(1)?.clone(), op_ok))
+            }
+            _ => None,
+        },
         Exp::Loop {
             form: LoopForm::For(_, n),
             body,
@@ -407,13 +418,11 @@ impl Fuse {
                 for (k, a) in args.iter_mut().enumerate() {
                     if let Arg::Fun(Fun::Lambda(l)) = a {
                         // the index parameter of the loop this lambda is the body of
-                        let idx = match (p, k) {
-                            (Builtin::Build, 1) | (Builtin::IReduce, 3) => {
-                                l.params.first().map(|x| x.0.clone())
-                            }
-                            (Builtin::IFold, 0) => l.params.get(1).map(|x| x.0.clone()),
-                            _ => None,
-                        };
+                        let idx = p
+                            .index_loop()
+                            .filter(|&(_, lk, _)| lk == k)
+                            .and_then(|(_, _, pk)| l.params.get(pk))
+                            .map(|x| x.0.clone());
                         for (n, t) in &l.params {
                             self.depth.insert(n.clone(), depth + 1);
                             self.types.insert(n.clone(), t.clone());

@@ -109,12 +109,9 @@ impl Cx {
                 *f = self.body_pass(std::mem::replace(f, empty_body()));
             }
             Exp::Prim(b, args) => {
-                let loops = matches!(b, Builtin::Build | Builtin::IFold | Builtin::IReduce);
-                let count = match b {
-                    Builtin::Build => args.first(),
-                    Builtin::IFold | Builtin::IReduce => args.get(2),
-                    _ => None,
-                };
+                let lp = b.index_loop();
+                let loops = lp.is_some();
+                let count = lp.and_then(|(c, _, _)| args.get(c));
                 let runs = matches!(count, Some(Arg::Atom(a)) if positive(a));
                 let count_atom = match count {
                     Some(Arg::Atom(a)) => Some(a.clone()),
@@ -133,17 +130,19 @@ impl Cx {
                         for (n, t) in &l.params {
                             self.types.insert(n.clone(), t.clone());
                         }
-                        let index = match (*b, k) {
-                            (Builtin::Build, 1) | (Builtin::IReduce, 3) => l.params.first(),
-                            (Builtin::IFold, 0) => l.params.get(1),
-                            _ => None,
-                        };
+                        let index = lp
+                            .filter(|&(_, lk, _)| lk == k)
+                            .and_then(|(_, _, pk)| l.params.get(pk));
                         if let (Some((i, _)), Some(n)) = (index, &count_atom) {
                             self.bounds.insert(i.clone(), n.clone());
                         }
                         l.body = self.body_pass(std::mem::replace(&mut l.body, empty_body()));
                         // the operator of ireduce runs n times; treat it as a loop too
-                        let runs = runs && !(*b == Builtin::IReduce && k == 0 && element_fails);
+                        // the operator of ireduce_by_index runs only for indices
+                        // in bounds: perhaps never
+                        let runs = runs
+                            && !(*b == Builtin::IReduce && k == 0 && element_fails)
+                            && !(*b == Builtin::IReduceByIndex && k == 1);
                         if loops {
                             let params: HashSet<Name> =
                                 l.params.iter().map(|p| p.0.clone()).collect();

@@ -83,6 +83,11 @@ pub const RULES: &[(&str, Builtin, &str)] = &[
         "build n (\\i -> a[(i + k % max n 1 + n) % max n 1])",
     ),
     (
+        "reduce_by_index",
+        Builtin::ReduceByIndex,
+        "ireduce_by_index dest op ne m (\\j -> (is[j], vs[j])), lengths checked",
+    ),
+    (
         "pad",
         Builtin::Pad,
         "(build lo (\\_ -> x) ++ a) ++ build hi (\\_ -> x)",
@@ -370,6 +375,32 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
                 idx(e, &a, &j)
             });
             build(n, l)
+        }
+        ReduceByIndex => {
+            let dest = atom_arg(&args[0])?;
+            let op = args[1].clone();
+            let ne = args[2].clone();
+            let is = atom_arg(&args[3])?;
+            let vs = atom_arg(&args[4])?;
+            let m = e.len(&is);
+            e.check_len(&vs, &m, p.name(), 4);
+            let vt = e.elem(&vs);
+            let pair = Type::Tuple(vec![Type::I64, vt.clone()]);
+            let g = e.index_lambda(pair.clone(), |e, j| {
+                let ix = idx(e, &is, &j);
+                let v = idx(e, &vs, &j);
+                e.emit("p", pair, Exp::Tuple(vec![ix, v]))
+            });
+            Exp::Prim(
+                IReduceByIndex,
+                vec![
+                    Arg::Atom(dest),
+                    op,
+                    ne,
+                    Arg::Atom(m),
+                    Arg::Fun(Fun::Lambda(g)),
+                ],
+            )
         }
         Gather => {
             let a = atom_arg(&args[0])?;

@@ -393,6 +393,10 @@ fn loop_zero_trips(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
             (Arg::Atom(ne), Arg::Atom(n)) if zero(n) => atom(ne.clone()),
             _ => None,
         },
+        Exp::Prim(Builtin::IReduceByIndex, args) => match (&args[0], &args[3]) {
+            (Arg::Atom(d), Arg::Atom(m)) if zero(m) => atom(d.clone()),
+            _ => None,
+        },
         Exp::Loop {
             init,
             form: LoopForm::For(_, n),

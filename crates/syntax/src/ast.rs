@@ -54,6 +54,9 @@ pub enum SizeExp {
     Named(Ident),
     /// `[3]`
     Const(i64, Span),
+    /// `[n + 1]`, `[k]` with `k` an `i64` parameter...: an `i64` expression,
+    /// checked at run time.
+    Expr(Box<Expr>),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -344,6 +344,12 @@ impl Parser {
                 self.bump();
                 let size = match self.peek().clone() {
                     Tok::RBracket => SizeExp::Any(self.span()),
+                    Tok::Ident(_) | Tok::Int(_) | Tok::LParen | Tok::Minus
+                        if !matches!(self.peek_at(1), Tok::RBracket) =>
+                    {
+                        let e = self.expr()?;
+                        SizeExp::Expr(Box::new(e))
+                    }
                     Tok::Ident(_) => SizeExp::Named(self.ident("a size")?),
                     Tok::Int(text) => {
                         let t = self.bump();
@@ -363,7 +369,7 @@ impl Parser {
                 if !matches!(size, SizeExp::Any(_)) && self.peek() != &Tok::RBracket {
                     return Err(self
                         .unexpected("`]`")
-                        .with_help("sizes in types are a single name or constant: `[n]f64`, `[3]f64`, `[]f64`"));
+                        .with_help("a size in a type is a name, a constant or an i64 expression: `[n]f64`, `[3]f64`, `[n + 1]f64`, `[]f64`"));
                 }
                 self.expect(&Tok::RBracket, "to close the array size")?;
                 let elem = self.type_atom()?;
