@@ -612,6 +612,11 @@ static inline int64_t weir_div0_i64(int64_t a, int64_t b) {
     return b == 0 ? 0 : b == -1 ? weir_neg_i64(a) : a / b;
 }
 
+/* a % b for shape arithmetic, which never fails: 0 when b == 0 or -1. */
+static inline int64_t weir_rem0_i64(int64_t a, int64_t b) {
+    return b == 0 || b == -1 ? 0 : a % b;
+}
+
 /* Is a * b == want, without overflow? */
 static inline int weir_mul_eq(int64_t a, int64_t b, int64_t want) {
     int64_t r;

@@ -397,9 +397,80 @@ fn dim_c(d: &Dim) -> String {
         Dim::Sub(a, b) => format!("weir_sub_i64({}, {})", dim_c(a), dim_c(b)),
         Dim::Mul(a, b) => format!("weir_mul_i64({}, {})", dim_c(a), dim_c(b)),
         Dim::Div(a, b) => format!("weir__shape_div({}, {}, &dz)", dim_c(a), dim_c(b)),
+        Dim::Rem(a, b) => format!("weir__shape_rem({}, {}, &dz)", dim_c(a), dim_c(b)),
         Dim::Max(a, b) => format!("weir__shape_max({}, {})", dim_c(a), dim_c(b)),
         Dim::Min(a, b) => format!("weir__shape_min({}, {})", dim_c(a), dim_c(b)),
+        // computed by the statements `hoist_slices` writes first
+        Dim::Slice(_) => "0".into(),
     }
+}
+
+/// Write C statements (at `pad`) that run each loop slice in `d` into a fresh
+/// variable, innermost first, and return `d` with those variables in place of
+/// the slices. A slice's divisions by zero give 0 and are not reported (the
+/// loop itself reports its own).
+fn hoist_slices(d: &Dim, s: &mut String, n: &mut usize, pad: &str) -> Dim {
+    d.map_leaves(&mut |l| {
+        let Dim::Slice(sl) = l else {
+            return None;
+        };
+        let mut pre = String::new();
+        let init: Vec<Dim> = sl
+            .init
+            .iter()
+            .map(|x| hoist_slices(x, &mut pre, n, pad))
+            .collect();
+        let trips = hoist_slices(&sl.trips, &mut pre, n, pad);
+        *n += 1;
+        let v = format!("weir_sl{n}");
+        s.push_str(&pre);
+        let _ = writeln!(s, "{pad}int64_t {v} = 0;\n{pad}{{");
+        let inner = format!("{pad}    ");
+        let _ = writeln!(s, "{inner}int dz = 0;\n{inner}(void)dz;");
+        for (l, x) in sl.lens.iter().zip(&init) {
+            // (a length no step reads is still set: not an unused variable)
+            let _ = writeln!(
+                s,
+                "{inner}int64_t {l} = {};\n{inner}(void){l};",
+                dim_c(x),
+                l = c_name(l)
+            );
+        }
+        let cur = sl
+            .lens
+            .get(sl.which)
+            .map(|l| c_name(l))
+            .unwrap_or_else(|| "0".into());
+        let _ = writeln!(s, "{inner}int64_t {v}_most = {cur};");
+        let _ = writeln!(
+            s,
+            "{inner}for (int64_t {i} = 0; {i} < {}; {i}++) {{",
+            dim_c(&trips),
+            i = c_name(&sl.index)
+        );
+        let body = format!("{inner}    ");
+        let mut next = Vec::new();
+        for (k, st) in sl.step.iter().enumerate() {
+            let st = hoist_slices(st, s, n, &body);
+            let _ = writeln!(s, "{body}int64_t {v}_n{k} = {};", dim_c(&st));
+            next.push(format!("{v}_n{k}"));
+        }
+        for (l, x) in sl.lens.iter().zip(&next) {
+            let _ = writeln!(s, "{body}{} = {x};", c_name(l));
+        }
+        let _ = writeln!(s, "{body}if ({cur} > {v}_most) {v}_most = {cur};");
+        let _ = writeln!(s, "{inner}}}");
+        let _ = writeln!(
+            s,
+            "{inner}{v} = {};\n{pad}}}",
+            if sl.most {
+                format!("{v}_most")
+            } else {
+                cur.clone()
+            }
+        );
+        Some(Dim::Var(v))
+    })
 }
 
 /// Helpers of the shape functions (printed once, before the entries).
@@ -409,6 +480,10 @@ const SHAPE_HELPERS: &str = "\
 static inline WEIR_UNUSED int64_t weir__shape_div(int64_t a, int64_t b, int *dz) {
     if (b == 0) *dz = 1;
     return weir_div0_i64(a, b);
+}
+static inline WEIR_UNUSED int64_t weir__shape_rem(int64_t a, int64_t b, int *dz) {
+    if (b == 0) *dz = 1;
+    return weir_rem0_i64(a, b);
 }
 static inline WEIR_UNUSED int64_t weir__shape_max(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline WEIR_UNUSED int64_t weir__shape_min(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -513,6 +588,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
         calc.join(", ")
     );
     s.push_str("    int rc = 0, dz = 0, live = 1;\n    int64_t d = 0, count = 0;\n    (void)ctx; (void)report; (void)dz; (void)live; (void)d; (void)count;\n");
+    let mut slices = 0usize;
     for (k, dp) in f.dests.iter().enumerate() {
         s.push_str("    live = 1;\n");
         for (j, dim) in dp.shape.iter().enumerate() {
@@ -528,6 +604,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
                 Dim::Const(c) => *c >= 0,
                 _ => false,
             };
+            let dim = &hoist_slices(dim, s, &mut slices, "    ");
             if known {
                 let _ = writeln!(s, "    out{k}_dims[{j}] = {};", dim_c(dim));
             } else {

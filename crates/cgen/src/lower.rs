@@ -1089,6 +1089,9 @@ impl Lower<'_> {
             SExp::DivOr0(a, b) => {
                 Exp::Call("weir_div0_i64".into(), vec![self.atom(a), self.atom(b)])
             }
+            SExp::RemOr0(a, b) => {
+                Exp::Call("weir_rem0_i64".into(), vec![self.atom(a), self.atom(b)])
+            }
             SExp::Load(a, idx) => {
                 for (k, i) in idx.iter().enumerate() {
                     self.check_index(out, a, k, i, span);

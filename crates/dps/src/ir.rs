@@ -50,6 +50,8 @@ pub enum SExp {
     /// `a / b`, or 0 when `b` is 0: shape arithmetic, which must never fail (a
     /// size is checked where the construct that computes it is evaluated).
     DivOr0(Atom, Atom),
+    /// `a % b`, or 0 when `b` is 0 (shape arithmetic, as [`SExp::DivOr0`]).
+    RemOr0(Atom, Atom),
 }
 
 /// A view: a new name for (part of) an existing array, no copy.
@@ -375,7 +377,7 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
                 out.extend(idx.iter().filter_map(a));
             }
             SExp::Dim(arr, _) => out.push(arr),
-            SExp::DivOr0(x, y) => out.extend(a(x).into_iter().chain(a(y))),
+            SExp::DivOr0(x, y) | SExp::RemOr0(x, y) => out.extend(a(x).into_iter().chain(a(y))),
         },
         Stmt::Check { check, .. } => out.extend(a(&check.got).into_iter().chain(a(&check.want))),
         Stmt::Guard { guard, .. } => {
@@ -504,7 +506,8 @@ pub fn stmt_can_fail(s: &Stmt) -> bool {
             | SExp::Convert(..)
             | SExp::Math(..)
             | SExp::Dim(..)
-            | SExp::DivOr0(..) => false,
+            | SExp::DivOr0(..)
+            | SExp::RemOr0(..) => false,
             SExp::Bin(op, ..) => matches!(op, BinOp::Div | BinOp::Rem | BinOp::Pow),
             SExp::Load(..) => true,
         },

@@ -111,6 +111,7 @@ fn sexp(e: &SExp) -> String {
         SExp::Load(arr, idx) => format!("{arr}[{}]", atoms(idx, ", ")),
         SExp::Dim(arr, k) => format!("dim {arr} {k}"),
         SExp::DivOr0(x, y) => format!("div0 {} {}", a(x), a(y)),
+        SExp::RemOr0(x, y) => format!("rem0 {} {}", a(x), a(y)),
     }
 }
 

@@ -23,8 +23,49 @@ pub enum Dim {
     Sub(Box<Dim>, Box<Dim>),
     Mul(Box<Dim>, Box<Dim>),
     Div(Box<Dim>, Box<Dim>),
+    /// `a % b` (truncated, as the language's `%`).
+    Rem(Box<Dim>, Box<Dim>),
     Max(Box<Dim>, Box<Dim>),
     Min(Box<Dim>, Box<Dim>),
+    /// The shape slice of a counted loop whose array state changes length
+    /// (size slicing §3), run: see [`SliceDim`].
+    Slice(Box<SliceDim>),
+}
+
+/// The lengths `lens` of a loop's changing array leaves start at `init`; each
+/// of `trips` iterations (counter `index`) replaces them by `step` (in terms of
+/// `lens`, `index` and names outside the loop, evaluated simultaneously). The
+/// value: the largest length leaf `which` ever has (`most`), or its final one.
+/// Shape arithmetic: it never fails (a division by zero gives 0).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SliceDim {
+    pub lens: Vec<Name>,
+    pub index: Name,
+    pub init: Vec<Dim>,
+    pub step: Vec<Dim>,
+    pub trips: Dim,
+    pub which: usize,
+    pub most: bool,
+}
+
+impl SliceDim {
+    /// The same slice with `f` applied to its parts (`step` with the loop's
+    /// own names left alone).
+    pub fn map_parts(&self, f: &mut dyn FnMut(&Dim) -> Dim) -> SliceDim {
+        SliceDim {
+            lens: self.lens.clone(),
+            index: self.index.clone(),
+            init: self.init.iter().map(&mut *f).collect(),
+            step: self.step.iter().map(&mut *f).collect(),
+            trips: f(&self.trips),
+            which: self.which,
+            most: self.most,
+        }
+    }
+    /// Is `v` one of the loop's own names (a length or the counter)?
+    pub fn binds(&self, v: &str) -> bool {
+        self.index == v || self.lens.iter().any(|l| l == v)
+    }
 }
 
 impl fmt::Display for Dim {
@@ -37,8 +78,28 @@ impl fmt::Display for Dim {
             Dim::Sub(a, b) => write!(f, "({a} - {b})"),
             Dim::Mul(a, b) => write!(f, "({a} * {b})"),
             Dim::Div(a, b) => write!(f, "({a} / {b})"),
+            Dim::Rem(a, b) => write!(f, "({a} % {b})"),
             Dim::Max(a, b) => write!(f, "max({a}, {b})"),
             Dim::Min(a, b) => write!(f, "min({a}, {b})"),
+            Dim::Slice(sl) => {
+                let show = |xs: &[Dim]| -> String {
+                    xs.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                write!(
+                    f,
+                    "{}(({}) = ({}); for {} < {} do ({}))#{}",
+                    if sl.most { "most" } else { "last" },
+                    sl.lens.join(", "),
+                    show(&sl.init),
+                    sl.index,
+                    sl.trips,
+                    show(&sl.step),
+                    sl.which
+                )
+            }
         }
     }
 }
@@ -114,11 +175,13 @@ fn linear(d: &Dim) -> Linear {
         Dim::Sub(a, b) => linear(a).add(&linear(b), -1),
         Dim::Mul(a, b) => linear(a).mul(&linear(b)),
         Dim::Var(_) | Dim::DimOf(..) => Linear::term(d.clone()),
-        Dim::Div(a, b) | Dim::Max(a, b) | Dim::Min(a, b) => {
+        Dim::Slice(_) => Linear::term(rebuild_opaque(d)),
+        Dim::Div(a, b) | Dim::Rem(a, b) | Dim::Max(a, b) | Dim::Min(a, b) => {
             let (la, lb) = (linear(a), linear(b));
             match (la.as_const(), lb.as_const()) {
                 (Some(x), Some(y)) => match d {
                     Dim::Div(..) if y != 0 => Linear::constant(x.wrapping_div(y)),
+                    Dim::Rem(..) if y != 0 => Linear::constant(x.wrapping_rem(y)),
                     Dim::Max(..) => Linear::constant(x.max(y)),
                     Dim::Min(..) => Linear::constant(x.min(y)),
                     _ => Linear::term(d.clone()),
@@ -139,8 +202,10 @@ fn rebuild_opaque(d: &Dim) -> Dim {
     let f = |a: &Dim| Box::new(a.simplify());
     match d {
         Dim::Div(a, b) => Dim::Div(f(a), f(b)),
+        Dim::Rem(a, b) => Dim::Rem(f(a), f(b)),
         Dim::Max(a, b) => Dim::Max(f(a), f(b)),
         Dim::Min(a, b) => Dim::Min(f(a), f(b)),
+        Dim::Slice(sl) => Dim::Slice(Box::new(sl.map_parts(&mut |x| x.simplify()))),
         _ => d.clone(),
     }
 }
@@ -202,19 +267,80 @@ impl Dim {
             Dim::Sub(a, b) => Dim::Sub(g(a), g(b)),
             Dim::Mul(a, b) => Dim::Mul(g(a), g(b)),
             Dim::Div(a, b) => Dim::Div(g(a), g(b)),
+            Dim::Rem(a, b) => Dim::Rem(g(a), g(b)),
             Dim::Max(a, b) => Dim::Max(g(a), g(b)),
             Dim::Min(a, b) => Dim::Min(g(a), g(b)),
+            // the loop's own names are not leaves
+            Dim::Slice(sl) => Dim::Slice(Box::new(sl.map_parts(&mut |x| {
+                x.map_leaves(&mut |l| match l {
+                    Dim::Var(v) if sl.binds(v) => Some(l.clone()),
+                    _ => f(l),
+                })
+            }))),
         }
+    }
+    /// The value of a shape given its leaves (`leaf` gives a `Var`'s or a
+    /// `DimOf`'s value), with the shape function's arithmetic: wrapping, a
+    /// division or remainder by zero giving 0, a slice run as its loop.
+    /// `None` where a leaf has no value.
+    pub fn eval(&self, leaf: &dyn Fn(&Dim) -> Option<i64>) -> Option<i64> {
+        let e = |d: &Dim| d.eval(leaf);
+        Some(match self {
+            Dim::Const(c) => *c,
+            Dim::Var(_) | Dim::DimOf(..) => leaf(self)?,
+            Dim::Add(a, b) => e(a)?.wrapping_add(e(b)?),
+            Dim::Sub(a, b) => e(a)?.wrapping_sub(e(b)?),
+            Dim::Mul(a, b) => e(a)?.wrapping_mul(e(b)?),
+            Dim::Div(a, b) => match e(b)? {
+                0 => 0,
+                y => e(a)?.wrapping_div(y),
+            },
+            Dim::Rem(a, b) => match e(b)? {
+                0 | -1 => 0,
+                y => e(a)?.wrapping_rem(y),
+            },
+            Dim::Max(a, b) => e(a)?.max(e(b)?),
+            Dim::Min(a, b) => e(a)?.min(e(b)?),
+            Dim::Slice(sl) => {
+                let mut lens: Vec<i64> = sl.init.iter().map(e).collect::<Option<_>>()?;
+                let mut most = *lens.get(sl.which)?;
+                for i in 0..e(&sl.trips)? {
+                    let env = |d: &Dim| match d {
+                        Dim::Var(v) if *v == sl.index => Some(i),
+                        Dim::Var(v) => match sl.lens.iter().position(|l| l == v) {
+                            Some(k) => lens.get(k).copied(),
+                            None => leaf(d),
+                        },
+                        _ => leaf(d),
+                    };
+                    lens = sl
+                        .step
+                        .iter()
+                        .map(|x| x.eval(&env))
+                        .collect::<Option<_>>()?;
+                    most = most.max(*lens.get(sl.which)?);
+                }
+                if sl.most { most } else { *lens.get(sl.which)? }
+            }
+        })
     }
     /// Every variable leaf (`Var` names and `DimOf` arrays).
     pub fn leaves(&self, out: &mut Vec<Name>) {
         match self {
             Dim::Const(_) => {}
+            Dim::Slice(sl) => {
+                let mut inner = Vec::new();
+                for x in sl.init.iter().chain(&sl.step).chain([&sl.trips]) {
+                    x.leaves(&mut inner);
+                }
+                out.extend(inner.into_iter().filter(|v| !sl.binds(v)));
+            }
             Dim::Var(v) | Dim::DimOf(v, _) => out.push(v.clone()),
             Dim::Add(a, b)
             | Dim::Sub(a, b)
             | Dim::Mul(a, b)
             | Dim::Div(a, b)
+            | Dim::Rem(a, b)
             | Dim::Max(a, b)
             | Dim::Min(a, b) => {
                 a.leaves(out);

@@ -24,7 +24,7 @@
 //! explicit run-time [`Stmt::Check`] guards the write.
 
 use crate::ir::*;
-use crate::shape::{Dim, same};
+use crate::shape::{Dim, SliceDim, same};
 use std::collections::HashMap;
 use weir_ir::{self as core, Builtin, Size, Type};
 
@@ -166,6 +166,9 @@ struct FunTr<'a> {
     /// allocates an upper bound, the entry writes the first rows and returns
     /// their number ([`ResultPart::Size`]).
     exist_dests: std::collections::HashSet<Name>,
+    /// The final length of a loop's changing array state, as the loop's shape
+    /// slice run ([`Dim::Slice`]; at least 0): what a later loop's slice starts from.
+    final_sizes: HashMap<Name, Dim>,
     /// Uses of each variable in the function (nested bodies included).
     uses: HashMap<Name, usize>,
 }
@@ -191,6 +194,7 @@ impl<'a> FunTr<'a> {
             exist_bounds: HashMap::new(),
             exist_dests: Default::default(),
             uses: weir_ir::visit::use_counts(_d),
+            final_sizes: HashMap::new(),
         })
     }
 
@@ -631,11 +635,29 @@ impl<'a> FunTr<'a> {
                 (None, Some(c @ Dim::Const(k))) if k >= 0 => Dim::Mul(bx(b(x, up)?), bx(c)),
                 _ => return None,
             },
+            Dim::Rem(x, y) => match (exact(x), exact(y)) {
+                (Some(x), Some(y)) => Dim::Rem(bx(x), bx(y)),
+                _ => return None,
+            },
             Dim::Div(x, y) => match (exact(x), exact(y)) {
                 (Some(x), Some(y)) => Dim::Div(bx(x), bx(y)),
                 (None, Some(c @ Dim::Const(k))) if k > 0 => Dim::Div(bx(b(x, up)?), bx(c)),
                 _ => return None,
             },
+            // a loop's lengths, run: exact when its parts are
+            Dim::Slice(sl) => {
+                let mut ok = true;
+                let r = sl.map_parts(&mut |x| {
+                    exact(x).unwrap_or_else(|| {
+                        ok = false;
+                        x.clone()
+                    })
+                });
+                if !ok {
+                    return None;
+                }
+                Dim::Slice(Box::new(r))
+            }
         })
     }
 
@@ -690,8 +712,13 @@ impl<'a> FunTr<'a> {
                 Dim::Sub(a, b) => format!("{} - {}", show(a), show(b)),
                 Dim::Mul(a, b) => format!("{} * {}", show(a), show(b)),
                 Dim::Div(a, b) => format!("{} / {}", show(a), show(b)),
+                Dim::Rem(a, b) => format!("{} % {}", show(a), show(b)),
                 Dim::Max(a, b) => format!("max {} {}", show(a), show(b)),
                 Dim::Min(a, b) => format!("min {} {}", show(a), show(b)),
+                Dim::Slice(sl) => format!(
+                    "the {} length of a loop's array state",
+                    if sl.most { "largest" } else { "final" }
+                ),
             }
         }
         let parts: Vec<String> = s
@@ -757,6 +784,81 @@ impl<'a> FunTr<'a> {
     fn emit_dim(&mut self, d: &Dim, out: &mut Vec<Stmt>, span: Span) -> Atom {
         let d = d.simplify();
         match &d {
+            Dim::Slice(sl) => {
+                // The slice's fold, with names of its own: (lengths, largest).
+                let init: Vec<Atom> = sl
+                    .init
+                    .iter()
+                    .map(|x| self.emit_dim(x, out, span))
+                    .collect();
+                let n = self.emit_dim(&sl.trips, out, span);
+                let lens: Vec<Name> = sl.lens.iter().map(|_| self.fresh("len")).collect();
+                let most = self.fresh("most");
+                let i = self.fresh("i");
+                let mut map: HashMap<Name, Name> =
+                    sl.lens.iter().cloned().zip(lens.clone()).collect();
+                map.insert(sl.index.clone(), i.clone());
+                for x in lens.iter().chain([&most, &i]) {
+                    self.bind_depth(x);
+                    self.scalar_types.insert(x.clone(), PrimType::I64);
+                }
+                let mut fb = Vec::new();
+                let mut next = Vec::new();
+                for st in &sl.step {
+                    let st = st.map_leaves(&mut |l| match l {
+                        Dim::Var(v) => map.get(v).map(|x| Dim::Var(x.clone())),
+                        _ => None,
+                    });
+                    next.push(self.emit_dim(&st, &mut fb, span));
+                }
+                let cur = next
+                    .get(sl.which)
+                    .cloned()
+                    .unwrap_or(Atom::Const(Const::I64(0)));
+                let m = self.emit_dim(
+                    &Dim::Max(
+                        Box::new(Dim::Var(most.clone())),
+                        Box::new(self.atom_dim(&cur)),
+                    ),
+                    &mut fb,
+                    span,
+                );
+                next.push(m);
+                let mut acc: Vec<(Name, PrimType)> =
+                    lens.iter().map(|l| (l.clone(), PrimType::I64)).collect();
+                acc.push((most.clone(), PrimType::I64));
+                let mut init_all = init.clone();
+                init_all.push(
+                    init.get(sl.which)
+                        .cloned()
+                        .unwrap_or(Atom::Const(Const::I64(0))),
+                );
+                let outs: Vec<(Name, PrimType)> = acc
+                    .iter()
+                    .map(|_| (self.fresh("sl"), PrimType::I64))
+                    .collect();
+                for (o, _) in &outs {
+                    self.bind_depth(o);
+                    self.scalar_types.insert(o.clone(), PrimType::I64);
+                }
+                let pick = if sl.most { outs.len() - 1 } else { sl.which };
+                let r = outs
+                    .get(pick)
+                    .map(|o| Atom::Var(o.0.clone()))
+                    .unwrap_or(Atom::Const(Const::I64(0)));
+                out.push(Stmt::Fold {
+                    outs,
+                    acc,
+                    init: init_all,
+                    i,
+                    n,
+                    body: Block {
+                        stmts: fb,
+                        results: next,
+                    },
+                });
+                r
+            }
             Dim::Const(c) => Atom::Const(Const::I64(*c)),
             Dim::Var(v) => Atom::Var(v.clone()),
             Dim::DimOf(a, k) => {
@@ -774,6 +876,7 @@ impl<'a> FunTr<'a> {
             | Dim::Sub(a, b)
             | Dim::Mul(a, b)
             | Dim::Div(a, b)
+            | Dim::Rem(a, b)
             | Dim::Max(a, b)
             | Dim::Min(a, b) => {
                 let x = self.emit_dim(a, out, span);
@@ -786,6 +889,7 @@ impl<'a> FunTr<'a> {
                     // Shape arithmetic never fails: a division by zero is
                     // reported where the program's own division is evaluated.
                     Dim::Div(..) => SExp::DivOr0(x, y),
+                    Dim::Rem(..) => SExp::RemOr0(x, y),
                     Dim::Max(..) => SExp::Math(MathFn::Max, vec![x, y]),
                     _ => SExp::Math(MathFn::Min, vec![x, y]),
                 };
@@ -949,6 +1053,7 @@ impl<'a> FunTr<'a> {
                     BinOp::Sub => Some(Dim::Sub(x, y)),
                     BinOp::Mul => Some(Dim::Mul(x, y)),
                     BinOp::Div => Some(Dim::Div(x, y)),
+                    BinOp::Rem => Some(Dim::Rem(x, y)),
                     _ => None,
                 }
             }
@@ -1118,12 +1223,12 @@ impl<'a> FunTr<'a> {
                 form,
                 body,
             } => {
-                let index = match form {
-                    core::LoopForm::For(i, _) => Some(i),
-                    core::LoopForm::While(_) => None,
+                let (index, trips) = match form {
+                    core::LoopForm::For(i, n) => (Some(i), Some(self.atom_dim(n))),
+                    core::LoopForm::While(_) => (None, None),
                 };
                 let growth = self.loop_growth(s, &state.0, &state.1, init, index, body)?;
-                self.grown_shapes(s, init, &growth, span)?
+                self.grown_shapes(s, init, &growth, trips, index, span)?
             }
             E::Call(f, args) => {
                 let Some(sig) = self.sigs.get(f).cloned() else {
@@ -1208,7 +1313,8 @@ impl<'a> FunTr<'a> {
                     let init = arg(args, 1)?;
                     let (acc, at, i) = (acc.clone(), at.clone(), i.clone());
                     let growth = self.loop_growth(s, &acc, &at, &init, Some(&i), &l.body)?;
-                    self.grown_shapes(s, &init, &growth, span)?
+                    let trips = self.atom_dim(&arg(args, 2)?);
+                    self.grown_shapes(s, &init, &growth, Some(trips), Some(&i), span)?
                 }
                 // A scan has its input's shape.
                 Builtin::Scan => self.array_leaf_shapes(&arg(args, 2)?, span)?,
@@ -1611,7 +1717,7 @@ impl<'a> FunTr<'a> {
                 if into_dest {
                     return error(
                         s.span,
-                        "the sizes of this `partition`'s parts are known only after it runs, and they are written straight into storage sized in advance (a row of a `build`, a branch of an `if`)",
+                        "the sizes of this `partition`'s parts are known only after it runs, and they are written straight into storage sized in advance (a row of a `build`)",
                         "use the parts inside the function, or return them from an entry point; or run with --interp",
                     );
                 }
@@ -1624,7 +1730,7 @@ impl<'a> FunTr<'a> {
                 if into_dest {
                     return error(
                         s.span,
-                        "the size of this `filter`'s result is known only after it runs, and it is written straight into storage sized in advance (a function's result, a row of a `build`, a branch of an `if`)",
+                        "the size of this `filter`'s result is known only after it runs, and it is written straight into storage sized in advance (a function's result, a row of a `build`)",
                         "use the filtered array inside the function (reduce it, map over it, index it); returning it from an entry point is not supported by the C backend yet; or run with --interp",
                     );
                 }
@@ -1861,13 +1967,31 @@ impl<'a> FunTr<'a> {
         let mut bufs = Vec::new();
         // per array leaf: (buffer, then-length, else-length, existential or not)
         let mut leaves = Vec::new();
+        // per array leaf: is the (then, else) length known only in the branch?
+        let mut lates: Vec<(bool, bool)> = Vec::new();
         for (j, sh) in shapes.iter().enumerate() {
             let (Some(a), Some(b)) = (st.get(j), se.get(j)) else {
                 return error(span, "internal error: if shapes", "please report this");
             };
             let exist = matches!(sh.first(), Some(Dim::Var(v)) if *v == if_count(&s.var, j));
-            let lt = self.resolve_here(&outer(a), span)?;
-            let le = self.resolve_here(&outer(b), span)?;
+            // A branch's length known only once it has run (a `filter` in
+            // it): its upper bound here, and the branch returns its length.
+            let mut late = (false, false);
+            let len_or_bound = |me: &mut Self, d: &Dim, late: &mut bool| -> R<Dim> {
+                match me.resolve_here(d, span) {
+                    Ok(x) => Ok(x),
+                    Err(e) if exist => match me.bound(d, true, 64) {
+                        Some(b) => {
+                            *late = true;
+                            me.resolve_here(&b, span).map_err(|_| e)
+                        }
+                        None => Err(e),
+                    },
+                    Err(e) => Err(e),
+                }
+            };
+            let lt = len_or_bound(self, &outer(a), &mut late.0)?;
+            let le = len_or_bound(self, &outer(b), &mut late.1)?;
             // The taken branch's length (the condition is known before the
             // `if`), so an untaken branch's huge length allocates nothing;
             // never negative: a negative length is the taken branch's error.
@@ -1918,7 +2042,10 @@ impl<'a> FunTr<'a> {
                 when: vec![],
             });
             leaves.push((name, lt, le, exist, dims_d));
+            lates.push(late);
         }
+        let late_then = lates.iter().any(|l| l.0);
+        let late_else = lates.iter().any(|l| l.1);
         // The branches: each writes into views of its own lengths.
         let cond = self.scalar_atom(c);
         let branch = |me: &mut Self, body: &core::Body, then: bool| -> R<Block> {
@@ -1926,6 +2053,12 @@ impl<'a> FunTr<'a> {
             let mut dests = Vec::new();
             let mut sizes = Vec::new();
             let mut ai = 0;
+            // A branch whose length is known only at its end writes its
+            // existential leaves at the front of the buffers, as an entry
+            // writes a result of existential size: the block returns the
+            // lengths after its scalars (`stmts`).
+            let late = if then { late_then } else { late_else };
+            let mut lent = Vec::new();
             for (ty, _) in flat {
                 match ty {
                     DType::Scalar(_) => dests.push(None),
@@ -1935,6 +2068,14 @@ impl<'a> FunTr<'a> {
                         };
                         ai += 1;
                         if !exist {
+                            dests.push(Some(b.clone()));
+                            continue;
+                        }
+                        if late {
+                            me.shapes.insert(b.clone(), dims_d.clone());
+                            if me.exist_dests.insert(b.clone()) {
+                                lent.push(b.clone());
+                            }
                             dests.push(Some(b.clone()));
                             continue;
                         }
@@ -1965,7 +2106,11 @@ impl<'a> FunTr<'a> {
                     }
                 }
             }
-            let mut blk = me.body(body, &dests)?;
+            let blk = me.body(body, &dests);
+            for b in lent {
+                me.exist_dests.remove(&b);
+            }
+            let mut blk = blk?;
             views.append(&mut blk.stmts);
             blk.stmts = views;
             blk.results.extend(sizes);
@@ -3379,7 +3524,7 @@ impl FunTr<'_> {
                 // index in bounds, in order: the interpreter's.
                 let scatter = *b == Builtin::Scatter;
                 let d_l = self.leaves(&arg(args, 0)?, span)?;
-                if d_l.iter().any(|l| l.ty.rank() != 1) {
+                if !scatter && d_l.iter().any(|l| l.ty.rank() != 1) {
                     return error(
                         span,
                         format!(
@@ -3453,11 +3598,17 @@ impl FunTr<'_> {
                     let mut then = Vec::new();
                     let mut vals = Vec::new();
                     for v in &v_l {
+                        let vn = v.name().cloned().unwrap_or_default();
+                        if v.ty.rank() > 1 {
+                            // a row: copied below
+                            vals.push(Atom::Var(vn));
+                            continue;
+                        }
                         let x = self.fresh("x");
                         then.push(Stmt::Let {
                             var: x.clone(),
                             ty: v.ty.prim(),
-                            exp: SExp::Load(v.name().cloned().unwrap_or_default(), vec![var(&j)]),
+                            exp: SExp::Load(vn, vec![var(&j)]),
                             span,
                         });
                         vals.push(var(&x));
@@ -3509,10 +3660,78 @@ impl FunTr<'_> {
                 ]);
                 if scatter {
                     for (k, v) in vals.iter().enumerate() {
-                        then.push(Stmt::Store {
-                            dest: dest_of(k),
-                            idx: vec![ix.clone()],
-                            val: v.clone(),
+                        let rank = d_l.get(k).map_or(1, |l| l.ty.rank());
+                        if rank == 1 {
+                            then.push(Stmt::Store {
+                                dest: dest_of(k),
+                                idx: vec![ix.clone()],
+                                val: v.clone(),
+                                span,
+                            });
+                            continue;
+                        }
+                        // Row j of the values replaces row ix: it must have
+                        // the destination's row shape (checked where written).
+                        let (Atom::Var(vn), DType::Array(p, _)) =
+                            (v, d_l.get(k).map_or(DType::Scalar(PrimType::I64), |l| l.ty))
+                        else {
+                            return error(
+                                span,
+                                "internal error: malformed scatter of rows",
+                                "please report this",
+                            );
+                        };
+                        for t in 1..rank {
+                            let got = self.fresh("n");
+                            let want = self.fresh("n");
+                            then.push(Stmt::Let {
+                                var: got.clone(),
+                                ty: PrimType::I64,
+                                exp: SExp::Dim(vn.clone(), t),
+                                span,
+                            });
+                            then.push(Stmt::Let {
+                                var: want.clone(),
+                                ty: PrimType::I64,
+                                exp: SExp::Dim(dest_of(k), t),
+                                span,
+                            });
+                            then.push(Stmt::Check {
+                                check: Check {
+                                    got: var(&got),
+                                    want: var(&want),
+                                    message: core::SizeCheck {
+                                        got: Atom::Const(Const::I64(0)),
+                                        want: Atom::Const(Const::I64(0)),
+                                        callee: format!(
+                                            "a row written by `scatter` (dimension {t})"
+                                        ),
+                                        param: "dest".into(),
+                                        size: String::new(),
+                                    },
+                                },
+                                span,
+                            });
+                        }
+                        let dr = self.fresh("row");
+                        let vr = self.fresh("row");
+                        then.push(Stmt::View {
+                            var: dr.clone(),
+                            elem: p,
+                            rank: rank - 1,
+                            view: View::Row(dest_of(k), ix.clone()),
+                            span,
+                        });
+                        then.push(Stmt::View {
+                            var: vr.clone(),
+                            elem: p,
+                            rank: rank - 1,
+                            view: View::Row(vn.clone(), var(&j)),
+                            span,
+                        });
+                        then.push(Stmt::Copy {
+                            dest: dr,
+                            src: vr,
                             span,
                         });
                     }
@@ -4120,14 +4339,59 @@ impl FunTr<'_> {
         s: &core::Stmt,
         init: &Atom,
         growth: &[Option<(Name, Dim)>],
+        trips: Option<Dim>,
+        index: Option<&Name>,
         span: Span,
     ) -> R<Vec<Vec<Dim>>> {
         let mut v = self.array_leaf_shapes(init, span)?;
+        // The shape slice, for a bound of each changing length: the largest
+        // it ever has (what an entry returning the state allocates).
+        let lens: Vec<Name> = growth.iter().flatten().map(|g| g.0.clone()).collect();
+        let steps: Vec<Dim> = growth.iter().flatten().map(|g| g.1.clone()).collect();
+        // (an earlier loop's final length, where the state starts from one)
+        let finals = self.final_sizes.clone();
+        let inits: Vec<Dim> = v
+            .iter()
+            .zip(growth)
+            .filter(|(_, g)| g.is_some())
+            .map(|(sh, _)| {
+                outer(sh).map_leaves(&mut |l| match l {
+                    Dim::Var(x) => finals.get(x).cloned(),
+                    _ => None,
+                })
+            })
+            .collect();
+        let mut which = 0;
         for (j, (sh, g)) in v.iter_mut().zip(growth).enumerate() {
             if g.is_some()
                 && let Some(d) = sh.first_mut()
             {
                 *d = Dim::Var(loop_size(&s.var, j));
+                if let (Some(trips), Some(index)) = (&trips, index) {
+                    let slice = SliceDim {
+                        lens: lens.clone(),
+                        index: index.clone(),
+                        init: inits.clone(),
+                        step: steps.clone(),
+                        trips: trips.clone(),
+                        which,
+                        most: true,
+                    };
+                    let last = SliceDim {
+                        most: false,
+                        ..slice.clone()
+                    };
+                    self.exist_bounds
+                        .insert(loop_size(&s.var, j), Dim::Slice(Box::new(slice)));
+                    self.final_sizes.insert(
+                        loop_size(&s.var, j),
+                        Dim::Max(
+                            Box::new(Dim::Slice(Box::new(last))),
+                            Box::new(Dim::Const(0)),
+                        ),
+                    );
+                }
+                which += 1;
             }
         }
         Ok(v)

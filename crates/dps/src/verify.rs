@@ -96,7 +96,7 @@ impl V<'_> {
             Stmt::Let { var, ty, exp, .. } => {
                 match exp {
                     SExp::Atom(x) | SExp::Un(_, x) | SExp::Convert(_, x) => self.scalar(env, x),
-                    SExp::Bin(_, x, y) | SExp::DivOr0(x, y) => {
+                    SExp::Bin(_, x, y) | SExp::DivOr0(x, y) | SExp::RemOr0(x, y) => {
                         self.scalar(env, x);
                         self.scalar(env, y);
                     }

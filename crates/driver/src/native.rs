@@ -738,6 +738,26 @@ fn inner_dims(t: &Type) -> Vec<i64> {
     }
 }
 
+/// One leaf of a value as the C ABI passes it: its dims, and its value when
+/// it is a scalar.
+pub type LeafShape = (Vec<i64>, Option<Value>);
+
+/// The leaves of a value of type `t` as the C ABI passes them (tuples
+/// flattened, an array of tuples one array per component).
+pub fn leaf_dims(v: &Value, t: &Type) -> Result<Vec<LeafShape>, String> {
+    Ok(leaves(v, t)?
+        .into_iter()
+        .map(|l| {
+            let scalar = if l.dims.is_empty() {
+                l.data.first().cloned()
+            } else {
+                None
+            };
+            (l.dims, scalar)
+        })
+        .collect())
+}
+
 fn leaves(v: &Value, t: &Type) -> Result<Vec<LeafData>, String> {
     match (v, t) {
         (_, Type::Prim(p)) => Ok(vec![LeafData {

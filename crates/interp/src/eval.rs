@@ -806,6 +806,18 @@ impl<'p> Interp<'p> {
                             *slot = new;
                         }
                     } else {
+                        // an element replaces one of the destination's: it
+                        // must have its shape (docs/language.md §5)
+                        if !same_shape(slot, v) {
+                            return err(
+                                span,
+                                format!(
+                                    "size mismatch: `scatter` writes an element of shape {} where the destination's elements have shape {}",
+                                    shape_of(v),
+                                    shape_of(slot)
+                                ),
+                            );
+                        }
                         *slot = v.clone();
                     }
                 }

@@ -1,0 +1,152 @@
+//! The shape slices against the interpreter (issue 15): for every entry of
+//! every example and regression file that the C backend compiles, and every
+//! test input on which the interpreter returns a value, the result shape the
+//! DPS translation says (each destination's dims, as functions of the
+//! arguments; what the C shape function computes) is evaluated on that input
+//! and compared with the shape of the value the interpreter computed: equal,
+//! or, for a result of existential size, an upper bound of its outer length
+//! with the same inner dims.
+
+use std::path::{Path, PathBuf};
+use weir_dps::ir::{DType, ResultPart};
+use weir_dps::shape::Dim;
+use weir_driver::native::leaf_dims;
+use weir_driver::pipeline::to_dps_partial;
+use weir_driver::testblock::{case_args, parse_blocks};
+use weir_driver::{compile_file, run_entry};
+use weir_interp::Value;
+
+fn weir_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut v = Vec::new();
+    for dir in ["examples", "tests/regress", "tests/regress_c"] {
+        let Ok(rd) = std::fs::read_dir(root.join(dir)) else {
+            panic!("{dir} is missing");
+        };
+        v.extend(
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "weir")),
+        );
+    }
+    v.sort();
+    v
+}
+
+fn int(v: &Value) -> Option<i64> {
+    match v {
+        Value::I64(x) => Some(*x),
+        Value::I32(x) => Some(i64::from(*x)),
+        _ => None,
+    }
+}
+
+#[test]
+fn shape_slices_match_the_interpreters_shapes() {
+    let (mut checked, mut exist) = (0usize, 0usize);
+    let mut failures = Vec::new();
+    for f in weir_files() {
+        let text = std::fs::read_to_string(&f).expect("read");
+        let Ok(cases) = parse_blocks(&text, f.parent().expect("dir")) else {
+            continue;
+        };
+        let Ok(c) = compile_file(&f) else {
+            continue;
+        };
+        let Ok((dps, _)) = to_dps_partial(&c.optimized, false) else {
+            continue;
+        };
+        let first = c.program.entries().next().map(|d| d.name.clone());
+        for case in &cases {
+            let entries = if case.entries.is_empty() {
+                first.iter().cloned().collect()
+            } else {
+                case.entries.clone()
+            };
+            for entry in entries {
+                let (Some(d), Some(fun)) = (
+                    c.program.find(&entry),
+                    dps.funs.iter().find(|g| g.name == entry),
+                ) else {
+                    continue;
+                };
+                let Ok(args) = case_args(&c, &entry, &case.input) else {
+                    continue;
+                };
+                let Ok(result) = run_entry(&c, &entry, args.clone()) else {
+                    continue;
+                };
+                // the arguments' leaves, by the DPS parameters' names
+                let mut leaves = Vec::new();
+                for (a, (_, t)) in args.iter().zip(&d.params) {
+                    leaves.extend(leaf_dims(a, t).expect("argument leaves"));
+                }
+                let env = |x: &Dim| -> Option<i64> {
+                    match x {
+                        Dim::Var(v) => fun
+                            .params
+                            .iter()
+                            .zip(&leaves)
+                            .find(|(p, _)| p.name == *v && matches!(p.ty, DType::Scalar(_)))
+                            .and_then(|(_, (_, s))| s.as_ref().and_then(int)),
+                        Dim::DimOf(a, k) => fun
+                            .params
+                            .iter()
+                            .zip(&leaves)
+                            .find(|(p, _)| p.name == *a)
+                            .and_then(|(_, (dims, _))| dims.get(*k).copied()),
+                        _ => None,
+                    }
+                };
+                let got: Vec<Vec<i64>> = leaf_dims(&result, &d.ret)
+                    .expect("result leaves")
+                    .into_iter()
+                    .filter(|(_, s)| s.is_none())
+                    .map(|(dims, _)| dims)
+                    .collect();
+                let where_ = format!("{}:{} (entry `{entry}`)", f.display(), case.line);
+                for (k, (dest, dims)) in fun.dests.iter().zip(&got).enumerate() {
+                    let existential = fun
+                        .results
+                        .iter()
+                        .any(|r| matches!(r, ResultPart::Size { dest, dim: 0 } if *dest == k));
+                    for (j, (sd, actual)) in dest.shape.iter().zip(dims).enumerate() {
+                        let Some(said) = sd.eval(&env) else {
+                            failures.push(format!(
+                                "{where_}: dim {j} of result {k}, `{sd}`, cannot be evaluated"
+                            ));
+                            break;
+                        };
+                        let said = said.max(0);
+                        let ok = if existential && j == 0 {
+                            exist += 1;
+                            said >= *actual
+                        } else {
+                            said == *actual
+                        };
+                        if !ok {
+                            failures.push(format!(
+                                "{where_}: dim {j} of result {k} is {actual}, the shape slice says `{sd}` = {said}{}",
+                                if existential && j == 0 { " (an upper bound)" } else { "" }
+                            ));
+                        }
+                        checked += 1;
+                        // inside an empty array, inner dims are never evaluated
+                        if *actual == 0 {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} shape slice(s) disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        checked > 400 && exist > 50,
+        "too few dims checked ({checked}, {exist} existential): did the files move?"
+    );
+}
