@@ -162,6 +162,35 @@ pub enum Stmt {
     Comment(String),
 }
 
+/// Can running `stmts` fail (a check, an allocation, a call, a checked helper
+/// that takes the context)? A loop that can is never marked for SIMD: its
+/// first error must be the one the interpreter reports.
+pub fn can_fail(stmts: &[Stmt]) -> bool {
+    fn exp(e: &Exp) -> bool {
+        match e {
+            Exp::Call(_, args) => {
+                matches!(args.first(), Some(Exp::Var(v)) if v == "ctx") || args.iter().any(exp)
+            }
+            Exp::Op(_, a, b) => exp(a) || exp(b),
+            Exp::Pre(_, a) | Exp::Cast(_, a) | Exp::Load(_, a) | Exp::Offset(_, a) => exp(a),
+            Exp::Select(a, b, c) => exp(a) || exp(b) || exp(c),
+            Exp::Dims(xs) => xs.iter().any(exp),
+            Exp::Var(_) | Exp::Const(_) | Exp::Loc(_) => false,
+        }
+    }
+    stmts.iter().any(|s| match s {
+        Stmt::Decl(_, _, e) => e.as_ref().is_some_and(exp),
+        Stmt::Set(_, e) => exp(e),
+        Stmt::Store(_, o, v) => exp(o) || exp(v),
+        Stmt::For { n, body, .. } => exp(n) || can_fail(body),
+        Stmt::If(c, t, e) => exp(c) || can_fail(t) || can_fail(e),
+        Stmt::Block(b) => can_fail(b),
+        Stmt::Comment(_) | Stmt::RegionPush(_) | Stmt::RegionPop(_) | Stmt::Break => false,
+        Stmt::Copy { elems, .. } | Stmt::Free { elems, .. } => exp(elems),
+        _ => true,
+    })
+}
+
 /// A C function.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Func {

@@ -547,7 +547,11 @@ impl Lower<'_> {
         self.hoist.push(Vec::new());
         self.cond_depth.push(0);
         let mut body = Vec::new();
+        // What a check in the body proves holds in the body only (the loop
+        // may run no iteration).
+        let known = self.canon.clone();
         f(self, &mut body);
+        self.canon = known;
         self.cond_depth.pop();
         let hoisted = self.hoist.pop().unwrap_or_default();
         self.level -= 1;
@@ -706,14 +710,18 @@ impl Lower<'_> {
                 if let Some(d) = self.cond_depth.last_mut() {
                     *d += 1;
                 }
+                // What a check in a branch proves holds in that branch only.
+                let facts = self.canon.clone();
                 let mut t = Vec::new();
                 let known = self.guards.len();
                 let g = self.cond_guards(cond);
                 self.guards.extend(g);
                 self.block_into(then, &names, &mut t);
                 self.guards.truncate(known);
+                self.canon = facts.clone();
                 let mut e = Vec::new();
                 self.block_into(els, &names, &mut e);
+                self.canon = facts;
                 if let Some(d) = self.cond_depth.last_mut() {
                     *d -= 1;
                 }
@@ -1310,11 +1318,15 @@ impl Lower<'_> {
             }
         });
         out.extend(hoisted);
+        // (a body that can fail keeps its order: no SIMD)
+        let simd = simd_op
+            .filter(|_| !imp::can_fail(&b))
+            .map(|s| (s, accs[0].clone()));
         out.push(I::For {
             i: c_name(i),
             n: self.atom(n),
             body: b,
-            simd: simd_op.map(|s| (s, accs[0].clone())),
+            simd,
         });
         for (o, a) in names.iter().zip(&accs) {
             out.push(I::Set(c_name(o), Exp::Var(a.clone())));

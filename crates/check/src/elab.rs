@@ -825,6 +825,19 @@ impl<'a> Checker<'a> {
         Ok(())
     }
 
+    /// The operator argument of a reduction over elements of type `el`: a
+    /// function `el -> el -> el`.
+    fn operator(&mut self, a: &In, el: &Type, what: &str, name: &str) -> R<Fun> {
+        let (f, r) = self.fun_arg(a, &[el.clone(), el.clone()], what)?;
+        self.unify_at(
+            &r,
+            el,
+            a.span(),
+            &format!("in the result of the operator of `{name}`"),
+        )?;
+        Ok(f)
+    }
+
     /// `got` (a dim of a parameter or of the result) must equal the value of
     /// the size expression `rs`: one run-time check, at the expression.
     fn size_check(&mut self, got: Atom, rs: &RuntimeSize, callee: &str, param: &str) -> R<()> {
@@ -1996,14 +2009,7 @@ impl<'a> Checker<'a> {
                     args[4].span(),
                     "between the values of `reduce_by_index` and the elements of its destination",
                 )?;
-                let (f, r) = self.fun_arg(&args[1], &[el.clone(), el.clone()], &what(1))?;
-                fun_args[1] = Some(f);
-                self.unify_at(
-                    &r,
-                    &el,
-                    args[1].span(),
-                    "in the result of the operator of `reduce_by_index`",
-                )?;
+                fun_args[1] = Some(self.operator(&args[1], &el, &what(1), name)?);
                 Type::array(s, el)
             }
             IReduceByIndex => {
@@ -2022,14 +2028,7 @@ impl<'a> Checker<'a> {
                     args[4].span(),
                     "in the result of the generator of `ireduce_by_index` (an index and a value)",
                 )?;
-                let (f, r) = self.fun_arg(&args[1], &[el.clone(), el.clone()], &what(1))?;
-                fun_args[1] = Some(f);
-                self.unify_at(
-                    &r,
-                    &el,
-                    args[1].span(),
-                    "in the result of the operator of `ireduce_by_index`",
-                )?;
+                fun_args[1] = Some(self.operator(&args[1], &el, &what(1), name)?);
                 Type::array(s, el)
             }
             Reduce | Scan => {
@@ -2040,14 +2039,7 @@ impl<'a> Checker<'a> {
                     args[1].span(),
                     &format!("between the neutral element and the elements of `{name}`"),
                 )?;
-                let (f, r) = self.fun_arg(&args[0], &[el.clone(), el.clone()], &what(0))?;
-                fun_args[0] = Some(f);
-                self.unify_at(
-                    &r,
-                    &el,
-                    args[0].span(),
-                    &format!("in the result of the operator of `{name}`"),
-                )?;
+                fun_args[0] = Some(self.operator(&args[0], &el, &what(0), name)?);
                 if b == Reduce { el } else { Type::array(s, el) }
             }
             IReduce => {
@@ -2060,14 +2052,7 @@ impl<'a> Checker<'a> {
                     args[3].span(),
                     "between the neutral element and the generated elements of `ireduce`",
                 )?;
-                let (f, r) = self.fun_arg(&args[0], &[ne_t.clone(), ne_t.clone()], &what(0))?;
-                fun_args[0] = Some(f);
-                self.unify_at(
-                    &r,
-                    &ne_t,
-                    args[0].span(),
-                    "in the result of the operator of `ireduce`",
-                )?;
+                fun_args[0] = Some(self.operator(&args[0], &ne_t, &what(0), name)?);
                 ne_t
             }
             Filter => {

@@ -705,7 +705,11 @@ impl<'a> FunTr<'a> {
         fn show(d: &Dim) -> String {
             match d {
                 Dim::Const(c) => c.to_string(),
-                Dim::Var(v) => core::display_name(v).to_string(),
+                // a size the translation names: what it is, not its name
+                Dim::Var(v) => match size_name(v) {
+                    n if n.starts_with('`') => core::display_name(v).to_string(),
+                    n => format!("({n})"),
+                },
                 Dim::DimOf(a, 0) => format!("length {}", core::display_name(a)),
                 Dim::DimOf(a, k) => format!("dim {k} of {}", core::display_name(a)),
                 Dim::Add(a, b) => format!("{} + {}", show(a), show(b)),

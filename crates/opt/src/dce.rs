@@ -377,12 +377,19 @@ impl Dce<'_> {
                     out.push(self.loop_residue(st, i, n, &l.body));
                 }
             }
-            IReduce => {
+            // ireduce op ne n g; ireduce_by_index dest op ne m g, whose operator
+            // runs only where an index is in bounds (so if it can fail, or the
+            // elements are arrays whose shapes it checks, the statement stays)
+            IReduce | IReduceByIndex => {
+                let (o, c, l) = if b == IReduce { (0, 2, 3) } else { (1, 3, 4) };
                 let (Some(op), Some(n), Some(g)) =
-                    (lambda(args, 0), atom_arg(args, 2), lambda(args, 3))
+                    (lambda(args, o), atom_arg(args, c), lambda(args, l))
                 else {
                     return Residue::Keep;
                 };
+                if b == IReduceByIndex && matches!(st.ty.elem(), Some(t) if has_array(t)) {
+                    return Residue::Keep;
+                }
                 let inner = facts.enter(&st.exp);
                 if inner
                     .first()
@@ -395,31 +402,6 @@ impl Dce<'_> {
                         return Residue::Keep;
                     };
                     out.push(self.loop_residue(st, i, n, &g.body));
-                }
-            }
-            IReduceByIndex => {
-                // The operator runs only where an index is in bounds: if it can
-                // fail, the whole statement stays.
-                let (Some(op), Some(m), Some(g)) =
-                    (lambda(args, 1), atom_arg(args, 3), lambda(args, 4))
-                else {
-                    return Residue::Keep;
-                };
-                if matches!(st.ty.elem(), Some(t) if has_array(t)) {
-                    return Residue::Keep;
-                }
-                let inner = facts.enter(&st.exp);
-                if inner
-                    .first()
-                    .is_none_or(|f| self.body_fallible(&op.body, f))
-                {
-                    return Residue::Keep;
-                }
-                if inner.get(1).is_none_or(|f| self.body_fallible(&g.body, f)) {
-                    let Some((j, _)) = g.params.first() else {
-                        return Residue::Keep;
-                    };
-                    out.push(self.loop_residue(st, j, m, &g.body));
                 }
             }
             IFold => {
