@@ -208,17 +208,21 @@ static inline size_t weir_bytes(weir_ctx *c, int64_t elems, size_t elem_size, co
 /* Elements of an array with dims d[0..r) of elem_size-byte elements, into
    *out: 0 if a dim is 0 or negative (a negative size is an error of the
    construct that computes it, where it is evaluated, not of its storage),
-   else the product. Returns 0 if the array would exceed WEIR_MAX_BYTES. */
+   else the product. Returns 0 if the array would exceed WEIR_MAX_BYTES, or
+   if it is empty but its outer dims (before the first that is not positive)
+   hold more than WEIR_MAX_BYTES rows: the interpreter cannot make so many
+   rows either, and a loop over them would not end (seed 19, program 22455). */
 static inline int weir_count_ok(const int64_t *d, int r, size_t elem_size, int64_t *out) {
     /* One pass, no division (entry points run this on every call). */
-    uint64_t n = 1;
-    int empty = 0, over = 0;
+    uint64_t n = 1, rows = 1;
+    int empty = 0, over = 0, rows_over = 0;
     for (int k = 0; k < r; k++) {
+        if (!empty && d[k] > 0) rows_over |= __builtin_mul_overflow(rows, (uint64_t)d[k], &rows);
         empty |= d[k] <= 0;
         over |= __builtin_mul_overflow(n, (uint64_t)d[k], &n);
     }
     *out = 0;
-    if (empty) return 1;
+    if (empty) return !rows_over && rows <= WEIR_MAX_BYTES;
     if (over || n > (elem_size ? WEIR_MAX_BYTES / elem_size : WEIR_MAX_BYTES)) return 0;
     *out = (int64_t)n;
     return 1;
