@@ -807,18 +807,8 @@ impl<'a> Checker<'a> {
                 && matches!(st, Size::Unknown)
             {
                 let got = self.emit("n", Type::I64, Exp::Dim(a.clone(), dim), span);
-                self.emit(
-                    "chk",
-                    Type::I64,
-                    Exp::CheckSize(Box::new(SizeCheck {
-                        got,
-                        want,
-                        callee: self.current.clone(),
-                        param: "annotation".into(),
-                        size: text,
-                    })),
-                    span,
-                );
+                let callee = self.current.clone();
+                self.emit_size_check(got, want, &callee, "annotation", text, span);
             }
             self.annotation_checks(a, et, ea, dim + 1, span)?;
         }
@@ -838,6 +828,31 @@ impl<'a> Checker<'a> {
         Ok(f)
     }
 
+    /// One run-time size check `got == want`, with the message of `param`
+    /// (a parameter's name, `result` or `annotation`).
+    fn emit_size_check(
+        &mut self,
+        got: Atom,
+        want: Atom,
+        callee: &str,
+        param: &str,
+        size: String,
+        span: Span,
+    ) {
+        self.emit(
+            "chk",
+            Type::I64,
+            Exp::CheckSize(Box::new(SizeCheck {
+                got,
+                want,
+                callee: callee.to_string(),
+                param: param.to_string(),
+                size,
+            })),
+            span,
+        );
+    }
+
     /// `got` (a dim of a parameter or of the result) must equal the value of
     /// the size expression `rs`: one run-time check, at the expression.
     fn size_check(&mut self, got: Atom, rs: &RuntimeSize, callee: &str, param: &str) -> R<()> {
@@ -848,18 +863,7 @@ impl<'a> Checker<'a> {
             rs.exp.span,
             "in an array size (sizes are i64)",
         )?;
-        self.emit(
-            "chk",
-            Type::I64,
-            Exp::CheckSize(Box::new(SizeCheck {
-                got,
-                want,
-                callee: callee.to_string(),
-                param: param.to_string(),
-                size: size_text(&rs.exp),
-            })),
-            rs.exp.span,
-        );
+        self.emit_size_check(got, want, callee, param, size_text(&rs.exp), rs.exp.span);
         Ok(())
     }
 
