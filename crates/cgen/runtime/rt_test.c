@@ -347,6 +347,18 @@ static void test_errors(void) {
 }
 
 static void test_pure(void) {
+    /* a growing loop state's new capacity: doubles, at least what is needed,
+       capped at what fits in memory, exact for empty rows */
+    const int64_t one[] = {1}, three[] = {3}, none[] = {0}, huge[] = {INT64_MAX, 4};
+    CHECK_EQ(weir_grow_rows(0, 1, one, 0, 8), 1);
+    CHECK_EQ(weir_grow_rows(4, 5, one, 0, 8), 8);
+    CHECK_EQ(weir_grow_rows(4, 100, one, 0, 8), 100);
+    CHECK_EQ(weir_grow_rows(10, 11, three, 1, 8), 20);
+    CHECK_EQ(weir_grow_rows(INT64_MAX / 2, INT64_MAX / 2 + 1, one, 0, 8), INT64_MAX / 2 + 1);
+    CHECK_EQ(weir_grow_rows((int64_t)(WEIR_MAX_BYTES / 16), (int64_t)(WEIR_MAX_BYTES / 16) + 1, one, 0, 8), (int64_t)(WEIR_MAX_BYTES / 8));
+    CHECK_EQ(weir_grow_rows((int64_t)(WEIR_MAX_BYTES / 8) - 5, (int64_t)(WEIR_MAX_BYTES / 8) - 4, one, 0, 8), (int64_t)(WEIR_MAX_BYTES / 8));
+    CHECK_EQ(weir_grow_rows(5, 7, none, 1, 8), 7);
+    CHECK_EQ(weir_grow_rows(5, 7, huge, 2, 8), 7);
     CHECK_EQ(weir_add_i64(INT64_MAX, 1), INT64_MIN);
     CHECK_EQ(weir_sub_i64(INT64_MIN, 1), INT64_MAX);
     CHECK_EQ(weir_mul_i64(INT64_MIN, -1), INT64_MIN);

@@ -271,6 +271,23 @@ static inline int64_t weir_count_lazy(const int64_t *d, int r, size_t elem_size)
     return weir_count_ok(d, r, elem_size, &n) ? n : -1;
 }
 
+/* The capacity in rows of new storage for a loop state that grows (a `while`
+   loop): it holds cap rows and must hold rows more than that. Twice cap, so
+   growing costs amortised O(1) per row, but at least rows, and never more
+   than fits in memory unless rows itself does not (weir_count then fails).
+   Rows are empty (exactly rows) if an inner dim d[0..r) is not positive. */
+static inline int64_t weir_grow_rows(int64_t cap, int64_t rows, const int64_t *d, int r,
+                                     size_t elem_size) {
+    uint64_t row = elem_size ? elem_size : 1;
+    for (int k = 0; k < r; k++) {
+        if (d[k] <= 0) return rows;
+        if (__builtin_mul_overflow(row, (uint64_t)d[k], &row)) return rows;
+    }
+    int64_t most = (int64_t)(WEIR_MAX_BYTES / row);
+    int64_t want = cap <= most / 2 ? 2 * cap : most;
+    return want > rows ? want : rows;
+}
+
 /* The element count to allocate for a lazy count: none while it is -1. */
 static inline int64_t weir_lazy_n(int64_t n) { return n < 0 ? 0 : n; }
 

@@ -92,6 +92,8 @@ pub fn exp(e: &Exp) -> String {
         Exp::Offset(p, o) => format!("({p} + {})", exp(o)),
         Exp::Select(c, a, b) => format!("({} ? {} : {})", exp(c), exp(a), exp(b)),
         Exp::Loc(k) => format!("WEIR_LOC({k})"),
+        Exp::Null => "NULL".into(),
+        Exp::SizeOf(p) => format!("sizeof({})", ctype(*p)),
         Exp::Dims(xs) => {
             let ds: Vec<String> = xs.iter().map(exp).collect();
             format!("(const int64_t[]){{{}}}", ds.join(", "))

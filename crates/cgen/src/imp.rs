@@ -38,6 +38,10 @@ pub enum Exp {
     Loc(usize),
     /// A `const int64_t` array literal (for the runtime's size helpers).
     Dims(Vec<Exp>),
+    /// The null pointer (storage not allocated yet).
+    Null,
+    /// `sizeof` an element type, in bytes.
+    SizeOf(PrimType),
 }
 
 impl Exp {
@@ -175,7 +179,7 @@ pub fn can_fail(stmts: &[Stmt]) -> bool {
             Exp::Pre(_, a) | Exp::Cast(_, a) | Exp::Load(_, a) | Exp::Offset(_, a) => exp(a),
             Exp::Select(a, b, c) => exp(a) || exp(b) || exp(c),
             Exp::Dims(xs) => xs.iter().any(exp),
-            Exp::Var(_) | Exp::Const(_) | Exp::Loc(_) => false,
+            Exp::Var(_) | Exp::Const(_) | Exp::Loc(_) | Exp::Null | Exp::SizeOf(_) => false,
         }
     }
     stmts.iter().any(|s| match s {
@@ -234,7 +238,7 @@ fn verify_exp(e: &Exp, scope: &[Vec<Name>], f: &str, errs: &mut Vec<String>) {
                 verify_exp(o, scope, f, errs);
             }
         }
-        Exp::Const(_) | Exp::Loc(_) => {}
+        Exp::Const(_) | Exp::Loc(_) | Exp::Null | Exp::SizeOf(_) => {}
         Exp::Op(_, a, b) => {
             verify_exp(a, scope, f, errs);
             verify_exp(b, scope, f, errs);

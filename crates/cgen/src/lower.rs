@@ -73,6 +73,7 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
             need_inside: Vec::new(),
             conds: HashMap::new(),
             guards: Vec::new(),
+            growing: HashMap::new(),
             dest_index: f
                 .dests
                 .iter()
@@ -165,6 +166,21 @@ struct Lower<'a> {
     /// `(x, n)` with `0 <= x < n` known in the current `if` branch (both
     /// canonical): the tests of the enclosing branches.
     guards: Vec<(Atom, Atom)>,
+    /// The `next` of each growing loop state ([`ArrState::grow`]) in scope:
+    /// what its [`Stmt::Grow`] updates.
+    growing: HashMap<Name, Growing>,
+}
+
+/// The C variables of a growing loop state's next storage.
+#[derive(Clone)]
+struct Growing {
+    /// The loop's pointer to the next state's storage, and its capacity (rows).
+    ptr: Name,
+    cap: Name,
+    elem: PrimType,
+    /// The inner dims (every dim but the outer).
+    inner: Vec<Exp>,
+    loc: usize,
 }
 
 /// A bounds test a boolean variable stands for (see [`Lower::guards`]).
@@ -625,7 +641,12 @@ impl Lower<'_> {
                 let mut inner = Vec::new();
                 let mut frees = Vec::new();
                 let mark = self.fresh("mark");
-                if self.opts.mem == MemMode::Region {
+                // (a growing loop state's storage is in the region, also with
+                // malloc/free: this scope releases it)
+                let grown = grown_outs(&body.stmts);
+                let region =
+                    self.opts.mem == MemMode::Region || bufs.iter().any(|b| grown.contains(&b.var));
+                if region {
                     inner.push(I::RegionPush(mark.clone()));
                 }
                 // Buffers too large for memory fail before the first statement
@@ -665,11 +686,12 @@ impl Lower<'_> {
                     inner.push(I::Set(c_name(o), self.atom(r)));
                 }
                 inner.extend(frees);
-                if self.opts.mem == MemMode::Region {
+                if region {
                     inner.push(I::RegionPop(mark));
                 }
                 out.push(I::Block(inner));
             }
+            Stmt::Grow { dest, rows, .. } => self.grow(dest, rows, out),
             Stmt::For { i, n, body } => {
                 let bound = self.canon_atom(n);
                 self.counters.insert(i.clone(), (bound, self.level + 1));
@@ -1346,8 +1368,20 @@ impl Lower<'_> {
         let mut setup = Vec::new();
         let mut frees = Vec::new();
         let mark = self.fresh("mark");
-        if self.opts.mem == MemMode::Region && !arrays.is_empty() {
+        // A growing state's storage outlives the loop (it holds the final
+        // state): the enclosing `alloc` scope releases the region, not the loop.
+        let grows = arrays.iter().any(|st| st.grow.is_some());
+        let region = self.opts.mem == MemMode::Region && !arrays.is_empty() && !grows;
+        if region {
             setup.push(I::RegionPush(mark.clone()));
+        }
+        // The final state of a growing leaf, bound after the loop.
+        for st in arrays {
+            if let Some(fin) = &st.grow {
+                let zeros = st.dims.iter().map(|_| Exp::i64(0)).collect();
+                self.declare_array(out, fin, st.elem, Exp::Null, zeros, false);
+                self.arrays.insert(fin.clone(), (st.elem, st.dims.len()));
+            }
         }
         // Scalar state.
         let svars: Vec<Name> = scalars
@@ -1360,35 +1394,55 @@ impl Lower<'_> {
         }
         // Array state: `cur` starts at `out` (holding the initial state), `nxt`
         // at a scratch buffer.
+        // (a growing leaf: `nxt` starts empty, each iteration grows it; the
+        // capacities in rows travel with the pointers)
         let mut bufs = Vec::new();
         for st in arrays {
-            let scratch = self.fresh(&format!("{}_scratch", c_name(&st.var)));
-            self.alloc_buf(
-                &scratch,
-                st.elem,
-                &st.dims,
-                &[],
-                st.span,
-                false,
-                &mut setup,
-                &mut frees,
-            );
             let cur = self.fresh(&format!("{}_cur", c_name(&st.var)));
             let nxt = self.fresh(&format!("{}_nxt", c_name(&st.var)));
+            let caps = if st.grow.is_some() {
+                let (cc, cn) = (self.fresh("cap_cur"), self.fresh("cap_nxt"));
+                let d0 = st.dims.first().map(|d| self.atom(d)).unwrap_or(Exp::i64(0));
+                setup.push(I::Decl(cc.clone(), CTy::Prim(PrimType::I64), Some(d0)));
+                setup.push(I::Decl(
+                    cn.clone(),
+                    CTy::Prim(PrimType::I64),
+                    Some(Exp::i64(0)),
+                ));
+                setup.push(I::Decl(
+                    nxt.clone(),
+                    CTy::Ptr(st.elem, false),
+                    Some(Exp::Null),
+                ));
+                Some((cc, cn))
+            } else {
+                let scratch = self.fresh(&format!("{}_scratch", c_name(&st.var)));
+                self.alloc_buf(
+                    &scratch,
+                    st.elem,
+                    &st.dims,
+                    &[],
+                    st.span,
+                    false,
+                    &mut setup,
+                    &mut frees,
+                );
+                setup.push(I::Decl(
+                    nxt.clone(),
+                    CTy::Ptr(st.elem, false),
+                    Some(Exp::Var(c_name(&scratch))),
+                ));
+                None
+            };
             setup.push(I::Decl(
                 cur.clone(),
                 CTy::Ptr(st.elem, false),
                 Some(Exp::Var(c_name(&st.out))),
             ));
-            setup.push(I::Decl(
-                nxt.clone(),
-                CTy::Ptr(st.elem, false),
-                Some(Exp::Var(c_name(&scratch))),
-            ));
             self.arrays.insert(st.var.clone(), (st.elem, st.dims.len()));
             self.arrays
                 .insert(st.next.clone(), (st.elem, st.dims.len()));
-            bufs.push((st, cur, nxt, scratch));
+            bufs.push((st, cur, nxt, caps));
         }
         let counter = match form {
             LoopForm::For(i, n) => {
@@ -1407,18 +1461,39 @@ impl Lower<'_> {
                 ));
                 this.local_level.insert(v.clone(), this.level);
             }
-            for (st, cur, nxt, _) in &bufs {
+            for (st, cur, nxt, caps) in &bufs {
                 let dims: Vec<Exp> = st.dims.iter().map(|d| this.atom(d)).collect();
-                this.declare_array(
-                    o,
-                    &st.var,
-                    st.elem,
-                    Exp::Var(cur.clone()),
-                    dims.clone(),
-                    false,
-                );
-                this.declare_array(o, &st.next, st.elem, Exp::Var(nxt.clone()), dims, false);
+                let (dc, dn) = match caps {
+                    // (a growing leaf's outer dims are its capacities)
+                    Some((cc, cn)) => {
+                        let with = |c: &Name| {
+                            let mut v = dims.clone();
+                            if let Some(d) = v.first_mut() {
+                                *d = Exp::Var(c.clone());
+                            }
+                            v
+                        };
+                        let loc = this.loc(st.span);
+                        this.growing.insert(
+                            st.next.clone(),
+                            Growing {
+                                ptr: nxt.clone(),
+                                cap: cn.clone(),
+                                elem: st.elem,
+                                inner: dims.iter().skip(1).cloned().collect(),
+                                loc,
+                            },
+                        );
+                        (with(cc), with(cn))
+                    }
+                    None => (dims.clone(), dims),
+                };
+                this.declare_array(o, &st.var, st.elem, Exp::Var(cur.clone()), dc, false);
+                this.declare_array(o, &st.next, st.elem, Exp::Var(nxt.clone()), dn, false);
                 for (k, d) in st.dims.iter().enumerate() {
+                    if k == 0 && caps.is_some() {
+                        continue;
+                    }
                     this.equate(dkey(&st.var, k), d);
                     this.equate(dkey(&st.next, k), d);
                 }
@@ -1444,7 +1519,7 @@ impl Lower<'_> {
             for (sv, t) in svars.iter().zip(&tmp) {
                 o.push(I::Set(sv.clone(), Exp::Var(t.clone())));
             }
-            for (st, cur, nxt, _) in &bufs {
+            for (st, cur, nxt, caps) in &bufs {
                 let t = this.fresh("swap");
                 o.push(I::Decl(
                     t.clone(),
@@ -1453,8 +1528,21 @@ impl Lower<'_> {
                 ));
                 o.push(I::Set(cur.clone(), Exp::Var(nxt.clone())));
                 o.push(I::Set(nxt.clone(), Exp::Var(t)));
+                if let Some((cc, cn)) = caps {
+                    let t = this.fresh("swap");
+                    o.push(I::Decl(
+                        t.clone(),
+                        CTy::Prim(PrimType::I64),
+                        Some(Exp::Var(cc.clone())),
+                    ));
+                    o.push(I::Set(cc.clone(), Exp::Var(cn.clone())));
+                    o.push(I::Set(cn.clone(), Exp::Var(t)));
+                }
             }
         });
+        for st in arrays {
+            self.growing.remove(&st.next);
+        }
         setup.extend(hoisted);
         match counter {
             Some((i, n)) => setup.push(I::For {
@@ -1465,7 +1553,16 @@ impl Lower<'_> {
             }),
             None => setup.push(I::Forever(b)),
         }
-        for (st, cur, _, _) in &bufs {
+        for (st, cur, _, caps) in &bufs {
+            if let (Some(fin), Some((cc, _))) = (&st.grow, caps) {
+                setup.push(I::Set(c_name(fin), Exp::Var(cur.clone())));
+                setup.push(I::Set(dim_name(fin, 0), Exp::Var(cc.clone())));
+                for (k, d) in st.dims.iter().enumerate().skip(1) {
+                    setup.push(I::Set(dim_name(fin, k), self.atom(d)));
+                    self.equate(dkey(fin, k), d);
+                }
+                continue;
+            }
             let elems = st
                 .dims
                 .iter()
@@ -1487,10 +1584,66 @@ impl Lower<'_> {
             setup.push(I::Set(c_name(o), Exp::Var(sv.clone())));
         }
         setup.extend(frees);
-        if self.opts.mem == MemMode::Region && !arrays.is_empty() {
+        if region {
             setup.push(I::RegionPop(mark));
         }
         out.push(I::Block(setup));
+    }
+
+    /// [`Stmt::Grow`]: when the next state's storage holds fewer than `rows`
+    /// rows, new storage in the region of at least twice as many
+    /// (`weir_grow_rows`); its old contents are not needed.
+    fn grow(&mut self, dest: &str, rows: &Atom, out: &mut Vec<I>) {
+        let Some(g) = self.growing.get(dest).cloned() else {
+            return;
+        };
+        let rows = self.atom(rows);
+        let cap = self.fresh("cap");
+        let n = self.fresh("grow_n");
+        let p = self.fresh("grown");
+        let mut dims = vec![Exp::Var(cap.clone())];
+        dims.extend(g.inner.iter().cloned());
+        let kind = AllocKind::Region;
+        let body = vec![
+            I::Decl(
+                cap.clone(),
+                CTy::Prim(PrimType::I64),
+                Some(Exp::Call(
+                    "weir_grow_rows".into(),
+                    vec![
+                        Exp::Var(g.cap.clone()),
+                        rows.clone(),
+                        Exp::Dims(if g.inner.is_empty() {
+                            vec![Exp::i64(1)]
+                        } else {
+                            g.inner.clone()
+                        }),
+                        Exp::i64(g.inner.len() as i64),
+                        Exp::SizeOf(g.elem),
+                    ],
+                )),
+            ),
+            I::Count {
+                var: n.clone(),
+                dims,
+                when: vec![],
+                elem: g.elem,
+                loc: g.loc,
+                lazy: false,
+            },
+            I::Alloc {
+                ptr: p.clone(),
+                elem: g.elem,
+                elems: Exp::Var(n),
+                kind,
+                loc: g.loc,
+            },
+            I::Set(g.ptr.clone(), Exp::Var(p.clone())),
+            I::Set(c_name(dest), Exp::Var(p)),
+            I::Set(g.cap.clone(), Exp::Var(cap.clone())),
+            I::Set(dim_name(dest, 0), Exp::Var(cap)),
+        ];
+        out.push(I::If(Exp::op(">", rows, Exp::Var(g.cap)), body, vec![]));
     }
 }
 

@@ -119,6 +119,15 @@ pub enum Guard {
 /// `next` the destination the body writes the new state into; the final state
 /// ends in `out` (which holds the initial state when the loop starts). The
 /// backend double-buffers with a scratch array of `dims`.
+///
+/// With `grow: Some(fin)` (a `while` loop whose state changes length, whose
+/// largest length is not known before it runs), `dims` are `out`'s, the
+/// initial state's; `next` starts empty and each iteration makes it large
+/// enough with [`Stmt::Grow`] before writing it. The storage grown lives in
+/// the region of the innermost `alloc` scope around the loop (the one that
+/// allocates `out`, which is therefore never hoisted), and after the loop the
+/// final state is bound to `fin`: the storage it ended in, whose outer dim is
+/// a capacity (the loop's length scalar says how many rows hold the state).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArrState {
     pub var: Name,
@@ -128,6 +137,7 @@ pub struct ArrState {
     pub dims: Vec<Atom>,
     /// The loop (for out-of-memory errors of the scratch array).
     pub span: Span,
+    pub grow: Option<Name>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -227,6 +237,16 @@ pub enum Stmt {
         form: LoopForm,
         /// Results: the next scalar state (the array parts are written to `next`).
         body: Block,
+    },
+    /// Make `dest`, the `next` of a growing loop state ([`ArrState::grow`]),
+    /// hold at least `rows` rows before the iteration writes it: new storage
+    /// (at least twice the old, so growing costs amortised O(1) per row) when
+    /// it holds fewer. Its old contents are not kept (the body writes all of
+    /// the next state). Out of memory at `span`.
+    Grow {
+        dest: Name,
+        rows: Atom,
+        span: Span,
     },
     /// Call of a DPS function: destinations first.
     Call {
@@ -456,6 +476,10 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
             }
             out.extend(body.results.iter().filter_map(a));
         }
+        Stmt::Grow { dest, rows, .. } => {
+            out.push(dest);
+            out.extend(a(rows));
+        }
         Stmt::Call { dests, args, .. } => {
             out.extend(dests.iter());
             out.extend(args.iter().filter_map(a));
@@ -478,14 +502,39 @@ pub fn guard_atoms(g: &Guard) -> Vec<&Atom> {
 pub fn stmt_binds(s: &Stmt) -> Vec<&Name> {
     match s {
         Stmt::Let { var, .. } | Stmt::View { var, .. } => vec![var],
+        Stmt::Loop { outs, arrays, .. } => outs
+            .iter()
+            .map(|(n, _)| n)
+            .chain(arrays.iter().filter_map(|st| st.grow.as_ref()))
+            .collect(),
         Stmt::Alloc { outs, .. }
         | Stmt::If { outs, .. }
         | Stmt::Fold { outs, .. }
         | Stmt::Reduce { outs, .. }
-        | Stmt::Loop { outs, .. }
         | Stmt::Call { outs, .. } => outs.iter().map(|(n, _)| n).collect(),
         _ => vec![],
     }
+}
+
+/// The `out` buffers of the growing loop states ([`ArrState::grow`]) in
+/// `stmts`, nested ones included: their `alloc` scope also holds the storage
+/// the loop grows, so it must stay where it is.
+pub fn grown_outs(stmts: &[Stmt]) -> Vec<Name> {
+    let mut v = Vec::new();
+    for s in stmts {
+        if let Stmt::Loop { arrays, .. } = s {
+            v.extend(
+                arrays
+                    .iter()
+                    .filter(|st| st.grow.is_some())
+                    .map(|st| st.out.clone()),
+            );
+        }
+        for b in nested_blocks(s) {
+            v.extend(grown_outs(b));
+        }
+    }
+    v
 }
 
 /// Does any statement in `stmts` (nested included) mention `v`?

@@ -260,8 +260,12 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                 .map(|(n, p, i)| format!("{n}: {} = {}", p.name(), a(i)))
                 .collect();
             st.extend(arrays.iter().map(|x| {
+                let grow = match &x.grow {
+                    Some(fin) => format!(" grows to {fin}"),
+                    None => String::new(),
+                };
                 format!(
-                    "{} -> {}: [{}]{} in {}",
+                    "{} -> {}: [{}]{} in {}{grow}",
                     x.var,
                     x.next,
                     atoms(&x.dims, ", "),
@@ -281,6 +285,9 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             }
             block(s, body, ind + 1);
             let _ = writeln!(s, "{pad}}}");
+        }
+        Stmt::Grow { dest, rows, .. } => {
+            let _ = writeln!(s, "{pad}grow {dest} to {} rows", a(rows));
         }
         Stmt::Call {
             outs: o,

@@ -6,7 +6,7 @@
 //! | `dead-allocation` | Dead Allocation | a buffer the scope never mentions is dropped |
 //! | `empty-allocation` | Empty Allocation | a scope with no buffers left is replaced by its body |
 //! | `merge-allocations` | Allocation Merging | a scope directly inside another whose sizes are known at the outer one's start joins it (one allocation instead of two) |
-//! | `hoist-allocation` | Allocation Hoisting | a scope in a loop body whose sizes do not depend on the iteration moves out of the loop (allocated once, reused by every iteration; nothing is allocated when the loop runs 0 times) |
+//! | `hoist-allocation` | Allocation Hoisting | a scope in a loop body whose sizes do not depend on the iteration moves out of the loop (allocated once, reused by every iteration; nothing is allocated when the loop runs 0 times); never the buffer a growing `while` state starts in (its scope releases what the loop grows), nor out of such a loop |
 
 use crate::ir::*;
 use std::collections::HashSet;
@@ -264,6 +264,11 @@ fn hoist_allocation(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
     everywhere(stmts, &mut |ss| {
         let mut changed = false;
         for st in ss.iter_mut() {
+            // A loop whose state grows binds its final state after itself:
+            // wrapping it in a scope would end that storage's life early.
+            if matches!(st, Stmt::Loop { arrays, .. } if arrays.iter().any(|a| a.grow.is_some())) {
+                continue;
+            }
             let params = loop_params(st);
             let trips = trip_count(st);
             let Some(body) = loop_body(st) else {
@@ -273,12 +278,16 @@ fn hoist_allocation(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
             let mut hoisted = Vec::new();
             for j in 0..body.len() {
                 let before = top_binds(&body[..j]);
-                if let Stmt::Alloc { bufs, .. } = &mut body[j] {
+                if let Stmt::Alloc { bufs, body: sb, .. } = &mut body[j] {
+                    // (a growing `while` state's buffer stays: its scope
+                    // releases the storage the loop grows, every iteration)
+                    let grown = grown_outs(&sb.stmts);
                     let (inv, var): (Vec<Buf>, Vec<Buf>) =
                         std::mem::take(bufs).into_iter().partition(|b| {
-                            atom_vars(&b.dims)
-                                .chain(atom_vars(&b.when))
-                                .all(|v| !before.contains(v) && !params.contains(v))
+                            !grown.contains(&b.var)
+                                && atom_vars(&b.dims)
+                                    .chain(atom_vars(&b.when))
+                                    .all(|v| !before.contains(v) && !params.contains(v))
                         });
                     *bufs = var;
                     // A loop that never runs must not allocate (nor fail to

@@ -3990,6 +3990,15 @@ impl FunTr<'_> {
         pre: &mut Vec<Stmt>,
     ) -> R<(Vec<Buf>, Vec<Stmt>)> {
         let span = s.span;
+        if let core::Exp::Loop {
+            state,
+            init,
+            form: core::LoopForm::While(c),
+            body,
+        } = &s.exp
+        {
+            return self.while_grow_stmt(s, state, init, c, body, flat, pre);
+        }
         let (state, st_ty, init, index, n, body) = match &s.exp {
             core::Exp::Loop {
                 state,
@@ -4189,7 +4198,7 @@ impl FunTr<'_> {
                 views.push(Some(b.clone()));
                 continue;
             }
-            let Some(fin) = finals.get(fi).cloned() else {
+            let Some((fin, _)) = finals.get(fi).cloned() else {
                 return error(span, "internal error: loop lengths", "please report this");
             };
             let k = loop_size(&s.var, ai - 1);
@@ -4203,6 +4212,121 @@ impl FunTr<'_> {
             self.bind_depth(&k);
             self.scalar_types.insert(k.clone(), PrimType::I64);
             let v = self.prefix_view(b, *p, *r, &k, &mut inner, span);
+            views.push(Some(v));
+        }
+        self.bind_leaves(s, flat, &views, &scalars);
+        Ok((bufs, inner))
+    }
+
+    /// A `while` loop whose array state changes length (size-slicing §3 with
+    /// no trip count to slice over: the largest length is known only once the
+    /// loop has run). Each changing leaf starts in a buffer of the initial
+    /// value's shape; every iteration computes the next length from sizes
+    /// (`F` of [`FunTr::loop_growth`]) and grows the next state's storage to
+    /// it ([`Stmt::Grow`], geometric) before the body writes it. The storage
+    /// lives in the region of the `alloc` scope this returns the buffers for,
+    /// so it is released with it; the value after the loop is a view of the
+    /// first `len` rows of the storage the state ended in.
+    #[allow(clippy::too_many_arguments)]
+    fn while_grow_stmt(
+        &mut self,
+        s: &core::Stmt,
+        state: &(Name, Type),
+        init: &Atom,
+        cond: &core::Body,
+        body: &core::Body,
+        flat: &[(DType, Vec<Size>)],
+        pre: &mut Vec<Stmt>,
+    ) -> R<(Vec<Buf>, Vec<Stmt>)> {
+        let span = s.span;
+        let growth = self.loop_growth(s, &state.0, &state.1, init, None, body)?;
+        let init_l = self.leaves(init, span)?;
+        let inits: Vec<Leaf> = init_l
+            .iter()
+            .filter(|l| matches!(l.ty, DType::Array(..)))
+            .cloned()
+            .collect();
+        let mut bufs = Vec::new();
+        let mut slots = Vec::new();
+        let mut info = Vec::new();
+        let mut ai = 0;
+        for (t, _) in flat {
+            let DType::Array(p, _) = t else {
+                slots.push(None);
+                continue;
+            };
+            let (Some(il), Some(g)) = (inits.get(ai), growth.get(ai)) else {
+                return error(span, "internal error: loop leaves", "please report this");
+            };
+            ai += 1;
+            let ish = self.shape(il, span)?;
+            let mut dims_d = Vec::new();
+            for d in &ish {
+                dims_d.push(self.resolve_here(d, span)?);
+            }
+            let dims: Vec<Atom> = dims_d.iter().map(|d| self.emit_dim(d, pre, span)).collect();
+            let b = self.fresh("b");
+            self.shapes.insert(b.clone(), dims_d);
+            self.bind_depth(&b);
+            bufs.push(Buf {
+                var: b.clone(),
+                elem: *p,
+                dims: dims.clone(),
+                span,
+                when: vec![],
+            });
+            slots.push(Some(b));
+            info.push(match g {
+                Some((len, f)) => {
+                    let l0 = dims.first().cloned().unwrap_or(Atom::Const(Const::I64(0)));
+                    Some((len.clone(), f.clone(), l0))
+                }
+                None => None,
+            });
+        }
+        let mut inner = Vec::new();
+        let mut finals = Vec::new();
+        let scalars = self.loop_into(
+            s,
+            &state.0,
+            &state.1,
+            init,
+            LoopKind::While(cond.clone()),
+            body,
+            &slots,
+            &mut inner,
+            &info,
+            &mut finals,
+        )?;
+        // views of the final lengths, in the storage each state ended in
+        let mut views = Vec::new();
+        let mut ai = 0;
+        let mut fi = 0;
+        for (t, slot) in flat.iter().zip(&slots) {
+            let (DType::Array(p, r), Some(b)) = (&t.0, slot) else {
+                views.push(None);
+                continue;
+            };
+            let grows = info.get(ai).is_some_and(Option::is_some);
+            ai += 1;
+            if !grows {
+                views.push(Some(b.clone()));
+                continue;
+            }
+            let Some((len, Some(fin))) = finals.get(fi).cloned() else {
+                return error(span, "internal error: loop lengths", "please report this");
+            };
+            let k = loop_size(&s.var, ai - 1);
+            fi += 1;
+            inner.push(Stmt::Let {
+                var: k.clone(),
+                ty: PrimType::I64,
+                exp: SExp::Atom(len),
+                span,
+            });
+            self.bind_depth(&k);
+            self.scalar_types.insert(k.clone(), PrimType::I64);
+            let v = self.prefix_view(&fin, *p, *r, &k, &mut inner, span);
             views.push(Some(v));
         }
         self.bind_leaves(s, flat, &views, &scalars);
@@ -4407,10 +4531,11 @@ impl FunTr<'_> {
     /// iteration as a function `F` of `len` (the state's outer size at the
     /// start of the iteration, a variable named by [`loop_len`]) and of the
     /// loop index and names outside the loop. `F` comes from sizes only (the
-    /// loop's *shape slice*, cheap: no array is read), so the largest length
-    /// can be computed before the loop runs. An error where the state's inner
-    /// sizes change, where its length depends on values computed in the loop,
-    /// or for a `while` loop (no trip count to slice over).
+    /// loop's *shape slice*, cheap: no array is read), so for a `for` loop the
+    /// largest length can be computed before the loop runs, and a `while`
+    /// loop knows the next length before its body writes it (its storage
+    /// grows then). An error where the state's inner sizes change, or where
+    /// its length depends on values computed in the loop.
     #[allow(clippy::type_complexity)]
     fn loop_growth(
         &mut self,
@@ -4496,13 +4621,6 @@ impl FunTr<'_> {
                         "only the outer length of a loop's array state may change from one iteration to the next (its storage is reused across iterations); or run with --interp",
                     );
                 }
-                if index.is_none() {
-                    return error(
-                        span,
-                        changes(),
-                        "a `while` loop whose array state changes length is not supported by the C backend yet (a `for` loop or `ifold` is: its lengths are computed before it runs); or run with --interp",
-                    );
-                }
                 let max = self.cur;
                 let f = self
                     .expand_by(&outer(a), &|l| match l {
@@ -4543,9 +4661,11 @@ impl FunTr<'_> {
         dests: &[Option<Name>],
         out: &mut Vec<Stmt>,
         growth: &[Option<(Name, Dim, Atom)>],
-        finals: &mut Vec<Atom>,
+        finals: &mut Vec<(Atom, Option<Name>)>,
     ) -> R<Vec<Atom>> {
         let span = s.span;
+        let grows_in_loop = matches!(form, LoopKind::While(_));
+        let mut fins = Vec::new();
         let flat = self.flat(&s.ty, span)?;
         let init_l = self.leaves(init, span)?;
         // The state's shape is the initial value's (F-tilde rule S-Reduce),
@@ -4624,6 +4744,14 @@ impl FunTr<'_> {
                         var,
                         dsh.clone(),
                     ));
+                    // (a `while` loop: the final state's storage, bound after it)
+                    let grow = grows_in_loop.then(|| {
+                        let fin = self.fresh("fin");
+                        self.shapes.insert(fin.clone(), dsh.clone());
+                        self.bind_depth(&fin);
+                        fin
+                    });
+                    fins.push(grow.clone());
                     arrays.push(ArrState {
                         var: full,
                         next,
@@ -4631,6 +4759,7 @@ impl FunTr<'_> {
                         elem: p,
                         dims,
                         span,
+                        grow,
                     });
                     body_dests.push(None);
                 }
@@ -4665,6 +4794,7 @@ impl FunTr<'_> {
                         elem: p,
                         dims,
                         span,
+                        grow: None,
                     });
                 }
             }
@@ -4675,7 +4805,37 @@ impl FunTr<'_> {
                 LoopForm::For(i, n)
             }
             LoopKind::While(c) => {
-                let cond = self.body(&c, &[None])?;
+                // A growing leaf: the condition sees a view of the state's
+                // current length (the body makes its own, below).
+                let mut views = Vec::new();
+                let saved = self.vars.get(state).cloned();
+                for (k, len, _, _, full, _, p, r, _, dsh) in &lens {
+                    let cv = self.fresh("sv");
+                    views.push(Stmt::View {
+                        var: cv.clone(),
+                        elem: *p,
+                        rank: *r,
+                        view: View::Slice(
+                            full.clone(),
+                            Atom::Const(Const::I64(0)),
+                            Atom::Var(len.clone()),
+                        ),
+                        span,
+                    });
+                    let mut sh = vec![Dim::Var(len.clone())];
+                    sh.extend(dsh.iter().skip(1).cloned());
+                    self.shapes.insert(cv.clone(), sh);
+                    self.depth.insert(cv.clone(), self.cur + 1);
+                    if let Some(l) = self.vars.get_mut(state).and_then(|ls| ls.get_mut(*k)) {
+                        l.atom = Atom::Var(cv);
+                    }
+                }
+                let mut cond = self.body(&c, &[None])?;
+                if let Some(ls) = saved {
+                    self.vars.insert(state.clone(), ls);
+                }
+                views.append(&mut cond.stmts);
+                cond.stmts = views;
                 // Leaving the condition's scope dropped the state's names: the
                 // body sees the state too.
                 for l in &st_l {
@@ -4685,6 +4845,10 @@ impl FunTr<'_> {
                 }
                 for st in &arrays {
                     self.depth.insert(st.next.clone(), self.cur + 1);
+                    self.depth.insert(st.var.clone(), self.cur + 1);
+                }
+                for (_, len, ..) in &lens {
+                    self.depth.insert(len.clone(), self.cur + 1);
                 }
                 LoopForm::While(cond)
             }
@@ -4707,6 +4871,13 @@ impl FunTr<'_> {
             let nl = self.emit_dim(&f, &mut prefix, span);
             let nlc = Dim::Max(Box::new(self.atom_dim(&nl)), Box::new(Dim::Const(0)));
             let nlc = self.emit_dim(&nlc, &mut prefix, span);
+            if grows_in_loop {
+                prefix.push(Stmt::Grow {
+                    dest: next.clone(),
+                    rows: nlc.clone(),
+                    span,
+                });
+            }
             let nv = self.fresh("nx");
             prefix.push(Stmt::View {
                 var: nv.clone(),
@@ -4759,11 +4930,11 @@ impl FunTr<'_> {
         blk.results.extend(next_lens.iter().cloned());
         let outs = self.outs_for(&flat);
         let mut all_outs = outs.clone();
-        for _ in &next_lens {
+        for (k, _) in next_lens.iter().enumerate() {
             let o = self.fresh("len");
             self.bind_depth(&o);
             self.scalar_types.insert(o.clone(), PrimType::I64);
-            finals.push(Atom::Var(o.clone()));
+            finals.push((Atom::Var(o.clone()), fins.get(k).cloned().flatten()));
             all_outs.push((o, PrimType::I64));
         }
         out.push(Stmt::Loop {

@@ -312,6 +312,26 @@ impl V<'_> {
                     );
                 }
                 self.bind_outs(env, outs, scalars.len());
+                for st in arrays {
+                    if let Some(fin) = &st.grow {
+                        if matches!(form, LoopForm::For(..)) {
+                            self.err(format!(
+                                "`{fin}`: only a `while` loop's state grows in the loop"
+                            ));
+                        }
+                        if !grows(body, &st.next) {
+                            self.err(format!(
+                                "growing loop state `{}`: its body never grows it",
+                                st.next
+                            ));
+                        }
+                        env.insert(fin.clone(), DType::Array(st.elem, st.dims.len()));
+                    }
+                }
+            }
+            Stmt::Grow { dest, rows, .. } => {
+                self.array(env, dest);
+                self.scalar(env, rows);
             }
             Stmt::Call {
                 outs, dests, args, ..
@@ -332,4 +352,20 @@ impl V<'_> {
             }
         }
     }
+}
+
+/// Does the top level of `b` grow `next` ([`Stmt::Grow`]), before any
+/// statement that mentions it otherwise?
+fn grows(b: &Block, next: &str) -> bool {
+    for s in &b.stmts {
+        if let Stmt::Grow { dest, .. } = s
+            && dest == next
+        {
+            return true;
+        }
+        if mentions(std::slice::from_ref(s), next) {
+            return false;
+        }
+    }
+    false
 }
