@@ -351,6 +351,8 @@ static void test_pure(void) {
        capped at what fits in memory, exact for empty rows */
     const int64_t one[] = {1}, three[] = {3}, none[] = {0}, huge[] = {INT64_MAX, 4};
     CHECK_EQ(weir_grow_rows(0, 1, one, 0, 8), 1);
+    CHECK_EQ(weir_grow_rows(-1, 0, one, 0, 8), 0);
+    CHECK_EQ(weir_grow_rows(-1, 7, three, 1, 8), 7);
     CHECK_EQ(weir_grow_rows(4, 5, one, 0, 8), 8);
     CHECK_EQ(weir_grow_rows(4, 100, one, 0, 8), 100);
     CHECK_EQ(weir_grow_rows(10, 11, three, 1, 8), 20);

@@ -278,6 +278,7 @@ static inline int64_t weir_count_lazy(const int64_t *d, int r, size_t elem_size)
    Rows are empty (exactly rows) if an inner dim d[0..r) is not positive. */
 static inline int64_t weir_grow_rows(int64_t cap, int64_t rows, const int64_t *d, int r,
                                      size_t elem_size) {
+    if (cap < 0) return rows; /* nothing allocated yet */
     uint64_t row = elem_size ? elem_size : 1;
     for (int k = 0; k < r; k++) {
         if (d[k] <= 0) return rows;

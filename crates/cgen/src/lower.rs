@@ -1404,10 +1404,12 @@ impl Lower<'_> {
                 let (cc, cn) = (self.fresh("cap_cur"), self.fresh("cap_nxt"));
                 let d0 = st.dims.first().map(|d| self.atom(d)).unwrap_or(Exp::i64(0));
                 setup.push(I::Decl(cc.clone(), CTy::Prim(PrimType::I64), Some(d0)));
+                // (-1: the first growth always allocates, so no NULL is
+                // ever used, not even for 0 rows)
                 setup.push(I::Decl(
                     cn.clone(),
                     CTy::Prim(PrimType::I64),
-                    Some(Exp::i64(0)),
+                    Some(Exp::i64(-1)),
                 ));
                 setup.push(I::Decl(
                     nxt.clone(),

@@ -120,8 +120,9 @@ pub enum Guard {
 /// ends in `out` (which holds the initial state when the loop starts). The
 /// backend double-buffers with a scratch array of `dims`.
 ///
-/// With `grow: Some(fin)` (a `while` loop whose state changes length, whose
-/// largest length is not known before it runs), `dims` are `out`'s, the
+/// With `grow: Some(fin)` (a loop whose state changes length and whose
+/// largest length is not known before it runs: a `while` loop, or a length
+/// that depends on values computed in the loop), `dims` are `out`'s, the
 /// initial state's; `next` starts empty and each iteration makes it large
 /// enough with [`Stmt::Grow`] before writing it. The storage grown lives in
 /// the region of the innermost `alloc` scope around the loop (the one that

@@ -3997,7 +3997,15 @@ impl FunTr<'_> {
             body,
         } = &s.exp
         {
-            return self.while_grow_stmt(s, state, init, c, body, flat, pre);
+            return self.grow_loop_stmt(
+                s,
+                state,
+                init,
+                LoopKind::While(c.clone()),
+                body,
+                flat,
+                pre,
+            );
         }
         let (state, st_ty, init, index, n, body) = match &s.exp {
             core::Exp::Loop {
@@ -4047,6 +4055,19 @@ impl FunTr<'_> {
         };
         let n = self.scalar_atom(&n);
         let growth = self.loop_growth(s, &state, &st_ty, &init, Some(&index), &body)?;
+        // A length that depends on values computed in the loop: no slice
+        // gives the largest before the loop runs, the storage grows in it.
+        if growth.iter().flatten().any(|g| !g.2) {
+            return self.grow_loop_stmt(
+                s,
+                &(state, st_ty),
+                &init,
+                LoopKind::For(index, n),
+                &body,
+                flat,
+                pre,
+            );
+        }
         let init_l = self.leaves(&init, span)?;
         let inits: Vec<Leaf> = init_l
             .iter()
@@ -4069,7 +4090,7 @@ impl FunTr<'_> {
             }
         }
         let i2 = self.fresh("i");
-        let subst = |d: &Dim, growth: &[Option<(Name, Dim)>], acc: &[Name]| {
+        let subst = |d: &Dim, growth: &[Option<(Name, Dim, bool)>], acc: &[Name]| {
             let mut map = HashMap::new();
             for (g, a) in growth.iter().flatten().zip(acc) {
                 map.insert(g.0.clone(), a.clone());
@@ -4162,9 +4183,9 @@ impl FunTr<'_> {
             });
             slots.push(Some(b));
             info.push(match (g, len0.get(ai - 1).cloned().flatten()) {
-                (Some((len, f)), Some(l0)) => {
+                (Some((len, f, _)), Some(l0)) => {
                     gi += 1;
-                    Some((len.clone(), f.clone(), l0))
+                    Some((len.clone(), f.clone(), l0, GrowMode::Sliced))
                 }
                 _ => None,
             });
@@ -4218,28 +4239,35 @@ impl FunTr<'_> {
         Ok((bufs, inner))
     }
 
-    /// A `while` loop whose array state changes length (size-slicing §3 with
-    /// no trip count to slice over: the largest length is known only once the
-    /// loop has run). Each changing leaf starts in a buffer of the initial
-    /// value's shape; every iteration computes the next length from sizes
-    /// (`F` of [`FunTr::loop_growth`]) and grows the next state's storage to
-    /// it ([`Stmt::Grow`], geometric) before the body writes it. The storage
-    /// lives in the region of the `alloc` scope this returns the buffers for,
-    /// so it is released with it; the value after the loop is a view of the
-    /// first `len` rows of the storage the state ended in.
+    /// A loop whose array state changes length and whose largest length is
+    /// known only once it has run: a `while` loop (size-slicing §3 with no
+    /// trip count to slice over), or a loop whose next length depends on
+    /// values computed in the body (`x ++ filter p x`). Each changing leaf
+    /// starts in a buffer of the initial value's shape; every iteration
+    /// computes the next length from sizes (`F` of [`FunTr::loop_growth`]), or
+    /// an upper bound of it (the body then writes the first rows and passes
+    /// their number out, as into an existential destination), and grows the
+    /// next state's storage to it ([`Stmt::Grow`], geometric) before the body
+    /// writes it. The storage lives in the region of the `alloc` scope this
+    /// returns the buffers for, so it is released with it; the value after the
+    /// loop is a view of the first `len` rows of the storage it ended in.
     #[allow(clippy::too_many_arguments)]
-    fn while_grow_stmt(
+    fn grow_loop_stmt(
         &mut self,
         s: &core::Stmt,
         state: &(Name, Type),
         init: &Atom,
-        cond: &core::Body,
+        kind: LoopKind,
         body: &core::Body,
         flat: &[(DType, Vec<Size>)],
         pre: &mut Vec<Stmt>,
     ) -> R<(Vec<Buf>, Vec<Stmt>)> {
         let span = s.span;
-        let growth = self.loop_growth(s, &state.0, &state.1, init, None, body)?;
+        let index = match &kind {
+            LoopKind::For(i, _) => Some(i.clone()),
+            LoopKind::While(_) => None,
+        };
+        let growth = self.loop_growth(s, &state.0, &state.1, init, index.as_ref(), body)?;
         let init_l = self.leaves(init, span)?;
         let inits: Vec<Leaf> = init_l
             .iter()
@@ -4277,9 +4305,14 @@ impl FunTr<'_> {
             });
             slots.push(Some(b));
             info.push(match g {
-                Some((len, f)) => {
+                Some((len, f, exact)) => {
                     let l0 = dims.first().cloned().unwrap_or(Atom::Const(Const::I64(0)));
-                    Some((len.clone(), f.clone(), l0))
+                    let mode = if *exact {
+                        GrowMode::Exact
+                    } else {
+                        GrowMode::Bounded
+                    };
+                    Some((len.clone(), f.clone(), l0, mode))
                 }
                 None => None,
             });
@@ -4291,7 +4324,7 @@ impl FunTr<'_> {
             &state.0,
             &state.1,
             init,
-            LoopKind::While(cond.clone()),
+            kind,
             body,
             &slots,
             &mut inner,
@@ -4466,12 +4499,14 @@ impl FunTr<'_> {
         &mut self,
         s: &core::Stmt,
         init: &Atom,
-        growth: &[Option<(Name, Dim)>],
+        growth: &[Option<(Name, Dim, bool)>],
         trips: Option<Dim>,
         index: Option<&Name>,
         span: Span,
     ) -> R<Vec<Vec<Dim>>> {
         let mut v = self.array_leaf_shapes(init, span)?;
+        // (a length that depends on values computed in the loop: no slice)
+        let trips = trips.filter(|_| growth.iter().flatten().all(|g| g.2));
         // The shape slice, for a bound of each changing length: the largest
         // it ever has (what an entry returning the state allocates).
         let lens: Vec<Name> = growth.iter().flatten().map(|g| g.0.clone()).collect();
@@ -4527,15 +4562,18 @@ impl FunTr<'_> {
 
     /// Size slicing of a loop whose array state changes length (size-slicing
     /// §3): for each array leaf of the state, `None` if its shape stays that
-    /// of the initial value, else `(len, F)`: its outer size after an
+    /// of the initial value, else `(len, F, exact)`: its outer size after an
     /// iteration as a function `F` of `len` (the state's outer size at the
     /// start of the iteration, a variable named by [`loop_len`]) and of the
     /// loop index and names outside the loop. `F` comes from sizes only (the
     /// loop's *shape slice*, cheap: no array is read), so for a `for` loop the
     /// largest length can be computed before the loop runs, and a `while`
     /// loop knows the next length before its body writes it (its storage
-    /// grows then). An error where the state's inner sizes change, or where
-    /// its length depends on values computed in the loop.
+    /// grows then). Where the length depends on values computed in the loop
+    /// (a `filter`'s count), `F` is an upper bound of it from sizes
+    /// (`exact` false: the storage grows to the bound, the body says how
+    /// long the state is). An error where the state's inner sizes change, or
+    /// where no such bound exists (a slice at an index read from an array).
     #[allow(clippy::type_complexity)]
     fn loop_growth(
         &mut self,
@@ -4545,7 +4583,7 @@ impl FunTr<'_> {
         init: &Atom,
         index: Option<&Name>,
         body: &core::Body,
-    ) -> R<Vec<Option<(Name, Dim)>>> {
+    ) -> R<Vec<Option<(Name, Dim, bool)>>> {
         let span = s.span;
         let init_l = self.leaves(init, span)?;
         let saved = (
@@ -4622,16 +4660,24 @@ impl FunTr<'_> {
                     );
                 }
                 let max = self.cur;
-                let f = self
-                    .expand_by(&outer(a), &|l| match l {
-                        Dim::Var(x) if lens.contains(x) || Some(x) == index => LeafRule::Keep,
-                        Dim::Var(x) | Dim::DimOf(x, _)
-                            if self.depth.get(x).is_some_and(|d| *d <= max) =>
-                        {
-                            LeafRule::Keep
-                        }
-                        _ => LeafRule::Expand,
-                    })
+                let keep = |l: &Dim| match l {
+                    Dim::Var(x) if lens.contains(x) || Some(x) == index => LeafRule::Keep,
+                    Dim::Var(x) | Dim::DimOf(x, _)
+                        if self.depth.get(x).is_some_and(|d| *d <= max) =>
+                    {
+                        LeafRule::Keep
+                    }
+                    _ => LeafRule::Expand,
+                };
+                let exact = self.expand_by(&outer(a), &keep);
+                if exact.is_err()
+                    && let Some(b) = self.bound(&outer(a), true, 64)
+                    && let Ok(f) = self.expand_by(&b, &keep)
+                {
+                    v.push(Some((len.clone(), f.simplify(), false)));
+                    continue;
+                }
+                let f = exact
                     .map_err(|bad| Error {
                         span,
                         message: format!(
@@ -4639,9 +4685,9 @@ impl FunTr<'_> {
                             changes(),
                             size_name(&bad)
                         ),
-                        help: "the C backend computes the lengths of a loop's array state before the loop runs, from sizes alone (size slicing); or run with --interp".into(),
+                        help: "the C backend needs each next length of a loop's array state, or an upper bound of it, from sizes alone before the iteration writes it (size slicing; a `filter`'s count is bounded by its input's length, a slice at an index read from an array is not bounded); or run with --interp".into(),
                     })?;
-                v.push(Some((len.clone(), f.simplify())));
+                v.push(Some((len.clone(), f.simplify(), true)));
             }
             Ok(v)
         })();
@@ -4660,11 +4706,10 @@ impl FunTr<'_> {
         body: &core::Body,
         dests: &[Option<Name>],
         out: &mut Vec<Stmt>,
-        growth: &[Option<(Name, Dim, Atom)>],
+        growth: &[Option<(Name, Dim, Atom, GrowMode)>],
         finals: &mut Vec<(Atom, Option<Name>)>,
     ) -> R<Vec<Atom>> {
         let span = s.span;
-        let grows_in_loop = matches!(form, LoopKind::While(_));
         let mut fins = Vec::new();
         let flat = self.flat(&s.ty, span)?;
         let init_l = self.leaves(init, span)?;
@@ -4678,6 +4723,7 @@ impl FunTr<'_> {
         let mut body_dests = Vec::new();
         let mut prefix = Vec::new();
         let mut lens = Vec::new();
+        let mut modes = Vec::new();
         let mut ai = 0;
         for (k, (l, il)) in st_l.iter().zip(&init_l).enumerate() {
             match l.ty {
@@ -4686,9 +4732,10 @@ impl FunTr<'_> {
                     body_dests.push(None);
                 }
                 DType::Array(p, r) if growth.get(ai).is_some_and(Option::is_some) => {
-                    let Some(Some((len, f, len0))) = growth.get(ai).cloned() else {
+                    let Some(Some((len, f, len0, mode))) = growth.get(ai).cloned() else {
                         continue;
                     };
+                    let grows_in_loop = mode != GrowMode::Sliced;
                     ai += 1;
                     let d = dests.get(k).cloned().flatten().unwrap_or_default();
                     let ish = self.shape(il, span)?;
@@ -4732,6 +4779,7 @@ impl FunTr<'_> {
                     self.depth.insert(next.clone(), self.cur + 1);
                     self.depth.insert(len.clone(), self.cur + 1);
                     self.scalar_types.insert(len.clone(), PrimType::I64);
+                    modes.push(mode);
                     lens.push((
                         k,
                         len.clone(),
@@ -4857,7 +4905,9 @@ impl FunTr<'_> {
         // destination a view of the next (F: sizes only; a negative length is
         // the body's own error, before it writes).
         let mut next_lens = Vec::new();
-        for (k, len, len0, f, full, next, p, r, var, dsh) in lens {
+        let n_scalars = scalars.len();
+        let mut bounded = Vec::new();
+        for ((k, len, len0, f, full, next, p, r, var, dsh), mode) in lens.into_iter().zip(&modes) {
             let mut sh = vec![Dim::Var(len.clone())];
             sh.extend(dsh.iter().skip(1).cloned());
             self.shapes.insert(var.clone(), sh);
@@ -4871,7 +4921,7 @@ impl FunTr<'_> {
             let nl = self.emit_dim(&f, &mut prefix, span);
             let nlc = Dim::Max(Box::new(self.atom_dim(&nl)), Box::new(Dim::Const(0)));
             let nlc = self.emit_dim(&nlc, &mut prefix, span);
-            if grows_in_loop {
+            if *mode != GrowMode::Sliced {
                 prefix.push(Stmt::Grow {
                     dest: next.clone(),
                     rows: nlc.clone(),
@@ -4883,18 +4933,28 @@ impl FunTr<'_> {
                 var: nv.clone(),
                 elem: p,
                 rank: r,
-                view: View::Slice(next, Atom::Const(Const::I64(0)), nlc),
+                view: View::Slice(next, Atom::Const(Const::I64(0)), nlc.clone()),
                 span,
             });
-            let mut nsh = vec![f];
+            // (bounded: `nl` is the bound; the body writes the first rows of
+            // `nv` as of an existential destination and passes their number)
+            let mut nsh = vec![if *mode == GrowMode::Bounded {
+                self.atom_dim(&nlc)
+            } else {
+                f
+            }];
             nsh.extend(dsh.iter().skip(1).cloned());
             self.shapes.insert(nv.clone(), nsh);
             self.depth.insert(nv.clone(), self.cur + 1);
+            if *mode == GrowMode::Bounded {
+                self.exist_dests.insert(nv.clone());
+                bounded.push(nv.clone());
+            }
             if let Some(slot) = body_dests.get_mut(k) {
                 *slot = Some(nv);
             }
             scalars.push((len, PrimType::I64, len0));
-            next_lens.push(nl);
+            next_lens.push((nl, *mode == GrowMode::Bounded));
         }
         // (S-Reduce): the body must return the same shape.
         let after = self.shape_of_body_result(body)?;
@@ -4924,10 +4984,27 @@ impl FunTr<'_> {
                 ai += 1;
             }
         }
-        let mut blk = self.body(body, &body_dests)?;
+        let blk = self.body(body, &body_dests);
+        for nv in &bounded {
+            self.exist_dests.remove(nv);
+        }
+        let mut blk = blk?;
         prefix.append(&mut blk.stmts);
         blk.stmts = prefix;
-        blk.results.extend(next_lens.iter().cloned());
+        // the next lengths: `F`, or what the body wrote (after its scalars)
+        let mut sizes = blk.results.split_off(n_scalars.min(blk.results.len()));
+        sizes.reverse();
+        for (nl, by_body) in &next_lens {
+            let x = if *by_body {
+                sizes.pop()
+            } else {
+                Some(nl.clone())
+            };
+            let Some(x) = x else {
+                return error(span, "internal error: loop sizes", "please report this");
+            };
+            blk.results.push(x);
+        }
         let outs = self.outs_for(&flat);
         let mut all_outs = outs.clone();
         for (k, _) in next_lens.iter().enumerate() {
@@ -5019,6 +5096,18 @@ enum LeafRule {
     Keep,
     Replace(Dim),
     Expand,
+}
+
+/// How the storage of a loop's array leaf that changes length is sized.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GrowMode {
+    /// A `for` loop's largest length, computed before it by the shape slice.
+    Sliced,
+    /// Grown in the loop to each next length `F` (from sizes).
+    Exact,
+    /// Grown in the loop to an upper bound of the next length; the body
+    /// writes the first rows and says how many.
+    Bounded,
 }
 
 enum LoopKind {

@@ -314,11 +314,6 @@ impl V<'_> {
                 self.bind_outs(env, outs, scalars.len());
                 for st in arrays {
                     if let Some(fin) = &st.grow {
-                        if matches!(form, LoopForm::For(..)) {
-                            self.err(format!(
-                                "`{fin}`: only a `while` loop's state grows in the loop"
-                            ));
-                        }
                         if !grows(body, &st.next) {
                             self.err(format!(
                                 "growing loop state `{}`: its body never grows it",

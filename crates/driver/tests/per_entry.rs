@@ -6,10 +6,11 @@ use weir_driver::compile_source;
 use weir_driver::native::{BuildOptions, Entries, NativeError, c_source, c_source_of, run_native};
 use weir_interp::Value;
 
-/// `bad` runs a loop whose array state changes length by a value computed in
-/// the loop (which the C backend does not compile yet); `good` does not use it.
+/// `bad` runs a loop whose array state changes length by a value read from
+/// the array in the loop (which the C backend cannot bound); `good` does not
+/// use it.
 const SRC: &str = "\
-def grow (a: []f64) : []f64 = loop x = a while length x < 10 do x ++ filter (\\v -> v > 0.0) x
+def grow (a: []f64) : []f64 = loop x = a while length x > 1 do x[0:(i64 x[0])]
 
 entry good (a: []f64) : f64 = reduce (+) 0.0 a
 
