@@ -894,6 +894,30 @@ impl Lower<'_> {
                 });
                 return;
             }
+            Guard::Irregular {
+                at,
+                first,
+                got,
+                inner,
+            } => {
+                let loc = self.loc(span);
+                let inner: Vec<Exp> = inner.iter().map(|d| self.atom(d)).collect();
+                let dims = "[%lld]".repeat(inner.len() + 1);
+                let mut args = vec![self.atom(first)];
+                args.extend(inner.iter().cloned());
+                args.push(self.atom(at));
+                args.push(self.atom(got));
+                args.extend(inner);
+                out.push(I::FailIf {
+                    cond: Exp::op(">=", self.atom(at), Exp::i64(0)),
+                    message: format!(
+                        "size mismatch: build produced an irregular array (element 0 has shape {dims}, element %lld has shape {dims})"
+                    ),
+                    args,
+                    loc,
+                });
+                return;
+            }
             Guard::DestReady { dest } => {
                 let Some(&k) = self.dest_index.get(dest) else {
                     return;

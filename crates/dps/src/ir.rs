@@ -113,6 +113,17 @@ pub enum Guard {
     /// an out-of-memory error here, where the interpreter would fail to
     /// allocate the array, unless an earlier error came first.
     DestReady { dest: Name },
+    /// After a `build` whose rows have an existential length (a `filter`
+    /// per row): `at` is -1, or the first row whose length `got` differs
+    /// from row 0's `first`: "size mismatch: build produced an irregular
+    /// array (element 0 has shape [first][inner..], element at has shape
+    /// [got][inner..])", the interpreter's message.
+    Irregular {
+        at: Atom,
+        first: Atom,
+        got: Atom,
+        inner: Vec<Atom>,
+    },
 }
 
 /// An array part of a loop's state: `var` is the current state inside the body,
@@ -496,6 +507,12 @@ pub fn guard_atoms(g: &Guard) -> Vec<&Atom> {
         Guard::Split { k, len } => vec![k, len],
         Guard::Slide { w, s, len } => vec![w, s, len],
         Guard::DestReady { .. } => vec![],
+        Guard::Irregular {
+            at,
+            first,
+            got,
+            inner,
+        } => [at, first, got].into_iter().chain(inner).collect(),
     }
 }
 

@@ -132,6 +132,18 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                     format!("assert_slide {} {} {}", a(w), a(s), a(len))
                 }
                 Guard::DestReady { dest } => format!("assert_allocated {dest}"),
+                Guard::Irregular {
+                    at,
+                    first,
+                    got,
+                    inner,
+                } => format!(
+                    "assert_regular {} {} {} [{}]",
+                    a(at),
+                    a(first),
+                    a(got),
+                    atoms(inner, ", ")
+                ),
             };
             let _ = writeln!(s, "{pad}{g}");
         }

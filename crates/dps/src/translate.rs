@@ -162,6 +162,11 @@ struct FunTr<'a> {
     /// An upper bound of each existential size (a filter's count: its input's
     /// length; an `if`'s length: the longer branch's), in shape terms.
     exist_bounds: HashMap<Name, Dim>,
+    /// The row length of a `build` whose rows are filtered
+    /// ([`FunTr::build_rows_stmt`]) when it has no rows: the row's size with
+    /// every `filter` count 0 (the interpreter's probe of an empty `build`
+    /// filters an empty stand-in row).
+    row_empty: HashMap<Name, Dim>,
     /// An entry's results whose outer size is existential: the caller
     /// allocates an upper bound, the entry writes the first rows and returns
     /// their number ([`ResultPart::Size`]).
@@ -192,6 +197,7 @@ impl<'a> FunTr<'a> {
             entry: _d.entry,
             ready: Default::default(),
             exist_bounds: HashMap::new(),
+            row_empty: HashMap::new(),
             exist_dests: Default::default(),
             uses: weir_ir::visit::use_counts(_d),
             final_sizes: HashMap::new(),
@@ -677,6 +683,28 @@ impl<'a> FunTr<'a> {
     }
 
     /// Expand local variables (bound deeper than `max`) into their definitions.
+    /// The length `d` of the rows of a `build`, which depends on what a
+    /// `filter` in the row keeps: (an upper bound, its value for a `build` of
+    /// no rows), both from sizes known outside the `build`; `None` if it
+    /// depends on anything else computed in the row.
+    fn row_size(&self, d: &Dim) -> Option<(Dim, Dim)> {
+        let max = self.cur;
+        let empty = self
+            .expand_by(d, &|l| match l {
+                Dim::Var(v) | Dim::DimOf(v, _) if self.depth.get(v).is_some_and(|x| *x <= max) => {
+                    LeafRule::Keep
+                }
+                Dim::Var(v) if v.ends_with("_count") && self.exist_bounds.contains_key(v) => {
+                    LeafRule::Replace(Dim::Const(0))
+                }
+                _ => LeafRule::Expand,
+            })
+            .ok()?;
+        let bound = self.bound(d, true, 64)?;
+        let bound = self.resolve(&bound, max).ok()?;
+        Some((bound.simplify(), empty.simplify()))
+    }
+
     fn resolve(&self, d: &Dim, max: usize) -> Result<Dim, Name> {
         self.expand_by(d, &|l| match l {
             Dim::Var(v) | Dim::DimOf(v, _) if self.depth.get(v).is_some_and(|x| *x <= max) => {
@@ -1287,9 +1315,25 @@ impl<'a> FunTr<'a> {
                         }
                         v.push(sh);
                     }
-                    // Element shapes must not depend on the index (rectangular arrays).
-                    for sh in &v {
-                        for d in sh {
+                    // Element shapes must not depend on the index (rectangular
+                    // arrays), except the length of rows that are what a
+                    // `filter` keeps (an existential, bounded by sizes known
+                    // outside; the rows are checked regular after the loop:
+                    // see `build_rows_stmt`).
+                    let single = v.len() == 1;
+                    for sh in &mut v {
+                        for (k, d) in sh.iter_mut().enumerate() {
+                            if self.resolve(d, self.cur).is_err()
+                                && k == 1
+                                && single
+                                && let Some((bound, empty)) = self.row_size(d)
+                            {
+                                let rs = row_size(&s.var);
+                                self.exist_bounds.insert(rs.clone(), bound);
+                                self.row_empty.insert(rs.clone(), empty);
+                                *d = Dim::Var(rs);
+                                continue;
+                            }
                             if let Err(bad) = self.resolve(d, self.cur) {
                                 return error(
                                     span,
@@ -1753,6 +1797,17 @@ impl<'a> FunTr<'a> {
                 )
             {
                 let (bufs, inner) = self.loop_stmt(s, &flat, &mut out)?;
+                let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
+                return Ok(self.alloc_scope(out, bufs, inner, rest));
+            }
+            if has_array
+                && matches!(&s.exp, core::Exp::Prim(Builtin::Build, _))
+                && self
+                    .shape_exp(s)?
+                    .iter()
+                    .any(|sh| matches!(sh.get(1), Some(Dim::Var(v)) if *v == row_size(&s.var)))
+            {
+                let (bufs, inner) = self.build_rows_stmt(s, &flat, &mut out)?;
                 let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
                 return Ok(self.alloc_scope(out, bufs, inner, rest));
             }
@@ -4239,6 +4294,323 @@ impl FunTr<'_> {
         Ok((bufs, inner))
     }
 
+    /// `let y = build n (\i -> row)` whose rows' length is what a `filter`
+    /// keeps in each (an existential `y_rowsize`, [`row_size`]): each row is
+    /// computed at the front of a row as long as the bound (the filter's
+    /// input length), as into an existential destination, and passes its
+    /// length out; a fold over the rows keeps row 0's length and the first row
+    /// whose length differs. After all rows (the interpreter checks the array
+    /// regular once it has every row), an irregular array is the
+    /// interpreter's error; else the rows are copied densely into a second
+    /// buffer of the bound's size, and `y` is a `[n][k]` view of it (`k` row
+    /// 0's length; for no rows, the probe's: every filter keeps nothing).
+    fn build_rows_stmt(
+        &mut self,
+        s: &core::Stmt,
+        flat: &[(DType, Vec<Size>)],
+        pre: &mut Vec<Stmt>,
+    ) -> R<(Vec<Buf>, Vec<Stmt>)> {
+        let span = s.span;
+        let bad = |what: &str| {
+            error(
+                span,
+                format!("internal error: {what}"),
+                "please report this",
+            )
+        };
+        let core::Exp::Prim(Builtin::Build, args) = &s.exp else {
+            return bad("filtered rows of a non-build");
+        };
+        let (Some(core::Arg::Atom(n)), Some(core::Arg::Fun(core::Fun::Lambda(l)))) =
+            (args.first(), args.get(1))
+        else {
+            return bad("malformed build");
+        };
+        let Some((DType::Array(p, r), _)) = flat.first().cloned() else {
+            return bad("filtered rows");
+        };
+        let n = self.scalar_atom(n);
+        let rs = row_size(&s.var);
+        let shapes = self.shape_exp(s)?;
+        let (Some(sh), Some(bound), Some(empty)) = (
+            shapes.first().cloned(),
+            self.exist_bounds.get(&rs).cloned(),
+            self.row_empty.get(&rs).cloned(),
+        ) else {
+            return bad("row sizes");
+        };
+        let bound = self.resolve_here(&bound, span)?;
+        let empty = self.resolve_here(&empty, span)?;
+        let mut rest_d = Vec::new();
+        for d in sh.iter().skip(2) {
+            rest_d.push(self.resolve_here(d, span)?);
+        }
+        let nb = self.emit_dim(
+            &Dim::Max(Box::new(bound), Box::new(Dim::Const(0))),
+            pre,
+            span,
+        );
+        let rest: Vec<Atom> = rest_d.iter().map(|d| self.emit_dim(d, pre, span)).collect();
+        let mut dims = vec![n.clone(), nb.clone()];
+        dims.extend(rest.iter().cloned());
+        let mut dims_d = vec![self.atom_dim(&n), self.atom_dim(&nb)];
+        dims_d.extend(rest_d.iter().cloned());
+        let (b, c) = (self.fresh("b"), self.fresh("b"));
+        let mut bufs = Vec::new();
+        for x in [&b, &c] {
+            self.shapes.insert(x.clone(), dims_d.clone());
+            self.bind_depth(x);
+            bufs.push(Buf {
+                var: x.clone(),
+                elem: p,
+                dims: dims.clone(),
+                span,
+                when: vec![],
+            });
+        }
+        let mut inner = Vec::new();
+        // the rows, each at the front of row i of `b`
+        let (i, it) = lparam(l, 0, span)?;
+        let i = i.clone();
+        self.bind_param(&i, it, span)?;
+        let row = self.fresh("r");
+        let mut body = vec![Stmt::View {
+            var: row.clone(),
+            elem: p,
+            rank: r - 1,
+            view: View::Row(b.clone(), Atom::Var(i.clone())),
+            span,
+        }];
+        let mut row_sh = vec![self.atom_dim(&nb)];
+        row_sh.extend(rest_d.iter().cloned());
+        self.shapes.insert(row.clone(), row_sh);
+        self.depth.insert(row.clone(), self.cur + 1);
+        self.exist_dests.insert(row.clone());
+        let blk = self.body(&l.body, &[Some(row.clone())]);
+        self.exist_dests.remove(&row);
+        let mut blk = blk?;
+        let Some(cnt) = blk.results.pop() else {
+            return bad("row length");
+        };
+        body.append(&mut blk.stmts);
+        let (kk, at, got) = (self.fresh("k"), self.fresh("at"), self.fresh("got"));
+        let i64t = PrimType::I64;
+        let let_ = |me: &mut Self, out: &mut Vec<Stmt>, ty: PrimType, exp: SExp| {
+            let x = me.fresh("t");
+            out.push(Stmt::Let {
+                var: x.clone(),
+                ty,
+                exp,
+                span,
+            });
+            Atom::Var(x)
+        };
+        let iv = Atom::Var(i.clone());
+        let zero = Atom::Const(Const::I64(0));
+        let first = let_(
+            self,
+            &mut body,
+            PrimType::Bool,
+            SExp::Bin(BinOp::Eq, iv.clone(), zero.clone()),
+        );
+        let k2 = self.fresh("k");
+        body.push(Stmt::If {
+            outs: vec![(k2.clone(), i64t)],
+            cond: first,
+            then: Block {
+                stmts: vec![],
+                results: vec![cnt.clone()],
+            },
+            els: Block {
+                stmts: vec![],
+                results: vec![Atom::Var(kk.clone())],
+            },
+        });
+        let later = let_(
+            self,
+            &mut body,
+            PrimType::Bool,
+            SExp::Bin(BinOp::Gt, iv.clone(), zero.clone()),
+        );
+        let differs = let_(
+            self,
+            &mut body,
+            PrimType::Bool,
+            SExp::Bin(BinOp::Ne, cnt.clone(), Atom::Var(kk.clone())),
+        );
+        let none = let_(
+            self,
+            &mut body,
+            PrimType::Bool,
+            SExp::Bin(BinOp::Lt, Atom::Var(at.clone()), zero.clone()),
+        );
+        let m1 = let_(
+            self,
+            &mut body,
+            PrimType::Bool,
+            SExp::Bin(BinOp::And, later, differs),
+        );
+        let m = let_(
+            self,
+            &mut body,
+            PrimType::Bool,
+            SExp::Bin(BinOp::And, m1, none),
+        );
+        let (at2, got2) = (self.fresh("at"), self.fresh("got"));
+        body.push(Stmt::If {
+            outs: vec![(at2.clone(), i64t), (got2.clone(), i64t)],
+            cond: m,
+            then: Block {
+                stmts: vec![],
+                results: vec![iv.clone(), cnt],
+            },
+            els: Block {
+                stmts: vec![],
+                results: vec![Atom::Var(at.clone()), Atom::Var(got.clone())],
+            },
+        });
+        let outs: Vec<(Name, PrimType)> = ["k", "at", "got"]
+            .iter()
+            .map(|x| (self.fresh(x), i64t))
+            .collect();
+        for (o, _) in &outs {
+            self.bind_depth(o);
+            self.scalar_types.insert(o.clone(), i64t);
+        }
+        inner.push(Stmt::Fold {
+            outs: outs.clone(),
+            acc: vec![(kk, i64t), (at, i64t), (got, i64t)],
+            init: vec![zero.clone(), Atom::Const(Const::I64(-1)), zero.clone()],
+            i: i.clone(),
+            n: n.clone(),
+            body: Block {
+                stmts: body,
+                results: vec![Atom::Var(k2), Atom::Var(at2), Atom::Var(got2)],
+            },
+        });
+        let [ko, ato, goto] = [0, 1, 2].map(|x| Atom::Var(outs[x].0.clone()));
+        inner.push(Stmt::Guard {
+            guard: Guard::Irregular {
+                at: ato,
+                first: ko.clone(),
+                got: goto,
+                inner: rest.clone(),
+            },
+            span,
+        });
+        // the row length: row 0's, or the probe's for no rows
+        let some = let_(
+            self,
+            &mut inner,
+            PrimType::Bool,
+            SExp::Bin(BinOp::Gt, n.clone(), zero.clone()),
+        );
+        let mut eb = Vec::new();
+        let ea = self.emit_dim(&empty, &mut eb, span);
+        inner.push(Stmt::If {
+            outs: vec![(rs.clone(), i64t)],
+            cond: some,
+            then: Block {
+                stmts: vec![],
+                results: vec![ko],
+            },
+            els: Block {
+                stmts: eb,
+                results: vec![ea],
+            },
+        });
+        self.bind_depth(&rs);
+        self.scalar_types.insert(rs.clone(), i64t);
+        // `y`: the first k of each row, densely in `c`
+        let mut all = Atom::Var(rs.clone());
+        let mut count = n.clone();
+        for d in std::iter::once(&nb).chain(&rest) {
+            count = let_(
+                self,
+                &mut inner,
+                i64t,
+                SExp::Bin(BinOp::Mul, count, d.clone()),
+            );
+        }
+        for d in std::iter::once(&n).chain(&rest) {
+            all = let_(
+                self,
+                &mut inner,
+                i64t,
+                SExp::Bin(BinOp::Mul, all, d.clone()),
+            );
+        }
+        let (cf, cs, y) = (self.fresh("c"), self.fresh("c"), self.fresh("y"));
+        inner.push(Stmt::View {
+            var: cf.clone(),
+            elem: p,
+            rank: 1,
+            view: View::Reshape(c.clone(), vec![count.clone()]),
+            span,
+        });
+        inner.push(Stmt::View {
+            var: cs.clone(),
+            elem: p,
+            rank: 1,
+            view: View::Slice(cf.clone(), zero.clone(), all.clone()),
+            span,
+        });
+        let mut ydims = vec![n.clone(), Atom::Var(rs.clone())];
+        ydims.extend(rest.iter().cloned());
+        inner.push(Stmt::View {
+            var: y.clone(),
+            elem: p,
+            rank: r,
+            view: View::Reshape(cs.clone(), ydims),
+            span,
+        });
+        let mut ysh = vec![self.atom_dim(&n), Dim::Var(rs.clone())];
+        ysh.extend(rest_d.iter().cloned());
+        self.shapes.insert(cf.clone(), vec![self.atom_dim(&count)]);
+        self.shapes.insert(cs.clone(), vec![self.atom_dim(&all)]);
+        self.shapes.insert(y.clone(), ysh);
+        for x in [&cf, &cs, &y] {
+            self.bind_depth(x);
+        }
+        let j = self.fresh("j");
+        let (rb, rbk, ry) = (self.fresh("r"), self.fresh("r"), self.fresh("r"));
+        let jv = Atom::Var(j.clone());
+        inner.push(Stmt::For {
+            i: j,
+            n: n.clone(),
+            body: vec![
+                Stmt::View {
+                    var: rb.clone(),
+                    elem: p,
+                    rank: r - 1,
+                    view: View::Row(b, jv.clone()),
+                    span,
+                },
+                Stmt::View {
+                    var: rbk.clone(),
+                    elem: p,
+                    rank: r - 1,
+                    view: View::Slice(rb, zero, Atom::Var(rs.clone())),
+                    span,
+                },
+                Stmt::View {
+                    var: ry.clone(),
+                    elem: p,
+                    rank: r - 1,
+                    view: View::Row(y.clone(), jv),
+                    span,
+                },
+                Stmt::Copy {
+                    dest: ry,
+                    src: rbk,
+                    span,
+                },
+            ],
+        });
+        self.bind_leaves(s, flat, &[Some(y)], &[]);
+        Ok((bufs, inner))
+    }
+
     /// A loop whose array state changes length and whose largest length is
     /// known only once it has run: a `while` loop (size-slicing §3 with no
     /// trip count to slice over), or a loop whose next length depends on
@@ -5049,6 +5421,8 @@ fn size_name(v: &Name) -> String {
             .is_some_and(|d| d.parse::<usize>().is_ok())
     {
         "the number of elements in a part of a `partition`".to_string()
+    } else if v.ends_with("_rowsize") {
+        "the length of the rows of a `build` whose rows are filtered".to_string()
     } else if v.contains("_loopsize") {
         "the length of a loop's array state after the loop".to_string()
     } else if v.contains("_looplen") {
@@ -5074,6 +5448,12 @@ fn loop_len(var: &Name, j: usize) -> Name {
 /// it has run.
 fn loop_size(var: &Name, j: usize) -> Name {
     format!("{var}_loopsize{j}")
+}
+
+/// The existential length of the rows of the `build` bound to `var` (what a
+/// `filter` keeps in each row: see [`FunTr::build_rows_stmt`]).
+fn row_size(var: &Name) -> Name {
+    format!("{var}_rowsize")
 }
 
 /// The existential length of part `j` of the `partition` bound to `var`.
