@@ -1813,7 +1813,6 @@ impl<'a> FunTr<'a> {
             }
             if let core::Exp::If(c, t, e) = &s.exp
                 && has_array
-                && !into_dest
                 && let shapes = self.shape_exp(s)?
                 && shapes.iter().flat_map(|sh| sh.first()).any(
                     |d| matches!(d, Dim::Var(v) if v.starts_with(&format!("{}_ifsize", s.var))),
