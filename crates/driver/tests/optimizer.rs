@@ -540,3 +540,54 @@ fn every_lowering_rule_fires() {
         );
     }
 }
+
+/// Every `while` loop in a body, nested bodies included.
+fn while_loops(b: &Body) -> usize {
+    let mut n = 0;
+    for s in &b.stmts {
+        match &s.exp {
+            Exp::Loop { form, body, .. } => {
+                n += usize::from(matches!(form, LoopForm::While(_))) + while_loops(body);
+            }
+            Exp::If(_, t, e) => n += while_loops(t) + while_loops(e),
+            Exp::Prim(_, args) => {
+                for a in args {
+                    if let Arg::Fun(Fun::Lambda(l)) = a {
+                        n += while_loops(&l.body);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
+/// Rule `while-counter`: a `while` loop that counts from a constant `>= 0` to
+/// a bound known outside it is a `for` loop (so its growing state can be
+/// sliced); other `while` loops stay.
+#[test]
+fn a_counting_while_loop_becomes_a_for_loop() {
+    let count = |src: &str| -> usize {
+        let c = weir_driver::compile_source("w.weir", src)
+            .unwrap_or_else(|e| panic!("{}", e.render(false)));
+        while_loops(&def(&c.optimized, "t").body)
+    };
+    for src in [
+        "entry t (a: []f64) (k: i64) : []f64 = let (w, s) = loop (w, s) = (0, a) while w < k do (w + 1, s ++ [f64 w]) in s",
+        "entry t (k: i64) : i64 = loop w = 2 while k > w do w + 1",
+        "entry t (a: []f64) (k: i64) : f64 = let (s, w) = loop (s, w) = (a, 0) while w < k do (map (\\x -> x * 2.0) s, 1 + w) in s[0]",
+    ] {
+        assert_eq!(count(src), 0, "becomes a for loop: {src}");
+    }
+    for src in [
+        // counts from a negative start, or by 2, or from a value, or tests more
+        "entry t (k: i64) : i64 = loop w = -1 while w < k do w + 1",
+        "entry t (k: i64) : i64 = loop w = 0 while w < k do w + 2",
+        "entry t (k: i64) (j: i64) : i64 = loop w = j while w < k do w + 1",
+        "entry t (k: i64) (a: []i64) : i64 = loop w = 0 while w < k && a[w] > 0 do w + 1",
+        "entry t (k: i64) : i64 = loop w = 0 while w <= k do w + 1",
+    ] {
+        assert_eq!(count(src), 1, "stays a while loop: {src}");
+    }
+}

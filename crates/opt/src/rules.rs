@@ -65,6 +65,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("if-constant", if_constant),
     ("if-same-branches", if_same_branches),
     ("loop-zero-trips", loop_zero_trips),
+    ("while-counter", while_counter),
 ];
 
 fn exp(e: Exp) -> Option<Rewrite> {
@@ -404,4 +405,129 @@ fn loop_zero_trips(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
         } if zero(n) => atom(init.clone()),
         _ => None,
     }
+}
+
+/// A counting `while` loop is a `for` loop: `loop (.., w, ..) = (.., w0, ..)
+/// while w < e do (.., w + 1, ..)`, with `w0` a constant `>= 0` and `e`
+/// bound outside the loop, runs `max(e, w0) - w0` times (never overflows):
+/// the counter goes up by one from `w0` and the loop stops when it reaches
+/// `e`. The condition is only that comparison (it cannot fail), so not
+/// evaluating it changes nothing. As a `for` loop its array state can be
+/// sliced (size-slicing §3: the lengths of a state that grows are known
+/// before it runs, so an entry may return it).
+fn while_counter(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    let Exp::Loop {
+        state,
+        init,
+        form: LoopForm::While(c),
+        body,
+    } = &s.exp
+    else {
+        return None;
+    };
+    let Atom::Var(cv) = &c.result else {
+        return None;
+    };
+    let (w, e) = match def_in(c, cv)? {
+        Exp::Bin(BinOp::Lt, Atom::Var(w), e) | Exp::Bin(BinOp::Gt, e, Atom::Var(w)) => (w, e),
+        _ => return None,
+    };
+    if let Atom::Var(ev) = e
+        && (def_in(c, ev).is_some() || *ev == state.0)
+    {
+        return None;
+    }
+    // the counter: the state itself, or component k of it
+    let comp = if *w == state.0 {
+        None
+    } else {
+        match def_in(c, w)? {
+            Exp::Proj(Atom::Var(st), k) if *st == state.0 => Some(*k),
+            _ => return None,
+        }
+    };
+    if c.stmts.len() != 1 + usize::from(comp.is_some()) {
+        return None;
+    }
+    let counter_ty = match (comp, &state.1) {
+        (None, t) => t,
+        (Some(k), Type::Tuple(ts)) => ts.get(k)?,
+        _ => return None,
+    };
+    if *counter_ty != Type::I64 {
+        return None;
+    }
+    // the body's next counter is the current one plus 1
+    let Atom::Var(rv) = &body.result else {
+        return None;
+    };
+    let next = match comp {
+        None => rv.clone(),
+        Some(k) => match def_in(body, rv)? {
+            Exp::Tuple(xs) => match xs.get(k)? {
+                Atom::Var(v) => v.clone(),
+                Atom::Const(_) => return None,
+            },
+            _ => return None,
+        },
+    };
+    let w2 = match def_in(body, &next)? {
+        Exp::Bin(BinOp::Add, Atom::Var(w2), Atom::Const(Const::I64(1)))
+        | Exp::Bin(BinOp::Add, Atom::Const(Const::I64(1)), Atom::Var(w2)) => w2,
+        _ => return None,
+    };
+    let counts = match comp {
+        None => *w2 == state.0,
+        Some(k) => matches!(
+            def_in(body, w2),
+            Some(Exp::Proj(Atom::Var(st), j)) if *st == state.0 && *j == k
+        ),
+    };
+    if !counts {
+        return None;
+    }
+    // the trip count
+    let w0 = match comp {
+        None => init.clone(),
+        Some(k) => match cx.def(init) {
+            Some(Exp::Tuple(xs)) => xs.get(k)?.clone(),
+            _ => return None,
+        },
+    };
+    if !matches!(w0, Atom::Const(Const::I64(c)) if c >= 0) {
+        return None;
+    }
+    let v = &s.var;
+    let span = s.span;
+    let let_ = |var: String, ty: Type, exp: Exp| Stmt { var, ty, exp, span };
+    let (m, n) = (format!("{v}_wm"), format!("{v}_wn"));
+    let stmts_head = vec![
+        let_(
+            m.clone(),
+            Type::I64,
+            Exp::Math(MathFn::Max, vec![e.clone(), w0.clone()]),
+        ),
+        let_(n.clone(), Type::I64, Exp::Bin(BinOp::Sub, Atom::Var(m), w0)),
+    ];
+    let mut stmts = stmts_head;
+    let l = format!("{v}_wl");
+    stmts.push(let_(
+        l.clone(),
+        s.ty.clone(),
+        Exp::Loop {
+            state: state.clone(),
+            init: init.clone(),
+            form: LoopForm::For(format!("{v}_wi"), Atom::Var(n)),
+            body: body.clone(),
+        },
+    ));
+    Some(Rewrite::Splice(Body {
+        stmts,
+        result: Atom::Var(l),
+    }))
+}
+
+/// The expression bound to `v` at the top level of `b`.
+fn def_in<'b>(b: &'b Body, v: &Name) -> Option<&'b Exp> {
+    b.stmts.iter().find(|x| &x.var == v).map(|x| &x.exp)
 }
