@@ -4109,8 +4109,10 @@ impl FunTr<'_> {
         };
         let n = self.scalar_atom(&n);
         let growth = self.loop_growth(s, &state, &st_ty, &init, Some(&index), &body)?;
-        // A length that depends on values computed in the loop: no slice
-        // gives the largest before the loop runs, the storage grows in it.
+        // A length that depends on values computed in the loop: the storage
+        // grows in it, to each next length's bound (a slice of the bounds
+        // would compound them: `x ++ filter p x` over n steps is 2^n times
+        // as long; the shape function still uses it, for an entry's result).
         if growth.iter().flatten().any(|g| !g.2) {
             return self.grow_loop_stmt(
                 s,
@@ -4876,8 +4878,11 @@ impl FunTr<'_> {
         span: Span,
     ) -> R<Vec<Vec<Dim>>> {
         let mut v = self.array_leaf_shapes(init, span)?;
-        // (a length that depends on values computed in the loop: no slice)
-        let trips = trips.filter(|_| growth.iter().flatten().all(|g| g.2));
+        // A length that depends on values computed in the loop: the slice
+        // runs its bound, an upper bound of every length when each step is
+        // non-decreasing in the lengths; else no slice.
+        let exact = growth.iter().flatten().all(|g| g.2);
+        let trips = trips.filter(|_| exact || slices_bounds(growth));
         // The shape slice, for a bound of each changing length: the largest
         // it ever has (what an entry returning the state allocates).
         let lens: Vec<Name> = growth.iter().flatten().map(|g| g.0.clone()).collect();
@@ -4917,13 +4922,15 @@ impl FunTr<'_> {
                     };
                     self.exist_bounds
                         .insert(loop_size(&s.var, j), Dim::Slice(Box::new(slice)));
-                    self.final_sizes.insert(
-                        loop_size(&s.var, j),
-                        Dim::Max(
-                            Box::new(Dim::Slice(Box::new(last))),
-                            Box::new(Dim::Const(0)),
-                        ),
-                    );
+                    if exact {
+                        self.final_sizes.insert(
+                            loop_size(&s.var, j),
+                            Dim::Max(
+                                Box::new(Dim::Slice(Box::new(last))),
+                                Box::new(Dim::Const(0)),
+                            ),
+                        );
+                    }
                 }
                 which += 1;
             }
@@ -5106,7 +5113,7 @@ impl FunTr<'_> {
                     let Some(Some((len, f, len0, mode))) = growth.get(ai).cloned() else {
                         continue;
                     };
-                    let grows_in_loop = mode != GrowMode::Sliced;
+                    let grows_in_loop = matches!(mode, GrowMode::Exact | GrowMode::Bounded);
                     ai += 1;
                     let d = dests.get(k).cloned().flatten().unwrap_or_default();
                     let ish = self.shape(il, span)?;
@@ -5292,7 +5299,8 @@ impl FunTr<'_> {
             let nl = self.emit_dim(&f, &mut prefix, span);
             let nlc = Dim::Max(Box::new(self.atom_dim(&nl)), Box::new(Dim::Const(0)));
             let nlc = self.emit_dim(&nlc, &mut prefix, span);
-            if *mode != GrowMode::Sliced {
+            let by_body = *mode == GrowMode::Bounded;
+            if matches!(mode, GrowMode::Exact | GrowMode::Bounded) {
                 prefix.push(Stmt::Grow {
                     dest: next.clone(),
                     rows: nlc.clone(),
@@ -5309,15 +5317,11 @@ impl FunTr<'_> {
             });
             // (bounded: `nl` is the bound; the body writes the first rows of
             // `nv` as of an existential destination and passes their number)
-            let mut nsh = vec![if *mode == GrowMode::Bounded {
-                self.atom_dim(&nlc)
-            } else {
-                f
-            }];
+            let mut nsh = vec![if by_body { self.atom_dim(&nlc) } else { f }];
             nsh.extend(dsh.iter().skip(1).cloned());
             self.shapes.insert(nv.clone(), nsh);
             self.depth.insert(nv.clone(), self.cur + 1);
-            if *mode == GrowMode::Bounded {
+            if by_body {
                 self.exist_dests.insert(nv.clone());
                 bounded.push(nv.clone());
             }
@@ -5325,7 +5329,7 @@ impl FunTr<'_> {
                 *slot = Some(nv);
             }
             scalars.push((len, PrimType::I64, len0));
-            next_lens.push((nl, *mode == GrowMode::Bounded));
+            next_lens.push((nl, by_body));
         }
         // (S-Reduce): the body must return the same shape.
         let after = self.shape_of_body_result(body)?;
@@ -5487,6 +5491,79 @@ enum GrowMode {
     /// Grown in the loop to an upper bound of the next length; the body
     /// writes the first rows and says how many.
     Bounded,
+}
+
+/// Can a loop's shape slice run the bounds of its inexact lengths (see
+/// [`FunTr::loop_growth`]) to bound an entry's result? When every step is
+/// non-decreasing in the lengths, the lengths the slice computes from bounds
+/// stay above the real ones (by induction: each real length is at most its
+/// bound, and a step of smaller lengths is no larger), so its largest is an
+/// upper bound of the state's. Only where each step mentions its own length
+/// at most once, and no other (`x ++ filter p x` would bound `n` steps by
+/// `2^n` times the length, more than memory holds for a loop the
+/// interpreter runs in no time): the bound grows by at most a sum of sizes
+/// per step.
+fn slices_bounds(growth: &[Option<(Name, Dim, bool)>]) -> bool {
+    let lens: Vec<Name> = growth.iter().flatten().map(|g| g.0.clone()).collect();
+    growth.iter().flatten().all(|g| {
+        let mut own = 0;
+        let mut other = false;
+        g.1.map_leaves(&mut |l| {
+            if let Dim::Var(v) = l {
+                own += usize::from(*v == g.0);
+                other |= *v != g.0 && lens.contains(v);
+            }
+            None
+        });
+        own <= 1 && !other && monotone(&g.1, &lens) && !scaled(&g.1, &lens)
+    })
+}
+
+/// Does a length of `vars` occur under a multiplication or division in `d`?
+fn scaled(d: &Dim, vars: &[Name]) -> bool {
+    let uses = |x: &Dim| {
+        let mut u = false;
+        x.map_leaves(&mut |l| {
+            if let Dim::Var(v) = l {
+                u |= vars.contains(v);
+            }
+            None
+        });
+        u
+    };
+    match d {
+        Dim::Mul(..) | Dim::Div(..) | Dim::Rem(..) | Dim::Slice(..) => uses(d),
+        Dim::Add(x, y) | Dim::Sub(x, y) | Dim::Max(x, y) | Dim::Min(x, y) => {
+            scaled(x, vars) || scaled(y, vars)
+        }
+        Dim::Const(_) | Dim::Var(_) | Dim::DimOf(..) => false,
+    }
+}
+
+/// Is `d` non-decreasing in each variable of `vars` (the others fixed)?
+fn monotone(d: &Dim, vars: &[Name]) -> bool {
+    let free = |x: &Dim| {
+        let mut uses = false;
+        x.map_leaves(&mut |l| {
+            if let Dim::Var(v) = l {
+                uses |= vars.contains(v);
+            }
+            None
+        });
+        !uses
+    };
+    let m = |x: &Dim| monotone(x, vars);
+    match d {
+        Dim::Const(_) | Dim::Var(_) | Dim::DimOf(..) => true,
+        Dim::Add(x, y) | Dim::Max(x, y) | Dim::Min(x, y) => m(x) && m(y),
+        Dim::Sub(x, y) => m(x) && free(y),
+        Dim::Mul(x, y) => match (&**x, &**y) {
+            (Dim::Const(c), e) | (e, Dim::Const(c)) if *c >= 0 => m(e),
+            _ => free(d),
+        },
+        Dim::Div(x, y) => matches!(&**y, Dim::Const(c) if *c > 0) && m(x) || free(d),
+        Dim::Rem(..) | Dim::Slice(..) => free(d),
+    }
 }
 
 enum LoopKind {
