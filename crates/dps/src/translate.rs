@@ -4260,38 +4260,7 @@ impl FunTr<'_> {
             &info,
             &mut finals,
         )?;
-        // `y`: views of the final lengths
-        let mut views = Vec::new();
-        let mut ai = 0;
-        let mut fi = 0;
-        for (t, slot) in flat.iter().zip(&slots) {
-            let (DType::Array(p, r), Some(b)) = (&t.0, slot) else {
-                views.push(None);
-                continue;
-            };
-            let grows = info.get(ai).is_some_and(Option::is_some);
-            ai += 1;
-            if !grows {
-                views.push(Some(b.clone()));
-                continue;
-            }
-            let Some((fin, _)) = finals.get(fi).cloned() else {
-                return error(span, "internal error: loop lengths", "please report this");
-            };
-            let k = loop_size(&s.var, ai - 1);
-            fi += 1;
-            inner.push(Stmt::Let {
-                var: k.clone(),
-                ty: PrimType::I64,
-                exp: SExp::Atom(fin),
-                span,
-            });
-            self.bind_depth(&k);
-            self.scalar_types.insert(k.clone(), PrimType::I64);
-            let v = self.prefix_view(b, *p, *r, &k, &mut inner, span);
-            views.push(Some(v));
-        }
-        self.bind_leaves(s, flat, &views, &scalars);
+        self.bind_final_views(s, flat, &slots, &info, &finals, &scalars, &mut inner, span)?;
         Ok((bufs, inner))
     }
 
@@ -4704,11 +4673,30 @@ impl FunTr<'_> {
             &info,
             &mut finals,
         )?;
-        // views of the final lengths, in the storage each state ended in
+        self.bind_final_views(s, flat, &slots, &info, &finals, &scalars, &mut inner, span)?;
+        Ok((bufs, inner))
+    }
+
+    /// After a loop whose array state changes length: bind each array leaf
+    /// of `s` to a view of its final length (the existential named by
+    /// [`loop_size`], the loop's length out), in the storage it ended in
+    /// (`fin` for a state grown in the loop, else its buffer `slots[j]`).
+    #[allow(clippy::too_many_arguments)]
+    fn bind_final_views(
+        &mut self,
+        s: &core::Stmt,
+        flat: &[(DType, Vec<Size>)],
+        slots: &[Option<Name>],
+        info: &[Option<(Name, Dim, Atom, GrowMode)>],
+        finals: &[(Atom, Option<Name>)],
+        scalars: &[Atom],
+        inner: &mut Vec<Stmt>,
+        span: Span,
+    ) -> R<()> {
         let mut views = Vec::new();
         let mut ai = 0;
         let mut fi = 0;
-        for (t, slot) in flat.iter().zip(&slots) {
+        for (t, slot) in flat.iter().zip(slots) {
             let (DType::Array(p, r), Some(b)) = (&t.0, slot) else {
                 views.push(None);
                 continue;
@@ -4719,7 +4707,7 @@ impl FunTr<'_> {
                 views.push(Some(b.clone()));
                 continue;
             }
-            let Some((len, Some(fin))) = finals.get(fi).cloned() else {
+            let Some((len, fin)) = finals.get(fi).cloned() else {
                 return error(span, "internal error: loop lengths", "please report this");
             };
             let k = loop_size(&s.var, ai - 1);
@@ -4732,11 +4720,11 @@ impl FunTr<'_> {
             });
             self.bind_depth(&k);
             self.scalar_types.insert(k.clone(), PrimType::I64);
-            let v = self.prefix_view(&fin, *p, *r, &k, &mut inner, span);
+            let v = self.prefix_view(fin.as_ref().unwrap_or(b), *p, *r, &k, inner, span);
             views.push(Some(v));
         }
-        self.bind_leaves(s, flat, &views, &scalars);
-        Ok((bufs, inner))
+        self.bind_leaves(s, flat, &views, scalars);
+        Ok(())
     }
 
     /// An inclusive `scan` whose elements are arrays (or tuples of arrays):

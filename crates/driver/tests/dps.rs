@@ -14,6 +14,12 @@ fn dps(src: &str) -> Program {
     to_dps(&c, false).unwrap_or_else(|e| panic!("{}", e.render(false)))
 }
 
+/// The simplified DPS of a program that must compile to C.
+fn dps_simplified(src: &str) -> Program {
+    let c = compile_source("test.weir", src).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    to_dps(&c, true).unwrap_or_else(|e| panic!("{}", e.render(false)))
+}
+
 fn rule(name: &str) -> weir_dps::simplify::Rule {
     *RULES.iter().find(|r| r.0 == name).expect("rule")
 }
@@ -218,12 +224,8 @@ fn if_branches_of_different_shapes_are_rejected_naming_both() {
     assert!(e.contains("an inner size"), "{e}");
     // as the outer size of an entry's result: an upper bound allocated by the
     // caller (the longer branch), the length returned
-    let c = compile_source(
-        "test.weir",
-        "entry f [n] (a: [n]f64) (c: bool) : []f64 = if c then a else a[0:n - 1]",
-    )
-    .unwrap_or_else(|e| panic!("{}", e.render(false)));
-    let p = to_dps(&c, true).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let p =
+        dps_simplified("entry f [n] (a: [n]f64) (c: bool) : []f64 = if c then a else a[0:n - 1]");
     let f = p.find("f").expect("entry f");
     assert_eq!(
         f.results,
@@ -244,12 +246,9 @@ fn a_loop_state_changing_shape_is_rejected_naming_both() {
     assert!(e.contains("known only inside the loop"), "{e}");
     // by what a filter keeps: bounded by the filter's input length, compiles
     // (the storage grows to the bound in the loop)
-    let c = compile_source(
-        "test.weir",
+    let p = dps_simplified(
         "entry f [n] (a: [n]f64) (k: i64) : f64 = let y = loop x = a for i < k do x ++ filter (\\v -> v > 0.0) x in y[0]",
-    )
-    .unwrap_or_else(|e| panic!("{}", e.render(false)));
-    let p = to_dps(&c, true).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    );
     assert!(program_to_string(&p).contains(" grows to fin"));
     // the inner size of the state changes: rejected
     let e = backend_error(
@@ -257,12 +256,9 @@ fn a_loop_state_changing_shape_is_rejected_naming_both() {
     );
     assert!(e.contains("only the outer length"), "{e}");
     // a `for` loop whose length changes by sizes alone: compiles (size slicing)
-    let c = compile_source(
-        "test.weir",
+    dps_simplified(
         "entry f [n] (a: [n]f64) (k: i64) : f64 = let y = loop x = a for i < k do x[1:length x] in y[0]",
-    )
-    .unwrap_or_else(|e| panic!("{}", e.render(false)));
-    to_dps(&c, true).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    );
 }
 
 /// Depths (loop nesting) of the alloc scopes that hold the buffer a growing
@@ -293,8 +289,7 @@ fn a_while_state_that_changes_length_grows_in_a_scope_that_stays_in_the_loop() {
         "entry f (a: []f64) (k: i64) : f64 = let y = loop x = a while length x < k do x ++ x in y[0]",
         "entry f (a: []f64) : f64 = let y = loop x = a while length x > 1 do x[1:] in y[0]",
     ] {
-        let c = compile_source("test.weir", src).unwrap_or_else(|e| panic!("{}", e.render(false)));
-        let p = to_dps(&c, true).unwrap_or_else(|e| panic!("{}", e.render(false)));
+        let p = dps_simplified(src);
         let text = program_to_string(&p);
         assert!(text.contains("grow nx"), "{text}");
         assert!(text.contains(" grows to fin"), "{text}");
@@ -302,12 +297,9 @@ fn a_while_state_that_changes_length_grows_in_a_scope_that_stays_in_the_loop() {
     // in a `map`: the buffer the state starts in has a constant size, but
     // its scope (which releases what the loop grows) is not hoisted out of
     // the map's loop, so each element's storage is released before the next
-    let c = compile_source(
-        "test.weir",
+    let p = dps_simplified(
         "entry f (ns: []i64) : []i64 = map (\\n -> let s = loop s = [0] while length s < n do s ++ s in reduce (+) 0 s) ns",
-    )
-    .unwrap_or_else(|e| panic!("{}", e.render(false)));
-    let p = to_dps(&c, true).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    );
     let mut d = Vec::new();
     for f in &p.funs {
         grown_scopes(&f.body.stmts, 0, &mut d);
