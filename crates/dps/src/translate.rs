@@ -4214,30 +4214,13 @@ impl FunTr<'_> {
                 return error(span, "internal error: loop leaves", "please report this");
             };
             ai += 1;
-            let ish = self.shape(il, span)?;
-            let mut dims_d = Vec::new();
-            for (k, d) in ish.iter().enumerate() {
-                if k == 0
-                    && g.is_some()
-                    && let Some(c) = caps.get(gi)
-                {
-                    dims_d.push(Dim::Var(c.clone()));
-                } else {
-                    dims_d.push(self.resolve_here(d, span)?);
-                }
-            }
-            let dims: Vec<Atom> = dims_d.iter().map(|d| self.emit_dim(d, pre, span)).collect();
-            let b = self.fresh("b");
-            self.shapes.insert(b.clone(), dims_d);
-            self.bind_depth(&b);
-            bufs.push(Buf {
-                var: b.clone(),
-                elem: *p,
-                dims,
-                span,
-                when: vec![],
-            });
-            slots.push(Some(b));
+            let cap = caps
+                .get(gi)
+                .filter(|_| g.is_some())
+                .map(|c| Dim::Var(c.clone()));
+            let buf = self.state_buf(il, *p, cap, pre, span)?;
+            slots.push(Some(buf.var.clone()));
+            bufs.push(buf);
             info.push(match (g, len0.get(ai - 1).cloned().flatten()) {
                 (Some((len, f, _)), Some(l0)) => {
                     gi += 1;
@@ -4629,26 +4612,16 @@ impl FunTr<'_> {
                 return error(span, "internal error: loop leaves", "please report this");
             };
             ai += 1;
-            let ish = self.shape(il, span)?;
-            let mut dims_d = Vec::new();
-            for d in &ish {
-                dims_d.push(self.resolve_here(d, span)?);
-            }
-            let dims: Vec<Atom> = dims_d.iter().map(|d| self.emit_dim(d, pre, span)).collect();
-            let b = self.fresh("b");
-            self.shapes.insert(b.clone(), dims_d);
-            self.bind_depth(&b);
-            bufs.push(Buf {
-                var: b.clone(),
-                elem: *p,
-                dims: dims.clone(),
-                span,
-                when: vec![],
-            });
-            slots.push(Some(b));
+            let buf = self.state_buf(il, *p, None, pre, span)?;
+            let l0 = buf
+                .dims
+                .first()
+                .cloned()
+                .unwrap_or(Atom::Const(Const::I64(0)));
+            slots.push(Some(buf.var.clone()));
+            bufs.push(buf);
             info.push(match g {
                 Some((len, f, exact)) => {
-                    let l0 = dims.first().cloned().unwrap_or(Atom::Const(Const::I64(0)));
                     let mode = if *exact {
                         GrowMode::Exact
                     } else {
@@ -4675,6 +4648,38 @@ impl FunTr<'_> {
         )?;
         self.bind_final_views(s, flat, &slots, &info, &finals, &scalars, &mut inner, span)?;
         Ok((bufs, inner))
+    }
+
+    /// The buffer an array leaf of a loop's state starts in: the initial
+    /// value `il`'s shape, its outer dim `outer` where given (the largest
+    /// length a sliced state has).
+    fn state_buf(
+        &mut self,
+        il: &Leaf,
+        elem: PrimType,
+        outer: Option<Dim>,
+        pre: &mut Vec<Stmt>,
+        span: Span,
+    ) -> R<Buf> {
+        let ish = self.shape(il, span)?;
+        let mut dims_d = Vec::new();
+        for (k, d) in ish.iter().enumerate() {
+            match (&outer, k) {
+                (Some(o), 0) => dims_d.push(o.clone()),
+                _ => dims_d.push(self.resolve_here(d, span)?),
+            }
+        }
+        let dims: Vec<Atom> = dims_d.iter().map(|d| self.emit_dim(d, pre, span)).collect();
+        let b = self.fresh("b");
+        self.shapes.insert(b.clone(), dims_d);
+        self.bind_depth(&b);
+        Ok(Buf {
+            var: b,
+            elem,
+            dims,
+            span,
+            when: vec![],
+        })
     }
 
     /// After a loop whose array state changes length: bind each array leaf
