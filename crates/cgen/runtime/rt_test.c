@@ -350,6 +350,16 @@ static void test_pure(void) {
     /* a growing loop state's new capacity: doubles, at least what is needed,
        capped at what fits in memory, exact for empty rows */
     const int64_t one[] = {1}, three[] = {3}, none[] = {0}, huge[] = {INT64_MAX, 4};
+    {
+        double a[3] = {1.0, 2.0, 3.0}, b[3] = {0.0, 0.0, 0.0};
+        weir_copy(b, a, 2, sizeof(double));
+        CHECK(b[0] == 1.0 && b[1] == 2.0 && b[2] == 0.0);
+        weir_copy(b, a, -1, sizeof(double));
+        weir_copy(b + 2, a + 2, 0, sizeof(double));
+        CHECK(b[2] == 0.0);
+        weir_copy(a, a, 3, sizeof(double));
+        CHECK(a[2] == 3.0);
+    }
     CHECK_EQ(weir_grow_rows(0, 1, one, 0, 8), 1);
     CHECK_EQ(weir_grow_rows(-1, 0, one, 0, 8), 0);
     CHECK_EQ(weir_grow_rows(-1, 7, three, 1, 8), 7);

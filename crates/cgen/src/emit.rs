@@ -245,7 +245,7 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
         } => {
             let _ = writeln!(
                 s,
-                "{pad}if ({dst} != {src}) memcpy({dst}, {src}, weir_copy_bytes({}, sizeof({})));",
+                "{pad}weir_copy({dst}, {src}, {}, sizeof({}));",
                 exp(elems),
                 ctype(*elem)
             );

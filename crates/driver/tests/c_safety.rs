@@ -229,6 +229,23 @@ fn regressions_are_clean_under_asan_and_ubsan() {
     check_regressions(&sanitized(), SAN_ENV, &scratch("san"));
 }
 
+/// Fuzz finding 25844 (seed 19): gcc at `-O3` with the sanitizers and
+/// `-Werror` must accept the generated C (it once rejected a copy with a
+/// bogus -Warray-bounds).
+#[test]
+fn sanitized_o3_builds_compile() {
+    let mut opts = werror("gcc", &["-O3", "-march=native"]);
+    opts.extra_flags.extend(
+        ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+            .iter()
+            .map(|s| s.to_string()),
+    );
+    let dir = scratch("san-o3");
+    let src = std::fs::read_to_string(root().join("tests/regress_c/o3_sanitized_copy.weir"))
+        .expect("tests/regress_c/o3_sanitized_copy.weir");
+    build_exe(&src, &opts, &dir);
+}
+
 /// Build `src` (a Weir program) as an executable with `opts`.
 fn build_exe(src: &str, opts: &BuildOptions, dir: &Path) -> PathBuf {
     let path = dir.join("prog.weir");
