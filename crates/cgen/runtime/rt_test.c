@@ -489,9 +489,9 @@ static void size_job(weir_ctx *ctx, int which) {
     case 0: (void)weir_count(ctx, big, 2, 8, LOC); break;
     case 1: (void)weir_region_alloc_at(ctx, (size_t)1 << 61, LOC); break;
     case 2: (void)weir_sys_alloc_at(ctx, ((size_t)1 << 62) + 1, LOC); break;
-    case 3: weir_check_dest(ctx, LOC, "f", 0, d22, d22, d23, 2, 8); break;
-    case 4: weir_check_dest(ctx, LOC, "f", 1, NULL, big, big, 2, 8); break;
-    default: weir_check_dest(ctx, LOC, "f", 0, d23, d23, d23, 2, 8); break;
+    case 3: weir_check_dest(ctx, LOC, "f", 0, d22, d22, d23, 2, 8, 0); break;
+    case 4: weir_check_dest(ctx, LOC, "f", 1, NULL, big, big, 2, 8, 0); break;
+    default: weir_check_dest(ctx, LOC, "f", 0, d23, d23, d23, 2, 8, 0); break;
     }
 }
 static int run_size_job(weir_ctx *ctx, int which) { WEIR_ENTRY(ctx, size_job(ctx, which)); }

@@ -121,6 +121,8 @@ typedef struct weir_ctx {
     weir_mark entry_mark; /* region mark taken by weir_enter */
     int in_entry;         /* 1 while a setjmp target is live */
     uint32_t dest_missing; /* bit k: result k of the entry was too large to allocate */
+    uint32_t retry;       /* bit k: result k (existential) needs retry_rows[k] rows */
+    int64_t retry_rows[32];
     jmp_buf jmp;
     char err[1024];       /* last error, "LOC: message" */
     weir_chunk chunks[WEIR_MAX_CHUNKS];
@@ -316,9 +318,24 @@ static inline int weir_check_arg(weir_ctx *c, const char *loc, const char *name,
    construct that computes the result if nothing fails before
    (weir_dest_missing). */
 static inline void weir_check_dest(weir_ctx *c, const char *loc, const char *entry, int k, const void *p,
-                                   const int64_t *got, const int64_t *want, int r, size_t elem_size) {
+                                   const int64_t *got, const int64_t *want, int r, size_t elem_size,
+                                   int exist) {
     int same = 1;
     for (int j = 0; j < r; j++) same = same && got[j] == want[j];
+    /* An existential outer size: fewer rows than the bound (a caller that
+       learnt the rows the result needs: weir_dest_retry). The entry checks
+       the result fits before it writes it; a construct that writes into the
+       result as it goes (a filter) needs the whole bound, so for it the
+       result counts as missing (out of memory). */
+    if (exist && p && r > 0 && got[0] >= 0 && got[0] < want[0] && k < 32) {
+        int inner = 1;
+        for (int j = 1; j < r; j++) inner = inner && got[j] == want[j];
+        int64_t rows_n;
+        if (inner && weir_count_ok(got, r, elem_size, &rows_n)) {
+            c->dest_missing |= (uint32_t)1 << k;
+            return;
+        }
+    }
     int64_t n;
     int fits = weir_count_ok(got, r, elem_size, &n);
     if (WEIR_LIKELY(same && fits && (p || n == 0))) return;
@@ -336,6 +353,25 @@ static inline void weir_check_dest(weir_ctx *c, const char *loc, const char *ent
 /* Forget the missing results (after the call that had them; a failed call
    forgets them in weir_on_error), so that the fast path never touches them. */
 static inline void weir_dest_reset(weir_ctx *c) { c->dest_missing = 0; }
+
+/* Inside an entry, before writing `rows` rows of result k, whose outer size is
+   existential: the caller passed no storage (its upper bound was too large
+   to allocate) or fewer rows. Records the rows the result needs
+   (weir_retry_rows) and fails with out of memory at loc: a caller that
+   allocates that many rows and calls again gets the result. */
+__attribute__((cold, noinline, unused))
+static _Noreturn void weir_dest_retry(weir_ctx *c, int k, int64_t rows, const char *loc) {
+    if (k < 32) {
+        c->retry |= (uint32_t)1 << k;
+        c->retry_rows[k] = rows;
+    }
+    weir_fail(c, loc, "out of memory: result %d is too large to allocate", k);
+}
+
+/* After an entry failed: the rows result k needs (weir_dest_retry), or -1. */
+static inline int64_t weir_retry_rows(const weir_ctx *c, int k) {
+    return k < 32 && ((c->retry >> k) & 1) ? c->retry_rows[k] : -1;
+}
 
 /* Was result k of the running entry too large to allocate (passed as NULL)? */
 static inline int weir_dest_missing(const weir_ctx *c, int k) {
@@ -561,6 +597,7 @@ static inline void weir_ctx_free(weir_ctx *c) {
 /* Start an entry call: clear the error, remember the region mark. */
 static inline void weir_enter(weir_ctx *c) {
     c->err[0] = '\0';
+    c->retry = 0;
     c->entry_mark = weir_region_mark(c);
     c->entry_seq = c->blk_seq;
     c->in_entry = 1;

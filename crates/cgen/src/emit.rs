@@ -755,13 +755,15 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
     );
     wants(s);
     for (k, (t, r)) in e.dests.iter().enumerate() {
+        let exist = e.sizes.iter().any(|(d, j, _)| *d == k && *j == 0);
         let _ = writeln!(
             s,
-            "    weir_check_dest(ctx, WEIR_LOC({}), {}, {k}, out{k}, {}, want{k}, {r}, sizeof({}));",
+            "    weir_check_dest(ctx, WEIR_LOC({}), {}, {k}, out{k}, {}, want{k}, {r}, sizeof({}), {});",
             e.loc,
             c_string(&e.name),
             dims_literal(&format!("out{k}"), *r),
-            ctype(*t)
+            ctype(*t),
+            i32::from(exist)
         );
     }
     let _ = writeln!(
@@ -946,6 +948,34 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         for (k, t) in e.scalar_results.iter().enumerate() {
             let _ = writeln!(s, "    {} ret{k} = 0;", ctype(*t));
             call.push(format!("&ret{k}"));
+        }
+        // A result of existential size whose upper bound could not be
+        // allocated: one call finds the rows it needs (weir_retry_rows), then
+        // exactly that is allocated and the calls below compute it.
+        let exist: Vec<(usize, usize)> = e
+            .sizes
+            .iter()
+            .filter(|(_, j, _)| *j == 0)
+            .filter_map(|(d, _, _)| e.dests.get(*d).map(|(_, r)| (*d, *r)))
+            .collect();
+        if !exist.is_empty() {
+            let _ = writeln!(
+                s,
+                "    if (missing && weir_{n}({})) {{\n        missing = 0;",
+                call.join(", ")
+            );
+            for (k, (t, _)) in e.dests.iter().enumerate() {
+                if let Some((_, r)) = exist.iter().find(|(d, _)| *d == k) {
+                    let _ = writeln!(
+                        s,
+                        "        if (!out{k} && weir_retry_rows(ctx, {k}) >= 0) {{\n            out{k}_dims[0] = weir_retry_rows(ctx, {k});\n            if (weir_count_ok(out{k}_dims, {r}, sizeof({t}), &out{k}_n)) out{k} = ({t} *)weir_try_xmalloc((size_t)out{k}_n * sizeof({t}));\n            if (out{k}) memset(out{k}, 0, (size_t)out{k}_n * sizeof({t}));\n        }}",
+                        t = ctype(*t)
+                    );
+                }
+                let _ = writeln!(s, "        if (!out{k}) missing = 1;");
+            }
+            // (the shape function's out of memory was the bound's)
+            s.push_str("        if (!missing) shape_rc = 0;\n    }\n");
         }
         // Untimed warm-up calls (benchmarks: page faults, caches, the region's chunks).
         s.push_str("    for (long r = 0; r < warmup; r++) {\n");

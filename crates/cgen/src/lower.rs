@@ -918,6 +918,38 @@ impl Lower<'_> {
                 });
                 return;
             }
+            Guard::DestRows { dest, rows } => {
+                let Some(&k) = self.dest_index.get(dest) else {
+                    return;
+                };
+                let loc = self.loc(span);
+                let rows = self.atom(rows);
+                let missing = Exp::Call(
+                    "weir_dest_missing".into(),
+                    vec![Exp::var("ctx"), Exp::Const(Const::I32(k as i32))],
+                );
+                // (no storage: NULL, with the bound's dims; or fewer rows)
+                let none = Exp::op(
+                    "&&",
+                    missing,
+                    Exp::Pre("!", Box::new(Exp::Var(c_name(dest)))),
+                );
+                let short = Exp::op(">", rows.clone(), self.dim(dest, 0));
+                out.push(I::If(
+                    Exp::op("||", none, short),
+                    vec![I::Call(
+                        "weir_dest_retry".into(),
+                        vec![
+                            Exp::var("ctx"),
+                            Exp::Const(Const::I32(k as i32)),
+                            rows,
+                            Exp::Loc(loc),
+                        ],
+                    )],
+                    vec![],
+                ));
+                return;
+            }
             Guard::DestReady { dest } => {
                 let Some(&k) = self.dest_index.get(dest) else {
                     return;

@@ -113,6 +113,12 @@ pub enum Guard {
     /// an out-of-memory error here, where the interpreter would fail to
     /// allocate the array, unless an earlier error came first.
     DestReady { dest: Name },
+    /// Before writing the first `rows` rows of `dest`, a result of an entry
+    /// point whose outer size is existential: the caller passed no storage
+    /// (its upper bound was too large to allocate) or fewer rows. Out of
+    /// memory, as [`Guard::DestReady`], but the runtime records the rows the
+    /// result needs, so the caller can allocate exactly that and call again.
+    DestRows { dest: Name, rows: Atom },
     /// After a `build` whose rows have an existential length (a `filter`
     /// per row): `at` is -1, or the first row whose length `got` differs
     /// from row 0's `first`: "size mismatch: build produced an irregular
@@ -414,7 +420,7 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
         Stmt::Check { check, .. } => out.extend(a(&check.got).into_iter().chain(a(&check.want))),
         Stmt::Guard { guard, .. } => {
             out.extend(guard_atoms(guard).into_iter().filter_map(a));
-            if let Guard::DestReady { dest } = guard {
+            if let Guard::DestReady { dest } | Guard::DestRows { dest, .. } = guard {
                 out.push(dest);
             }
         }
@@ -507,6 +513,7 @@ pub fn guard_atoms(g: &Guard) -> Vec<&Atom> {
         Guard::Split { k, len } => vec![k, len],
         Guard::Slide { w, s, len } => vec![w, s, len],
         Guard::DestReady { .. } => vec![],
+        Guard::DestRows { rows, .. } => vec![rows],
         Guard::Irregular {
             at,
             first,

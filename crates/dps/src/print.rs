@@ -132,6 +132,7 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                     format!("assert_slide {} {} {}", a(w), a(s), a(len))
                 }
                 Guard::DestReady { dest } => format!("assert_allocated {dest}"),
+                Guard::DestRows { dest, rows } => format!("assert_rows {dest} {}", a(rows)),
                 Guard::Irregular {
                     at,
                     first,

@@ -1924,10 +1924,21 @@ impl<'a> FunTr<'a> {
                     // The first rows of the caller's upper-bound storage, and
                     // their number returned.
                     let span = Span::default();
-                    self.dest_ready(d, &mut out, span);
                     let got = self.shape(l, span)?;
                     let len = self.resolve_here(&outer(&got), span)?;
                     let k = self.emit_dim(&len, &mut out, span);
+                    // (an entry's result: the caller may have passed no
+                    // storage or fewer rows; it learns how many it needs)
+                    if self.entry && self.result_sizes.contains_key(d) && !self.ready.contains(d) {
+                        out.push(Stmt::Guard {
+                            guard: Guard::DestRows {
+                                dest: d.clone(),
+                                rows: k.clone(),
+                            },
+                            span,
+                        });
+                        self.ready.insert(d.clone());
+                    }
                     let v = self.fresh("x");
                     out.push(Stmt::View {
                         var: v.clone(),
