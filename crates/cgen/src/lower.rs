@@ -71,6 +71,7 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
             fresh: 0,
             fun_span: f.span,
             need_inside: Vec::new(),
+            need_branch: Vec::new(),
             conds: HashMap::new(),
             guards: Vec::new(),
             growing: HashMap::new(),
@@ -161,6 +162,10 @@ struct Lower<'a> {
     /// first statement that uses the buffer inside a loop body (see
     /// [`Lower::place_needs`]).
     need_inside: Vec<(Name, I)>,
+    /// Out-of-memory checks of buffers an `if` is the first to use (not in
+    /// its condition): placed in each branch before the branch's first use,
+    /// so a branch's own earlier errors come first (see [`Lower::place_needs`]).
+    need_branch: Vec<(Name, I)>,
     /// Boolean variables that are a bounds test: `x >= 0`, `x < n`, `a && b`.
     conds: HashMap<Name, Cond>,
     /// `(x, n)` with `0 <= x < n` known in the current `if` branch (both
@@ -441,14 +446,40 @@ impl Lower<'_> {
     /// `s`, after the out-of-memory checks it is the first to need: waiting
     /// ones from enclosing scopes, and `own` (this scope's).
     fn stmt_with_needs(&mut self, s: &Stmt, own: Vec<(Name, I, bool)>, out: &mut Vec<I>) {
+        // A view touches no memory: a check due at it waits for the first
+        // use of the buffer or of the view.
+        let viewed = match s {
+            Stmt::View { var, view, .. } => Some((var.clone(), view_source(view).clone())),
+            _ => None,
+        };
+        let mut own = own;
+        if let Some((var, src)) = &viewed {
+            let (by_view, rest): (Vec<_>, Vec<_>) =
+                own.into_iter().partition(|(v, _, h)| v == src && !h);
+            own = rest;
+            for (v, n, _) in by_view {
+                self.need_inside.push((var.clone(), n.clone()));
+                self.need_inside.push((v, n));
+            }
+        }
         if !self.need_inside.is_empty() {
             let (due, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.need_inside)
                 .into_iter()
                 .partition(|(v, _)| mentions(std::slice::from_ref(s), v));
             self.need_inside = rest;
+            let mut placed = Vec::new();
+            for (v, n) in due {
+                match &viewed {
+                    Some((var, src)) if *src == v => {
+                        self.need_inside.push((var.clone(), n.clone()));
+                        self.need_inside.push((v, n));
+                    }
+                    _ => placed.push((v, n, false)),
+                }
+            }
             // (one level only: a check never moves into an inner loop, where
             // it would run once per element)
-            self.place_needs(s, due.into_iter().map(|(v, n)| (v, n, false)), out);
+            self.place_needs(s, placed.into_iter(), out);
         }
         self.place_needs(s, own.into_iter(), out);
         self.stmt(s, out);
@@ -469,6 +500,11 @@ impl Lower<'_> {
         for (v, need, hoisted) in due {
             if hoisted && fails_before_use(s, &v) {
                 self.need_inside.push((v, need));
+            } else if matches!(s, Stmt::If { .. }) && !stmt_uses(s).iter().any(|u| u.as_str() == v)
+            {
+                // (the interpreter evaluates the taken branch up to the
+                // construct that makes the array: seed 43, program 443)
+                self.need_branch.push((v, need));
             } else {
                 out.push(need);
             }
@@ -732,17 +768,38 @@ impl Lower<'_> {
                 if let Some(d) = self.cond_depth.last_mut() {
                     *d += 1;
                 }
+                // Out-of-memory checks due here go into each branch, before
+                // its first use of the buffer; one a branch leaves unplaced
+                // waits for the first use after the `if`.
+                let due = std::mem::take(&mut self.need_branch);
+                let waiting = self.need_inside.len();
+                let mut left = Vec::new();
                 // What a check in a branch proves holds in that branch only.
                 let facts = self.canon.clone();
                 let mut t = Vec::new();
                 let known = self.guards.len();
                 let g = self.cond_guards(cond);
                 self.guards.extend(g);
+                self.need_inside.extend(due.iter().cloned());
                 self.block_into(then, &names, &mut t);
+                left.extend(
+                    self.need_inside
+                        .split_off(waiting.min(self.need_inside.len())),
+                );
                 self.guards.truncate(known);
                 self.canon = facts.clone();
                 let mut e = Vec::new();
+                self.need_inside.extend(due.iter().cloned());
                 self.block_into(els, &names, &mut e);
+                left.extend(
+                    self.need_inside
+                        .split_off(waiting.min(self.need_inside.len())),
+                );
+                for (v, n) in left {
+                    if !self.need_inside.iter().any(|(w, _)| *w == v) {
+                        self.need_inside.push((v, n));
+                    }
+                }
                 self.canon = facts;
                 if let Some(d) = self.cond_depth.last_mut() {
                     *d -= 1;
@@ -1740,4 +1797,11 @@ fn fails_before_use(s: &Stmt, v: &str) -> bool {
         }
     }
     false
+}
+
+/// The array a view is a view of.
+fn view_source(v: &View) -> &Name {
+    match v {
+        View::Alias(x) | View::Row(x, _) | View::Slice(x, ..) | View::Reshape(x, _) => x,
+    }
 }
