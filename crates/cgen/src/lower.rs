@@ -511,6 +511,36 @@ impl Lower<'_> {
         }
     }
 
+    /// The out-of-memory checks `due` of an `if`'s buffers, for one branch:
+    /// located where the branch's first view of the buffer says (the
+    /// construct whose value the branch returns, as the interpreter, which
+    /// runs out of memory making it), else where the buffer's.
+    fn branch_needs(&mut self, due: &[(Name, I)], stmts: &[Stmt]) -> Vec<(Name, I)> {
+        due.iter()
+            .map(|(v, need)| {
+                let at = stmts.iter().find_map(|s| match s {
+                    Stmt::View { view, span, .. } if view_source(view) == v => Some(*span),
+                    _ => None,
+                });
+                let need = match (need, at) {
+                    (
+                        I::NeedCount {
+                            var, dims, elem, ..
+                        },
+                        Some(sp),
+                    ) => I::NeedCount {
+                        var: var.clone(),
+                        dims: dims.clone(),
+                        elem: *elem,
+                        loc: self.loc(sp),
+                    },
+                    _ => need.clone(),
+                };
+                (v.clone(), need)
+            })
+            .collect()
+    }
+
     /// A block whose results are assigned to `outs` (declared by the caller).
     fn block_into(&mut self, b: &Block, outs: &[Name], out: &mut Vec<I>) {
         let mut inner = Vec::new();
@@ -780,7 +810,8 @@ impl Lower<'_> {
                 let known = self.guards.len();
                 let g = self.cond_guards(cond);
                 self.guards.extend(g);
-                self.need_inside.extend(due.iter().cloned());
+                let here = self.branch_needs(&due, &then.stmts);
+                self.need_inside.extend(here);
                 self.block_into(then, &names, &mut t);
                 left.extend(
                     self.need_inside
@@ -789,7 +820,8 @@ impl Lower<'_> {
                 self.guards.truncate(known);
                 self.canon = facts.clone();
                 let mut e = Vec::new();
-                self.need_inside.extend(due.iter().cloned());
+                let here = self.branch_needs(&due, &els.stmts);
+                self.need_inside.extend(here);
                 self.block_into(els, &names, &mut e);
                 left.extend(
                     self.need_inside

@@ -2157,12 +2157,23 @@ impl<'a> FunTr<'a> {
                         let clamped = Dim::Max(Box::new(len.clone()), Box::new(Dim::Const(0)));
                         let hi = me.emit_dim(&clamped, &mut pre_v, span);
                         views.extend(pre_v);
+                        // (located at the construct whose value the branch
+                        // returns: where the interpreter runs out of memory
+                        // making it, if the buffer is too large)
+                        let made_at = match &body.result {
+                            Atom::Var(x) => body
+                                .stmts
+                                .iter()
+                                .find(|st| &st.var == x)
+                                .map_or(span, |st| st.span),
+                            Atom::Const(_) => span,
+                        };
                         views.push(Stmt::View {
                             var: v.clone(),
                             elem: *p,
                             rank: *r,
                             view: View::Slice(b.clone(), Atom::Const(Const::I64(0)), hi.clone()),
-                            span,
+                            span: made_at,
                         });
                         let mut vsh = dims_d.clone();
                         if let Some(d0) = vsh.first_mut() {
