@@ -1007,7 +1007,15 @@ impl<'p> Interp<'p> {
                 let f = fun(0)?;
                 let whole = atom(1)?;
                 let mut out = Vec::new();
-                for x in arr(1)?.iter() {
+                // inside a shape probe a filter keeps nothing: the rows of an
+                // empty `build` are as long as when every filter keeps nothing
+                // (what compiled code computes from sizes; docs/language.md §6)
+                let input = if self.probing > 0 {
+                    Rc::new(Vec::new())
+                } else {
+                    arr(1)?
+                };
+                for x in input.iter() {
                     if matches!(self.apply_closure(f, vec![x.clone()])?, Value::Bool(true)) {
                         out.push(x.clone());
                     }
@@ -1021,7 +1029,13 @@ impl<'p> Interp<'p> {
                 let whole = atom(k)?;
                 let mut parts: Vec<Vec<Value>> = vec![Vec::new(); k + 1];
                 let fs = (0..k).map(fun).collect::<Result<Vec<_>, _>>()?;
-                for x in arr(k)?.iter() {
+                // a shape probe keeps nothing in any part (as `filter`)
+                let input = if self.probing > 0 {
+                    Rc::new(Vec::new())
+                } else {
+                    arr(k)?
+                };
+                for x in input.iter() {
                     let mut part = k;
                     for (j, f) in fs.iter().enumerate() {
                         if matches!(self.apply_closure(*f, vec![x.clone()])?, Value::Bool(true)) {
