@@ -404,6 +404,33 @@ fn dim_c(d: &Dim) -> String {
         Dim::Min(a, b) => format!("weir__shape_min({}, {})", dim_c(a), dim_c(b)),
         // computed by the statements `hoist_slices` writes first
         Dim::Slice(_) => "0".into(),
+        // an element of an array parameter (its dims checked): 0 where an
+        // index is out of bounds (the body's own read reports that)
+        Dim::Elem(a, idx) => {
+            let a = c_name(a);
+            let ix: Vec<String> = idx.iter().map(dim_c).collect();
+            let inside: Vec<String> = ix
+                .iter()
+                .enumerate()
+                .map(|(k, i)| format!("weir__shape_in({i}, {a}_d{k})"))
+                .collect();
+            // (in unsigned arithmetic: the dims may not be checked yet)
+            let mut flat = String::new();
+            for (k, i) in ix.iter().enumerate() {
+                flat = if k == 0 {
+                    format!("(uint64_t)({i})")
+                } else {
+                    format!("({flat} * (uint64_t){a}_d{k} + (uint64_t)({i}))")
+                };
+            }
+            if ix.is_empty() {
+                return "INT64_C(0)".into();
+            }
+            format!(
+                "({} ? (int64_t){a}[{flat}] : INT64_C(0))",
+                inside.join(" && ")
+            )
+        }
     }
 }
 
@@ -488,6 +515,9 @@ static inline WEIR_UNUSED int64_t weir__shape_rem(int64_t a, int64_t b, int *dz)
     return weir_rem0_i64(a, b);
 }
 static inline WEIR_UNUSED int64_t weir__shape_max(int64_t a, int64_t b) { return a > b ? a : b; }
+/* An index of an element read by a shape function (signed: a negative dim,
+   not yet checked, holds no index). */
+static inline WEIR_UNUSED int weir__shape_in(int64_t i, int64_t d) { return i >= 0 && i < d; }
 static inline WEIR_UNUSED int64_t weir__shape_min(int64_t a, int64_t b) { return a < b ? a : b; }
 
 ";

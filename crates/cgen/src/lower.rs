@@ -1267,6 +1267,28 @@ impl Lower<'_> {
             SExp::RemOr0(a, b) => {
                 Exp::Call("weir_rem0_i64".into(), vec![self.atom(a), self.atom(b)])
             }
+            SExp::LoadOr0(a, idx) => {
+                let mut inside: Option<Exp> = None;
+                for (k, i) in idx.iter().enumerate() {
+                    let c = Exp::op(
+                        "&&",
+                        Exp::op(">=", self.atom(i), Exp::i64(0)),
+                        Exp::op("<", self.atom(i), self.dim(a, k)),
+                    );
+                    inside = Some(match inside {
+                        None => c,
+                        Some(p) => Exp::op("&&", p, c),
+                    });
+                }
+                let load = Exp::Cast(
+                    I64,
+                    Box::new(Exp::Load(c_name(a), Box::new(self.offset(a, idx)))),
+                );
+                match inside {
+                    Some(c) => Exp::Select(Box::new(c), Box::new(load), Box::new(Exp::i64(0))),
+                    None => load,
+                }
+            }
             SExp::Load(a, idx) => {
                 for (k, i) in idx.iter().enumerate() {
                     self.check_index(out, a, k, i, span);

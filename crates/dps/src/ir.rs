@@ -45,6 +45,11 @@ pub enum SExp {
     Math(MathFn, Vec<Atom>),
     /// `a[i0, i1, ...]` with one index per dimension (bounds-checked).
     Load(Name, Vec<Atom>),
+    /// `a[i0, i1, ...]` of an integer array as an `i64`, or 0 where an index
+    /// is out of bounds: shape arithmetic, which never fails (a size read
+    /// from an argument's elements, [`crate::shape::Dim::Elem`]; the
+    /// program's own read reports a bad index where it is evaluated).
+    LoadOr0(Name, Vec<Atom>),
     /// `dim a k`
     Dim(Name, usize),
     /// `a / b`, or 0 when `b` is 0: shape arithmetic, which must never fail (a
@@ -410,7 +415,7 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
             SExp::Atom(x) | SExp::Un(_, x) | SExp::Convert(_, x) => out.extend(a(x)),
             SExp::Bin(_, x, y) => out.extend(a(x).into_iter().chain(a(y))),
             SExp::Math(_, xs) => out.extend(xs.iter().filter_map(a)),
-            SExp::Load(arr, idx) => {
+            SExp::Load(arr, idx) | SExp::LoadOr0(arr, idx) => {
                 out.push(arr);
                 out.extend(idx.iter().filter_map(a));
             }
@@ -581,7 +586,8 @@ pub fn stmt_can_fail(s: &Stmt) -> bool {
             | SExp::Math(..)
             | SExp::Dim(..)
             | SExp::DivOr0(..)
-            | SExp::RemOr0(..) => false,
+            | SExp::RemOr0(..)
+            | SExp::LoadOr0(..) => false,
             SExp::Bin(op, ..) => matches!(op, BinOp::Div | BinOp::Rem | BinOp::Pow),
             SExp::Load(..) => true,
         },

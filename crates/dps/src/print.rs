@@ -109,6 +109,7 @@ fn sexp(e: &SExp) -> String {
         SExp::Convert(p, x) => format!("{} {}", p.name(), a(x)),
         SExp::Math(m, xs) => format!("{} {}", m.name(), atoms(xs, " ")),
         SExp::Load(arr, idx) => format!("{arr}[{}]", atoms(idx, ", ")),
+        SExp::LoadOr0(arr, idx) => format!("load_or_0 {arr}[{}]", atoms(idx, ", ")),
         SExp::Dim(arr, k) => format!("dim {arr} {k}"),
         SExp::DivOr0(x, y) => format!("div0 {} {}", a(x), a(y)),
         SExp::RemOr0(x, y) => format!("rem0 {} {}", a(x), a(y)),

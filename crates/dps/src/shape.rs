@@ -30,6 +30,11 @@ pub enum Dim {
     /// The shape slice of a counted loop whose array state changes length
     /// (size slicing §3), run: see [`SliceDim`].
     Slice(Box<SliceDim>),
+    /// `a[i0, i1, ...]`: an integer element of the entry's array parameter
+    /// `a`, one index per dimension, as an `i64` (size slicing's O(1) shape
+    /// slice: a size read from the input, `iota a[0]`). Shape arithmetic: an
+    /// index out of bounds reads 0 (the program's own read reports it).
+    Elem(Name, Vec<Dim>),
 }
 
 /// The lengths `lens` of a loop's changing array leaves start at `init`; each
@@ -81,6 +86,10 @@ impl fmt::Display for Dim {
             Dim::Rem(a, b) => write!(f, "({a} % {b})"),
             Dim::Max(a, b) => write!(f, "max({a}, {b})"),
             Dim::Min(a, b) => write!(f, "min({a}, {b})"),
+            Dim::Elem(a, idx) => {
+                let parts: Vec<String> = idx.iter().map(|x| x.to_string()).collect();
+                write!(f, "{a}[{}]", parts.join(", "))
+            }
             Dim::Slice(sl) => {
                 let show = |xs: &[Dim]| -> String {
                     xs.iter()
@@ -175,7 +184,7 @@ fn linear(d: &Dim) -> Linear {
         Dim::Sub(a, b) => linear(a).add(&linear(b), -1),
         Dim::Mul(a, b) => linear(a).mul(&linear(b)),
         Dim::Var(_) | Dim::DimOf(..) => Linear::term(d.clone()),
-        Dim::Slice(_) => Linear::term(rebuild_opaque(d)),
+        Dim::Slice(_) | Dim::Elem(..) => Linear::term(rebuild_opaque(d)),
         Dim::Div(a, b) | Dim::Rem(a, b) | Dim::Max(a, b) | Dim::Min(a, b) => {
             let (la, lb) = (linear(a), linear(b));
             match (la.as_const(), lb.as_const()) {
@@ -206,6 +215,7 @@ fn rebuild_opaque(d: &Dim) -> Dim {
         Dim::Max(a, b) => Dim::Max(f(a), f(b)),
         Dim::Min(a, b) => Dim::Min(f(a), f(b)),
         Dim::Slice(sl) => Dim::Slice(Box::new(sl.map_parts(&mut |x| x.simplify()))),
+        Dim::Elem(a, idx) => Dim::Elem(a.clone(), idx.iter().map(|x| x.simplify()).collect()),
         _ => d.clone(),
     }
 }
@@ -270,6 +280,9 @@ impl Dim {
             Dim::Rem(a, b) => Dim::Rem(g(a), g(b)),
             Dim::Max(a, b) => Dim::Max(g(a), g(b)),
             Dim::Min(a, b) => Dim::Min(g(a), g(b)),
+            Dim::Elem(a, idx) => {
+                Dim::Elem(a.clone(), idx.iter().map(|x| x.map_leaves(f)).collect())
+            }
             // the loop's own names are not leaves
             Dim::Slice(sl) => Dim::Slice(Box::new(sl.map_parts(&mut |x| {
                 x.map_leaves(&mut |l| match l {
@@ -282,12 +295,12 @@ impl Dim {
     /// The value of a shape given its leaves (`leaf` gives a `Var`'s or a
     /// `DimOf`'s value), with the shape function's arithmetic: wrapping, a
     /// division or remainder by zero giving 0, a slice run as its loop.
-    /// `None` where a leaf has no value.
+    /// `None` where a leaf has no value (`leaf` also gives an `Elem`'s value).
     pub fn eval(&self, leaf: &dyn Fn(&Dim) -> Option<i64>) -> Option<i64> {
         let e = |d: &Dim| d.eval(leaf);
         Some(match self {
             Dim::Const(c) => *c,
-            Dim::Var(_) | Dim::DimOf(..) => leaf(self)?,
+            Dim::Var(_) | Dim::DimOf(..) | Dim::Elem(..) => leaf(self)?,
             Dim::Add(a, b) => e(a)?.wrapping_add(e(b)?),
             Dim::Sub(a, b) => e(a)?.wrapping_sub(e(b)?),
             Dim::Mul(a, b) => e(a)?.wrapping_mul(e(b)?),
@@ -336,6 +349,12 @@ impl Dim {
                 out.extend(inner.into_iter().filter(|v| !sl.binds(v)));
             }
             Dim::Var(v) | Dim::DimOf(v, _) => out.push(v.clone()),
+            Dim::Elem(a, idx) => {
+                out.push(a.clone());
+                for x in idx {
+                    x.leaves(out);
+                }
+            }
             Dim::Add(a, b)
             | Dim::Sub(a, b)
             | Dim::Mul(a, b)

@@ -176,6 +176,21 @@ struct FunTr<'a> {
     final_sizes: HashMap<Name, Dim>,
     /// Uses of each variable in the function (nested bodies included).
     uses: HashMap<Name, usize>,
+    /// Reads of the function's array parameters
+    /// ([`FunTr::record_read`]): an integer scalar or a view of a parameter
+    /// (rows, slices) → the parameter, the indices fixed so far, the offset
+    /// of the next one, and the parameter's rank. A result size computed
+    /// from them is an O(1) shape slice ([`Dim::Elem`]).
+    reads: HashMap<Name, Read>,
+}
+
+/// A read (or a view) of an array parameter: see [`FunTr::reads`].
+#[derive(Clone, Debug)]
+struct Read {
+    arr: Name,
+    idx: Vec<Dim>,
+    off: Dim,
+    rank: usize,
 }
 
 impl<'a> FunTr<'a> {
@@ -201,6 +216,7 @@ impl<'a> FunTr<'a> {
             exist_dests: Default::default(),
             uses: weir_ir::visit::use_counts(_d),
             final_sizes: HashMap::new(),
+            reads: HashMap::new(),
         })
     }
 
@@ -459,7 +475,21 @@ impl<'a> FunTr<'a> {
         }
         let mut dest_names = Vec::new();
         for dp in &dests {
-            let shape: Vec<Dim> = dp.shape.iter().map(in_body).collect();
+            // A dim read from an argument's elements is, in the body, the
+            // destination's own (the entry checked it equals the shape
+            // function's before the body runs); the body's read computes it.
+            let shape: Vec<Dim> = dp
+                .shape
+                .iter()
+                .enumerate()
+                .map(|(j, x)| {
+                    if has_elem(x) {
+                        Dim::DimOf(dp.name.clone(), j)
+                    } else {
+                        in_body(x)
+                    }
+                })
+                .collect();
             self.shapes.insert(dp.name.clone(), shape);
             self.bind_depth(&dp.name);
             dest_names.push(Some(dp.name.clone()));
@@ -625,6 +655,11 @@ impl<'a> FunTr<'a> {
         let bx = |x: Dim| Box::new(x);
         Some(match d {
             Dim::Const(_) | Dim::DimOf(..) => d.clone(),
+            // an element read at exact indices is exact
+            Dim::Elem(a, idx) => Dim::Elem(
+                a.clone(),
+                idx.iter().map(exact).collect::<Option<Vec<_>>>()?,
+            ),
             Dim::Var(v) => match (self.exist_bounds.get(v), self.defs.get(v)) {
                 (Some(_), _) if !up => Dim::Const(0),
                 (Some(e), _) => b(e, true)?,
@@ -668,6 +703,10 @@ impl<'a> FunTr<'a> {
     }
 
     /// Expand a shape so that it only mentions parameters (for result templates).
+    /// In an entry, a read of an array parameter ([`FunTr::reads`]) becomes
+    /// [`Dim::Elem`], its indices expanded the same way (the shape function
+    /// reads it; a caller of another function could not: it names the
+    /// callee's parameter).
     fn expand_to_params(&self, d: &Dim, homes: &HashMap<Name, Dim>) -> Result<Dim, Name> {
         self.expand_by(d, &|l| match l {
             Dim::Var(v) => match homes.get(v) {
@@ -675,7 +714,18 @@ impl<'a> FunTr<'a> {
                 None if self.depth.get(v) == Some(&0) && !self.defs.contains_key(v) => {
                     LeafRule::Keep
                 }
-                None => LeafRule::Expand,
+                None => match self.read_of(v).filter(|_| self.entry) {
+                    Some(r) => match r
+                        .idx
+                        .iter()
+                        .map(|i| self.expand_to_params(i, homes))
+                        .collect::<Result<Vec<_>, _>>()
+                    {
+                        Ok(idx) => LeafRule::Replace(Dim::Elem(r.arr.clone(), idx)),
+                        Err(_) => LeafRule::Expand,
+                    },
+                    None => LeafRule::Expand,
+                },
             },
             _ => LeafRule::Keep,
         })
@@ -705,19 +755,46 @@ impl<'a> FunTr<'a> {
         Some((bound.simplify(), empty.simplify()))
     }
 
+    /// `d` in terms of names bound at depth `max` or less: locals expanded
+    /// into their definitions, reads of parameters ([`FunTr::reads`]) into
+    /// [`Dim::Elem`] (a load that gives 0 out of bounds, so it may run
+    /// before the read it stands for, or where that read never runs).
     fn resolve(&self, d: &Dim, max: usize) -> Result<Dim, Name> {
         self.expand_by(d, &|l| match l {
             Dim::Var(v) | Dim::DimOf(v, _) if self.depth.get(v).is_some_and(|x| *x <= max) => {
                 LeafRule::Keep
             }
+            Dim::Var(v) if !self.defs.contains_key(v) => match self.read_of(v).and_then(|r| {
+                r.idx
+                    .iter()
+                    .map(|i| self.resolve(i, max).ok())
+                    .collect::<Option<Vec<_>>>()
+                    .map(|idx| Dim::Elem(r.arr.clone(), idx))
+            }) {
+                Some(e) => LeafRule::Replace(e),
+                None => LeafRule::Expand,
+            },
             _ => LeafRule::Expand,
         })
+    }
+
+    /// A complete read of an integer of an array parameter ([`FunTr::reads`]).
+    fn read_of(&self, v: &Name) -> Option<&Read> {
+        self.reads.get(v).filter(|r| r.idx.len() == r.rank)
     }
 
     /// Fully expanded (for equality tests).
     fn expand(&self, d: &Dim) -> Dim {
         d.map_leaves(&mut |l| match l {
-            Dim::Var(v) => self.defs.get(v).map(|def| self.expand(def)),
+            Dim::Var(v) => match self.defs.get(v) {
+                Some(def) => Some(self.expand(def)),
+                None => self.read_of(v).map(|r| {
+                    Dim::Elem(
+                        r.arr.clone(),
+                        r.idx.iter().map(|i| self.expand(i)).collect(),
+                    )
+                }),
+            },
             _ => None,
         })
     }
@@ -747,6 +824,11 @@ impl<'a> FunTr<'a> {
                 Dim::Rem(a, b) => format!("{} % {}", show(a), show(b)),
                 Dim::Max(a, b) => format!("max {} {}", show(a), show(b)),
                 Dim::Min(a, b) => format!("min {} {}", show(a), show(b)),
+                Dim::Elem(a, idx) => format!(
+                    "{}[{}]",
+                    core::display_name(a),
+                    idx.iter().map(show).collect::<Vec<_>>().join("][")
+                ),
                 Dim::Slice(sl) => format!(
                     "the {} length of a loop's array state",
                     if sl.most { "largest" } else { "final" }
@@ -893,6 +975,20 @@ impl<'a> FunTr<'a> {
             }
             Dim::Const(c) => Atom::Const(Const::I64(*c)),
             Dim::Var(v) => Atom::Var(v.clone()),
+            // an argument's element, 0 out of bounds (the read in the
+            // program reports that where it is evaluated)
+            Dim::Elem(a, idx) => {
+                let ix: Vec<Atom> = idx.iter().map(|i| self.emit_dim(i, out, span)).collect();
+                let t = self.fresh("s");
+                out.push(Stmt::Let {
+                    var: t.clone(),
+                    ty: PrimType::I64,
+                    exp: SExp::LoadOr0(a.clone(), ix),
+                    span,
+                });
+                self.bind_depth(&t);
+                Atom::Var(t)
+            }
             Dim::DimOf(a, k) => {
                 let t = self.fresh("s");
                 out.push(Stmt::Let {
@@ -1072,7 +1168,64 @@ impl<'a> FunTr<'a> {
     }
 
     /// Remember `i64` scalar definitions (for shape expansion).
+    /// Record `s` in [`FunTr::reads`] when it reads an integer of an array
+    /// parameter (or a row or slice of one) (size slicing's cost
+    /// model: a shape slice of O(1) reads and arithmetic). A read is a pure
+    /// function of the arguments, wherever it is: one whose indices depend on
+    /// a lambda's or a loop's names is not a shape slice (its indices do not
+    /// expand to the parameters), and one in a branch not taken reads 0 where
+    /// it is out of bounds ([`Dim::Elem`]).
+    fn record_read(&mut self, s: &core::Stmt) {
+        let base = |this: &Self, a: &Atom| -> Option<Read> {
+            let Atom::Var(x) = a else { return None };
+            if let Some(r) = this.reads.get(x) {
+                return (r.idx.len() < r.rank).then(|| r.clone());
+            }
+            let ls = this.vars.get(x)?;
+            let [l] = ls.as_slice() else { return None };
+            let (Atom::Var(v), DType::Array(p, rank)) = (&l.atom, l.ty) else {
+                return None;
+            };
+            (this.depth.get(v) == Some(&0) && matches!(p, PrimType::I64 | PrimType::I32)).then(
+                || Read {
+                    arr: v.clone(),
+                    idx: Vec::new(),
+                    off: Dim::Const(0),
+                    rank,
+                },
+            )
+        };
+        let r = match &s.exp {
+            core::Exp::Index(a, i) => base(self, a).map(|mut r| {
+                let i = Dim::plus(r.off.clone(), self.atom_dim(i));
+                r.idx.push(i);
+                r.off = Dim::Const(0);
+                r
+            }),
+            core::Exp::Slice(a, from, _) => base(self, a).map(|mut r| {
+                r.off = Dim::plus(r.off.clone(), self.atom_dim(from));
+                r
+            }),
+            // an `i32` read as `i64` keeps its value
+            core::Exp::Convert(PrimType::I64, Atom::Var(x)) => {
+                self.reads.get(x).filter(|r| r.idx.len() == r.rank).cloned()
+            }
+            _ => None,
+        };
+        let Some(r) = r else { return };
+        let complete = r.idx.len() == r.rank;
+        let ok = if complete {
+            matches!(s.ty, Type::Prim(PrimType::I64 | PrimType::I32))
+        } else {
+            matches!(s.ty, Type::Array(..))
+        };
+        if ok {
+            self.reads.insert(s.var.clone(), r);
+        }
+    }
+
     fn record_defs(&mut self, s: &core::Stmt) {
+        self.record_read(s);
         if s.ty != Type::I64 {
             return;
         }
@@ -4344,6 +4497,18 @@ impl FunTr<'_> {
             });
         }
         let mut inner = Vec::new();
+        // a negative count is the `build`'s error, before any row
+        // (fuzz seed 53, program 9285)
+        if !self.provably_nonneg(&n) {
+            inner.push(Stmt::Guard {
+                guard: Guard::Core(core::Check::new(
+                    core::CheckKind::NonNeg,
+                    vec![n.clone()],
+                    "build",
+                )),
+                span,
+            });
+        }
         // the rows, each at the front of row i of `b`
         let (i, it) = lparam(l, 0, span)?;
         let i = i.clone();
@@ -5468,6 +5633,16 @@ fn loop_size(var: &Name, j: usize) -> Name {
     format!("{var}_loopsize{j}")
 }
 
+/// Does `d` read an argument's elements ([`Dim::Elem`])?
+fn has_elem(d: &Dim) -> bool {
+    let mut found = false;
+    d.map_leaves(&mut |l| {
+        found |= matches!(l, Dim::Elem(..));
+        None
+    });
+    found
+}
+
 /// The existential length of the rows of the `build` bound to `var` (what a
 /// `filter` keeps in each row: see [`FunTr::build_rows_stmt`]).
 fn row_size(var: &Name) -> Name {
@@ -5547,7 +5722,7 @@ fn scaled(d: &Dim, vars: &[Name]) -> bool {
         u
     };
     match d {
-        Dim::Mul(..) | Dim::Div(..) | Dim::Rem(..) | Dim::Slice(..) => uses(d),
+        Dim::Mul(..) | Dim::Div(..) | Dim::Rem(..) | Dim::Slice(..) | Dim::Elem(..) => uses(d),
         Dim::Add(x, y) | Dim::Sub(x, y) | Dim::Max(x, y) | Dim::Min(x, y) => {
             scaled(x, vars) || scaled(y, vars)
         }
@@ -5577,7 +5752,7 @@ fn monotone(d: &Dim, vars: &[Name]) -> bool {
             _ => free(d),
         },
         Dim::Div(x, y) => matches!(&**y, Dim::Const(c) if *c > 0) && m(x) || free(d),
-        Dim::Rem(..) | Dim::Slice(..) => free(d),
+        Dim::Rem(..) | Dim::Slice(..) | Dim::Elem(..) => free(d),
     }
 }
 

@@ -101,7 +101,7 @@ impl V<'_> {
                         self.scalar(env, y);
                     }
                     SExp::Math(_, xs) => xs.iter().for_each(|x| self.scalar(env, x)),
-                    SExp::Load(a, idx) => {
+                    SExp::Load(a, idx) | SExp::LoadOr0(a, idx) => {
                         if let Some((_, r)) = self.array(env, a)
                             && r != idx.len()
                         {

@@ -758,6 +758,18 @@ pub fn leaf_dims(v: &Value, t: &Type) -> Result<Vec<LeafShape>, String> {
         .collect())
 }
 
+/// One leaf of a value as the C ABI passes it: its dims and its elements in
+/// row-major order.
+pub type LeafElems = (Vec<i64>, Vec<Value>);
+
+/// The leaves of a value of type `t` as the C ABI passes them ([`LeafElems`]).
+pub fn leaf_elems(v: &Value, t: &Type) -> Result<Vec<LeafElems>, String> {
+    Ok(leaves(v, t)?
+        .into_iter()
+        .map(|l| (l.dims, l.data))
+        .collect())
+}
+
 fn leaves(v: &Value, t: &Type) -> Result<Vec<LeafData>, String> {
     match (v, t) {
         (_, Type::Prim(p)) => Ok(vec![LeafData {

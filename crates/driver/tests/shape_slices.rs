@@ -8,9 +8,9 @@
 //! with the same inner dims.
 
 use std::path::{Path, PathBuf};
-use weir_dps::ir::{DType, ResultPart};
+use weir_dps::ir::ResultPart;
 use weir_dps::shape::Dim;
-use weir_driver::native::leaf_dims;
+use weir_driver::native::{leaf_dims, leaf_elems};
 use weir_driver::pipeline::to_dps_partial;
 use weir_driver::testblock::{case_args, parse_blocks};
 use weir_driver::{compile_file, run_entry};
@@ -37,6 +37,57 @@ fn int(v: &Value) -> Option<i64> {
         Value::I64(x) => Some(*x),
         Value::I32(x) => Some(i64::from(*x)),
         _ => None,
+    }
+}
+
+/// The values of a shape's leaves for one call: the DPS parameters' leaves
+/// (dims and elements, row-major).
+struct Args<'a> {
+    fun: &'a weir_dps::ir::Fun,
+    leaves: &'a [(Vec<i64>, Vec<Value>)],
+}
+
+impl Args<'_> {
+    fn param(&self, name: &str) -> Option<&(Vec<i64>, Vec<Value>)> {
+        self.fun
+            .params
+            .iter()
+            .zip(self.leaves)
+            .find(|(p, _)| p.name == name)
+            .map(|(_, l)| l)
+    }
+    fn leaf(&self, x: &Dim) -> Option<i64> {
+        match x {
+            Dim::Var(v) => {
+                let (dims, data) = self.param(v)?;
+                if !dims.is_empty() {
+                    return None;
+                }
+                data.first().and_then(int)
+            }
+            Dim::DimOf(a, k) => self.param(a)?.0.get(*k).copied(),
+            // an element of an argument, 0 out of bounds (as the C shape
+            // function reads it)
+            Dim::Elem(a, idx) => {
+                let (dims, data) = self.param(a)?;
+                let ix: Vec<i64> = idx
+                    .iter()
+                    .map(|i| i.eval(&|y| self.leaf(y)))
+                    .collect::<Option<_>>()?;
+                if ix.len() != dims.len() {
+                    return None;
+                }
+                let mut flat = 0i64;
+                for (i, d) in ix.iter().zip(dims) {
+                    if *i < 0 || i >= d {
+                        return Some(0);
+                    }
+                    flat = flat * d + i;
+                }
+                data.get(usize::try_from(flat).ok()?).and_then(int)
+            }
+            _ => None,
+        }
     }
 }
 
@@ -78,25 +129,13 @@ fn shape_slices_match_the_interpreters_shapes() {
                 // the arguments' leaves, by the DPS parameters' names
                 let mut leaves = Vec::new();
                 for (a, (_, t)) in args.iter().zip(&d.params) {
-                    leaves.extend(leaf_dims(a, t).expect("argument leaves"));
+                    leaves.extend(leaf_elems(a, t).expect("argument leaves"));
                 }
-                let env = |x: &Dim| -> Option<i64> {
-                    match x {
-                        Dim::Var(v) => fun
-                            .params
-                            .iter()
-                            .zip(&leaves)
-                            .find(|(p, _)| p.name == *v && matches!(p.ty, DType::Scalar(_)))
-                            .and_then(|(_, (_, s))| s.as_ref().and_then(int)),
-                        Dim::DimOf(a, k) => fun
-                            .params
-                            .iter()
-                            .zip(&leaves)
-                            .find(|(p, _)| p.name == *a)
-                            .and_then(|(_, (dims, _))| dims.get(*k).copied()),
-                        _ => None,
-                    }
+                let args_env = Args {
+                    fun,
+                    leaves: &leaves,
                 };
+                let env = |x: &Dim| args_env.leaf(x);
                 let got: Vec<Vec<i64>> = leaf_dims(&result, &d.ret)
                     .expect("result leaves")
                     .into_iter()

@@ -564,6 +564,26 @@ impl<'p> Interp<'p> {
                 let arr = self.array_atom(a, env, span)?;
                 let s = self.i64_atom(s, env, span)?;
                 let e = self.i64_atom(e, env, span)?;
+                if self.probing > 0
+                    && e >= s
+                    && (s < 0 || e as usize > arr.len())
+                    && let Ok(n) = usize::try_from(e.wrapping_sub(s))
+                {
+                    // bounds checks pass inside a shape probe: the slice has
+                    // its size, `e - s`, as compiled code's shape arithmetic
+                    // says, of stand-ins of the elements' shape
+                    let es = elem_shape(&whole);
+                    let x = match (arr.first(), ty) {
+                        (Some(x), _) => Some(x.clone()),
+                        (None, Type::Array(_, et)) => stand_in(et, &es, &mut PROBE_ELEMS.clone()),
+                        _ => None,
+                    };
+                    return match x {
+                        _ if n == 0 => Ok(empty(es)),
+                        Some(x) => Ok(Value::array(copies(x, n, span)?)),
+                        None => err(span, "shape probe: unknown row shape"),
+                    };
+                }
                 if s < 0 || e < s || e as usize > arr.len() {
                     return err(
                         span,
