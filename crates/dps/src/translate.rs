@@ -182,6 +182,9 @@ struct FunTr<'a> {
     /// of the next one, and the parameter's rank. A result size computed
     /// from them is an O(1) shape slice ([`Dim::Elem`]).
     reads: HashMap<Name, Read>,
+    /// `i64` scalars computed from data: neither shape arithmetic
+    /// ([`FunTr::defs`]) nor a read of an argument ([`FunTr::reads`]).
+    data: std::collections::HashSet<Name>,
 }
 
 /// A read (or a view) of an array parameter: see [`FunTr::reads`].
@@ -217,6 +220,7 @@ impl<'a> FunTr<'a> {
             uses: weir_ir::visit::use_counts(_d),
             final_sizes: HashMap::new(),
             reads: HashMap::new(),
+            data: Default::default(),
         })
     }
 
@@ -1272,8 +1276,14 @@ impl<'a> FunTr<'a> {
             core::Exp::Check(c) => c.args.first().map(|a| self.atom_dim(a)),
             _ => None,
         };
-        if let Some(d) = d {
-            self.defs.insert(s.var.clone(), d);
+        match d {
+            Some(d) => {
+                self.defs.insert(s.var.clone(), d);
+            }
+            None if !self.reads.contains_key(&s.var) => {
+                self.data.insert(s.var.clone());
+            }
+            None => {}
         }
     }
 
@@ -1335,7 +1345,25 @@ impl<'a> FunTr<'a> {
             E::Slice(a, st, en) => {
                 let len = Dim::minus(self.atom_dim(en), self.atom_dim(st));
                 self.record_origin(&len, span);
-                self.array_leaf_shapes(a, span)?
+                let input = self.array_leaf_shapes(a, span)?;
+                // Bounds computed from data (not shape arithmetic on sizes,
+                // scalars, loop counters and lengths, existentials and reads
+                // of arguments): an existential length, bounded by the
+                // input's (the slice is in bounds, or an error), its value
+                // the bounds' difference where they are known.
+                let mut leaves = Vec::new();
+                self.expand(&len).leaves(&mut leaves);
+                let from_data = leaves.iter().any(|v| self.data.contains(v));
+                let len = match (from_data, input.first()) {
+                    (true, Some(sh)) => {
+                        let k = slice_len(&s.var);
+                        self.defs.insert(k.clone(), len);
+                        self.exist_bounds.insert(k.clone(), outer(sh));
+                        Dim::Var(k)
+                    }
+                    _ => len,
+                };
+                input
                     .into_iter()
                     .map(|mut sh| {
                         if let Some(d) = sh.first_mut() {
@@ -5604,6 +5632,8 @@ fn size_name(v: &Name) -> String {
             .is_some_and(|d| d.parse::<usize>().is_ok())
     {
         "the number of elements in a part of a `partition`".to_string()
+    } else if v.ends_with("_slicelen") {
+        "the length of a slice whose bounds are computed from data".to_string()
     } else if v.ends_with("_rowsize") {
         "the length of the rows of a `build` whose rows are filtered".to_string()
     } else if v.contains("_loopsize") {
@@ -5647,6 +5677,12 @@ fn has_elem(d: &Dim) -> bool {
 /// `filter` keeps in each row: see [`FunTr::build_rows_stmt`]).
 fn row_size(var: &Name) -> Name {
     format!("{var}_rowsize")
+}
+
+/// The existential length of the slice bound to `var` whose bounds are
+/// computed from data (bounded by the sliced array's length).
+fn slice_len(var: &Name) -> Name {
+    format!("{var}_slicelen")
 }
 
 /// The existential length of part `j` of the `partition` bound to `var`.
