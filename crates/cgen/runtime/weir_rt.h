@@ -316,12 +316,22 @@ static inline int weir_check_arg(weir_ctx *c, const char *loc, const char *name,
    p == NULL with those dims: the entry then runs
    and reports the first error in evaluation order, out of memory at the
    construct that computes the result if nothing fails before
-   (weir_dest_missing). */
+   (weir_dest_missing). `exist`: 1 for an existential outer size (got[0] may
+   be less than its bound want[0]), 2 for one with no bound (any got[0]). */
 static inline void weir_check_dest(weir_ctx *c, const char *loc, const char *entry, int k, const void *p,
                                    const int64_t *got, const int64_t *want, int r, size_t elem_size,
                                    int exist) {
     int same = 1;
     for (int j = 0; j < r; j++) same = same && got[j] == want[j];
+    /* An existential outer size with no bound (exist == 2): any number of
+       rows (the shape function says 0); the entry checks the result fits
+       before it writes it, and else fails with the rows it needs. */
+    if (exist == 2 && r > 0 && got[0] >= 0) {
+        int inner = 1;
+        for (int j = 1; j < r; j++) inner = inner && got[j] == want[j];
+        int64_t rows_n;
+        if (inner && weir_count_ok(got, r, elem_size, &rows_n) && (p || rows_n == 0)) return;
+    }
     /* An existential outer size: fewer rows than the bound (a caller that
        learnt the rows the result needs: weir_dest_retry). The entry checks
        the result fits before it writes it; a construct that writes into the

@@ -786,6 +786,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
     wants(s);
     for (k, (t, r)) in e.dests.iter().enumerate() {
         let exist = e.sizes.iter().any(|(d, j, _)| *d == k && *j == 0);
+        let unbounded = f.dests.get(k).is_some_and(|d| d.unbounded);
         let _ = writeln!(
             s,
             "    weir_check_dest(ctx, WEIR_LOC({}), {}, {k}, out{k}, {}, want{k}, {r}, sizeof({}), {});",
@@ -793,7 +794,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
             c_string(&e.name),
             dims_literal(&format!("out{k}"), *r),
             ctype(*t),
-            i32::from(exist)
+            if unbounded { 2 } else { i32::from(exist) }
         );
     }
     let _ = writeln!(
@@ -819,7 +820,9 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
     wants(s);
     for (k, (_, r)) in e.dests.iter().enumerate() {
         fast.push(format!("out{k}"));
-        fast.extend((0..*r).map(|j| format!("out{k}_d{j} == want{k}[{j}]")));
+        // (a result with no bound takes any number of rows)
+        let from = usize::from(f.dests.get(k).is_some_and(|d| d.unbounded));
+        fast.extend((from..*r).map(|j| format!("out{k}_d{j} == want{k}[{j}]")));
         fast.push(small_dims(&format!("out{k}"), *r));
     }
     if !fast.is_empty() {
@@ -1006,6 +1009,32 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
             }
             // (the shape function's out of memory was the bound's)
             s.push_str("        if (!missing) shape_rc = 0;\n    }\n");
+        }
+        // A result with no bound from the arguments: the shape function says
+        // 0 rows; a first call learns the rows it needs (weir_retry_rows), one
+        // such result per call (the entry stops at the first that does not fit).
+        let unbounded: Vec<(usize, PrimType, usize)> = e
+            .dests
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| f.dests.get(*k).is_some_and(|d| d.unbounded))
+            .map(|(k, (t, r))| (k, *t, *r))
+            .collect();
+        if !unbounded.is_empty() {
+            let _ = writeln!(
+                s,
+                "    for (int again = 1, tries = 0; again && tries <= {} && !missing && !shape_rc && weir_{n}({}); tries++) {{\n        again = 0;",
+                unbounded.len(),
+                call.join(", ")
+            );
+            for (k, t, r) in &unbounded {
+                let _ = writeln!(
+                    s,
+                    "        if (weir_retry_rows(ctx, {k}) >= 0) {{\n            again = 1;\n            free(out{k});\n            out{k} = NULL;\n            out{k}_dims[0] = weir_retry_rows(ctx, {k});\n            if (weir_count_ok(out{k}_dims, {r}, sizeof({t}), &out{k}_n)) out{k} = ({t} *)weir_try_xmalloc((size_t)out{k}_n * sizeof({t}));\n            if (out{k}) memset(out{k}, 0, (size_t)out{k}_n * sizeof({t}));\n            else missing = 1;\n        }}",
+                    t = ctype(*t)
+                );
+            }
+            s.push_str("    }\n");
         }
         // Untimed warm-up calls (benchmarks: page faults, caches, the region's chunks).
         s.push_str("    for (long r = 0; r < warmup; r++) {\n");

@@ -305,6 +305,11 @@ pub struct DestParam {
     /// For each dim, the construct that computed it (the location of a
     /// negative or overflowing size in the shape function).
     pub spans: Vec<Span>,
+    /// An entry's result of existential outer size with no upper bound from
+    /// the arguments: `shape[0]` is 0, and the caller may pass any number of
+    /// rows (the entry fails with the rows it needs, `weir_retry_rows`,
+    /// when they do not hold the result).
+    pub unbounded: bool,
 }
 
 /// Where a result of the source-level function lives: a scalar result, or a

@@ -60,10 +60,11 @@ pub fn fun_to_string(f: &Fun) -> String {
     for d in &f.dests {
         let _ = write!(
             s,
-            " ({}: dest {}{})",
+            " ({}: dest {}{}{})",
             d.name,
             shape_to_string(&d.shape),
-            d.elem.name()
+            d.elem.name(),
+            if d.unbounded { " unbounded" } else { "" }
         );
     }
     for p in &f.params {

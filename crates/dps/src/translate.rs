@@ -185,6 +185,11 @@ struct FunTr<'a> {
     /// `i64` scalars computed from data: neither shape arithmetic
     /// ([`FunTr::defs`]) nor a read of an argument ([`FunTr::reads`]).
     data: std::collections::HashSet<Name>,
+    /// An entry's results of existential outer size with no bound from the
+    /// arguments ([`DestParam::unbounded`]): nothing is written into them
+    /// before the result is known (it is computed into storage of its own
+    /// and copied, after a check that the caller's storage holds it).
+    unbounded_dests: std::collections::HashSet<Name>,
 }
 
 /// A read (or a view) of an array parameter: see [`FunTr::reads`].
@@ -221,6 +226,7 @@ impl<'a> FunTr<'a> {
             final_sizes: HashMap::new(),
             reads: HashMap::new(),
             data: Default::default(),
+            unbounded_dests: Default::default(),
         })
     }
 
@@ -376,6 +382,7 @@ impl<'a> FunTr<'a> {
                     let mut shape = Vec::new();
                     let mut spans = Vec::new();
                     let mut declared = Vec::new();
+                    let mut unbounded = false;
                     for (j, sz) in sizes.iter().enumerate() {
                         let from_type = match sz {
                             Size::Const(c) => Some(Dim::Const(*c)),
@@ -424,6 +431,14 @@ impl<'a> FunTr<'a> {
                                 if let Some(b) = bound {
                                     exist_dests.push(dests.len());
                                     b
+                                } else if exact.is_err() && d.entry && j == 0 {
+                                    // No bound from the arguments (`iota (reduce
+                                    // max 0 a)`): the shape function says 0 rows
+                                    // and the caller learns the rows the result
+                                    // needs from a first call (weir_retry_rows).
+                                    exist_dests.push(dests.len());
+                                    unbounded = true;
+                                    Dim::Const(0)
                                 } else {
                                     exact.map_err(|v| Error {
                                     span: d.span,
@@ -452,11 +467,15 @@ impl<'a> FunTr<'a> {
                     let name = self.fresh("out");
                     self.result_sizes.insert(name.clone(), declared);
                     results.push(ResultPart::Dest(dests.len()));
+                    if unbounded {
+                        self.unbounded_dests.insert(name.clone());
+                    }
                     dests.push(DestParam {
                         name,
                         elem: *p,
                         shape,
                         spans,
+                        unbounded,
                     });
                 }
             }
@@ -1878,6 +1897,14 @@ impl<'a> FunTr<'a> {
                 })
             {
                 direct.insert(d0.clone(), ds);
+            }
+        }
+        // Nothing is written straight into a result with no bound.
+        for ds in direct.values_mut() {
+            for d in ds.iter_mut() {
+                if d.as_ref().is_some_and(|x| self.unbounded_dests.contains(x)) {
+                    *d = None;
+                }
             }
         }
         // A result guarded in this block is not guarded for its siblings.

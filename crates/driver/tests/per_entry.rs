@@ -7,10 +7,10 @@ use weir_driver::native::{BuildOptions, Entries, NativeError, c_source, c_source
 use weir_interp::Value;
 
 /// `bad` runs a loop whose array state changes length by a value read from
-/// the array in the loop (which the C backend cannot bound); `good` does not
-/// use it.
+/// the array in the loop, with no bound from sizes (which the C backend
+/// cannot compile); `good` does not use it.
 const SRC: &str = "\
-def grow (a: []f64) : []f64 = loop x = a while length x > 1 do x[0:(i64 x[0])]
+def grow (a: []f64) : []f64 = loop x = a while length x > 1 do replicate (i64 x[0]) 1.0
 
 entry good (a: []f64) : f64 = reduce (+) 0.0 a
 
