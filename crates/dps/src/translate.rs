@@ -607,6 +607,21 @@ impl<'a> FunTr<'a> {
         })
     }
 
+    /// `build n`'s check that `n` is not negative (the interpreter's error),
+    /// unless it provably is not.
+    fn build_count_guard(&self, n: &Atom, out: &mut Vec<Stmt>, span: Span) {
+        if !self.provably_nonneg(n) {
+            out.push(Stmt::Guard {
+                guard: Guard::Core(core::Check::new(
+                    core::CheckKind::NonNeg,
+                    vec![n.clone()],
+                    "build",
+                )),
+                span,
+            });
+        }
+    }
+
     /// Is the size `a` non-negative whatever the inputs (a constant, a dim)?
     fn provably_nonneg(&self, a: &Atom) -> bool {
         matches!(
@@ -1002,27 +1017,9 @@ impl<'a> FunTr<'a> {
             // program reports that where it is evaluated)
             Dim::Elem(a, idx) => {
                 let ix: Vec<Atom> = idx.iter().map(|i| self.emit_dim(i, out, span)).collect();
-                let t = self.fresh("s");
-                out.push(Stmt::Let {
-                    var: t.clone(),
-                    ty: PrimType::I64,
-                    exp: SExp::LoadOr0(a.clone(), ix),
-                    span,
-                });
-                self.bind_depth(&t);
-                Atom::Var(t)
+                self.shape_let(SExp::LoadOr0(a.clone(), ix), out, span)
             }
-            Dim::DimOf(a, k) => {
-                let t = self.fresh("s");
-                out.push(Stmt::Let {
-                    var: t.clone(),
-                    ty: PrimType::I64,
-                    exp: SExp::Dim(a.clone(), *k),
-                    span,
-                });
-                self.bind_depth(&t);
-                Atom::Var(t)
-            }
+            Dim::DimOf(a, k) => self.shape_let(SExp::Dim(a.clone(), *k), out, span),
             Dim::Add(a, b)
             | Dim::Sub(a, b)
             | Dim::Mul(a, b)
@@ -1032,7 +1029,6 @@ impl<'a> FunTr<'a> {
             | Dim::Min(a, b) => {
                 let x = self.emit_dim(a, out, span);
                 let y = self.emit_dim(b, out, span);
-                let t = self.fresh("s");
                 let exp = match &d {
                     Dim::Add(..) => SExp::Bin(BinOp::Add, x, y),
                     Dim::Sub(..) => SExp::Bin(BinOp::Sub, x, y),
@@ -1044,16 +1040,22 @@ impl<'a> FunTr<'a> {
                     Dim::Max(..) => SExp::Math(MathFn::Max, vec![x, y]),
                     _ => SExp::Math(MathFn::Min, vec![x, y]),
                 };
-                out.push(Stmt::Let {
-                    var: t.clone(),
-                    ty: PrimType::I64,
-                    exp,
-                    span,
-                });
-                self.bind_depth(&t);
-                Atom::Var(t)
+                self.shape_let(exp, out, span)
             }
         }
+    }
+
+    /// `let s = exp` (an `i64` of shape arithmetic), as an atom.
+    fn shape_let(&mut self, exp: SExp, out: &mut Vec<Stmt>, span: Span) -> Atom {
+        let t = self.fresh("s");
+        out.push(Stmt::Let {
+            var: t.clone(),
+            ty: PrimType::I64,
+            exp,
+            span,
+        });
+        self.bind_depth(&t);
+        Atom::Var(t)
     }
 
     /// Guard a write of something of shape `got` into a destination of shape
@@ -3585,16 +3587,7 @@ impl FunTr<'_> {
                 }
                 // A negative count is an error here, where the interpreter
                 // evaluates the `build` (its buffer was allocated empty).
-                if !self.provably_nonneg(&n) {
-                    out.push(Stmt::Guard {
-                        guard: Guard::Core(core::Check::new(
-                            core::CheckKind::NonNeg,
-                            vec![n.clone()],
-                            "build",
-                        )),
-                        span,
-                    });
-                }
+                self.build_count_guard(&n, out, span);
                 out.push(Stmt::For {
                     i: i.clone(),
                     n,
@@ -4554,16 +4547,7 @@ impl FunTr<'_> {
         let mut inner = Vec::new();
         // a negative count is the `build`'s error, before any row
         // (fuzz seed 53, program 9285)
-        if !self.provably_nonneg(&n) {
-            inner.push(Stmt::Guard {
-                guard: Guard::Core(core::Check::new(
-                    core::CheckKind::NonNeg,
-                    vec![n.clone()],
-                    "build",
-                )),
-                span,
-            });
-        }
+        self.build_count_guard(&n, &mut inner, span);
         // the rows, each at the front of row i of `b`
         let (i, it) = lparam(l, 0, span)?;
         let i = i.clone();
