@@ -1972,27 +1972,27 @@ impl<'a> FunTr<'a> {
                     .any(|d| d.as_ref().is_some_and(|d| !self.exist_dests.contains(d)))
             });
             if let core::Exp::Prim(Builtin::Partition | Builtin::Partition2, args) = &s.exp {
-                if into_dest {
-                    return error(
-                        s.span,
-                        "the sizes of this `partition`'s parts are known only after it runs, and they are written straight into storage sized in advance (a row of a `build`)",
-                        "use the parts inside the function, or return them from an entry point; or run with --interp",
-                    );
-                }
-                let given = direct.get(&s.var).cloned().unwrap_or_default();
+                // (into storage sized in advance: as a `filter`, below)
+                let given = if into_dest {
+                    Vec::new()
+                } else {
+                    direct.get(&s.var).cloned().unwrap_or_default()
+                };
                 let (bufs, inner) = self.partition_stmt(s, args, &flat, &given, &mut out)?;
                 let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
                 return Ok(self.alloc_scope(out, bufs, inner, rest));
             }
             if let core::Exp::Prim(Builtin::Filter, args) = &s.exp {
-                if into_dest {
-                    return error(
-                        s.span,
-                        "the size of this `filter`'s result is known only after it runs, and it is written straight into storage sized in advance (a function's result, a row of a `build`)",
-                        "use the filtered array inside the function (reduce it, map over it, index it); returning it from an entry point is not supported by the C backend yet; or run with --interp",
-                    );
-                }
-                let given = direct.get(&s.var).cloned().unwrap_or_default();
+                // Into storage sized in advance (a declared result size, a
+                // row of a `build`): computed into storage of its own, then
+                // checked and copied like any result whose size is known
+                // only once computed (the interpreter's order: the filter,
+                // then the size check).
+                let given = if into_dest {
+                    Vec::new()
+                } else {
+                    direct.get(&s.var).cloned().unwrap_or_default()
+                };
                 let (bufs, inner) = self.filter_stmt(s, args, &flat, &given, &mut out)?;
                 let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
                 return Ok(self.alloc_scope(out, bufs, inner, rest));
