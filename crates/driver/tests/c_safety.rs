@@ -381,6 +381,8 @@ entry scale [n][k] (a: [n][k]f64) (s: f64) : [n][k]f64 = map (\\r -> map (\\x ->
 entry rep (k: i64) : []f64 = replicate k 1.0
 entry grid (m: i64) (k: i64) : [][]f64 = replicate m (replicate k 0.5)
 entry rows (n: i64) : [][]i64 = build 0 (\\i -> iota (n - 1))
+entry ramp (a: []i64) : []i64 = iota (reduce (+) 0 a)
+entry head (a: []i64) : []i64 = iota a[0]
 ";
 
 /// A C program calling the entry points directly.
@@ -433,6 +435,32 @@ int main(void) {
     EXPECT(weir_rows(ctx, none, 0, 0, 0) == 0);
     EXPECT(weir_rep_shape(ctx, 3, dims) == 0 && dims[0] == 3);
     EXPECT(weir_error(ctx)[0] == '\0');
+    /* A result with no bound from the arguments: the shape function says 0
+       rows; a call with too few rows fails with the rows it needs. */
+    int64_t v[2] = {2, 3}, got = -1;
+    EXPECT(weir_ramp_shape(ctx, v, 2, dims) == 0 && dims[0] == 0);
+    int64_t *r0 = malloc(sizeof(int64_t));
+    EXPECT(weir_ramp(ctx, r0, 0, v, 2, &got) == 1);
+    EXPECT(weir_retry_rows(ctx, 0) == 5);
+    EXPECT(weir_ramp(ctx, NULL, 0, v, 2, &got) == 1 && weir_retry_rows(ctx, 0) == 5);
+    free(r0);
+    int64_t *r9 = malloc(9 * sizeof(int64_t));
+    EXPECT(weir_ramp(ctx, r9, 5, v, 2, &got) == 0 && got == 5 && r9[4] == 4);
+    /* more rows than it needs: the first ones */
+    EXPECT(weir_ramp(ctx, r9, 9, v, 2, &got) == 0 && got == 5 && r9[2] == 2);
+    int64_t z[1] = {0};
+    EXPECT(weir_ramp(ctx, NULL, 0, z, 1, &got) == 0 && got == 0);
+    free(r9);
+    /* A size read from an argument: the shape function reads it; out of
+       bounds it says 0 and the entry reports the index. */
+    EXPECT(weir_head_shape(ctx, v, 2, dims) == 0 && dims[0] == 2);
+    int64_t h[2];
+    EXPECT(weir_head(ctx, h, 2, v, 2) == 0 && h[1] == 1);
+    EXPECT(weir_head(ctx, h, 1, v, 2) == 1);
+    EXPECT(strstr(weir_error(ctx), "size mismatch: destination 0 of `head`"));
+    EXPECT(weir_head_shape(ctx, v, 0, dims) == 0 && dims[0] == 0);
+    EXPECT(weir_head(ctx, h, 0, v, 0) == 1 && strstr(weir_error(ctx), "prog.weir:6:"));
+    EXPECT(strstr(weir_error(ctx), "index out of bounds: index 0 in an array of length 0"));
     weir_ctx_free(ctx);
     puts("ok");
     return 0;
