@@ -185,11 +185,16 @@ struct FunTr<'a> {
     /// `i64` scalars computed from data: neither shape arithmetic
     /// ([`FunTr::defs`]) nor a read of an argument ([`FunTr::reads`]).
     data: std::collections::HashSet<Name>,
-    /// An entry's results of existential outer size with no bound from the
-    /// arguments ([`DestParam::unbounded`]): nothing is written into them
-    /// before the result is known (it is computed into storage of its own
-    /// and copied, after a check that the caller's storage holds it).
-    unbounded_dests: std::collections::HashSet<Name>,
+    /// An entry's results written only once known: of existential outer
+    /// size with no bound from the arguments ([`DestParam::unbounded`]), or
+    /// of existential inner size ([`FunTr::exist_dim`]). Nothing is written
+    /// into them before (the result is computed into storage of its own and
+    /// copied; for no bound, after a check that the caller's rows hold it).
+    late_dests: std::collections::HashSet<Name>,
+    /// An entry's results of existential size in an inner dimension: the
+    /// dimension (the caller allocates the bound in it; the entry writes the
+    /// result densely at the front, [`FunTr::stmts`]).
+    exist_dim: HashMap<Name, usize>,
 }
 
 /// A read (or a view) of an array parameter: see [`FunTr::reads`].
@@ -226,7 +231,8 @@ impl<'a> FunTr<'a> {
             final_sizes: HashMap::new(),
             reads: HashMap::new(),
             data: Default::default(),
-            unbounded_dests: Default::default(),
+            late_dests: Default::default(),
+            exist_dim: HashMap::new(),
         })
     }
 
@@ -383,6 +389,7 @@ impl<'a> FunTr<'a> {
                     let mut spans = Vec::new();
                     let mut declared = Vec::new();
                     let mut unbounded = false;
+                    let mut exist_at: Option<usize> = None;
                     for (j, sz) in sizes.iter().enumerate() {
                         let from_type = match sz {
                             Size::Const(c) => Some(Dim::Const(*c)),
@@ -422,14 +429,17 @@ impl<'a> FunTr<'a> {
                                 // has run (a filter's count, an `if`'s length):
                                 // the caller allocates an upper bound computed
                                 // from the arguments, the entry returns the size.
+                                // (one existential dim per result: the outer
+                                // one, or an inner one with the others exact)
                                 let bound = match &exact {
-                                    Err(_) if d.entry && j == 0 => self
+                                    Err(_) if d.entry && exist_at.is_none() => self
                                         .bound(s, true, 64)
                                         .and_then(|b| self.expand_to_params(&b, &size_home).ok()),
                                     _ => None,
                                 };
                                 if let Some(b) = bound {
                                     exist_dests.push(dests.len());
+                                    exist_at = Some(j);
                                     b
                                 } else if exact.is_err() && d.entry && j == 0 {
                                     // No bound from the arguments (`iota (reduce
@@ -437,6 +447,7 @@ impl<'a> FunTr<'a> {
                                     // and the caller learns the rows the result
                                     // needs from a first call (weir_retry_rows).
                                     exist_dests.push(dests.len());
+                                    exist_at = Some(0);
                                     unbounded = true;
                                     Dim::Const(0)
                                 } else {
@@ -468,7 +479,11 @@ impl<'a> FunTr<'a> {
                     self.result_sizes.insert(name.clone(), declared);
                     results.push(ResultPart::Dest(dests.len()));
                     if unbounded {
-                        self.unbounded_dests.insert(name.clone());
+                        self.late_dests.insert(name.clone());
+                    }
+                    if let Some(j) = exist_at.filter(|j| *j > 0) {
+                        self.exist_dim.insert(name.clone(), j);
+                        self.late_dests.insert(name.clone());
                     }
                     dests.push(DestParam {
                         name,
@@ -558,11 +573,16 @@ impl<'a> FunTr<'a> {
         prologue.append(&mut body.stmts);
         body.stmts = prologue;
         // The returned outer sizes, after the scalar results (see `stmts`).
-        results.extend(
-            exist_dests
-                .iter()
-                .map(|k| ResultPart::Size { dest: *k, dim: 0 }),
-        );
+        results.extend(exist_dests.iter().map(|k| {
+            ResultPart::Size {
+                dest: *k,
+                dim: dests
+                    .get(*k)
+                    .and_then(|dp| self.exist_dim.get(&dp.name))
+                    .copied()
+                    .unwrap_or(0),
+            }
+        }));
         Ok(Fun {
             name: d.name.clone(),
             entry: d.entry,
@@ -1904,7 +1924,7 @@ impl<'a> FunTr<'a> {
         // Nothing is written straight into a result with no bound.
         for ds in direct.values_mut() {
             for d in ds.iter_mut() {
-                if d.as_ref().is_some_and(|x| self.unbounded_dests.contains(x)) {
+                if d.as_ref().is_some_and(|x| self.late_dests.contains(x)) {
                     *d = None;
                 }
             }
@@ -2130,6 +2150,69 @@ impl<'a> FunTr<'a> {
         let mut sizes = Vec::new();
         for (l, d) in ls.iter().zip(dests.iter().chain(std::iter::repeat(&None))) {
             match (l.ty, d) {
+                (DType::Array(p, r), Some(d))
+                    if self.exist_dests.contains(d) && self.exist_dim.contains_key(d) =>
+                {
+                    // An inner existential dim: the result densely at the
+                    // front of the caller's storage (the bound in that dim),
+                    // and the dim returned.
+                    let span = Span::default();
+                    let j = self.exist_dim.get(d).copied().unwrap_or(0);
+                    let got: Vec<Dim> = self
+                        .shape(l, span)?
+                        .iter()
+                        .map(|x| self.resolve_here(x, span))
+                        .collect::<R<_>>()?;
+                    let dims: Vec<Atom> = got
+                        .iter()
+                        .map(|x| self.emit_dim(x, &mut out, span))
+                        .collect();
+                    let cap_d = self.shapes.get(d).cloned().unwrap_or_default();
+                    let cap = self.emit_dim(
+                        &cap_d.iter().cloned().fold(Dim::Const(1), Dim::times),
+                        &mut out,
+                        span,
+                    );
+                    let all = self.emit_dim(
+                        &got.iter().cloned().fold(Dim::Const(1), Dim::times),
+                        &mut out,
+                        span,
+                    );
+                    let (flat, front, v) = (self.fresh("x"), self.fresh("x"), self.fresh("x"));
+                    out.push(Stmt::View {
+                        var: flat.clone(),
+                        elem: p,
+                        rank: 1,
+                        view: View::Reshape(d.clone(), vec![cap.clone()]),
+                        span,
+                    });
+                    out.push(Stmt::View {
+                        var: front.clone(),
+                        elem: p,
+                        rank: 1,
+                        view: View::Slice(flat.clone(), Atom::Const(Const::I64(0)), all.clone()),
+                        span,
+                    });
+                    out.push(Stmt::View {
+                        var: v.clone(),
+                        elem: p,
+                        rank: r,
+                        view: View::Reshape(front.clone(), dims.clone()),
+                        span,
+                    });
+                    self.shapes.insert(flat.clone(), vec![self.atom_dim(&cap)]);
+                    self.shapes.insert(front.clone(), vec![self.atom_dim(&all)]);
+                    self.shapes.insert(v.clone(), got.clone());
+                    for x in [&flat, &front, &v] {
+                        self.bind_depth(x);
+                    }
+                    out.push(Stmt::Copy {
+                        dest: v,
+                        src: l.name().cloned().unwrap_or_default(),
+                        span,
+                    });
+                    sizes.push(dims.get(j).cloned().unwrap_or(Atom::Const(Const::I64(0))));
+                }
                 (DType::Array(p, r), Some(d)) if self.exist_dests.contains(d) => {
                     // The first rows of the caller's upper-bound storage, and
                     // their number returned.
