@@ -1272,6 +1272,23 @@ impl<'p> Interp<'p> {
                     let Value::I64(i) = i else {
                         return err(span, "internal error: gather index is not i64");
                     };
+                    // bounds checks pass inside a shape probe, as for `a[i]`
+                    // (what `gather` is lowered to): a stand-in of the
+                    // elements' shape (fuzz seed 61, program 22736)
+                    if self.probing > 0 && usize::try_from(*i).map_or(true, |i| i >= a.len()) {
+                        let x = match (a.first(), ty) {
+                            (Some(x), _) => Some(x.clone()),
+                            (None, Type::Array(_, et)) => {
+                                stand_in(et, &elem_shape(&atom(0)?), &mut PROBE_ELEMS.clone())
+                            }
+                            _ => None,
+                        };
+                        match x {
+                            Some(x) => out.push(x),
+                            None => return err(span, "shape probe: unknown row shape"),
+                        }
+                        continue;
+                    }
                     out.push(index(&a, *i, span)?);
                 }
                 Ok(Value::array(out))
