@@ -1065,6 +1065,50 @@ impl<'a> FunTr<'a> {
         }
     }
 
+    /// A dense array of dims `dims` (shape `shape`) at the front of `buf`, a
+    /// buffer of `cap` elements of which the array takes the first `all`:
+    /// views `names` = (flat, front, the array), reshape, slice, reshape.
+    #[allow(clippy::too_many_arguments)]
+    fn front_view(
+        &mut self,
+        buf: &Name,
+        (elem, rank): (PrimType, usize),
+        (cap, all): (Atom, Atom),
+        (dims, shape): (Vec<Atom>, Vec<Dim>),
+        [flat, front, v]: [Name; 3],
+        out: &mut Vec<Stmt>,
+        span: Span,
+    ) -> Name {
+        out.push(Stmt::View {
+            var: flat.clone(),
+            elem,
+            rank: 1,
+            view: View::Reshape(buf.clone(), vec![cap.clone()]),
+            span,
+        });
+        out.push(Stmt::View {
+            var: front.clone(),
+            elem,
+            rank: 1,
+            view: View::Slice(flat.clone(), Atom::Const(Const::I64(0)), all.clone()),
+            span,
+        });
+        out.push(Stmt::View {
+            var: v.clone(),
+            elem,
+            rank,
+            view: View::Reshape(front.clone(), dims),
+            span,
+        });
+        self.shapes.insert(flat.clone(), vec![self.atom_dim(&cap)]);
+        self.shapes.insert(front.clone(), vec![self.atom_dim(&all)]);
+        self.shapes.insert(v.clone(), shape);
+        for x in [&flat, &front, &v] {
+            self.bind_depth(x);
+        }
+        v
+    }
+
     /// `let s = exp` (an `i64` of shape arithmetic), as an atom.
     fn shape_let(&mut self, exp: SExp, out: &mut Vec<Stmt>, span: Span) -> Atom {
         let t = self.fresh("s");
@@ -2178,34 +2222,16 @@ impl<'a> FunTr<'a> {
                         &mut out,
                         span,
                     );
-                    let (flat, front, v) = (self.fresh("x"), self.fresh("x"), self.fresh("x"));
-                    out.push(Stmt::View {
-                        var: flat.clone(),
-                        elem: p,
-                        rank: 1,
-                        view: View::Reshape(d.clone(), vec![cap.clone()]),
+                    let names = [self.fresh("x"), self.fresh("x"), self.fresh("x")];
+                    let v = self.front_view(
+                        d,
+                        (p, r),
+                        (cap, all),
+                        (dims.clone(), got),
+                        names,
+                        &mut out,
                         span,
-                    });
-                    out.push(Stmt::View {
-                        var: front.clone(),
-                        elem: p,
-                        rank: 1,
-                        view: View::Slice(flat.clone(), Atom::Const(Const::I64(0)), all.clone()),
-                        span,
-                    });
-                    out.push(Stmt::View {
-                        var: v.clone(),
-                        elem: p,
-                        rank: r,
-                        view: View::Reshape(front.clone(), dims.clone()),
-                        span,
-                    });
-                    self.shapes.insert(flat.clone(), vec![self.atom_dim(&cap)]);
-                    self.shapes.insert(front.clone(), vec![self.atom_dim(&all)]);
-                    self.shapes.insert(v.clone(), got.clone());
-                    for x in [&flat, &front, &v] {
-                        self.bind_depth(x);
-                    }
+                    );
                     out.push(Stmt::Copy {
                         dest: v,
                         src: l.name().cloned().unwrap_or_default(),
@@ -4802,38 +4828,20 @@ impl FunTr<'_> {
                 SExp::Bin(BinOp::Mul, all, d.clone()),
             );
         }
-        let (cf, cs, y) = (self.fresh("c"), self.fresh("c"), self.fresh("y"));
-        inner.push(Stmt::View {
-            var: cf.clone(),
-            elem: p,
-            rank: 1,
-            view: View::Reshape(c.clone(), vec![count.clone()]),
-            span,
-        });
-        inner.push(Stmt::View {
-            var: cs.clone(),
-            elem: p,
-            rank: 1,
-            view: View::Slice(cf.clone(), zero.clone(), all.clone()),
-            span,
-        });
+        let names = [self.fresh("c"), self.fresh("c"), self.fresh("y")];
         let mut ydims = vec![n.clone(), Atom::Var(rs.clone())];
         ydims.extend(rest.iter().cloned());
-        inner.push(Stmt::View {
-            var: y.clone(),
-            elem: p,
-            rank: r,
-            view: View::Reshape(cs.clone(), ydims),
-            span,
-        });
         let mut ysh = vec![self.atom_dim(&n), Dim::Var(rs.clone())];
         ysh.extend(rest_d.iter().cloned());
-        self.shapes.insert(cf.clone(), vec![self.atom_dim(&count)]);
-        self.shapes.insert(cs.clone(), vec![self.atom_dim(&all)]);
-        self.shapes.insert(y.clone(), ysh);
-        for x in [&cf, &cs, &y] {
-            self.bind_depth(x);
-        }
+        let y = self.front_view(
+            &c,
+            (p, r),
+            (count, all),
+            (ydims, ysh),
+            names,
+            &mut inner,
+            span,
+        );
         let j = self.fresh("j");
         let (rb, rbk, ry) = (self.fresh("r"), self.fresh("r"), self.fresh("r"));
         let jv = Atom::Var(j.clone());
