@@ -420,6 +420,7 @@ static inline size_t weir_copy_bytes(int64_t n, size_t elem_size) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Warray-bounds"
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
+#pragma GCC diagnostic ignored "-Wrestrict"
 #endif
 static inline void weir_copy(void *dst, const void *src, int64_t n, size_t elem_size) {
     size_t b = weir_copy_bytes(n, elem_size);

@@ -4794,7 +4794,13 @@ impl FunTr<'_> {
             SExp::Bin(BinOp::Gt, n.clone(), zero.clone()),
         );
         let mut eb = Vec::new();
-        let ea = self.emit_dim(&empty, &mut eb, span);
+        // (a negative length in no rows is never evaluated: 0, as the
+        // interpreter's failed probe counts it; seed 61, program 41923)
+        let ea = self.emit_dim(
+            &Dim::Max(Box::new(empty), Box::new(Dim::Const(0))),
+            &mut eb,
+            span,
+        );
         inner.push(Stmt::If {
             outs: vec![(rs.clone(), i64t)],
             cond: some,
