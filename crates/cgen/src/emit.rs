@@ -7,7 +7,7 @@ use crate::imp::*;
 use crate::lower::c_name;
 use std::fmt::Write;
 use weir_dps::ir::{DType, Fun, ResultPart};
-use weir_dps::shape::Dim;
+use weir_shape::Dim;
 
 pub const RUNTIME: &str = include_str!("../runtime/weir_rt.h");
 

@@ -10,8 +10,8 @@
 //! Compound statements (`alloc`, `if`, `fold`, `reduce`, `loop`) bind the scalar
 //! results of their inner [`Block`] to `outs`, which are visible after them.
 
-use crate::shape::Dim;
 pub use weir_ir::{Atom, BinOp, Const, MathFn, Name, PrimType, Span, UnOp};
+use weir_shape::Dim;
 
 /// The type of a DPS variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +47,7 @@ pub enum SExp {
     Load(Name, Vec<Atom>),
     /// `a[i0, i1, ...]` of an integer array as an `i64`, or 0 where an index
     /// is out of bounds: shape arithmetic, which never fails (a size read
-    /// from an argument's elements, [`crate::shape::Dim::Elem`]; the
+    /// from an argument's elements, [`weir_shape::Dim::Elem`]; the
     /// program's own read reports a bad index where it is evaluated).
     LoadOr0(Name, Vec<Atom>),
     /// `dim a k`

@@ -1,9 +1,10 @@
-//! Weir's DPS stage (dps-ftilde §3): shape translation, the DPS IR with `alloc`
+//! Weir's DPS stage (dps-ftilde §3): the translation to destination-passing
+//! style (which still computes each array's shape as it goes, in the shape
+//! language of `weir_shape`), the DPS IR with `alloc`
 //! scopes and destinations, and the allocation simplifications of Fig. 8.
 
 pub mod ir;
 pub mod print;
-pub mod shape;
 pub mod simplify;
 pub mod translate;
 pub mod verify;

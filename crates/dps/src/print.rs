@@ -12,9 +12,9 @@
 //! Compound statements bind their scalar results: `(o3: f64) = alloc b2: [n]f64 { … yield x }`.
 
 use crate::ir::*;
-use crate::shape::shape_to_string;
 use std::fmt::Write;
 use weir_ir::print::atom_to_string;
+use weir_shape::shape_to_string;
 
 fn a(x: &Atom) -> String {
     atom_to_string(x)

@@ -24,9 +24,9 @@
 //! explicit run-time [`Stmt::Check`] guards the write.
 
 use crate::ir::*;
-use crate::shape::{Dim, SliceDim, same};
 use std::collections::HashMap;
 use weir_ir::{self as core, Builtin, Size, Type};
+use weir_shape::{Dim, SliceDim, same};
 
 /// A translation error (the construct is outside what the C backend compiles).
 #[derive(Clone, Debug, PartialEq)]
@@ -410,7 +410,7 @@ impl<'a> FunTr<'a> {
                             .and_then(|s| self.expand_to_params(s, &size_home).ok());
                         let dim = match from_type {
                             Some(x) => match body_dim {
-                                Some(b) if !crate::shape::same_dim(&b, &x) => {
+                                Some(b) if !weir_shape::same_dim(&b, &x) => {
                                     deferred.push((dests.len(), j, x, sz.clone()));
                                     b
                                 }
@@ -610,7 +610,7 @@ impl<'a> FunTr<'a> {
     fn origin_of(&self, d: &Dim) -> Option<Span> {
         self.origins
             .iter()
-            .find(|(o, _)| crate::shape::same_dim(o, d))
+            .find(|(o, _)| weir_shape::same_dim(o, d))
             .map(|(_, s)| *s)
     }
 

@@ -183,6 +183,17 @@ pub fn render_runtime_error(c: &Compiled, e: &RuntimeError, color: bool) -> Stri
 pub fn all_passes() -> Vec<(&'static str, &'static str)> {
     let mut v: Vec<(&str, &str)> = PASSES.to_vec();
     v.extend(weir_opt::pass_names());
+    v.extend([
+        (
+            "shape",
+            "each compiled entry's shape function as core IR (`e_shape`: its result dims), optimized",
+        ),
+        ("dps", "the destination-passing-style IR (dps-ftilde §3)"),
+        (
+            "dps-simplify",
+            "the DPS IR after the allocation simplifications (Fig. 8)",
+        ),
+    ]);
     v
 }
 
@@ -198,6 +209,12 @@ pub fn dump_after(c: &Compiled, pass: &str) -> Option<Result<String, String>> {
                 .map(|p| weir_dps::print::program_to_string(&p))
                 .map_err(|e| e.render(false)),
         ),
+        "shape" => Some(
+            to_dps_partial(&c.optimized, false)
+                .map_err(|e| e.render(false))
+                .and_then(|(p, _)| shape_program(&p))
+                .map(|q| weir_ir::print::program_to_string(&q)),
+        ),
         "dps-simplify" => Some(
             to_dps(c, true)
                 .map(|p| weir_dps::print::program_to_string(&p))
@@ -208,6 +225,40 @@ pub fn dump_after(c: &Compiled, pass: &str) -> Option<Result<String, String>> {
         }
         _ => None,
     }
+}
+
+/// The shape functions of the entries of a DPS program, as core IR (issue 15,
+/// `weir_shape::to_core`): for each entry `e` with an array result,
+/// `e_shape`, a function of the entry's flattened parameters returning every
+/// result dim in order (what the C shape function `weir_e_shape` computes;
+/// an existential dim's upper bound, 0 for a result with no bound). Verified,
+/// optimized by `weir_opt` (verified after each pass where enabled).
+pub fn shape_program(dps: &weir_dps::ir::Program) -> Result<Program, String> {
+    let mut prog = Program::default();
+    for f in dps.funs.iter().filter(|f| f.entry) {
+        let sig = weir_shape::to_core::ShapeSig {
+            name: f.name.clone(),
+            params: f
+                .params
+                .iter()
+                .map(|p| (p.name.clone(), p.ty.prim(), p.ty.rank()))
+                .collect(),
+            results: f.dests.iter().map(|d| d.shape.clone()).collect(),
+            span: f.span,
+        };
+        if sig.results.iter().all(Vec::is_empty) {
+            continue;
+        }
+        let Some(def) = weir_shape::to_core::shape_fun(&sig) else {
+            return Err(format!(
+                "internal compiler error: the shape of `{}` names something other than its parameters",
+                f.name
+            ));
+        };
+        prog.defs.push(def);
+    }
+    verify(&prog, "shape")?;
+    optimize(&prog, None)
 }
 
 /// The DPS translation of the optimized program (dps-ftilde §3), verified; with

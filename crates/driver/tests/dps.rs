@@ -337,7 +337,7 @@ fn simplified_dps_of_every_example_verifies_and_shapes_are_static() {
         if p.ends_with("add3.weir") {
             let f = d.find("add3").expect("add3");
             assert_eq!(
-                weir_dps::shape::shape_to_string(&f.dests[0].shape),
+                weir_shape::shape_to_string(&f.dests[0].shape),
                 "[dim a_18 0]"
             );
         }

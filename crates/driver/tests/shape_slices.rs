@@ -2,8 +2,11 @@
 //! every example and regression file that the C backend compiles, and every
 //! test input on which the interpreter returns a value, the result shape the
 //! DPS translation says (each destination's dims, as functions of the
-//! arguments; what the C shape function computes) is evaluated on that input
-//! and compared with the shape of the value the interpreter computed: equal,
+//! arguments; what the C shape function computes) is computed on that input
+//! by running the entry's shape function *as core IR* in the interpreter
+//! (`weir_driver::pipeline::shape_program`, after the optimizer), checked
+//! against [`Dim::eval`] of the same dims, and compared with the shape of the
+//! value the interpreter computed: equal,
 //! or, for a result of existential size, an upper bound in its existential
 //! dim (the outer one, or one inner one) with the other dims equal; a result
 //! with no bound ([`weir_dps::ir::DestParam::unbounded`]) is not checked in
@@ -11,12 +14,36 @@
 
 use std::path::{Path, PathBuf};
 use weir_dps::ir::ResultPart;
-use weir_dps::shape::Dim;
 use weir_driver::native::{leaf_dims, leaf_elems};
-use weir_driver::pipeline::to_dps_partial;
+use weir_driver::pipeline::{shape_program, to_dps_partial};
 use weir_driver::testblock::{case_args, parse_blocks};
 use weir_driver::{compile_file, run_entry};
-use weir_interp::Value;
+use weir_interp::value::Shape;
+use weir_interp::{Interp, Value};
+use weir_shape::Dim;
+
+/// A flattened leaf (row-major elements) as a core value of its rank; an
+/// empty array remembers its dims.
+fn nest(dims: &[i64], data: &[Value]) -> Option<Value> {
+    let Some((&d0, inner)) = dims.split_first() else {
+        return data.first().cloned();
+    };
+    if dims.contains(&0) {
+        let mut shape = Shape::Scalar;
+        for d in dims.iter().rev() {
+            shape = Shape::Array(Some(usize::try_from(*d).ok()?), std::rc::Rc::new(shape));
+        }
+        return Some(Value::Empty(std::rc::Rc::new(shape)));
+    }
+    let row: usize = inner
+        .iter()
+        .map(|d| usize::try_from(*d).ok())
+        .product::<Option<usize>>()?;
+    let rows = (0..usize::try_from(d0).ok()?)
+        .map(|i| nest(inner, data.get(i * row..(i + 1) * row)?))
+        .collect::<Option<Vec<_>>>()?;
+    Some(Value::array(rows))
+}
 
 fn weir_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -96,6 +123,7 @@ impl Args<'_> {
 #[test]
 fn shape_slices_match_the_interpreters_shapes() {
     let (mut checked, mut exist, mut unbounded) = (0usize, 0usize, 0usize);
+    let mut shape_runs = 0usize;
     let mut failures = Vec::new();
     for f in weir_files() {
         let text = std::fs::read_to_string(&f).expect("read");
@@ -107,6 +135,13 @@ fn shape_slices_match_the_interpreters_shapes() {
         };
         let Ok((dps, _)) = to_dps_partial(&c.optimized, false) else {
             continue;
+        };
+        let shapes = match shape_program(&dps) {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!("{}: {e}", f.display()));
+                continue;
+            }
         };
         let first = c.program.entries().next().map(|d| d.name.clone());
         for case in &cases {
@@ -138,6 +173,27 @@ fn shape_slices_match_the_interpreters_shapes() {
                     leaves: &leaves,
                 };
                 let env = |x: &Dim| args_env.leaf(x);
+                // the shape function, run as core IR on the leaves
+                let said_core: Option<Vec<i64>> = leaves
+                    .iter()
+                    .map(|(dims, data)| nest(dims, data))
+                    .collect::<Option<Vec<_>>>()
+                    .and_then(|vs| {
+                        Interp::new(&shapes)
+                            .call(&format!("{entry}_shape"), vs)
+                            .ok()
+                    })
+                    .and_then(|v| {
+                        v.as_array()?
+                            .iter()
+                            .map(|x| x.as_i64())
+                            .collect::<Option<Vec<_>>>()
+                    });
+                let total: usize = fun.dests.iter().map(|d| d.shape.len()).sum();
+                if total > 0 {
+                    shape_runs += 1;
+                }
+                let mut at = 0usize;
                 let got: Vec<Vec<i64>> = leaf_dims(&result, &d.ret)
                     .expect("result leaves")
                     .into_iter()
@@ -146,6 +202,8 @@ fn shape_slices_match_the_interpreters_shapes() {
                     .collect();
                 let where_ = format!("{}:{} (entry `{entry}`)", f.display(), case.line);
                 for (k, (dest, dims)) in fun.dests.iter().zip(&got).enumerate() {
+                    let first = at;
+                    at += dest.shape.len();
                     // the existential dim of this result, if any
                     let existential = fun.results.iter().find_map(|r| match r {
                         ResultPart::Size { dest, dim } if *dest == k => Some(*dim),
@@ -166,6 +224,12 @@ fn shape_slices_match_the_interpreters_shapes() {
                             ));
                             break;
                         };
+                        let core = said_core.as_ref().and_then(|v| v.get(first + j));
+                        if core != Some(&said) {
+                            failures.push(format!(
+                                "{where_}: dim {j} of result {k}, `{sd}` = {said}, but the core shape function `{entry}_shape` says {core:?}"
+                            ));
+                        }
                         let said = said.max(0);
                         let ok = if existential == Some(j) {
                             exist += 1;
@@ -196,7 +260,7 @@ fn shape_slices_match_the_interpreters_shapes() {
         failures.join("\n")
     );
     assert!(
-        checked > 400 && exist > 50 && unbounded > 5,
-        "too few dims checked ({checked}, {exist} existential, {unbounded} with no bound): did the files move?"
+        checked > 400 && exist > 50 && unbounded > 5 && shape_runs > 200,
+        "too few dims checked ({checked}, {exist} existential, {unbounded} with no bound, {shape_runs} shape functions run): did the files move?"
     );
 }

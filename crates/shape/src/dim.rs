@@ -1,11 +1,14 @@
-//! Shapes (dps-ftilde §3.3, Fig. 7): every array has a shape, one [`Dim`] per
-//! dimension, computed from sizes, scalar parameters and the dims of array
-//! parameters, never from array contents and without allocating.
+//! The shape language (dps-ftilde §3.3, Fig. 7; size slicing §3): every
+//! array has a shape, one [`Dim`] per dimension, computed from sizes, scalar
+//! parameters, the dims of array parameters and O(1) reads of their integer
+//! elements, never from array contents the program computes and without
+//! allocating; a loop whose array state changes length contributes its shape
+//! slice ([`SliceDim`]).
 //!
-//! The shape translation itself runs inside [`crate::translate`], which keeps a
-//! shape for every array variable as it walks a function; this module is the
-//! shape language: expressions, partial evaluation ([`Dim::simplify`]) and the
-//! equality test used by F-tilde's rules (S-If) and (S-Reduce) ([`same`]).
+//! This module is the language: expressions, partial evaluation
+//! ([`Dim::simplify`]), evaluation ([`Dim::eval`]) and the equality test used
+//! by F-tilde's rules (S-If) and (S-Reduce) ([`same`]). [`crate::to_core`]
+//! lowers shapes to core IR.
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -1,0 +1,19 @@
+//! Weir's shape stage (size slicing §3, dps-ftilde §3.3; docs/ARCHITECTURE.md
+//! "Shapes").
+//!
+//! - [`dim`]: the shape language: size expressions over sizes, scalar
+//!   parameters, dims and O(1) element reads of array parameters, with loop
+//!   slices; partial evaluation, evaluation and provable equality.
+//! - [`to_core`]: an entry's result shapes as a core IR function (its *shape
+//!   function*), which the core verifier checks, the optimizer optimizes and
+//!   the interpreter runs.
+//!
+//! The DPS translation (`weir_dps::translate`) still computes the shapes of a
+//! function's arrays as it translates it, in this language; moving that walk
+//! here, so the DPS translation only consumes shapes, is the next step
+//! (issue 15).
+
+pub mod dim;
+pub mod to_core;
+
+pub use dim::{Dim, SliceDim, same, same_dim, shape_to_string};
