@@ -802,7 +802,10 @@ impl<'a> FunTr<'a> {
                 Dim::Var(v) | Dim::DimOf(v, _) if self.depth.get(v).is_some_and(|x| *x <= max) => {
                     LeafRule::Keep
                 }
-                Dim::Var(v) if v.ends_with("_count") && self.exist_bounds.contains_key(v) => {
+                // what the interpreter's probe of an empty `build` keeps
+                // (docs §6): nothing, in a filter and in every part of a
+                // partition
+                Dim::Var(v) if is_kept_count(v) && self.exist_bounds.contains_key(v) => {
                     LeafRule::Replace(Dim::Const(0))
                 }
                 _ => LeafRule::Expand,
@@ -1589,6 +1592,18 @@ impl<'a> FunTr<'a> {
                     let single = v.len() == 1;
                     for sh in &mut v {
                         for (k, d) in sh.iter_mut().enumerate() {
+                            // the final length of a sliced loop in the row:
+                            // its slice, when that is in names outside
+                            if self.resolve(d, self.cur).is_err() {
+                                let finals = &self.final_sizes;
+                                let by_slice = d.map_leaves(&mut |l| match l {
+                                    Dim::Var(x) => finals.get(x).cloned(),
+                                    _ => None,
+                                });
+                                if self.resolve(&by_slice, self.cur).is_ok() {
+                                    *d = by_slice;
+                                }
+                            }
                             if self.resolve(d, self.cur).is_err()
                                 && k == 1
                                 && single
@@ -5796,6 +5811,14 @@ fn slice_len(var: &Name) -> Name {
 /// The existential length of part `j` of the `partition` bound to `var`.
 fn part_count(var: &Name, j: usize) -> Name {
     format!("{var}_part{j}")
+}
+
+/// Is `v` what a `filter` or a part of a `partition` keeps ([`filter_count`],
+/// [`part_count`])?
+fn is_kept_count(v: &str) -> bool {
+    v.ends_with("_count")
+        || v.rsplit_once("_part")
+            .is_some_and(|(_, j)| !j.is_empty() && j.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The name of the existential size of `filter`'s result bound to `var`.
