@@ -1504,6 +1504,27 @@ impl<'a> FunTr<'a> {
                         v.push(x);
                         continue;
                     }
+                    // Inner dims that differ too (`if c then transpose a
+                    // else a`): every dim an existential, the taken branch's
+                    // (the condition is known before the `if`; see `if_stmt`).
+                    if a.len() == b.len() {
+                        let mut x = Vec::new();
+                        for (k, (da, db)) in a.iter().zip(b).enumerate() {
+                            let d = if_dim(&s.var, j, k);
+                            // (bound where the `if` is, before its branches)
+                            self.depth.insert(d.clone(), self.cur);
+                            self.exist_bounds.insert(
+                                d.clone(),
+                                Dim::Max(
+                                    Box::new(Dim::Max(Box::new(da.clone()), Box::new(db.clone()))),
+                                    Box::new(Dim::Const(0)),
+                                ),
+                            );
+                            x.push(Dim::Var(d));
+                        }
+                        v.push(x);
+                        continue;
+                    }
                     {
                         return error(
                             span,
@@ -2103,9 +2124,10 @@ impl<'a> FunTr<'a> {
             if let core::Exp::If(c, t, e) = &s.exp
                 && has_array
                 && let shapes = self.shape_exp(s)?
-                && shapes.iter().flat_map(|sh| sh.first()).any(
-                    |d| matches!(d, Dim::Var(v) if v.starts_with(&format!("{}_ifsize", s.var))),
-                )
+                && shapes.iter().flat_map(|sh| sh.first()).any(|d| {
+                    matches!(d, Dim::Var(v) if v.starts_with(&format!("{}_ifsize", s.var))
+                        || v.starts_with(&format!("{}_ifdim", s.var)))
+                })
             {
                 let (bufs, inner) = self.if_stmt(s, c, t, e, &flat, &shapes, &mut out)?;
                 let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
@@ -2353,6 +2375,57 @@ impl<'a> FunTr<'a> {
     /// and passes that length out, and `y` is a view of the first `k` elements,
     /// `k` the existential length (named by [`if_count`]). Returns the buffers
     /// and the statements that fill them and bind `y`; checks go to `pre`.
+    /// The buffer of array leaf `j` of an `if` whose branches differ in
+    /// inner dims (`a`, `b`: their shapes): the taken branch's shape, known
+    /// before the `if` (its condition is): each dim `max(c ? a_k : b_k, 0)`,
+    /// bound to the existential [`if_dim`]. Returns the buffer's name and
+    /// shape and each branch's dims (in names in scope here).
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
+    fn if_every_buffer(
+        &mut self,
+        s: &core::Stmt,
+        c: &Atom,
+        j: usize,
+        a: &[Dim],
+        b: &[Dim],
+        pre: &mut Vec<Stmt>,
+        span: Span,
+    ) -> R<(Name, Vec<Dim>, Vec<Dim>, Vec<Dim>)> {
+        let cond = self.scalar_atom(c);
+        let ci = self.shape_let(SExp::Convert(PrimType::I64, cond), pre, span);
+        let nc = self.shape_let(
+            SExp::Bin(BinOp::Sub, Atom::Const(Const::I64(1)), ci.clone()),
+            pre,
+            span,
+        );
+        let (mut dims_d, mut td, mut ed) = (Vec::new(), Vec::new(), Vec::new());
+        for (k, (da, db)) in a.iter().zip(b).enumerate() {
+            let lt = self.resolve_here(da, span)?;
+            let le = self.resolve_here(db, span)?;
+            let lta = self.emit_dim(&lt, pre, span);
+            let lea = self.emit_dim(&le, pre, span);
+            let t1 = self.shape_let(SExp::Bin(BinOp::Mul, ci.clone(), lta), pre, span);
+            let t2 = self.shape_let(SExp::Bin(BinOp::Mul, nc.clone(), lea), pre, span);
+            let sel = self.shape_let(SExp::Bin(BinOp::Add, t1, t2), pre, span);
+            let d = if_dim(&s.var, j, k);
+            pre.push(Stmt::Let {
+                var: d.clone(),
+                ty: PrimType::I64,
+                exp: SExp::Math(MathFn::Max, vec![sel, Atom::Const(Const::I64(0))]),
+                span,
+            });
+            self.bind_depth(&d);
+            self.scalar_types.insert(d.clone(), PrimType::I64);
+            dims_d.push(Dim::Var(d));
+            td.push(lt);
+            ed.push(le);
+        }
+        let name = self.fresh("b");
+        self.shapes.insert(name.clone(), dims_d.clone());
+        self.bind_depth(&name);
+        Ok((name, dims_d, td, ed))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn if_stmt(
         &mut self,
@@ -2372,10 +2445,42 @@ impl<'a> FunTr<'a> {
         let mut leaves = Vec::new();
         // per array leaf: is the (then, else) length known only in the branch?
         let mut lates: Vec<(bool, bool)> = Vec::new();
+        // per array leaf whose every dim is the taken branch's: each
+        // branch's dims (the buffer has the taken branch's shape)
+        let mut every: Vec<Option<(Vec<Dim>, Vec<Dim>)>> = Vec::new();
         for (j, sh) in shapes.iter().enumerate() {
             let (Some(a), Some(b)) = (st.get(j), se.get(j)) else {
                 return error(span, "internal error: if shapes", "please report this");
             };
+            if matches!(sh.first(), Some(Dim::Var(v)) if *v == if_dim(&s.var, j, 0)) {
+                let (name, dims_d, td, ed) = self.if_every_buffer(s, c, j, a, b, pre, span)?;
+                let elem = match flat
+                    .iter()
+                    .filter(|(t, _)| matches!(t, DType::Array(..)))
+                    .nth(j)
+                {
+                    Some((t, _)) => t.prim(),
+                    None => PrimType::F64,
+                };
+                bufs.push(Buf {
+                    var: name.clone(),
+                    elem,
+                    dims: dims_d
+                        .iter()
+                        .map(|d| match d {
+                            Dim::Var(x) => Atom::Var(x.clone()),
+                            _ => Atom::Const(Const::I64(0)),
+                        })
+                        .collect(),
+                    span,
+                    when: vec![],
+                });
+                leaves.push((name, Dim::Const(0), Dim::Const(0), false, dims_d));
+                lates.push((false, false));
+                every.push(Some((td, ed)));
+                continue;
+            }
+            every.push(None);
             let exist = matches!(sh.first(), Some(Dim::Var(v)) if *v == if_count(&s.var, j));
             // A branch's length known only once it has run (a `filter` in
             // it): its upper bound here, and the branch returns its length.
@@ -2470,6 +2575,30 @@ impl<'a> FunTr<'a> {
                             return error(span, "internal error: if leaves", "please report this");
                         };
                         ai += 1;
+                        // the buffer, as the branch's own shape (its dims
+                        // are the buffer's when this branch is taken)
+                        if let Some(Some((td, ed))) = every.get(ai - 1) {
+                            let own = if then { td } else { ed };
+                            let v = me.fresh("v");
+                            let dims: Vec<Atom> = own
+                                .iter()
+                                .map(|d| {
+                                    let c = Dim::Max(Box::new(d.clone()), Box::new(Dim::Const(0)));
+                                    me.emit_dim(&c, &mut views, span)
+                                })
+                                .collect();
+                            views.push(Stmt::View {
+                                var: v.clone(),
+                                elem: *p,
+                                rank: *r,
+                                view: View::Reshape(b.clone(), dims),
+                                span,
+                            });
+                            me.shapes.insert(v.clone(), own.clone());
+                            me.bind_depth(&v);
+                            dests.push(Some(v));
+                            continue;
+                        }
                         if !exist {
                             dests.push(Some(b.clone()));
                             continue;
@@ -5749,6 +5878,8 @@ fn size_name(v: &Name) -> String {
         "the number of elements a `filter` keeps".to_string()
     } else if v.contains("_ifsize") {
         "the length of the branch an `if` takes".to_string()
+    } else if v.contains("_ifdim") {
+        "a size of the array the branch an `if` takes returns".to_string()
     } else if v.contains("_part")
         && v.rsplit("_part")
             .next()
@@ -5772,6 +5903,12 @@ fn size_name(v: &Name) -> String {
 /// `if` bound to `var` (branches of different lengths).
 fn if_count(var: &Name, j: usize) -> Name {
     format!("{var}_ifsize{j}")
+}
+
+/// Dim `k` of array leaf `j` of the result of the `if` bound to `var`, whose
+/// branches differ in an inner dim (the taken branch's).
+fn if_dim(var: &Name, j: usize, k: usize) -> Name {
+    format!("{var}_ifdim{j}_{k}")
 }
 
 /// The length of array leaf `j` of a loop's state bound to `var` at the start

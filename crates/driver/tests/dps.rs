@@ -206,16 +206,28 @@ fn backend_error(src: &str) -> String {
 
 #[test]
 fn if_branches_of_different_shapes_are_rejected_naming_both() {
-    // rows of different shapes: rejected, both shapes named
-    let e = backend_error(
+    // rows of different shapes: storage of the taken branch's shape
+    let p = dps_simplified(
         "entry f [n] (a: [n]f64) (c: bool) : f64 = let x = if c then [a, a] else [a[1:], a[1:]] in x[0][0]",
     );
-    assert!(e.contains("different shapes"), "{e}");
-    assert!(
-        e.contains("[2, n] and [2, n - 1]"),
-        "both shapes are named: {e}"
+    let text = program_to_string(&p);
+    assert!(text.contains("_ifdim0_1"), "{text}");
+    // ... unless a branch's shape is chosen inside the other branch
+    let e = backend_error(
+        "entry f [n][m] (a: [n][m]f64) (c: bool) (d: bool) : f64 = let x = if c then (if d then a else transpose a) else a in x[0][0] + f64 (length x)",
     );
+    assert!(e.contains("the branch an `if` takes"), "{e}");
     assert!(e.contains("test.weir:1:"), "{e}");
+    // as a result of an entry, in two dims: rejected, named
+    let e = backend_error(
+        "entry f [n][m] (a: [n][m]f64) (c: bool) : [][]f64 = if c then transpose a else a",
+    );
+    assert!(
+        e.contains(
+            "the result shape of `f` depends on a size of the array the branch an `if` takes"
+        ),
+        "{e}"
+    );
     // different lengths in an inner dimension of an entry's result: that dim
     // is existential (the longer branch's length allocated, the length
     // returned)
