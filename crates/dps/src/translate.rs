@@ -191,10 +191,11 @@ struct FunTr<'a> {
     /// into them before (the result is computed into storage of its own and
     /// copied; for no bound, after a check that the caller's rows hold it).
     late_dests: std::collections::HashSet<Name>,
-    /// An entry's results of existential size in an inner dimension: the
-    /// dimension (the caller allocates the bound in it; the entry writes the
-    /// result densely at the front, [`FunTr::stmts`]).
-    exist_dim: HashMap<Name, usize>,
+    /// An entry's results of existential size in an inner dimension, or in
+    /// more than one: those dimensions (the caller allocates the bound in
+    /// each; the entry writes the result densely at the front of its
+    /// storage and returns each, [`FunTr::stmts`]).
+    exist_dim: HashMap<Name, Vec<usize>>,
 }
 
 /// A read (or a view) of an array parameter: see [`FunTr::reads`].
@@ -389,7 +390,7 @@ impl<'a> FunTr<'a> {
                     let mut spans = Vec::new();
                     let mut declared = Vec::new();
                     let mut unbounded = false;
-                    let mut exist_at: Option<usize> = None;
+                    let mut exist_at: Vec<usize> = Vec::new();
                     for (j, sz) in sizes.iter().enumerate() {
                         let from_type = match sz {
                             Size::Const(c) => Some(Dim::Const(*c)),
@@ -429,17 +430,19 @@ impl<'a> FunTr<'a> {
                                 // has run (a filter's count, an `if`'s length):
                                 // the caller allocates an upper bound computed
                                 // from the arguments, the entry returns the size.
-                                // (one existential dim per result: the outer
-                                // one, or an inner one with the others exact)
+                                // (each existential dim of a result needs a
+                                // bound, except an outer one alone: below)
                                 let bound = match &exact {
-                                    Err(_) if d.entry && exist_at.is_none() => self
+                                    Err(_) if d.entry && !unbounded => self
                                         .bound(s, true, 64)
                                         .and_then(|b| self.expand_to_params(&b, &size_home).ok()),
                                     _ => None,
                                 };
                                 if let Some(b) = bound {
-                                    exist_dests.push(dests.len());
-                                    exist_at = Some(j);
+                                    if exist_at.is_empty() {
+                                        exist_dests.push(dests.len());
+                                    }
+                                    exist_at.push(j);
                                     b
                                 } else if exact.is_err() && d.entry && j == 0 {
                                     // No bound from the arguments (`iota (reduce
@@ -447,7 +450,7 @@ impl<'a> FunTr<'a> {
                                     // and the caller learns the rows the result
                                     // needs from a first call (weir_retry_rows).
                                     exist_dests.push(dests.len());
-                                    exist_at = Some(0);
+                                    exist_at.push(0);
                                     unbounded = true;
                                     Dim::Const(0)
                                 } else {
@@ -481,8 +484,8 @@ impl<'a> FunTr<'a> {
                     if unbounded {
                         self.late_dests.insert(name.clone());
                     }
-                    if let Some(j) = exist_at.filter(|j| *j > 0) {
-                        self.exist_dim.insert(name.clone(), j);
+                    if exist_at.iter().any(|j| *j > 0) {
+                        self.exist_dim.insert(name.clone(), exist_at.clone());
                         self.late_dests.insert(name.clone());
                     }
                     dests.push(DestParam {
@@ -572,17 +575,18 @@ impl<'a> FunTr<'a> {
         }
         prologue.append(&mut body.stmts);
         body.stmts = prologue;
-        // The returned outer sizes, after the scalar results (see `stmts`).
-        results.extend(exist_dests.iter().map(|k| {
-            ResultPart::Size {
-                dest: *k,
-                dim: dests
-                    .get(*k)
-                    .and_then(|dp| self.exist_dim.get(&dp.name))
-                    .copied()
-                    .unwrap_or(0),
-            }
-        }));
+        // The returned sizes, after the scalar results (see `stmts`).
+        for k in &exist_dests {
+            let dims = dests
+                .get(*k)
+                .and_then(|dp| self.exist_dim.get(&dp.name))
+                .cloned()
+                .unwrap_or_else(|| vec![0]);
+            results.extend(
+                dims.into_iter()
+                    .map(|dim| ResultPart::Size { dest: *k, dim }),
+            );
+        }
         Ok(Fun {
             name: d.name.clone(),
             entry: d.entry,
@@ -2234,11 +2238,11 @@ impl<'a> FunTr<'a> {
                 (DType::Array(p, r), Some(d))
                     if self.exist_dests.contains(d) && self.exist_dim.contains_key(d) =>
                 {
-                    // An inner existential dim: the result densely at the
-                    // front of the caller's storage (the bound in that dim),
-                    // and the dim returned.
+                    // Inner existential dims: the result densely at the
+                    // front of the caller's storage (the bound in each such
+                    // dim), and each of them returned.
                     let span = Span::default();
-                    let j = self.exist_dim.get(d).copied().unwrap_or(0);
+                    let js = self.exist_dim.get(d).cloned().unwrap_or_default();
                     let got: Vec<Dim> = self
                         .shape(l, span)?
                         .iter()
@@ -2274,7 +2278,9 @@ impl<'a> FunTr<'a> {
                         src: l.name().cloned().unwrap_or_default(),
                         span,
                     });
-                    sizes.push(dims.get(j).cloned().unwrap_or(Atom::Const(Const::I64(0))));
+                    for j in js {
+                        sizes.push(dims.get(j).cloned().unwrap_or(Atom::Const(Const::I64(0))));
+                    }
                 }
                 (DType::Array(p, r), Some(d)) if self.exist_dests.contains(d) => {
                     // The first rows of the caller's upper-bound storage, and

@@ -383,6 +383,7 @@ entry grid (m: i64) (k: i64) : [][]f64 = replicate m (replicate k 0.5)
 entry rows (n: i64) : [][]i64 = build 0 (\\i -> iota (n - 1))
 entry ramp (a: []i64) : []i64 = iota (reduce (+) 0 a)
 entry head (a: []i64) : []i64 = iota a[0]
+entry flip (t: bool) (a: [][]f64) : [][]f64 = if t then transpose a else a
 ";
 
 /// A C program calling the entry points directly.
@@ -461,6 +462,17 @@ int main(void) {
     EXPECT(weir_head_shape(ctx, v, 0, dims) == 0 && dims[0] == 0);
     EXPECT(weir_head(ctx, h, 0, v, 0) == 1 && strstr(weir_error(ctx), "prog.weir:6:"));
     EXPECT(strstr(weir_error(ctx), "index out of bounds: index 0 in an array of length 0"));
+    /* Existential in two dims: the caller allocates each dim's bound, the
+       entry writes its p x q result densely at the front and returns both. */
+    EXPECT(weir_flip_shape(ctx, 1, a, 2, 3, dims) == 0 && dims[0] == 3 && dims[1] == 3);
+    double f9[9];
+    int64_t p = -1, q = -1;
+    EXPECT(weir_flip(ctx, f9, 3, 3, 1, a, 2, 3, &p, &q) == 0 && p == 3 && q == 2);
+    EXPECT(f9[0] == 1 && f9[1] == 4 && f9[2] == 2 && f9[5] == 6);
+    EXPECT(weir_flip(ctx, f9, 3, 3, 0, a, 2, 3, &p, &q) == 0 && p == 2 && q == 3);
+    EXPECT(f9[1] == 2 && f9[3] == 4 && f9[5] == 6);
+    EXPECT(weir_flip(ctx, f9, 3, 2, 0, a, 2, 3, &p, &q) == 1);
+    EXPECT(strstr(weir_error(ctx), "size mismatch: destination 0 of `flip`"));
     weir_ctx_free(ctx);
     puts("ok");
     return 0;
