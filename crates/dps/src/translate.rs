@@ -1553,8 +1553,14 @@ impl<'a> FunTr<'a> {
                     core::LoopForm::For(i, n) => (Some(i), Some(self.atom_dim(n))),
                     core::LoopForm::While(_) => (None, None),
                 };
-                let growth = self.loop_growth(s, &state.0, &state.1, init, index, body)?;
-                self.grown_shapes(s, init, &growth, trips, index, span)?
+                if let (Some(i), Some(n)) = (index, &trips)
+                    && let Some(steps) = self.loop_every(s, &state.0, &state.1, init, i, body)?
+                {
+                    self.every_shapes(s, init, &steps, n.clone(), i, span)?
+                } else {
+                    let growth = self.loop_growth(s, &state.0, &state.1, init, index, body)?;
+                    self.grown_shapes(s, init, &growth, trips, index, span)?
+                }
             }
             E::Call(f, args) => {
                 let Some(sig) = self.sigs.get(f).cloned() else {
@@ -1666,9 +1672,13 @@ impl<'a> FunTr<'a> {
                     let (i, _) = lparam(l, 1, span)?;
                     let init = arg(args, 1)?;
                     let (acc, at, i) = (acc.clone(), at.clone(), i.clone());
-                    let growth = self.loop_growth(s, &acc, &at, &init, Some(&i), &l.body)?;
                     let trips = self.atom_dim(&arg(args, 2)?);
-                    self.grown_shapes(s, &init, &growth, Some(trips), Some(&i), span)?
+                    if let Some(steps) = self.loop_every(s, &acc, &at, &init, &i, &l.body)? {
+                        self.every_shapes(s, &init, &steps, trips, &i, span)?
+                    } else {
+                        let growth = self.loop_growth(s, &acc, &at, &init, Some(&i), &l.body)?;
+                        self.grown_shapes(s, &init, &growth, Some(trips), Some(&i), span)?
+                    }
                 }
                 // A scan has its input's shape.
                 Builtin::Scan => self.array_leaf_shapes(&arg(args, 2)?, span)?,
@@ -2111,6 +2121,15 @@ impl<'a> FunTr<'a> {
                 )
             {
                 let (bufs, inner) = self.loop_stmt(s, &flat, &mut out)?;
+                let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
+                return Ok(self.alloc_scope(out, bufs, inner, rest));
+            }
+            if has_array
+                && self.shape_exp(s)?.iter().flatten().any(
+                    |d| matches!(d, Dim::Var(v) if v.starts_with(&format!("{}_loopdim", s.var))),
+                )
+            {
+                let (bufs, inner) = self.every_loop_stmt(s, &flat, &mut out)?;
                 let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
                 return Ok(self.alloc_scope(out, bufs, inner, rest));
             }
@@ -5539,6 +5558,568 @@ impl FunTr<'_> {
         r
     }
 
+    /// Size slicing of a counted loop (`for`, `ifold`) whose array state
+    /// changes an inner size (`loop m = a for i < k do transpose m`, an image
+    /// pyramid halving both dims): `None` when no leaf's inner size changes
+    /// (see [`FunTr::loop_growth`]) or when a next size is not a function of
+    /// the sizes before the iteration, the index and names outside the loop.
+    /// Else, for each array leaf, each dim's variable at the start of an
+    /// iteration ([`loop_cur_dim`]) and its value after it (the *shape
+    /// slice*'s step, every dim of every leaf at once).
+    #[allow(clippy::type_complexity)]
+    fn loop_every(
+        &mut self,
+        s: &core::Stmt,
+        state: &Name,
+        st_ty: &Type,
+        init: &Atom,
+        index: &Name,
+        body: &core::Body,
+    ) -> R<Option<Vec<Vec<(Name, Dim)>>>> {
+        let span = s.span;
+        let init_l = self.leaves(init, span)?;
+        let saved = (
+            self.vars.clone(),
+            self.types.clone(),
+            self.shapes.clone(),
+            self.depth.clone(),
+        );
+        let r = (|| {
+            let st_l = self.bind_param(state, st_ty, span)?;
+            self.bind_param(index, &Type::I64, span)?;
+            let mut before = Vec::new();
+            for (l, il) in st_l.iter().zip(&init_l) {
+                if let DType::Array(..) = l.ty {
+                    let ish = self.shape(il, span)?;
+                    if let Some(n) = l.name() {
+                        self.shapes.insert(n.clone(), ish.clone());
+                    }
+                    before.push(ish);
+                }
+            }
+            let after0 = self.shape_of_body_result(body)?;
+            let inner_change = before.iter().zip(&after0).any(|(b, a)| {
+                a.len() == b.len() && !self.same_shape(&b[1.min(b.len())..], &a[1.min(a.len())..])
+            });
+            if !inner_change {
+                return Ok(None);
+            }
+            // Every dim of every array leaf a variable.
+            let mut vars = Vec::new();
+            let mut aj = 0;
+            for l in &st_l {
+                if let DType::Array(_, r) = l.ty {
+                    let names: Vec<Name> = (0..r).map(|k| loop_cur_dim(&s.var, aj, k)).collect();
+                    for n in &names {
+                        self.depth.insert(n.clone(), self.cur + 1);
+                    }
+                    if let Some(n) = l.name() {
+                        self.shapes.insert(
+                            n.clone(),
+                            names.iter().map(|x| Dim::Var(x.clone())).collect(),
+                        );
+                    }
+                    vars.push(names);
+                    aj += 1;
+                }
+            }
+            let after = self.shape_of_body_result(body)?;
+            let all: Vec<&Name> = vars.iter().flatten().collect();
+            let max = self.cur;
+            let keep = |l: &Dim| match l {
+                Dim::Var(x) if all.contains(&x) || x == index => LeafRule::Keep,
+                Dim::Var(x) | Dim::DimOf(x, _) if self.depth.get(x).is_some_and(|d| *d <= max) => {
+                    LeafRule::Keep
+                }
+                _ => LeafRule::Expand,
+            };
+            let mut steps = Vec::new();
+            for (names, a) in vars.iter().zip(&after) {
+                if a.len() != names.len() {
+                    return Ok(None);
+                }
+                let mut leaf = Vec::new();
+                for (n, d) in names.iter().zip(a) {
+                    let Ok(f) = self.expand_by(d, &keep) else {
+                        return Ok(None);
+                    };
+                    leaf.push((n.clone(), f.simplify()));
+                }
+                steps.push(leaf);
+            }
+            Ok(Some(steps))
+        })();
+        (self.vars, self.types, self.shapes, self.depth) = saved;
+        r
+    }
+
+    /// The shapes of a loop analysed by [`FunTr::loop_every`]: every dim an
+    /// existential ([`loop_dim`]) bound by the loop, whose bound is the
+    /// largest value its shape slice gives it and whose value (for a later
+    /// loop's slice) is the slice's final one.
+    fn every_shapes(
+        &mut self,
+        s: &core::Stmt,
+        init: &Atom,
+        steps: &[Vec<(Name, Dim)>],
+        trips: Dim,
+        index: &Name,
+        span: Span,
+    ) -> R<Vec<Vec<Dim>>> {
+        let ishapes = self.array_leaf_shapes(init, span)?;
+        let finals = self.final_sizes.clone();
+        let lens: Vec<Name> = steps.iter().flatten().map(|(n, _)| n.clone()).collect();
+        let step: Vec<Dim> = steps.iter().flatten().map(|(_, f)| f.clone()).collect();
+        let mut inits = Vec::new();
+        for sh in &ishapes {
+            for d in sh {
+                inits.push(d.map_leaves(&mut |l| match l {
+                    Dim::Var(x) => finals.get(x).cloned(),
+                    _ => None,
+                }));
+            }
+        }
+        if inits.len() != lens.len() {
+            return error(span, "internal error: loop dims", "please report this");
+        }
+        let mut v = Vec::new();
+        let mut which = 0;
+        for (j, leaf) in steps.iter().enumerate() {
+            let mut sh = Vec::new();
+            for k in 0..leaf.len() {
+                let name = loop_dim(&s.var, j, k);
+                let slice = SliceDim {
+                    lens: lens.clone(),
+                    index: index.clone(),
+                    init: inits.clone(),
+                    step: step.clone(),
+                    trips: trips.clone(),
+                    which,
+                    most: true,
+                };
+                let last = SliceDim {
+                    most: false,
+                    ..slice.clone()
+                };
+                self.depth.insert(name.clone(), self.cur);
+                self.exist_bounds
+                    .insert(name.clone(), Dim::Slice(Box::new(slice)));
+                self.final_sizes.insert(
+                    name.clone(),
+                    Dim::Max(
+                        Box::new(Dim::Slice(Box::new(last))),
+                        Box::new(Dim::Const(0)),
+                    ),
+                );
+                sh.push(Dim::Var(name));
+                which += 1;
+            }
+            v.push(sh);
+        }
+        Ok(v)
+    }
+
+    /// `x * y` of non-negative sizes, at most 2^62 (a capacity: an array
+    /// that large is out of memory when allocated, never a wrapped size).
+    fn sat_mul(&mut self, x: Atom, y: Atom, out: &mut Vec<Stmt>, span: Span) -> Atom {
+        let limit = Atom::Const(Const::I64(1 << 62));
+        let y1 = self.shape_let(
+            SExp::Math(MathFn::Max, vec![y.clone(), Atom::Const(Const::I64(1))]),
+            out,
+            span,
+        );
+        let q = self.shape_let(SExp::DivOr0(limit.clone(), y1), out, span);
+        let big_b = self.fresh("big");
+        out.push(Stmt::Let {
+            var: big_b.clone(),
+            ty: PrimType::Bool,
+            exp: SExp::Bin(BinOp::Gt, x.clone(), q),
+            span,
+        });
+        self.bind_depth(&big_b);
+        let big = self.shape_let(SExp::Convert(PrimType::I64, Atom::Var(big_b)), out, span);
+        let small = self.shape_let(
+            SExp::Bin(BinOp::Sub, Atom::Const(Const::I64(1)), big.clone()),
+            out,
+            span,
+        );
+        let xy = self.shape_let(SExp::Bin(BinOp::Mul, x, y), out, span);
+        let a = self.shape_let(SExp::Bin(BinOp::Mul, xy, small), out, span);
+        let b = self.shape_let(SExp::Bin(BinOp::Mul, limit, big), out, span);
+        self.shape_let(SExp::Bin(BinOp::Add, a, b), out, span)
+    }
+
+    /// The product of non-negative sizes, saturated ([`FunTr::sat_mul`]).
+    fn sat_product(&mut self, xs: &[Atom], out: &mut Vec<Stmt>, span: Span) -> Atom {
+        let mut acc = Atom::Const(Const::I64(1));
+        for x in xs {
+            acc = self.sat_mul(acc, x.clone(), out, span);
+        }
+        acc
+    }
+
+    /// `let y = loop ...` analysed by [`FunTr::loop_every`]: every array leaf
+    /// of the state is a dense array at the front of flat storage as large as
+    /// the largest element count its shape slice gives (run first, a `Fold`
+    /// over sizes alone), double-buffered as any loop state; the loop carries
+    /// each dim as a scalar, the body sees the state as a reshape of the
+    /// current storage to the current dims and writes the next state into a
+    /// reshape of the other to the next dims (the slice's step, known before
+    /// the iteration writes it). After the loop `y` is the final storage
+    /// reshaped to the final dims, each bound to its existential.
+    fn every_loop_stmt(
+        &mut self,
+        s: &core::Stmt,
+        flat: &[(DType, Vec<Size>)],
+        pre: &mut Vec<Stmt>,
+    ) -> R<(Vec<Buf>, Vec<Stmt>)> {
+        let span = s.span;
+        let (state, st_ty, init, index, n, body) = match &s.exp {
+            core::Exp::Loop {
+                state,
+                init,
+                form: core::LoopForm::For(i, n),
+                body,
+            } => (
+                state.0.clone(),
+                state.1.clone(),
+                init.clone(),
+                i.clone(),
+                n.clone(),
+                body.clone(),
+            ),
+            core::Exp::Prim(Builtin::IFold, args) => {
+                let (
+                    Some(core::Arg::Fun(core::Fun::Lambda(l))),
+                    Some(core::Arg::Atom(init)),
+                    Some(core::Arg::Atom(n)),
+                ) = (args.first(), args.get(1), args.get(2))
+                else {
+                    return error(
+                        span,
+                        "internal error: malformed ifold",
+                        "please report this",
+                    );
+                };
+                let (acc, at) = lparam(l, 0, span)?;
+                let (i, _) = lparam(l, 1, span)?;
+                (
+                    acc.clone(),
+                    at.clone(),
+                    init.clone(),
+                    i.clone(),
+                    n.clone(),
+                    l.body.clone(),
+                )
+            }
+            _ => {
+                return error(
+                    span,
+                    "internal error: a loop changing inner sizes that is not counted",
+                    "please report this",
+                );
+            }
+        };
+        let n = self.scalar_atom(&n);
+        let Some(steps) = self.loop_every(s, &state, &st_ty, &init, &index, &body)? else {
+            return error(span, "internal error: loop dims", "please report this");
+        };
+        let init_l = self.leaves(&init, span)?;
+        let inits: Vec<Leaf> = init_l
+            .iter()
+            .filter(|l| matches!(l.ty, DType::Array(..)))
+            .cloned()
+            .collect();
+        // initial dims
+        let mut dims0: Vec<Vec<Atom>> = Vec::new();
+        for il in &inits {
+            let ish = self.shape(il, span)?;
+            let mut v = Vec::new();
+            for d in &ish {
+                let rd = self.resolve_here(d, span)?;
+                let c = Dim::Max(Box::new(rd), Box::new(Dim::Const(0)));
+                v.push(self.emit_dim(&c, pre, span));
+            }
+            dims0.push(v);
+        }
+        // the slice: every dim, and each leaf's largest element count
+        let i2 = self.fresh("i");
+        let acc: Vec<Vec<Name>> = steps
+            .iter()
+            .map(|leaf| leaf.iter().map(|_| self.fresh("dim")).collect())
+            .collect();
+        let mut map = HashMap::new();
+        for (leaf, names) in steps.iter().zip(&acc) {
+            for ((v, _), a) in leaf.iter().zip(names) {
+                map.insert(v.clone(), a.clone());
+            }
+        }
+        let subst = |d: &Dim, index: &Name, i: &Name, map: &HashMap<Name, Name>| {
+            d.map_leaves(&mut |l| match l {
+                Dim::Var(v) if v == index => Some(Dim::Var(i.clone())),
+                Dim::Var(v) => map.get(v).map(|a| Dim::Var(a.clone())),
+                _ => None,
+            })
+        };
+        let mut fb = Vec::new();
+        let mut next_dims = Vec::new();
+        let mut next_most = Vec::new();
+        let most: Vec<Name> = steps.iter().map(|_| self.fresh("most")).collect();
+        for (leaf, m) in steps.iter().zip(&most) {
+            let mut nd = Vec::new();
+            for (_, f) in leaf {
+                let x = subst(f, &index, &i2, &map);
+                let c = Dim::Max(Box::new(x), Box::new(Dim::Const(0)));
+                nd.push(self.emit_dim(&c, &mut fb, span));
+            }
+            let count = self.sat_product(&nd, &mut fb, span);
+            let mm = self.shape_let(
+                SExp::Math(MathFn::Max, vec![Atom::Var(m.clone()), count]),
+                &mut fb,
+                span,
+            );
+            next_most.push(mm);
+            next_dims.extend(nd);
+        }
+        let mut fold_acc = Vec::new();
+        let mut fold_init = Vec::new();
+        let mut outs = Vec::new();
+        for (names, d0) in acc.iter().zip(&dims0) {
+            for (a, d) in names.iter().zip(d0) {
+                fold_acc.push((a.clone(), PrimType::I64));
+                fold_init.push(d.clone());
+                outs.push((self.fresh("dim"), PrimType::I64));
+            }
+        }
+        let mut caps = Vec::new();
+        for (m, d0) in most.iter().zip(&dims0) {
+            let c0 = self.sat_product(d0, pre, span);
+            fold_acc.push((m.clone(), PrimType::I64));
+            fold_init.push(c0);
+            let o = self.fresh("cap");
+            caps.push(Atom::Var(o.clone()));
+            outs.push((o, PrimType::I64));
+        }
+        for (o, _) in &outs {
+            self.bind_depth(o);
+            self.scalar_types.insert(o.clone(), PrimType::I64);
+        }
+        next_dims.extend(next_most);
+        pre.push(Stmt::Fold {
+            outs,
+            acc: fold_acc,
+            init: fold_init,
+            i: i2.clone(),
+            n: n.clone(),
+            body: Block {
+                stmts: fb,
+                results: next_dims,
+            },
+        });
+        // the storage: flat, the largest count
+        let mut bufs = Vec::new();
+        let mut outs_buf = Vec::new();
+        for (il, cap) in inits.iter().zip(&caps) {
+            let b = self.fresh("b");
+            self.shapes.insert(b.clone(), vec![self.atom_dim(cap)]);
+            self.bind_depth(&b);
+            bufs.push(Buf {
+                var: b.clone(),
+                elem: il.ty.prim(),
+                dims: vec![cap.clone()],
+                span,
+                when: vec![],
+            });
+            outs_buf.push(b);
+        }
+        let mut inner = Vec::new();
+        // the initial state at the front of its storage
+        for (((il, b), cap), d0) in inits.iter().zip(&outs_buf).zip(&caps).zip(&dims0) {
+            let count = self.sat_product(d0, &mut inner, span);
+            let ish = self.shape(il, span)?;
+            let names = [self.fresh("x"), self.fresh("x"), self.fresh("x")];
+            let v0 = self.front_view(
+                b,
+                (il.ty.prim(), il.ty.rank()),
+                (cap.clone(), count),
+                (d0.clone(), ish),
+                names,
+                &mut inner,
+                span,
+            );
+            if il.name() != Some(&v0) {
+                inner.push(Stmt::Copy {
+                    dest: v0,
+                    src: il.name().cloned().unwrap_or_default(),
+                    span,
+                });
+            }
+        }
+        // the loop
+        let st_l = self.bind_param(&state, &st_ty, span)?;
+        self.bind_param(&index, &Type::I64, span)?;
+        let mut scalars = Vec::new();
+        let mut arrays = Vec::new();
+        let mut body_dests = Vec::new();
+        let mut prefix = Vec::new();
+        let mut next_atoms = Vec::new();
+        // (the dims after the state's scalars, as the body's results)
+        let mut dim_scalars = Vec::new();
+        let mut ai = 0;
+        for (l, il) in st_l.iter().zip(&init_l) {
+            match l.ty {
+                DType::Scalar(p) => {
+                    scalars.push((l.name().cloned().unwrap_or_default(), p, il.atom.clone()));
+                    body_dests.push(None);
+                }
+                DType::Array(p, r) => {
+                    let (Some(leaf), Some(b), Some(cap), Some(d0)) =
+                        (steps.get(ai), outs_buf.get(ai), caps.get(ai), dims0.get(ai))
+                    else {
+                        return error(span, "internal error: loop leaves", "please report this");
+                    };
+                    ai += 1;
+                    let full = self.fresh("st");
+                    let next = self.fresh("nx");
+                    for x in [&full, &next] {
+                        self.shapes.insert(x.clone(), vec![self.atom_dim(cap)]);
+                        self.depth.insert(x.clone(), self.cur + 1);
+                    }
+                    let mut cur_dims = Vec::new();
+                    for ((v, _), x0) in leaf.iter().zip(d0) {
+                        self.depth.insert(v.clone(), self.cur + 1);
+                        self.scalar_types.insert(v.clone(), PrimType::I64);
+                        dim_scalars.push((v.clone(), PrimType::I64, x0.clone()));
+                        cur_dims.push(Atom::Var(v.clone()));
+                    }
+                    // the state: the current storage at the current dims
+                    let count = self.sat_product(&cur_dims, &mut prefix, span);
+                    let var = l.name().cloned().unwrap_or_default();
+                    let names = [self.fresh("x"), self.fresh("x"), var.clone()];
+                    let cur_shape: Vec<Dim> =
+                        leaf.iter().map(|(v, _)| Dim::Var(v.clone())).collect();
+                    self.front_view(
+                        &full,
+                        (p, r),
+                        (cap.clone(), count),
+                        (cur_dims, cur_shape),
+                        names.clone(),
+                        &mut prefix,
+                        span,
+                    );
+                    for x in &names {
+                        self.depth.insert(x.clone(), self.cur + 1);
+                    }
+                    // the destination: the other storage at the next dims
+                    let mut nd = Vec::new();
+                    let mut nshape = Vec::new();
+                    for (_, f) in leaf {
+                        let c = Dim::Max(Box::new(f.clone()), Box::new(Dim::Const(0)));
+                        nd.push(self.emit_dim(&c, &mut prefix, span));
+                        nshape.push(f.clone());
+                    }
+                    let ncount = self.sat_product(&nd, &mut prefix, span);
+                    let nnames = [self.fresh("x"), self.fresh("x"), self.fresh("nx")];
+                    let nv = self.front_view(
+                        &next,
+                        (p, r),
+                        (cap.clone(), ncount),
+                        (nd.clone(), nshape),
+                        nnames.clone(),
+                        &mut prefix,
+                        span,
+                    );
+                    for x in &nnames {
+                        self.depth.insert(x.clone(), self.cur + 1);
+                    }
+                    next_atoms.extend(nd);
+                    body_dests.push(Some(nv));
+                    arrays.push(ArrState {
+                        var: full,
+                        next,
+                        out: b.clone(),
+                        elem: p,
+                        dims: vec![cap.clone()],
+                        span,
+                        grow: None,
+                    });
+                }
+            }
+        }
+        scalars.extend(dim_scalars);
+        let form = LoopForm::For(index.clone(), n.clone());
+        let blk = self.body(&body, &body_dests);
+        let mut blk = blk?;
+        prefix.append(&mut blk.stmts);
+        blk.stmts = prefix;
+        blk.results.extend(next_atoms);
+        let outs = self.outs_for(flat);
+        let mut all_outs = outs.clone();
+        let mut finals = Vec::new();
+        for leaf in &steps {
+            let mut f = Vec::new();
+            for _ in leaf {
+                let o = self.fresh("dim");
+                self.bind_depth(&o);
+                self.scalar_types.insert(o.clone(), PrimType::I64);
+                all_outs.push((o.clone(), PrimType::I64));
+                f.push(o);
+            }
+            finals.push(f);
+        }
+        inner.push(Stmt::Loop {
+            outs: all_outs,
+            scalars,
+            arrays,
+            form,
+            body: blk,
+        });
+        // `y`: each final storage at the final dims
+        let mut views = Vec::new();
+        let mut ai = 0;
+        for (t, _) in flat {
+            let DType::Array(p, r) = t else {
+                views.push(None);
+                continue;
+            };
+            let (Some(fin), Some(b), Some(cap)) = (finals.get(ai), outs_buf.get(ai), caps.get(ai))
+            else {
+                return error(span, "internal error: loop leaves", "please report this");
+            };
+            let mut dims = Vec::new();
+            let mut shape = Vec::new();
+            for (k, o) in fin.iter().enumerate() {
+                let name = loop_dim(&s.var, ai, k);
+                inner.push(Stmt::Let {
+                    var: name.clone(),
+                    ty: PrimType::I64,
+                    exp: SExp::Atom(Atom::Var(o.clone())),
+                    span,
+                });
+                self.bind_depth(&name);
+                self.scalar_types.insert(name.clone(), PrimType::I64);
+                dims.push(Atom::Var(name.clone()));
+                shape.push(Dim::Var(name));
+            }
+            ai += 1;
+            let count = self.sat_product(&dims, &mut inner, span);
+            let names = [self.fresh("x"), self.fresh("x"), self.fresh("y")];
+            let v = self.front_view(
+                b,
+                (*p, *r),
+                (cap.clone(), count),
+                (dims, shape),
+                names,
+                &mut inner,
+                span,
+            );
+            views.push(Some(v));
+        }
+        let scalar_outs: Vec<Atom> = outs.into_iter().map(|(n, _)| Atom::Var(n)).collect();
+        self.bind_leaves(s, flat, &views, &scalar_outs);
+        Ok((bufs, inner))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn loop_into(
         &mut self,
@@ -5896,6 +6477,10 @@ fn size_name(v: &Name) -> String {
         "the length of a slice whose bounds are computed from data".to_string()
     } else if v.ends_with("_rowsize") {
         "the length of the rows of a `build` whose rows are filtered".to_string()
+    } else if v.contains("_loopdim") {
+        "a size of a loop's array state after the loop".to_string()
+    } else if v.contains("_loopcur") {
+        "a size of a loop's array state".to_string()
     } else if v.contains("_loopsize") {
         "the length of a loop's array state after the loop".to_string()
     } else if v.contains("_looplen") {
@@ -5921,6 +6506,19 @@ fn if_dim(var: &Name, j: usize, k: usize) -> Name {
 /// of an iteration (a scalar of the loop's state, see [`FunTr::loop_growth`]).
 fn loop_len(var: &Name, j: usize) -> Name {
     format!("{var}_looplen{j}")
+}
+
+/// Dim `k` of array leaf `j` of the state of the loop bound to `var` at the
+/// start of an iteration (a loop whose state changes an inner size, see
+/// [`FunTr::loop_every`]).
+fn loop_cur_dim(var: &Name, j: usize, k: usize) -> Name {
+    format!("{var}_loopcur{j}_{k}")
+}
+
+/// Dim `k` of array leaf `j` of the loop bound to `var` whose state changes
+/// an inner size, after it has run (an existential).
+fn loop_dim(var: &Name, j: usize, k: usize) -> Name {
+    format!("{var}_loopdim{j}_{k}")
 }
 
 /// The existential length of array leaf `j` of the loop bound to `var`, after
