@@ -227,15 +227,16 @@ pub fn dump_after(c: &Compiled, pass: &str) -> Option<Result<String, String>> {
     }
 }
 
-/// The shape functions of the entries of a DPS program, as core IR (issue 15,
-/// `weir_shape::to_core`): for each entry `e` with an array result,
-/// `e_shape`, a function of the entry's flattened parameters returning every
-/// result dim in order (what the C shape function `weir_e_shape` computes;
-/// an existential dim's upper bound, 0 for a result with no bound). Verified,
+/// The shape functions of the functions of a DPS program, as core IR (issue
+/// 15, `weir_shape::to_core`): for each function `e` with an array result,
+/// `e_shape`, a function of its flattened parameters returning every result
+/// dim in order (for an entry, what the C shape function `weir_e_shape`
+/// computes: an existential dim's upper bound, 0 for a result with no bound;
+/// for another function, the template its callers substitute). Verified,
 /// optimized by `weir_opt` (verified after each pass where enabled).
 pub fn shape_program(dps: &weir_dps::ir::Program) -> Result<Program, String> {
     let mut prog = Program::default();
-    for f in dps.funs.iter().filter(|f| f.entry) {
+    for f in &dps.funs {
         let sig = weir_shape::to_core::ShapeSig {
             name: f.name.clone(),
             params: f
