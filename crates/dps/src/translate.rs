@@ -1553,10 +1553,9 @@ impl<'a> FunTr<'a> {
                     core::LoopForm::For(i, n) => (Some(i), Some(self.atom_dim(n))),
                     core::LoopForm::While(_) => (None, None),
                 };
-                if let (Some(i), Some(n)) = (index, &trips)
-                    && let Some(steps) = self.loop_every(s, &state.0, &state.1, init, i, body)?
-                {
-                    self.every_shapes(s, init, &steps, n.clone(), i, span)?
+                if let Some(steps) = self.loop_every(s, &state.0, &state.1, init, index, body)? {
+                    let slice = index.zip(trips);
+                    self.every_shapes(s, init, &steps, slice, span)?
                 } else {
                     let growth = self.loop_growth(s, &state.0, &state.1, init, index, body)?;
                     self.grown_shapes(s, init, &growth, trips, index, span)?
@@ -1673,8 +1672,8 @@ impl<'a> FunTr<'a> {
                     let init = arg(args, 1)?;
                     let (acc, at, i) = (acc.clone(), at.clone(), i.clone());
                     let trips = self.atom_dim(&arg(args, 2)?);
-                    if let Some(steps) = self.loop_every(s, &acc, &at, &init, &i, &l.body)? {
-                        self.every_shapes(s, &init, &steps, trips, &i, span)?
+                    if let Some(steps) = self.loop_every(s, &acc, &at, &init, Some(&i), &l.body)? {
+                        self.every_shapes(s, &init, &steps, Some((&i, trips)), span)?
                     } else {
                         let growth = self.loop_growth(s, &acc, &at, &init, Some(&i), &l.body)?;
                         self.grown_shapes(s, &init, &growth, Some(trips), Some(&i), span)?
@@ -5573,7 +5572,7 @@ impl FunTr<'_> {
         state: &Name,
         st_ty: &Type,
         init: &Atom,
-        index: &Name,
+        index: Option<&Name>,
         body: &core::Body,
     ) -> R<Option<Vec<Vec<(Name, Dim)>>>> {
         let span = s.span;
@@ -5586,7 +5585,9 @@ impl FunTr<'_> {
         );
         let r = (|| {
             let st_l = self.bind_param(state, st_ty, span)?;
-            self.bind_param(index, &Type::I64, span)?;
+            if let Some(i) = index {
+                self.bind_param(i, &Type::I64, span)?;
+            }
             let mut before = Vec::new();
             for (l, il) in st_l.iter().zip(&init_l) {
                 if let DType::Array(..) = l.ty {
@@ -5627,7 +5628,7 @@ impl FunTr<'_> {
             let all: Vec<&Name> = vars.iter().flatten().collect();
             let max = self.cur;
             let keep = |l: &Dim| match l {
-                Dim::Var(x) if all.contains(&x) || x == index => LeafRule::Keep,
+                Dim::Var(x) if all.contains(&x) || Some(x) == index => LeafRule::Keep,
                 Dim::Var(x) | Dim::DimOf(x, _) if self.depth.get(x).is_some_and(|d| *d <= max) => {
                     LeafRule::Keep
                 }
@@ -5662,8 +5663,7 @@ impl FunTr<'_> {
         s: &core::Stmt,
         init: &Atom,
         steps: &[Vec<(Name, Dim)>],
-        trips: Dim,
-        index: &Name,
+        slice: Option<(&Name, Dim)>,
         span: Span,
     ) -> R<Vec<Vec<Dim>>> {
         let ishapes = self.array_leaf_shapes(init, span)?;
@@ -5688,29 +5688,32 @@ impl FunTr<'_> {
             let mut sh = Vec::new();
             for k in 0..leaf.len() {
                 let name = loop_dim(&s.var, j, k);
-                let slice = SliceDim {
-                    lens: lens.clone(),
-                    index: index.clone(),
-                    init: inits.clone(),
-                    step: step.clone(),
-                    trips: trips.clone(),
-                    which,
-                    most: true,
-                };
-                let last = SliceDim {
-                    most: false,
-                    ..slice.clone()
-                };
                 self.depth.insert(name.clone(), self.cur);
-                self.exist_bounds
-                    .insert(name.clone(), Dim::Slice(Box::new(slice)));
-                self.final_sizes.insert(
-                    name.clone(),
-                    Dim::Max(
-                        Box::new(Dim::Slice(Box::new(last))),
-                        Box::new(Dim::Const(0)),
-                    ),
-                );
+                // (a `while` loop: no bound, its trips known once it has run)
+                if let Some((index, trips)) = &slice {
+                    let most = SliceDim {
+                        lens: lens.clone(),
+                        index: (*index).clone(),
+                        init: inits.clone(),
+                        step: step.clone(),
+                        trips: trips.clone(),
+                        which,
+                        most: true,
+                    };
+                    let last = SliceDim {
+                        most: false,
+                        ..most.clone()
+                    };
+                    self.exist_bounds
+                        .insert(name.clone(), Dim::Slice(Box::new(most)));
+                    self.final_sizes.insert(
+                        name.clone(),
+                        Dim::Max(
+                            Box::new(Dim::Slice(Box::new(last))),
+                            Box::new(Dim::Const(0)),
+                        ),
+                    );
+                }
                 sh.push(Dim::Var(name));
                 which += 1;
             }
@@ -5758,15 +5761,54 @@ impl FunTr<'_> {
         acc
     }
 
+    /// A dense array of dims `dims` (shape `shape`) at the front of the
+    /// rank-1 storage `buf`, of which it takes the first `all` elements:
+    /// views `front` (slice) and `v` (reshape), bound at depth `depth`.
+    #[allow(clippy::too_many_arguments)]
+    fn flat_front(
+        &mut self,
+        buf: &Name,
+        (elem, rank): (PrimType, usize),
+        all: Atom,
+        (dims, shape): (Vec<Atom>, Vec<Dim>),
+        [front, v]: [Name; 2],
+        depth: usize,
+        out: &mut Vec<Stmt>,
+        span: Span,
+    ) -> Name {
+        out.push(Stmt::View {
+            var: front.clone(),
+            elem,
+            rank: 1,
+            view: View::Slice(buf.clone(), Atom::Const(Const::I64(0)), all.clone()),
+            span,
+        });
+        out.push(Stmt::View {
+            var: v.clone(),
+            elem,
+            rank,
+            view: View::Reshape(front.clone(), dims),
+            span,
+        });
+        self.shapes.insert(front.clone(), vec![self.atom_dim(&all)]);
+        self.shapes.insert(v.clone(), shape);
+        self.depth.insert(front, depth);
+        self.depth.insert(v.clone(), depth);
+        v
+    }
+
     /// `let y = loop ...` analysed by [`FunTr::loop_every`]: every array leaf
-    /// of the state is a dense array at the front of flat storage as large as
-    /// the largest element count its shape slice gives (run first, a `Fold`
-    /// over sizes alone), double-buffered as any loop state; the loop carries
-    /// each dim as a scalar, the body sees the state as a reshape of the
-    /// current storage to the current dims and writes the next state into a
-    /// reshape of the other to the next dims (the slice's step, known before
-    /// the iteration writes it). After the loop `y` is the final storage
-    /// reshaped to the final dims, each bound to its existential.
+    /// of the state is a dense array at the front of flat storage,
+    /// double-buffered as any loop state; the loop carries each dim as a
+    /// scalar, the body (and a `while` loop's condition) sees the state as
+    /// the current storage's front reshaped to the current dims, and the body
+    /// writes the next state into the other's front reshaped to the next dims
+    /// (the step, known before the iteration writes it). A counted loop's
+    /// storage is as large as the largest element count its shape slice
+    /// gives (run first, a `Fold` over sizes alone); a `while` loop's grows
+    /// in the loop before the iteration that needs it ([`Stmt::Grow`]). After
+    /// the loop `y` is the final storage's front at the final dims, each bound
+    /// to its existential ([`loop_dim`]).
     fn every_loop_stmt(
         &mut self,
         s: &core::Stmt,
@@ -5774,18 +5816,20 @@ impl FunTr<'_> {
         pre: &mut Vec<Stmt>,
     ) -> R<(Vec<Buf>, Vec<Stmt>)> {
         let span = s.span;
-        let (state, st_ty, init, index, n, body) = match &s.exp {
+        let (state, st_ty, init, kind, body) = match &s.exp {
             core::Exp::Loop {
                 state,
                 init,
-                form: core::LoopForm::For(i, n),
+                form,
                 body,
             } => (
                 state.0.clone(),
                 state.1.clone(),
                 init.clone(),
-                i.clone(),
-                n.clone(),
+                match form {
+                    core::LoopForm::For(i, n) => LoopKind::For(i.clone(), self.scalar_atom(n)),
+                    core::LoopForm::While(c) => LoopKind::While(c.clone()),
+                },
                 body.clone(),
             ),
             core::Exp::Prim(Builtin::IFold, args) => {
@@ -5807,21 +5851,23 @@ impl FunTr<'_> {
                     acc.clone(),
                     at.clone(),
                     init.clone(),
-                    i.clone(),
-                    n.clone(),
+                    LoopKind::For(i.clone(), self.scalar_atom(n)),
                     l.body.clone(),
                 )
             }
             _ => {
                 return error(
                     span,
-                    "internal error: a loop changing inner sizes that is not counted",
+                    "internal error: a loop changing inner sizes that is not a loop",
                     "please report this",
                 );
             }
         };
-        let n = self.scalar_atom(&n);
-        let Some(steps) = self.loop_every(s, &state, &st_ty, &init, &index, &body)? else {
+        let index = match &kind {
+            LoopKind::For(i, _) => Some(i.clone()),
+            LoopKind::While(_) => None,
+        };
+        let Some(steps) = self.loop_every(s, &state, &st_ty, &init, index.as_ref(), &body)? else {
             return error(span, "internal error: loop dims", "please report this");
         };
         let init_l = self.leaves(&init, span)?;
@@ -5842,81 +5888,88 @@ impl FunTr<'_> {
             }
             dims0.push(v);
         }
-        // the slice: every dim, and each leaf's largest element count
-        let i2 = self.fresh("i");
-        let acc: Vec<Vec<Name>> = steps
-            .iter()
-            .map(|leaf| leaf.iter().map(|_| self.fresh("dim")).collect())
-            .collect();
-        let mut map = HashMap::new();
-        for (leaf, names) in steps.iter().zip(&acc) {
-            for ((v, _), a) in leaf.iter().zip(names) {
-                map.insert(v.clone(), a.clone());
-            }
-        }
-        let subst = |d: &Dim, index: &Name, i: &Name, map: &HashMap<Name, Name>| {
-            d.map_leaves(&mut |l| match l {
-                Dim::Var(v) if v == index => Some(Dim::Var(i.clone())),
-                Dim::Var(v) => map.get(v).map(|a| Dim::Var(a.clone())),
-                _ => None,
-            })
-        };
-        let mut fb = Vec::new();
-        let mut next_dims = Vec::new();
-        let mut next_most = Vec::new();
-        let most: Vec<Name> = steps.iter().map(|_| self.fresh("most")).collect();
-        for (leaf, m) in steps.iter().zip(&most) {
-            let mut nd = Vec::new();
-            for (_, f) in leaf {
-                let x = subst(f, &index, &i2, &map);
-                let c = Dim::Max(Box::new(x), Box::new(Dim::Const(0)));
-                nd.push(self.emit_dim(&c, &mut fb, span));
-            }
-            let count = self.sat_product(&nd, &mut fb, span);
-            let mm = self.shape_let(
-                SExp::Math(MathFn::Max, vec![Atom::Var(m.clone()), count]),
-                &mut fb,
-                span,
-            );
-            next_most.push(mm);
-            next_dims.extend(nd);
-        }
-        let mut fold_acc = Vec::new();
-        let mut fold_init = Vec::new();
-        let mut outs = Vec::new();
-        for (names, d0) in acc.iter().zip(&dims0) {
-            for (a, d) in names.iter().zip(d0) {
-                fold_acc.push((a.clone(), PrimType::I64));
-                fold_init.push(d.clone());
-                outs.push((self.fresh("dim"), PrimType::I64));
-            }
-        }
         let mut caps = Vec::new();
-        for (m, d0) in most.iter().zip(&dims0) {
-            let c0 = self.sat_product(d0, pre, span);
-            fold_acc.push((m.clone(), PrimType::I64));
-            fold_init.push(c0);
-            let o = self.fresh("cap");
-            caps.push(Atom::Var(o.clone()));
-            outs.push((o, PrimType::I64));
+        if let LoopKind::For(index, n) = &kind {
+            // the slice: every dim, and each leaf's largest element count
+            let i2 = self.fresh("i");
+            let acc: Vec<Vec<Name>> = steps
+                .iter()
+                .map(|leaf| leaf.iter().map(|_| self.fresh("dim")).collect())
+                .collect();
+            let mut map = HashMap::new();
+            for (leaf, names) in steps.iter().zip(&acc) {
+                for ((v, _), a) in leaf.iter().zip(names) {
+                    map.insert(v.clone(), a.clone());
+                }
+            }
+            let subst = |d: &Dim| {
+                d.map_leaves(&mut |l| match l {
+                    Dim::Var(v) if v == index => Some(Dim::Var(i2.clone())),
+                    Dim::Var(v) => map.get(v).map(|a| Dim::Var(a.clone())),
+                    _ => None,
+                })
+            };
+            let mut fb = Vec::new();
+            let mut next_dims = Vec::new();
+            let mut next_most = Vec::new();
+            let most: Vec<Name> = steps.iter().map(|_| self.fresh("most")).collect();
+            for (leaf, m) in steps.iter().zip(&most) {
+                let mut nd = Vec::new();
+                for (_, f) in leaf {
+                    let c = Dim::Max(Box::new(subst(f)), Box::new(Dim::Const(0)));
+                    nd.push(self.emit_dim(&c, &mut fb, span));
+                }
+                let count = self.sat_product(&nd, &mut fb, span);
+                let mm = self.shape_let(
+                    SExp::Math(MathFn::Max, vec![Atom::Var(m.clone()), count]),
+                    &mut fb,
+                    span,
+                );
+                next_most.push(mm);
+                next_dims.extend(nd);
+            }
+            let mut fold_acc = Vec::new();
+            let mut fold_init = Vec::new();
+            let mut outs = Vec::new();
+            for (names, d0) in acc.iter().zip(&dims0) {
+                for (a, d) in names.iter().zip(d0) {
+                    fold_acc.push((a.clone(), PrimType::I64));
+                    fold_init.push(d.clone());
+                    outs.push((self.fresh("dim"), PrimType::I64));
+                }
+            }
+            for (m, d0) in most.iter().zip(&dims0) {
+                let c0 = self.sat_product(d0, pre, span);
+                fold_acc.push((m.clone(), PrimType::I64));
+                fold_init.push(c0);
+                let o = self.fresh("cap");
+                caps.push(Atom::Var(o.clone()));
+                outs.push((o, PrimType::I64));
+            }
+            for (o, _) in &outs {
+                self.bind_depth(o);
+                self.scalar_types.insert(o.clone(), PrimType::I64);
+            }
+            next_dims.extend(next_most);
+            pre.push(Stmt::Fold {
+                outs,
+                acc: fold_acc,
+                init: fold_init,
+                i: i2,
+                n: n.clone(),
+                body: Block {
+                    stmts: fb,
+                    results: next_dims,
+                },
+            });
+        } else {
+            // (a `while` loop: the initial state's count; the storage grows)
+            for d0 in &dims0 {
+                caps.push(self.sat_product(d0, pre, span));
+            }
         }
-        for (o, _) in &outs {
-            self.bind_depth(o);
-            self.scalar_types.insert(o.clone(), PrimType::I64);
-        }
-        next_dims.extend(next_most);
-        pre.push(Stmt::Fold {
-            outs,
-            acc: fold_acc,
-            init: fold_init,
-            i: i2.clone(),
-            n: n.clone(),
-            body: Block {
-                stmts: fb,
-                results: next_dims,
-            },
-        });
-        // the storage: flat, the largest count
+        let grows = matches!(kind, LoopKind::While(_));
+        // the storage: flat
         let mut bufs = Vec::new();
         let mut outs_buf = Vec::new();
         for (il, cap) in inits.iter().zip(&caps) {
@@ -5934,16 +5987,17 @@ impl FunTr<'_> {
         }
         let mut inner = Vec::new();
         // the initial state at the front of its storage
-        for (((il, b), cap), d0) in inits.iter().zip(&outs_buf).zip(&caps).zip(&dims0) {
+        for ((il, b), d0) in inits.iter().zip(&outs_buf).zip(&dims0) {
             let count = self.sat_product(d0, &mut inner, span);
             let ish = self.shape(il, span)?;
-            let names = [self.fresh("x"), self.fresh("x"), self.fresh("x")];
-            let v0 = self.front_view(
+            let names = [self.fresh("x"), self.fresh("x")];
+            let v0 = self.flat_front(
                 b,
                 (il.ty.prim(), il.ty.rank()),
-                (cap.clone(), count),
+                count,
                 (d0.clone(), ish),
                 names,
+                self.cur,
                 &mut inner,
                 span,
             );
@@ -5957,20 +6011,21 @@ impl FunTr<'_> {
         }
         // the loop
         let st_l = self.bind_param(&state, &st_ty, span)?;
-        self.bind_param(&index, &Type::I64, span)?;
+        if let Some(i) = &index {
+            self.bind_param(i, &Type::I64, span)?;
+        }
+        let inside = self.cur + 1;
         let mut scalars = Vec::new();
         let mut arrays = Vec::new();
-        let mut body_dests = Vec::new();
-        let mut prefix = Vec::new();
-        let mut next_atoms = Vec::new();
+        let mut leaves_at = Vec::new();
+        let mut fins = Vec::new();
         // (the dims after the state's scalars, as the body's results)
         let mut dim_scalars = Vec::new();
         let mut ai = 0;
-        for (l, il) in st_l.iter().zip(&init_l) {
+        for (k, (l, il)) in st_l.iter().zip(&init_l).enumerate() {
             match l.ty {
                 DType::Scalar(p) => {
                     scalars.push((l.name().cloned().unwrap_or_default(), p, il.atom.clone()));
-                    body_dests.push(None);
                 }
                 DType::Array(p, r) => {
                     let (Some(leaf), Some(b), Some(cap), Some(d0)) =
@@ -5983,57 +6038,21 @@ impl FunTr<'_> {
                     let next = self.fresh("nx");
                     for x in [&full, &next] {
                         self.shapes.insert(x.clone(), vec![self.atom_dim(cap)]);
-                        self.depth.insert(x.clone(), self.cur + 1);
+                        self.depth.insert(x.clone(), inside);
                     }
-                    let mut cur_dims = Vec::new();
                     for ((v, _), x0) in leaf.iter().zip(d0) {
-                        self.depth.insert(v.clone(), self.cur + 1);
+                        self.depth.insert(v.clone(), inside);
                         self.scalar_types.insert(v.clone(), PrimType::I64);
                         dim_scalars.push((v.clone(), PrimType::I64, x0.clone()));
-                        cur_dims.push(Atom::Var(v.clone()));
                     }
-                    // the state: the current storage at the current dims
-                    let count = self.sat_product(&cur_dims, &mut prefix, span);
-                    let var = l.name().cloned().unwrap_or_default();
-                    let names = [self.fresh("x"), self.fresh("x"), var.clone()];
-                    let cur_shape: Vec<Dim> =
-                        leaf.iter().map(|(v, _)| Dim::Var(v.clone())).collect();
-                    self.front_view(
-                        &full,
-                        (p, r),
-                        (cap.clone(), count),
-                        (cur_dims, cur_shape),
-                        names.clone(),
-                        &mut prefix,
-                        span,
-                    );
-                    for x in &names {
-                        self.depth.insert(x.clone(), self.cur + 1);
-                    }
-                    // the destination: the other storage at the next dims
-                    let mut nd = Vec::new();
-                    let mut nshape = Vec::new();
-                    for (_, f) in leaf {
-                        let c = Dim::Max(Box::new(f.clone()), Box::new(Dim::Const(0)));
-                        nd.push(self.emit_dim(&c, &mut prefix, span));
-                        nshape.push(f.clone());
-                    }
-                    let ncount = self.sat_product(&nd, &mut prefix, span);
-                    let nnames = [self.fresh("x"), self.fresh("x"), self.fresh("nx")];
-                    let nv = self.front_view(
-                        &next,
-                        (p, r),
-                        (cap.clone(), ncount),
-                        (nd.clone(), nshape),
-                        nnames.clone(),
-                        &mut prefix,
-                        span,
-                    );
-                    for x in &nnames {
-                        self.depth.insert(x.clone(), self.cur + 1);
-                    }
-                    next_atoms.extend(nd);
-                    body_dests.push(Some(nv));
+                    let fin = grows.then(|| {
+                        let fin = self.fresh("fin");
+                        self.shapes.insert(fin.clone(), vec![self.atom_dim(cap)]);
+                        self.bind_depth(&fin);
+                        fin
+                    });
+                    fins.push(fin.clone());
+                    leaves_at.push((k, p, r, leaf.clone(), full.clone(), next.clone()));
                     arrays.push(ArrState {
                         var: full,
                         next,
@@ -6041,13 +6060,111 @@ impl FunTr<'_> {
                         elem: p,
                         dims: vec![cap.clone()],
                         span,
-                        grow: None,
+                        grow: fin,
                     });
                 }
             }
         }
         scalars.extend(dim_scalars);
-        let form = LoopForm::For(index.clone(), n.clone());
+        // The state as the current storage's front at the current dims.
+        let state_view = |me: &mut Self,
+                          (p, r, leaf): (PrimType, usize, &[(Name, Dim)]),
+                          full: &Name,
+                          var: Name,
+                          out: &mut Vec<Stmt>| {
+            let cur: Vec<Atom> = leaf.iter().map(|(v, _)| Atom::Var(v.clone())).collect();
+            let count = me.sat_product(&cur, out, span);
+            let shape: Vec<Dim> = leaf.iter().map(|(v, _)| Dim::Var(v.clone())).collect();
+            let front = me.fresh("x");
+            me.flat_front(
+                full,
+                (p, r),
+                count,
+                (cur, shape),
+                [front, var],
+                inside,
+                out,
+                span,
+            );
+        };
+        let form = match kind {
+            LoopKind::For(i, n) => LoopForm::For(i, n),
+            LoopKind::While(c) => {
+                // the condition sees views of its own
+                let saved = self.vars.get(&state).cloned();
+                let mut views = Vec::new();
+                for (k, p, r, leaf, full, _) in &leaves_at {
+                    let cv = self.fresh("sv");
+                    state_view(self, (*p, *r, leaf), full, cv.clone(), &mut views);
+                    if let Some(l) = self.vars.get_mut(&state).and_then(|ls| ls.get_mut(*k)) {
+                        l.atom = Atom::Var(cv);
+                    }
+                }
+                let cond = self.body(&c, &[None]);
+                if let Some(ls) = saved {
+                    self.vars.insert(state.clone(), ls);
+                }
+                let mut cond = cond?;
+                views.append(&mut cond.stmts);
+                cond.stmts = views;
+                // (leaving the condition's scope dropped the loop's names)
+                for l in &st_l {
+                    if let Some(n) = l.name() {
+                        self.depth.insert(n.clone(), inside);
+                    }
+                }
+                for (_, _, _, leaf, full, next) in &leaves_at {
+                    self.depth.insert(full.clone(), inside);
+                    self.depth.insert(next.clone(), inside);
+                    for (v, _) in leaf {
+                        self.depth.insert(v.clone(), inside);
+                    }
+                }
+                LoopForm::While(cond)
+            }
+        };
+        let mut prefix = Vec::new();
+        let mut body_dests: Vec<Option<Name>> = st_l.iter().map(|_| None).collect();
+        let mut next_atoms = Vec::new();
+        for (k, p, r, leaf, full, next) in &leaves_at {
+            let var = st_l
+                .get(*k)
+                .and_then(|l| l.name())
+                .cloned()
+                .unwrap_or_default();
+            state_view(self, (*p, *r, leaf), full, var, &mut prefix);
+            // the destination: the other storage's front at the next dims
+            let mut nd = Vec::new();
+            let mut nshape = Vec::new();
+            for (_, f) in leaf {
+                let c = Dim::Max(Box::new(f.clone()), Box::new(Dim::Const(0)));
+                nd.push(self.emit_dim(&c, &mut prefix, span));
+                nshape.push(f.clone());
+            }
+            let ncount = self.sat_product(&nd, &mut prefix, span);
+            if grows {
+                prefix.push(Stmt::Grow {
+                    dest: next.clone(),
+                    rows: ncount.clone(),
+                    span,
+                });
+            }
+            let names = [self.fresh("x"), self.fresh("nx")];
+            let nv = self.flat_front(
+                next,
+                (*p, *r),
+                ncount,
+                (nd.clone(), nshape),
+                names,
+                inside,
+                &mut prefix,
+                span,
+            );
+            next_atoms.extend(nd);
+            if let Some(slot) = body_dests.get_mut(*k) {
+                *slot = Some(nv);
+            }
+        }
         let blk = self.body(&body, &body_dests);
         let mut blk = blk?;
         prefix.append(&mut blk.stmts);
@@ -6074,7 +6191,7 @@ impl FunTr<'_> {
             form,
             body: blk,
         });
-        // `y`: each final storage at the final dims
+        // `y`: each final storage's front at the final dims
         let mut views = Vec::new();
         let mut ai = 0;
         for (t, _) in flat {
@@ -6082,10 +6199,10 @@ impl FunTr<'_> {
                 views.push(None);
                 continue;
             };
-            let (Some(fin), Some(b), Some(cap)) = (finals.get(ai), outs_buf.get(ai), caps.get(ai))
-            else {
+            let (Some(fin), Some(b)) = (finals.get(ai), outs_buf.get(ai)) else {
                 return error(span, "internal error: loop leaves", "please report this");
             };
+            let storage = fins.get(ai).cloned().flatten().unwrap_or_else(|| b.clone());
             let mut dims = Vec::new();
             let mut shape = Vec::new();
             for (k, o) in fin.iter().enumerate() {
@@ -6103,13 +6220,14 @@ impl FunTr<'_> {
             }
             ai += 1;
             let count = self.sat_product(&dims, &mut inner, span);
-            let names = [self.fresh("x"), self.fresh("x"), self.fresh("y")];
-            let v = self.front_view(
-                b,
+            let names = [self.fresh("x"), self.fresh("y")];
+            let v = self.flat_front(
+                &storage,
                 (*p, *r),
-                (cap.clone(), count),
+                count,
                 (dims, shape),
                 names,
+                self.cur,
                 &mut inner,
                 span,
             );

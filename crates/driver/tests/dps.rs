@@ -298,9 +298,14 @@ fn a_loop_state_changing_shape_is_rejected_naming_both() {
         "entry f [n] (a: [n][2]f64) (k: i64) : f64 = let y = loop x = a for i < k do map (\\r -> r ++ r) x in y[0][0]",
     );
     assert!(program_to_string(&p).contains("_loopcur0_1"));
-    // ... but not in a `while` loop: rejected
-    let e = backend_error(
+    // ... also in a `while` loop (the storage grows in the loop)
+    let p = dps_simplified(
         "entry f [n] (a: [n][2]f64) : f64 = let y = loop x = a while length x[0] < 9 do map (\\r -> r ++ r) x in y[0][0]",
+    );
+    assert!(program_to_string(&p).contains(" grows to fin"));
+    // ... but not by a size computed in the loop: rejected
+    let e = backend_error(
+        "entry f [n] (a: [n][2]f64) : f64 = let y = loop x = a while length x[0] < 9 do map (\\r -> filter (\\v -> v > 0.0) r) x in y[0][0]",
     );
     assert!(e.contains("only the outer length"), "{e}");
     // a `for` loop whose length changes by sizes alone: compiles (size slicing)
