@@ -512,6 +512,10 @@ static void test_sizes(void) {
     CHECK_EQ(weir_div0_i64(-7, 2), -3);
     CHECK(weir_mul_eq(3, 4, 12) && !weir_mul_eq(INT64_C(1) << 62, 4, 0));
     CHECK(weir_prod_eq(a, 3, 24) && !weir_prod_eq(neg, 2, -6) && !weir_prod_eq(over, 2, 0));
+    /* a zero or negative dim holds nothing: only an empty array has it */
+    CHECK(weir_prod_eq(neg, 2, 0) && !weir_prod_eq(neg, 2, 6));
+    CHECK_EQ(weir_dim0(-3), 0);
+    CHECK_EQ(weir_dim0(5), 5);
     CHECK_EQ(weir_copy_bytes(-1, 8), 0);
     CHECK_EQ(weir_copy_bytes(3, 8), 24);
 

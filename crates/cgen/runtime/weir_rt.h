@@ -715,10 +715,17 @@ static inline int weir_mul_eq(int64_t a, int64_t b, int64_t want) {
 /* Is the product of d[0..r) == want, without overflow (all dims >= 0)? */
 static inline int weir_prod_eq(const int64_t *d, int r, int64_t want) {
     int64_t p = 1;
+    /* A zero or negative dim: no element (an empty array whose inner sizes
+       were never evaluated, as the interpreter never evaluates them). */
     for (int k = 0; k < r; k++)
-        if (d[k] < 0 || __builtin_mul_overflow(p, d[k], &p)) return 0;
+        if (d[k] <= 0) return want == 0;
+    for (int k = 0; k < r; k++)
+        if (__builtin_mul_overflow(p, d[k], &p)) return 0;
     return p == want;
 }
+
+/* A view's dim: a negative one (of a view holding no element) as 0. */
+static inline int64_t weir_dim0(int64_t d) { return d < 0 ? 0 : d; }
 
 /* b ** e, wrapping square-and-multiply; fails on e < 0. */
 static inline int64_t weir_pow_i64(weir_ctx *c, int64_t b, int64_t e, const char *loc) {

@@ -1241,10 +1241,21 @@ impl Lower<'_> {
                     args,
                     loc,
                 });
-                let dims = ds.iter().map(|d| self.atom(d)).collect();
+                // (a negative dim of an empty reshape, never evaluated by
+                // the interpreter, is 0 in the view: it holds nothing, and
+                // nothing derived from it counts negative elements)
+                let dims = ds
+                    .iter()
+                    .map(|d| match d {
+                        Atom::Const(Const::I64(c)) => Exp::i64((*c).max(0)),
+                        _ => Exp::Call("weir_dim0".into(), vec![self.atom(d)]),
+                    })
+                    .collect();
                 self.declare_array(out, var, elem, Exp::Var(c_name(a)), dims, false);
                 for (k, d) in ds.iter().enumerate() {
-                    self.equate(dkey(var, k), d);
+                    if !matches!(d, Atom::Const(Const::I64(c)) if *c < 0) {
+                        self.equate(dkey(var, k), d);
+                    }
                 }
             }
         }

@@ -2281,6 +2281,21 @@ impl<'a> FunTr<'a> {
                         &mut out,
                         span,
                     );
+                    // the other dims: the destination's (an error as the
+                    // interpreter's at the return, `f` returns an array of
+                    // size ..., where a declared size differs)
+                    let want: Vec<Dim> = cap_d
+                        .iter()
+                        .enumerate()
+                        .map(|(j, w)| {
+                            if js.contains(&j) {
+                                got.get(j).cloned().unwrap_or(Dim::Const(0))
+                            } else {
+                                w.clone()
+                            }
+                        })
+                        .collect();
+                    self.guard(&got, &want, "the result", Some(d), &mut out, span)?;
                     let names = [self.fresh("x"), self.fresh("x"), self.fresh("x")];
                     let v = self.front_view(
                         d,
