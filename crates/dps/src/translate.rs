@@ -1093,27 +1093,19 @@ impl<'a> FunTr<'a> {
             view: View::Reshape(buf.clone(), vec![cap.clone()]),
             span,
         });
-        out.push(Stmt::View {
-            var: front.clone(),
-            elem,
-            rank: 1,
-            view: View::Slice(flat.clone(), Atom::Const(Const::I64(0)), all.clone()),
-            span,
-        });
-        out.push(Stmt::View {
-            var: v.clone(),
-            elem,
-            rank,
-            view: View::Reshape(front.clone(), dims),
-            span,
-        });
         self.shapes.insert(flat.clone(), vec![self.atom_dim(&cap)]);
-        self.shapes.insert(front.clone(), vec![self.atom_dim(&all)]);
-        self.shapes.insert(v.clone(), shape);
-        for x in [&flat, &front, &v] {
-            self.bind_depth(x);
-        }
-        v
+        self.bind_depth(&flat);
+        let depth = self.cur;
+        self.flat_front(
+            &flat,
+            (elem, rank),
+            all,
+            (dims, shape),
+            [front, v],
+            depth,
+            out,
+            span,
+        )
     }
 
     /// `let s = exp` (an `i64` of shape arithmetic), as an atom.
@@ -2491,16 +2483,16 @@ impl<'a> FunTr<'a> {
             let (Some(a), Some(b)) = (st.get(j), se.get(j)) else {
                 return error(span, "internal error: if shapes", "please report this");
             };
+            let elem = match flat
+                .iter()
+                .filter(|(t, _)| matches!(t, DType::Array(..)))
+                .nth(j)
+            {
+                Some((t, _)) => t.prim(),
+                None => PrimType::F64,
+            };
             if matches!(sh.first(), Some(Dim::Var(v)) if *v == if_dim(&s.var, j, 0)) {
                 let (name, dims_d, td, ed) = self.if_every_buffer(s, c, j, a, b, pre, span)?;
-                let elem = match flat
-                    .iter()
-                    .filter(|(t, _)| matches!(t, DType::Array(..)))
-                    .nth(j)
-                {
-                    Some((t, _)) => t.prim(),
-                    None => PrimType::F64,
-                };
                 bufs.push(Buf {
                     var: name.clone(),
                     elem,
@@ -2573,14 +2565,6 @@ impl<'a> FunTr<'a> {
             let name = self.fresh("b");
             self.shapes.insert(name.clone(), dims_d.clone());
             self.bind_depth(&name);
-            let elem = match flat
-                .iter()
-                .filter(|(t, _)| matches!(t, DType::Array(..)))
-                .nth(j)
-            {
-                Some((t, _)) => t.prim(),
-                None => PrimType::F64,
-            };
             bufs.push(Buf {
                 var: name.clone(),
                 elem,
@@ -4576,53 +4560,14 @@ impl FunTr<'_> {
                 pre,
             );
         }
-        let (state, st_ty, init, index, n, body) = match &s.exp {
-            core::Exp::Loop {
-                state,
-                init,
-                form: core::LoopForm::For(i, n),
-                body,
-            } => (
-                state.0.clone(),
-                state.1.clone(),
-                init.clone(),
-                i.clone(),
-                n.clone(),
-                body.clone(),
-            ),
-            core::Exp::Prim(Builtin::IFold, args) => {
-                let (
-                    Some(core::Arg::Fun(core::Fun::Lambda(l))),
-                    Some(core::Arg::Atom(init)),
-                    Some(core::Arg::Atom(n)),
-                ) = (args.first(), args.get(1), args.get(2))
-                else {
-                    return error(
-                        span,
-                        "internal error: malformed ifold",
-                        "please report this",
-                    );
-                };
-                let (acc, at) = lparam(l, 0, span)?;
-                let (i, _) = lparam(l, 1, span)?;
-                (
-                    acc.clone(),
-                    at.clone(),
-                    init.clone(),
-                    i.clone(),
-                    n.clone(),
-                    l.body.clone(),
-                )
-            }
-            _ => {
-                return error(
-                    span,
-                    "internal error: a loop changing shape that is not a `for` loop",
-                    "please report this",
-                );
-            }
+        let (state, st_ty, init, kind, body) = self.loop_parts(s)?;
+        let LoopKind::For(index, n) = kind else {
+            return error(
+                span,
+                "internal error: a loop changing shape that is not a `for` loop",
+                "please report this",
+            );
         };
-        let n = self.scalar_atom(&n);
         let growth = self.loop_growth(s, &state, &st_ty, &init, Some(&index), &body)?;
         // A length that depends on values computed in the loop: the storage
         // grows in it, to each next length's bound (a slice of the bounds
@@ -4698,22 +4643,9 @@ impl FunTr<'_> {
             caps.push(o.clone());
             outs.push((o, PrimType::I64));
         }
-        for (o, _) in &outs {
-            self.bind_depth(o);
-            self.scalar_types.insert(o.clone(), PrimType::I64);
-        }
         next_len.extend(next_most);
-        pre.push(Stmt::Fold {
-            outs,
-            acc: fold_acc,
-            init: fold_init,
-            i: i2.clone(),
-            n: n.clone(),
-            body: Block {
-                stmts: fb,
-                results: next_len,
-            },
-        });
+        let fold = (outs, fold_acc, fold_init);
+        self.slice_fold(fold, (i2.clone(), n.clone()), (fb, next_len), pre);
         // the buffers: the largest length where it changes
         let mut bufs = Vec::new();
         let mut slots = Vec::new();
@@ -5472,17 +5404,7 @@ impl FunTr<'_> {
         let r = (|| {
             // First as F-tilde's rule S-Reduce has it: the state has the
             // initial value's shape; a leaf whose shape the body keeps stays so.
-            let st_l = self.bind_param(state, st_ty, span)?;
-            let mut before = Vec::new();
-            for (l, il) in st_l.iter().zip(&init_l) {
-                if let DType::Array(..) = l.ty {
-                    let ish = self.shape(il, span)?;
-                    if let Some(n) = l.name() {
-                        self.shapes.insert(n.clone(), ish.clone());
-                    }
-                    before.push(ish);
-                }
-            }
+            let (st_l, before) = self.bind_state_as_init(state, st_ty, &init_l, span)?;
             if let Some(i) = index {
                 self.bind_param(i, &Type::I64, span)?;
             }
@@ -5599,19 +5521,9 @@ impl FunTr<'_> {
             self.depth.clone(),
         );
         let r = (|| {
-            let st_l = self.bind_param(state, st_ty, span)?;
+            let (st_l, before) = self.bind_state_as_init(state, st_ty, &init_l, span)?;
             if let Some(i) = index {
                 self.bind_param(i, &Type::I64, span)?;
-            }
-            let mut before = Vec::new();
-            for (l, il) in st_l.iter().zip(&init_l) {
-                if let DType::Array(..) = l.ty {
-                    let ish = self.shape(il, span)?;
-                    if let Some(n) = l.name() {
-                        self.shapes.insert(n.clone(), ish.clone());
-                    }
-                    before.push(ish);
-                }
             }
             let after0 = self.shape_of_body_result(body)?;
             let inner_change = before.iter().zip(&after0).any(|(b, a)| {
@@ -5812,6 +5724,105 @@ impl FunTr<'_> {
         v
     }
 
+    /// A loop's shape slice run before it: a `Fold` over `i < n` of the
+    /// `i64` accumulators `acc` (from `init`; the body `stmts` gives their
+    /// next values `results`), its final values bound to `outs`.
+    #[allow(clippy::type_complexity)]
+    fn slice_fold(
+        &mut self,
+        (outs, acc, init): (Vec<(Name, PrimType)>, Vec<(Name, PrimType)>, Vec<Atom>),
+        (i, n): (Name, Atom),
+        (stmts, results): (Vec<Stmt>, Vec<Atom>),
+        pre: &mut Vec<Stmt>,
+    ) {
+        for (o, _) in &outs {
+            self.bind_depth(o);
+            self.scalar_types.insert(o.clone(), PrimType::I64);
+        }
+        pre.push(Stmt::Fold {
+            outs,
+            acc,
+            init,
+            i,
+            n,
+            body: Block { stmts, results },
+        });
+    }
+
+    /// Bind a loop's state with the shapes of its initial value (F-tilde's
+    /// rule S-Reduce): its leaves, and each array leaf's shape.
+    fn bind_state_as_init(
+        &mut self,
+        state: &Name,
+        st_ty: &Type,
+        init_l: &[Leaf],
+        span: Span,
+    ) -> R<(Vec<Leaf>, Vec<Vec<Dim>>)> {
+        let st_l = self.bind_param(state, st_ty, span)?;
+        let mut before = Vec::new();
+        for (l, il) in st_l.iter().zip(init_l) {
+            if let DType::Array(..) = l.ty {
+                let ish = self.shape(il, span)?;
+                if let Some(n) = l.name() {
+                    self.shapes.insert(n.clone(), ish.clone());
+                }
+                before.push(ish);
+            }
+        }
+        Ok((st_l, before))
+    }
+
+    /// The parts of a loop statement (`loop` or `ifold`): the state, its
+    /// type, its initial value, the form and the body.
+    fn loop_parts(&mut self, s: &core::Stmt) -> R<(Name, Type, Atom, LoopKind, core::Body)> {
+        let span = s.span;
+        match &s.exp {
+            core::Exp::Loop {
+                state,
+                init,
+                form,
+                body,
+            } => Ok((
+                state.0.clone(),
+                state.1.clone(),
+                init.clone(),
+                match form {
+                    core::LoopForm::For(i, n) => LoopKind::For(i.clone(), self.scalar_atom(n)),
+                    core::LoopForm::While(c) => LoopKind::While(c.clone()),
+                },
+                body.clone(),
+            )),
+            core::Exp::Prim(Builtin::IFold, args) => {
+                let (
+                    Some(core::Arg::Fun(core::Fun::Lambda(l))),
+                    Some(core::Arg::Atom(init)),
+                    Some(core::Arg::Atom(n)),
+                ) = (args.first(), args.get(1), args.get(2))
+                else {
+                    return error(
+                        span,
+                        "internal error: malformed ifold",
+                        "please report this",
+                    );
+                };
+                let (acc, at) = lparam(l, 0, span)?;
+                let (i, _) = lparam(l, 1, span)?;
+                Ok((
+                    acc.clone(),
+                    at.clone(),
+                    init.clone(),
+                    LoopKind::For(i.clone(), self.scalar_atom(n)),
+                    l.body.clone(),
+                ))
+            }
+            _ => error(
+                span,
+                "internal error: a loop statement that is not a loop",
+                "please report this",
+            ),
+        }
+    }
+
     /// `let y = loop ...` analysed by [`FunTr::loop_every`]: every array leaf
     /// of the state is a dense array at the front of flat storage,
     /// double-buffered as any loop state; the loop carries each dim as a
@@ -5831,53 +5842,7 @@ impl FunTr<'_> {
         pre: &mut Vec<Stmt>,
     ) -> R<(Vec<Buf>, Vec<Stmt>)> {
         let span = s.span;
-        let (state, st_ty, init, kind, body) = match &s.exp {
-            core::Exp::Loop {
-                state,
-                init,
-                form,
-                body,
-            } => (
-                state.0.clone(),
-                state.1.clone(),
-                init.clone(),
-                match form {
-                    core::LoopForm::For(i, n) => LoopKind::For(i.clone(), self.scalar_atom(n)),
-                    core::LoopForm::While(c) => LoopKind::While(c.clone()),
-                },
-                body.clone(),
-            ),
-            core::Exp::Prim(Builtin::IFold, args) => {
-                let (
-                    Some(core::Arg::Fun(core::Fun::Lambda(l))),
-                    Some(core::Arg::Atom(init)),
-                    Some(core::Arg::Atom(n)),
-                ) = (args.first(), args.get(1), args.get(2))
-                else {
-                    return error(
-                        span,
-                        "internal error: malformed ifold",
-                        "please report this",
-                    );
-                };
-                let (acc, at) = lparam(l, 0, span)?;
-                let (i, _) = lparam(l, 1, span)?;
-                (
-                    acc.clone(),
-                    at.clone(),
-                    init.clone(),
-                    LoopKind::For(i.clone(), self.scalar_atom(n)),
-                    l.body.clone(),
-                )
-            }
-            _ => {
-                return error(
-                    span,
-                    "internal error: a loop changing inner sizes that is not a loop",
-                    "please report this",
-                );
-            }
-        };
+        let (state, st_ty, init, kind, body) = self.loop_parts(s)?;
         let index = match &kind {
             LoopKind::For(i, _) => Some(i.clone()),
             LoopKind::While(_) => None,
@@ -5961,22 +5926,9 @@ impl FunTr<'_> {
                 caps.push(Atom::Var(o.clone()));
                 outs.push((o, PrimType::I64));
             }
-            for (o, _) in &outs {
-                self.bind_depth(o);
-                self.scalar_types.insert(o.clone(), PrimType::I64);
-            }
             next_dims.extend(next_most);
-            pre.push(Stmt::Fold {
-                outs,
-                acc: fold_acc,
-                init: fold_init,
-                i: i2,
-                n: n.clone(),
-                body: Block {
-                    stmts: fb,
-                    results: next_dims,
-                },
-            });
+            let fold = (outs, fold_acc, fold_init);
+            self.slice_fold(fold, (i2, n.clone()), (fb, next_dims), pre);
         } else {
             // (a `while` loop: the initial state's count; the storage grows)
             for d0 in &dims0 {
