@@ -636,8 +636,18 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
                 Dim::Const(c) => *c >= 0,
                 _ => false,
             };
+            // An existential dim's upper bound may come from sizes that are
+            // never evaluated (the branch an `if` does not take): no error
+            // of its own (the entry reports the taken branch's).
+            let bound = f
+                .results
+                .iter()
+                .any(|r| matches!(r, ResultPart::Size { dest, dim } if *dest == k && *dim == j));
             let dim = &hoist_slices(dim, s, &mut slices, "    ");
-            if known {
+            if bound && !known {
+                let _ = writeln!(s, "    d = {};", dim_c(dim));
+                let _ = writeln!(s, "    out{k}_dims[{j}] = d < 0 ? 0 : d;");
+            } else if known {
                 let _ = writeln!(s, "    out{k}_dims[{j}] = {};", dim_c(dim));
             } else {
                 let _ = writeln!(s, "    dz = 0;\n    d = {};", dim_c(dim));
