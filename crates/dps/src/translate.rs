@@ -1411,6 +1411,13 @@ impl<'a> FunTr<'a> {
                             .and_then(|l| self.shape(&l, s.span).ok())
                     })
                     .and_then(|sh| sh.get(k).cloned())
+                    // a negative size is one never evaluated, inside an empty
+                    // array: the interpreter does not know it, and `dim`
+                    // reads 0 (fuzz seed 89, program 29244)
+                    .map(|d| match d.as_const() {
+                        Some(c) if c < 0 => Dim::Const(0),
+                        _ => d,
+                    })
             }
             core::Exp::CheckSize(c) => Some(self.atom_dim(&c.got)),
             core::Exp::Check(c) => c.args.first().map(|a| self.atom_dim(a)),
@@ -3460,7 +3467,8 @@ impl FunTr<'_> {
                 let sh = self.shape(&leaf, span)?;
                 // Partial evaluation: a statically known dim needs no read.
                 let exp = match sh.get(k).map(|d| d.simplify()) {
-                    Some(Dim::Const(c)) => SExp::Atom(Atom::Const(Const::I64(c))),
+                    // (negative: never evaluated, 0 as in `record_defs`)
+                    Some(Dim::Const(c)) => SExp::Atom(Atom::Const(Const::I64(c.max(0)))),
                     Some(Dim::Var(v)) if self.depth.get(&v).is_some_and(|x| *x <= self.cur) => {
                         SExp::Atom(Atom::Var(v))
                     }
