@@ -1268,9 +1268,14 @@ impl Lower<'_> {
                 self.equate(var.to_string(), a);
                 self.atom(a)
             }
+            // A negative dim (of an array holding nothing, made by a
+            // construct never evaluated inside an empty array) reads as 0:
+            // the interpreter does not know it (fuzz seed 89, program 36428).
+            // Where it is negative nothing can be indexed, so the fact that
+            // `var` is the dim stays sound.
             SExp::Dim(a, k) => {
                 self.equate(var.to_string(), &Atom::Var(dkey(a, *k)));
-                self.dim(a, *k)
+                Exp::Call("weir_dim0".into(), vec![self.dim(a, *k)])
             }
             SExp::DivOr0(a, b) => {
                 Exp::Call("weir_div0_i64".into(), vec![self.atom(a), self.atom(b)])
