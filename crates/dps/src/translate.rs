@@ -1243,31 +1243,41 @@ impl<'a> FunTr<'a> {
     // Shape translation (Fig. 7): the shape of each array leaf of an
     // expression, without evaluating it.
 
-    /// Shapes of the array leaves of a body's result (the body is walked
-    /// symbolically; its local definitions are recorded for expansion).
-    fn shape_of_body_result(&mut self, b: &core::Body) -> R<Vec<Vec<Dim>>> {
-        // Walk in a scratch copy of the environment.
+    /// Run `f` in a scratch copy of the environment (variables, types,
+    /// shapes, depths), restored afterwards: a symbolic walk that binds
+    /// nothing for the translation.
+    fn in_scratch<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
         let saved = (
             self.vars.clone(),
             self.types.clone(),
             self.shapes.clone(),
             self.depth.clone(),
         );
-        self.cur += 1;
-        let r = (|| {
-            for s in &b.stmts {
-                self.shape_bind(s)?;
-            }
-            let ls = self.leaves(&b.result, Span::default())?;
-            let mut v = Vec::new();
-            for l in ls.iter().filter(|l| matches!(l.ty, DType::Array(..))) {
-                v.push(self.shape(l, Span::default())?);
-            }
-            Ok(v)
-        })();
-        self.cur -= 1;
+        let r = f(self);
         (self.vars, self.types, self.shapes, self.depth) = saved;
         r
+    }
+
+    /// Shapes of the array leaves of a body's result (the body is walked
+    /// symbolically; its local definitions are recorded for expansion).
+    fn shape_of_body_result(&mut self, b: &core::Body) -> R<Vec<Vec<Dim>>> {
+        // Walk in a scratch copy of the environment.
+        self.in_scratch(|this| {
+            this.cur += 1;
+            let r = (|| {
+                for s in &b.stmts {
+                    this.shape_bind(s)?;
+                }
+                let ls = this.leaves(&b.result, Span::default())?;
+                let mut v = Vec::new();
+                for l in ls.iter().filter(|l| matches!(l.ty, DType::Array(..))) {
+                    v.push(this.shape(l, Span::default())?);
+                }
+                Ok(v)
+            })();
+            this.cur -= 1;
+            r
+        })
     }
 
     /// Bind a statement's variable symbolically (shapes and scalar definitions only).
@@ -5459,24 +5469,18 @@ impl FunTr<'_> {
     ) -> R<Vec<Option<(Name, Dim, bool)>>> {
         let span = s.span;
         let init_l = self.leaves(init, span)?;
-        let saved = (
-            self.vars.clone(),
-            self.types.clone(),
-            self.shapes.clone(),
-            self.depth.clone(),
-        );
-        let r = (|| {
+        self.in_scratch(|this| {
             // First as F-tilde's rule S-Reduce has it: the state has the
             // initial value's shape; a leaf whose shape the body keeps stays so.
-            let (st_l, before) = self.bind_state_as_init(state, st_ty, &init_l, span)?;
+            let (st_l, before) = this.bind_state_as_init(state, st_ty, &init_l, span)?;
             if let Some(i) = index {
-                self.bind_param(i, &Type::I64, span)?;
+                this.bind_param(i, &Type::I64, span)?;
             }
-            let after0 = self.shape_of_body_result(body)?;
+            let after0 = this.shape_of_body_result(body)?;
             let kept: Vec<bool> = before
                 .iter()
                 .zip(&after0)
-                .map(|(b, a)| self.same_shape(b, a))
+                .map(|(b, a)| this.same_shape(b, a))
                 .collect();
             if kept.iter().all(|k| *k) {
                 return Ok(vec![None; before.len()]);
@@ -5490,16 +5494,16 @@ impl FunTr<'_> {
                     if !kept.get(aj).copied().unwrap_or(true)
                         && let (Some(n), Some(ish)) = (l.name(), before.get(aj))
                     {
-                        self.depth.insert(len.clone(), self.cur + 1);
+                        this.depth.insert(len.clone(), this.cur + 1);
                         let mut sh = vec![Dim::Var(len.clone())];
                         sh.extend(ish.iter().skip(1).cloned());
-                        self.shapes.insert(n.clone(), sh);
+                        this.shapes.insert(n.clone(), sh);
                     }
                     aj += 1;
                     lens.push(len);
                 }
             }
-            let after = self.shape_of_body_result(body)?;
+            let after = this.shape_of_body_result(body)?;
             let mut v = Vec::new();
             for (((len, ish), a), k) in lens.iter().zip(&before).zip(&after).zip(&kept) {
                 if *k {
@@ -5509,12 +5513,12 @@ impl FunTr<'_> {
                 let changes = || {
                     format!(
                         "the state of this loop changes shape: it starts as {} and an iteration returns {}",
-                        self.show_shape(ish),
-                        self.show_shape(a)
+                        this.show_shape(ish),
+                        this.show_shape(a)
                     )
                 };
                 if a.len() != ish.len()
-                    || !self.same_shape(&ish[1.min(ish.len())..], &a[1.min(a.len())..])
+                    || !this.same_shape(&ish[1.min(ish.len())..], &a[1.min(a.len())..])
                 {
                     return error(
                         span,
@@ -5522,20 +5526,20 @@ impl FunTr<'_> {
                         "only the outer length of a loop's array state may change from one iteration to the next (its storage is reused across iterations); or run with --interp",
                     );
                 }
-                let max = self.cur;
+                let max = this.cur;
                 let keep = |l: &Dim| match l {
                     Dim::Var(x) if lens.contains(x) || Some(x) == index => LeafRule::Keep,
                     Dim::Var(x) | Dim::DimOf(x, _)
-                        if self.depth.get(x).is_some_and(|d| *d <= max) =>
+                        if this.depth.get(x).is_some_and(|d| *d <= max) =>
                     {
                         LeafRule::Keep
                     }
                     _ => LeafRule::Expand,
                 };
-                let exact = self.expand_by(&outer(a), &keep);
+                let exact = this.expand_by(&outer(a), &keep);
                 if exact.is_err()
-                    && let Some(b) = self.bound(&outer(a), true, 64)
-                    && let Ok(f) = self.expand_by(&b, &keep)
+                    && let Some(b) = this.bound(&outer(a), true, 64)
+                    && let Ok(f) = this.expand_by(&b, &keep)
                 {
                     v.push(Some((len.clone(), f.simplify(), false)));
                     continue;
@@ -5553,9 +5557,7 @@ impl FunTr<'_> {
                 v.push(Some((len.clone(), f.simplify(), true)));
             }
             Ok(v)
-        })();
-        (self.vars, self.types, self.shapes, self.depth) = saved;
-        r
+        })
     }
 
     /// Size slicing of a counted loop (`for`, `ifold`) whose array state
@@ -5578,20 +5580,14 @@ impl FunTr<'_> {
     ) -> R<Option<Vec<Vec<(Name, Dim)>>>> {
         let span = s.span;
         let init_l = self.leaves(init, span)?;
-        let saved = (
-            self.vars.clone(),
-            self.types.clone(),
-            self.shapes.clone(),
-            self.depth.clone(),
-        );
-        let r = (|| {
-            let (st_l, before) = self.bind_state_as_init(state, st_ty, &init_l, span)?;
+        self.in_scratch(|this| {
+            let (st_l, before) = this.bind_state_as_init(state, st_ty, &init_l, span)?;
             if let Some(i) = index {
-                self.bind_param(i, &Type::I64, span)?;
+                this.bind_param(i, &Type::I64, span)?;
             }
-            let after0 = self.shape_of_body_result(body)?;
+            let after0 = this.shape_of_body_result(body)?;
             let inner_change = before.iter().zip(&after0).any(|(b, a)| {
-                a.len() == b.len() && !self.same_shape(&b[1.min(b.len())..], &a[1.min(a.len())..])
+                a.len() == b.len() && !this.same_shape(&b[1.min(b.len())..], &a[1.min(a.len())..])
             });
             if !inner_change {
                 return Ok(None);
@@ -5603,10 +5599,10 @@ impl FunTr<'_> {
                 if let DType::Array(_, r) = l.ty {
                     let names: Vec<Name> = (0..r).map(|k| loop_cur_dim(&s.var, aj, k)).collect();
                     for n in &names {
-                        self.depth.insert(n.clone(), self.cur + 1);
+                        this.depth.insert(n.clone(), this.cur + 1);
                     }
                     if let Some(n) = l.name() {
-                        self.shapes.insert(
+                        this.shapes.insert(
                             n.clone(),
                             names.iter().map(|x| Dim::Var(x.clone())).collect(),
                         );
@@ -5615,12 +5611,12 @@ impl FunTr<'_> {
                     aj += 1;
                 }
             }
-            let after = self.shape_of_body_result(body)?;
+            let after = this.shape_of_body_result(body)?;
             let all: Vec<&Name> = vars.iter().flatten().collect();
-            let max = self.cur;
+            let max = this.cur;
             let keep = |l: &Dim| match l {
                 Dim::Var(x) if all.contains(&x) || Some(x) == index => LeafRule::Keep,
-                Dim::Var(x) | Dim::DimOf(x, _) if self.depth.get(x).is_some_and(|d| *d <= max) => {
+                Dim::Var(x) | Dim::DimOf(x, _) if this.depth.get(x).is_some_and(|d| *d <= max) => {
                     LeafRule::Keep
                 }
                 _ => LeafRule::Expand,
@@ -5632,7 +5628,7 @@ impl FunTr<'_> {
                 }
                 let mut leaf = Vec::new();
                 for (n, d) in names.iter().zip(a) {
-                    let Ok(f) = self.expand_by(d, &keep) else {
+                    let Ok(f) = this.expand_by(d, &keep) else {
                         return Ok(None);
                     };
                     leaf.push((n.clone(), f.simplify()));
@@ -5640,9 +5636,7 @@ impl FunTr<'_> {
                 steps.push(leaf);
             }
             Ok(Some(steps))
-        })();
-        (self.vars, self.types, self.shapes, self.depth) = saved;
-        r
+        })
     }
 
     /// The shapes of a loop analysed by [`FunTr::loop_every`]: every dim an

@@ -196,6 +196,18 @@ fn every_rule_is_tested() {
     );
 }
 
+/// The results of the DPS entry `f`.
+fn entry_results(p: &weir_dps::ir::Program) -> Vec<ResultPart> {
+    p.find("f").expect("entry f").results.clone()
+}
+
+/// A 2-D result existential in both dims: the destination, then each dim.
+const EXIST_BOTH_DIMS: [ResultPart; 3] = [
+    ResultPart::Dest(0),
+    ResultPart::Size { dest: 0, dim: 0 },
+    ResultPart::Size { dest: 0, dim: 1 },
+];
+
 fn backend_error(src: &str) -> String {
     let c = compile_source("test.weir", src).unwrap_or_else(|e| panic!("{}", e.render(false)));
     match to_dps(&c, true) {
@@ -223,15 +235,7 @@ fn if_branches_of_different_shapes_are_rejected_naming_both() {
     let p = dps_simplified(
         "entry f [n][m] (a: [n][m]f64) (c: bool) : [][]f64 = if c then transpose a else a",
     );
-    let f = p.find("f").expect("entry f");
-    assert_eq!(
-        f.results,
-        [
-            ResultPart::Dest(0),
-            ResultPart::Size { dest: 0, dim: 0 },
-            ResultPart::Size { dest: 0, dim: 1 }
-        ]
-    );
+    assert_eq!(entry_results(&p), EXIST_BOTH_DIMS);
     // different lengths in an inner dimension of an entry's result: that dim
     // is existential (the longer branch's length allocated, the length
     // returned)
@@ -247,15 +251,7 @@ fn if_branches_of_different_shapes_are_rejected_naming_both() {
     let p = dps_simplified(
         "entry f (rows: [][]f64) : [][]f64 = map (\\r -> filter (\\v -> v > 0.0) r) (filter (\\r -> r[0] > 0.0) rows)",
     );
-    let f = p.find("f").expect("entry f");
-    assert_eq!(
-        f.results,
-        [
-            ResultPart::Dest(0),
-            ResultPart::Size { dest: 0, dim: 0 },
-            ResultPart::Size { dest: 0, dim: 1 }
-        ]
-    );
+    assert_eq!(entry_results(&p), EXIST_BOTH_DIMS);
     // an inner existential dim with no bound: rejected
     let e = backend_error("entry f (a: []i64) : [][]i64 = replicate 2 (iota (reduce (+) 0 a))");
     assert!(e.contains("the result shape of `f` depends on"), "{e}");
