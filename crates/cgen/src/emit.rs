@@ -665,10 +665,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
             // An existential dim is an upper bound: the result may have no
             // rows at all, so the dims inside it are not known to be evaluated
             // (the entry itself checks them where it makes a row).
-            if f.results
-                .iter()
-                .any(|r| matches!(r, ResultPart::Size { dest, dim } if *dest == k && *dim == j))
-            {
+            if bound {
                 s.push_str("    live = 0;\n");
             } else {
                 let _ = writeln!(s, "    live = live && out{k}_dims[{j}] > 0;");
