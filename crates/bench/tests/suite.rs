@@ -215,7 +215,7 @@ fn a_requested_implementation_that_cannot_be_built_fails_the_run() {
     }
     std::fs::write(
         root.join("examples/add3.weir"),
-        "entry add3 [n] (a: [n]f64) (b: [n]f64) (c: [n]f64) : []f64 =\n  loop x = a while length x < 10 do replicate (i64 x[0] + 10) 1.0\n",
+        "entry add3 [n] (a: [n]f64) (b: [n]f64) (c: [n]f64) : []f64 =\n  flatten (map (\\x -> replicate (i64 x) 1.0) a)\n",
     )
     .unwrap();
     let mut cfg = config(root.clone(), &["add3-100"]);

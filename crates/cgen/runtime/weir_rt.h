@@ -469,17 +469,22 @@ static inline void *weir__bump(weir_ctx *c, size_t n) {
 }
 
 /* Slow path of weir_region_alloc: zero or oversized requests, and moving on
-   to a later kept chunk that fits or to a new one. */
+   to a later kept chunk that fits or to a new one. With `soft`, NULL where
+   it would fail. */
 __attribute__((noinline, unused))
-static void *weir__region_slow(weir_ctx *c, size_t bytes, const char *loc) {
-    if (bytes > WEIR_MAX_BYTES)
+static void *weir__region_slow(weir_ctx *c, size_t bytes, const char *loc, int soft) {
+    if (bytes > WEIR_MAX_BYTES) {
+        if (soft) return NULL;
         weir_fail(c, loc, "out of memory: region allocation of %zu bytes", bytes);
+    }
     size_t n = bytes ? (bytes + WEIR_ALIGN - 1) & ~(size_t)(WEIR_ALIGN - 1) : WEIR_ALIGN;
     if (n <= c->cap - c->off) return weir__bump(c, n);
     for (size_t i = c->cur + 1; i < c->nchunks; i++)
         if (c->chunks[i].cap >= n) { weir__set_chunk(c, i, 0); return weir__bump(c, n); }
-    if (c->nchunks == WEIR_MAX_CHUNKS)
+    if (c->nchunks == WEIR_MAX_CHUNKS) {
+        if (soft) return NULL;
         weir_fail(c, loc, "out of memory: too many region chunks");
+    }
     size_t want = c->nchunks ? c->chunks[c->nchunks - 1].cap : WEIR_FIRST_CHUNK / 2;
     want = want <= WEIR_MAX_BYTES / 2 ? 2 * want : WEIR_MAX_BYTES;
     if (want < n) want = n;
@@ -488,6 +493,7 @@ static void *weir__region_slow(weir_ctx *c, size_t bytes, const char *loc) {
     int mapped;
     unsigned char *p = weir__chunk_get(c, want, &mapped);
     if (!p && want > n) p = weir__chunk_get(c, want = n, &mapped); /* no room to double */
+    if (!p && soft) return NULL;
     if (!p) weir_fail(c, loc, "out of memory: could not get a region chunk of %zu bytes", want);
     c->chunks[c->nchunks++] = (weir_chunk){p, want, mapped};
     c->stats.reserved_bytes += want;
@@ -502,12 +508,32 @@ static inline void *weir_region_alloc_at(weir_ctx *c, size_t bytes, const char *
        rounded size fits too; zero and too-big requests take the slow path. */
     if (WEIR_LIKELY(bytes - 1 < c->cap - c->off))
         return weir__bump(c, (bytes + WEIR_ALIGN - 1) & ~(size_t)(WEIR_ALIGN - 1));
-    return weir__region_slow(c, bytes, loc);
+    return weir__region_slow(c, bytes, loc, 0);
 }
 
 /* weir_region_alloc_at with no location. */
 static inline void *weir_region_alloc(weir_ctx *c, size_t bytes) {
     return weir_region_alloc_at(c, bytes, NULL);
+}
+
+/* The first growth of a counted loop's state storage (Stmt::Grow with a
+   hint): `hint` rows of dims d[0..r) after the outer (the largest length the
+   loop's shape slice computed) in the region when the storage holds fewer
+   than `rows` (cap) and memory allows; else NULL, and the storage grows as
+   the iterations need it. */
+static inline void *weir_grow_hint(weir_ctx *c, int64_t hint, int64_t cap, int64_t rows,
+                                   const int64_t *d, int r, size_t elem_size) {
+    if (rows <= cap || hint < rows || hint <= cap) return NULL;
+    uint64_t bytes = elem_size ? elem_size : 1;
+    for (int k = 0; k < r; k++) {
+        if (d[k] <= 0) return NULL;
+        if (__builtin_mul_overflow(bytes, (uint64_t)d[k], &bytes)) return NULL;
+    }
+    if (__builtin_mul_overflow(bytes, (uint64_t)hint, &bytes) || bytes > WEIR_MAX_BYTES)
+        return NULL;
+    if (WEIR_LIKELY(bytes - 1 < c->cap - c->off))
+        return weir__bump(c, (bytes + WEIR_ALIGN - 1) & ~(size_t)(WEIR_ALIGN - 1));
+    return weir__region_slow(c, bytes, NULL, 1);
 }
 
 /* The current region position. */

@@ -75,6 +75,7 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
             conds: HashMap::new(),
             guards: Vec::new(),
             growing: HashMap::new(),
+            marks: Vec::new(),
             dest_index: f
                 .dests
                 .iter()
@@ -174,6 +175,9 @@ struct Lower<'a> {
     /// The `next` of each growing loop state ([`ArrState::grow`]) in scope:
     /// what its [`Stmt::Grow`] updates.
     growing: HashMap<Name, Growing>,
+    /// The region marks of the scopes being lowered, outermost first (see
+    /// [`Lower::grow`]).
+    marks: Vec<Name>,
 }
 
 /// The C variables of a growing loop state's next storage.
@@ -186,6 +190,8 @@ struct Growing {
     /// The inner dims (every dim but the outer).
     inner: Vec<Exp>,
     loc: usize,
+    /// How many of [`Lower::marks`] are outside the loop's body.
+    marks_at: usize,
 }
 
 /// A bounds test a boolean variable stands for (see [`Lower::guards`]).
@@ -714,6 +720,7 @@ impl Lower<'_> {
                     self.opts.mem == MemMode::Region || bufs.iter().any(|b| grown.contains(&b.var));
                 if region {
                     inner.push(I::RegionPush(mark.clone()));
+                    self.marks.push(mark.clone());
                 }
                 // Buffers too large for memory fail before the first statement
                 // that uses them (after the errors of the statements before it).
@@ -753,11 +760,14 @@ impl Lower<'_> {
                 }
                 inner.extend(frees);
                 if region {
+                    self.marks.pop();
                     inner.push(I::RegionPop(mark));
                 }
                 out.push(I::Block(inner));
             }
-            Stmt::Grow { dest, rows, .. } => self.grow(dest, rows, out),
+            Stmt::Grow {
+                dest, rows, hint, ..
+            } => self.grow(dest, rows, hint.as_ref(), out),
             Stmt::For { i, n, body } => {
                 let bound = self.canon_atom(n);
                 self.counters.insert(i.clone(), (bound, self.level + 1));
@@ -1557,6 +1567,7 @@ impl Lower<'_> {
         let region = self.opts.mem == MemMode::Region && !arrays.is_empty() && !grows;
         if region {
             setup.push(I::RegionPush(mark.clone()));
+            self.marks.push(mark.clone());
         }
         // The final state of a growing leaf, bound after the loop.
         for st in arrays {
@@ -1667,6 +1678,7 @@ impl Lower<'_> {
                                 elem: st.elem,
                                 inner: dims.iter().skip(1).cloned().collect(),
                                 loc,
+                                marks_at: this.marks.len(),
                             },
                         );
                         (with(cc), with(cn))
@@ -1770,6 +1782,7 @@ impl Lower<'_> {
         }
         setup.extend(frees);
         if region {
+            self.marks.pop();
             setup.push(I::RegionPop(mark));
         }
         out.push(I::Block(setup));
@@ -1778,7 +1791,7 @@ impl Lower<'_> {
     /// [`Stmt::Grow`]: when the next state's storage holds fewer than `rows`
     /// rows, new storage in the region of at least twice as many
     /// (`weir_grow_rows`); its old contents are not needed.
-    fn grow(&mut self, dest: &str, rows: &Atom, out: &mut Vec<I>) {
+    fn grow(&mut self, dest: &str, rows: &Atom, hint: Option<&Atom>, out: &mut Vec<I>) {
         let Some(g) = self.growing.get(dest).cloned() else {
             return;
         };
@@ -1789,25 +1802,22 @@ impl Lower<'_> {
         let mut dims = vec![Exp::Var(cap.clone())];
         dims.extend(g.inner.iter().cloned());
         let kind = AllocKind::Region;
-        let body = vec![
-            I::Decl(
-                cap.clone(),
-                CTy::Prim(PrimType::I64),
-                Some(Exp::Call(
-                    "weir_grow_rows".into(),
-                    vec![
-                        Exp::Var(g.cap.clone()),
-                        rows.clone(),
-                        Exp::Dims(if g.inner.is_empty() {
-                            vec![Exp::i64(1)]
-                        } else {
-                            g.inner.clone()
-                        }),
-                        Exp::i64(g.inner.len() as i64),
-                        Exp::SizeOf(g.elem),
-                    ],
-                )),
-            ),
+        let inner = Exp::Dims(if g.inner.is_empty() {
+            vec![Exp::i64(1)]
+        } else {
+            g.inner.clone()
+        });
+        let grow_rows = Exp::Call(
+            "weir_grow_rows".into(),
+            vec![
+                Exp::Var(g.cap.clone()),
+                rows.clone(),
+                inner.clone(),
+                Exp::i64(g.inner.len() as i64),
+                Exp::SizeOf(g.elem),
+            ],
+        );
+        let alloc = vec![
             I::Count {
                 var: n.clone(),
                 dims,
@@ -1823,11 +1833,67 @@ impl Lower<'_> {
                 kind,
                 loc: g.loc,
             },
-            I::Set(g.ptr.clone(), Exp::Var(p.clone())),
-            I::Set(c_name(dest), Exp::Var(p)),
-            I::Set(g.cap.clone(), Exp::Var(cap.clone())),
-            I::Set(dim_name(dest, 0), Exp::Var(cap)),
         ];
+        let mut body = match hint {
+            // (the shape slice's largest length where memory allows, else
+            // as the iterations need)
+            Some(h) => {
+                let h = self.atom(h);
+                let hp = self.fresh("hinted");
+                let mut fallback = vec![I::Set(cap.clone(), grow_rows)];
+                fallback.extend(alloc);
+                fallback.push(I::Set(hp.clone(), Exp::Var(p)));
+                vec![
+                    I::Decl(
+                        hp.clone(),
+                        CTy::Ptr(g.elem, false),
+                        Some(Exp::Call(
+                            "weir_grow_hint".into(),
+                            vec![
+                                Exp::var("ctx"),
+                                h.clone(),
+                                Exp::Var(g.cap.clone()),
+                                rows.clone(),
+                                inner,
+                                Exp::i64(g.inner.len() as i64),
+                                Exp::SizeOf(g.elem),
+                            ],
+                        )),
+                    ),
+                    I::Decl(cap.clone(), CTy::Prim(PrimType::I64), Some(h)),
+                    I::If(
+                        Exp::Pre("!", Box::new(Exp::Var(hp.clone()))),
+                        fallback,
+                        vec![],
+                    ),
+                    I::Set(g.ptr.clone(), Exp::Var(hp.clone())),
+                    I::Set(c_name(dest), Exp::Var(hp)),
+                ]
+            }
+            None => {
+                let mut b = vec![I::Decl(
+                    cap.clone(),
+                    CTy::Prim(PrimType::I64),
+                    Some(grow_rows),
+                )];
+                b.extend(alloc);
+                b.push(I::Set(g.ptr.clone(), Exp::Var(p.clone())));
+                b.push(I::Set(c_name(dest), Exp::Var(p)));
+                b
+            }
+        };
+        body.push(I::Set(g.cap.clone(), Exp::Var(cap.clone())));
+        body.push(I::Set(dim_name(dest, 0), Exp::Var(cap)));
+        // (grown inside scopes of the body, as where the body first writes
+        // the state: their marks move past the new storage, so leaving them
+        // keeps it; what they allocated before stays until the loop's scope
+        // ends, at most once per growth, which doubles)
+        for m in self.marks.iter().skip(g.marks_at) {
+            body.push(I::Set(
+                m.clone(),
+                Exp::Call("weir_region_mark".into(), vec![Exp::var("ctx")]),
+            ));
+        }
         out.push(I::If(Exp::op(">", rows, Exp::Var(g.cap)), body, vec![]));
     }
 }

@@ -266,9 +266,15 @@ pub enum Stmt {
     /// (at least twice the old, so growing costs amortised O(1) per row) when
     /// it holds fewer. Its old contents are not kept (the body writes all of
     /// the next state). Out of memory at `span`.
+    ///
+    /// With `hint` (the largest length of a counted loop's state, from its
+    /// shape slice), the first growth takes that many rows where memory
+    /// allows, so the loop allocates once; where it does not, the storage
+    /// grows as the iterations need it, and runs out of memory where one does.
     Grow {
         dest: Name,
         rows: Atom,
+        hint: Option<Atom>,
         span: Span,
     },
     /// Call of a DPS function: destinations first.
@@ -504,9 +510,12 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
             }
             out.extend(body.results.iter().filter_map(a));
         }
-        Stmt::Grow { dest, rows, .. } => {
+        Stmt::Grow {
+            dest, rows, hint, ..
+        } => {
             out.push(dest);
             out.extend(a(rows));
+            out.extend(hint.iter().filter_map(a));
         }
         Stmt::Call { dests, args, .. } => {
             out.extend(dests.iter());

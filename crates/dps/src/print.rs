@@ -301,8 +301,14 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             block(s, body, ind + 1);
             let _ = writeln!(s, "{pad}}}");
         }
-        Stmt::Grow { dest, rows, .. } => {
-            let _ = writeln!(s, "{pad}grow {dest} to {} rows", a(rows));
+        Stmt::Grow {
+            dest, rows, hint, ..
+        } => {
+            let hint = hint
+                .as_ref()
+                .map(|h| format!(" (first {})", a(h)))
+                .unwrap_or_default();
+            let _ = writeln!(s, "{pad}grow {dest} to {} rows{hint}", a(rows));
         }
         Stmt::Call {
             outs: o,

@@ -171,6 +171,22 @@ struct FunTr<'a> {
     /// allocates an upper bound, the entry writes the first rows and returns
     /// their number ([`ResultPart::Size`]).
     exist_dests: std::collections::HashSet<Name>,
+    /// The destination of the next state of a loop leaf grown in the loop
+    /// (`nx`, a view of the front of the growing storage): defined where the
+    /// body first writes it ([`FunTr::define_grown`]), not before the body, so
+    /// the body's own errors (an allocation too large for memory among them)
+    /// come first, as in the interpreter, and, when the body computes its
+    /// result elsewhere and copies it, the storage grows to the exact rows
+    /// copied instead of an upper bound (an `if` whose untaken branch is
+    /// large). Each: the storage, the rows (`F` or its bound), the element,
+    /// the rank, the loop's span and the first growth's hint
+    /// ([`Stmt::Grow`]).
+    lazy_grow: HashMap<Name, LazyGrow>,
+    /// The next lengths of loop states no size bounds ([`unbounded`]): the
+    /// error to report if the body writes such a state directly.
+    unbounded: HashMap<Name, Error>,
+    /// Set when the body wrote such a state directly.
+    unbounded_hit: Option<Error>,
     /// The final length of a loop's changing array state, as the loop's shape
     /// slice run ([`Dim::Slice`]; at least 0): what a later loop's slice starts from.
     final_sizes: HashMap<Name, Dim>,
@@ -228,6 +244,9 @@ impl<'a> FunTr<'a> {
             exist_bounds: HashMap::new(),
             row_empty: HashMap::new(),
             exist_dests: Default::default(),
+            lazy_grow: HashMap::new(),
+            unbounded: HashMap::new(),
+            unbounded_hit: None,
             uses: weir_ir::visit::use_counts(_d),
             final_sizes: HashMap::new(),
             reads: HashMap::new(),
@@ -657,12 +676,52 @@ impl<'a> FunTr<'a> {
     /// Before the first write into an entry's result `d`: it must have been
     /// allocated (see [`Guard::DestReady`]).
     fn dest_ready(&mut self, d: &Name, out: &mut Vec<Stmt>, span: Span) {
+        if self.lazy_grow.contains_key(d) {
+            self.define_grown(d, None, out);
+            return;
+        }
         if self.entry && self.result_sizes.contains_key(d) && self.ready.insert(d.clone()) {
             out.push(Stmt::Guard {
                 guard: Guard::DestReady { dest: d.clone() },
                 span,
             });
         }
+    }
+
+    /// Before the first write into `d`, the next state of a loop leaf grown
+    /// in the loop ([`FunTr::lazy_grow`]) on this path: grow the storage to
+    /// `rows` (the rows the body writes, where known; else its `F` or bound)
+    /// and bind `d` to a view of its front.
+    fn define_grown(&mut self, d: &Name, rows: Option<&Atom>, out: &mut Vec<Stmt>) {
+        let Some((storage, bound, elem, rank, span, hint)) = self.lazy_grow.get(d).cloned() else {
+            return;
+        };
+        if !self.ready.insert(d.clone()) {
+            return;
+        }
+        let rows = match (rows, &bound) {
+            (Some(r), _) => r.clone(),
+            (None, Atom::Var(u)) if self.unbounded.contains_key(u) => {
+                if self.unbounded_hit.is_none() {
+                    self.unbounded_hit = self.unbounded.get(u).cloned();
+                }
+                return;
+            }
+            (None, b) => b.clone(),
+        };
+        out.push(Stmt::Grow {
+            dest: storage.clone(),
+            rows: rows.clone(),
+            hint,
+            span,
+        });
+        out.push(Stmt::View {
+            var: d.clone(),
+            elem,
+            rank,
+            view: View::Slice(storage, Atom::Const(Const::I64(0)), rows),
+            span,
+        });
     }
 
     /// Leave a block: the names bound in it go out of scope (a shape that
@@ -2387,6 +2446,8 @@ impl<'a> FunTr<'a> {
                     let got = self.shape(l, span)?;
                     let len = self.resolve_here(&outer(&got), span)?;
                     let k = self.emit_dim(&len, &mut out, span);
+                    // (a loop's next state grown in the loop: to these rows)
+                    self.define_grown(d, Some(&k), &mut out);
                     // (an entry's result: the caller may have passed no
                     // storage or fewer rows; it learns how many it needs)
                     if self.entry && self.result_sizes.contains_key(d) && !self.ready.contains(d) {
@@ -4738,14 +4799,14 @@ impl FunTr<'_> {
             let cap = caps
                 .get(gi)
                 .filter(|_| g.is_some())
-                .map(|c| Dim::Var(c.clone()));
-            let buf = self.state_buf(il, *p, cap, pre, span)?;
+                .map(|c| Atom::Var(c.clone()));
+            let buf = self.state_buf(il, *p, None, pre, span)?;
             slots.push(Some(buf.var.clone()));
             bufs.push(buf);
-            info.push(match (g, len0.get(ai - 1).cloned().flatten()) {
-                (Some((len, f, _)), Some(l0)) => {
+            info.push(match (g, len0.get(ai - 1).cloned().flatten(), cap) {
+                (Some((len, f, _)), Some(l0), Some(cap)) => {
                     gi += 1;
-                    Some((len.clone(), f.clone(), l0, GrowMode::Sliced))
+                    Some((len.clone(), f.clone(), l0, GrowMode::Sliced(cap)))
                 }
                 _ => None,
             });
@@ -5544,16 +5605,28 @@ impl FunTr<'_> {
                     v.push(Some((len.clone(), f.simplify(), false)));
                     continue;
                 }
-                let f = exact
-                    .map_err(|bad| Error {
-                        span,
-                        message: format!(
-                            "{}, by a length that depends on {}, which is known only inside the loop",
-                            changes(),
-                            size_name(&bad)
-                        ),
-                        help: "the C backend needs each next length of a loop's array state, or an upper bound of it, from sizes alone before the iteration writes it (size slicing; a `filter`'s count is bounded by its input's length, a slice at an index read from an array is not bounded); or run with --interp".into(),
-                    })?;
+                let f = match exact {
+                    Ok(f) => f,
+                    Err(bad) => {
+                        // No bound from sizes: the body computes the next
+                        // state elsewhere and the storage grows to its
+                        // length where it is copied in ([`unbounded`]); the
+                        // error stands if the body would write it directly.
+                        let e = Error {
+                            span,
+                            message: format!(
+                                "{}, by a length that depends on {}, which is known only inside the loop",
+                                changes(),
+                                size_name(&bad)
+                            ),
+                            help: "the C backend needs each next length of a loop's array state, or an upper bound of it, from sizes alone before the iteration writes into it, unless the iteration computes the whole next state first (size slicing; a `filter`'s count is bounded by its input's length, a slice at an index read from an array is not bounded); or run with --interp".into(),
+                        };
+                        let u = unbounded(len);
+                        this.unbounded.insert(u.clone(), e);
+                        v.push(Some((len.clone(), Dim::Var(u), false)));
+                        continue;
+                    }
+                };
                 v.push(Some((len.clone(), f.simplify(), true)));
             }
             Ok(v)
@@ -6164,6 +6237,7 @@ impl FunTr<'_> {
                 prefix.push(Stmt::Grow {
                     dest: next.clone(),
                     rows: ncount.clone(),
+                    hint: None,
                     span,
                 });
             }
@@ -6296,7 +6370,7 @@ impl FunTr<'_> {
                     let Some(Some((len, f, len0, mode))) = growth.get(ai).cloned() else {
                         continue;
                     };
-                    let grows_in_loop = matches!(mode, GrowMode::Exact | GrowMode::Bounded);
+                    let grows_in_loop = true;
                     ai += 1;
                     let d = dests.get(k).cloned().flatten().unwrap_or_default();
                     let ish = self.shape(il, span)?;
@@ -6479,25 +6553,25 @@ impl FunTr<'_> {
                 view: View::Slice(full, Atom::Const(Const::I64(0)), Atom::Var(len.clone())),
                 span,
             });
-            let nl = self.emit_dim(&f, &mut prefix, span);
-            let nlc = Dim::Max(Box::new(self.atom_dim(&nl)), Box::new(Dim::Const(0)));
-            let nlc = self.emit_dim(&nlc, &mut prefix, span);
+            let (nl, nlc) = match &f {
+                // (no bound: the body says; `nlc` names it for `define_grown`)
+                Dim::Var(u) if self.unbounded.contains_key(u) => {
+                    (Atom::Const(Const::I64(0)), Atom::Var(u.clone()))
+                }
+                _ => {
+                    let nl = self.emit_dim(&f, &mut prefix, span);
+                    let nlc = Dim::Max(Box::new(self.atom_dim(&nl)), Box::new(Dim::Const(0)));
+                    (nl.clone(), self.emit_dim(&nlc, &mut prefix, span))
+                }
+            };
             let by_body = *mode == GrowMode::Bounded;
-            if matches!(mode, GrowMode::Exact | GrowMode::Bounded) {
-                prefix.push(Stmt::Grow {
-                    dest: next.clone(),
-                    rows: nlc.clone(),
-                    span,
-                });
-            }
             let nv = self.fresh("nx");
-            prefix.push(Stmt::View {
-                var: nv.clone(),
-                elem: p,
-                rank: r,
-                view: View::Slice(next, Atom::Const(Const::I64(0)), nlc.clone()),
-                span,
-            });
+            let hint = match mode {
+                GrowMode::Sliced(cap) => Some(cap.clone()),
+                _ => None,
+            };
+            self.lazy_grow
+                .insert(nv.clone(), (next, nlc.clone(), p, r, span, hint));
             // (bounded: `nl` is the bound; the body writes the first rows of
             // `nv` as of an existential destination and passes their number)
             let mut nsh = vec![if by_body { self.atom_dim(&nlc) } else { f }];
@@ -6542,9 +6616,16 @@ impl FunTr<'_> {
                 ai += 1;
             }
         }
+        let hit = self.unbounded_hit.take();
         let blk = self.body(body, &body_dests);
         for nv in &bounded {
             self.exist_dests.remove(nv);
+        }
+        for nv in body_dests.iter().flatten() {
+            self.lazy_grow.remove(nv);
+        }
+        if let Some(e) = std::mem::replace(&mut self.unbounded_hit, hit) {
+            return Err(e);
         }
         let mut blk = blk?;
         prefix.append(&mut blk.stmts);
@@ -6640,6 +6721,16 @@ fn if_dim(var: &Name, j: usize, k: usize) -> Name {
 
 /// The length of array leaf `j` of a loop's state bound to `var` at the start
 /// of an iteration (a scalar of the loop's state, see [`FunTr::loop_growth`]).
+/// The stand-in next length of a loop state's leaf whose length `len` no
+/// size bounds (see [`FunTr::unbounded`]).
+fn unbounded(len: &Name) -> Name {
+    format!("{len}_unbounded")
+}
+
+fn is_unbounded(v: &Name) -> bool {
+    v.ends_with("_unbounded")
+}
+
 fn loop_len(var: &Name, j: usize) -> Name {
     format!("{var}_looplen{j}")
 }
@@ -6715,11 +6806,17 @@ enum LeafRule {
     Expand,
 }
 
+/// A loop's next state grown where the body first writes it
+/// ([`FunTr::lazy_grow`]).
+type LazyGrow = (Name, Atom, PrimType, usize, Span, Option<Atom>);
+
 /// How the storage of a loop's array leaf that changes length is sized.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 enum GrowMode {
-    /// A `for` loop's largest length, computed before it by the shape slice.
-    Sliced,
+    /// Grown in the loop to each next length `F` (from sizes), the first time
+    /// to a `for` loop's largest length, computed before it by the shape
+    /// slice, where memory allows.
+    Sliced(Atom),
     /// Grown in the loop to each next length `F` (from sizes).
     Exact,
     /// Grown in the loop to an upper bound of the next length; the body
@@ -6740,6 +6837,9 @@ enum GrowMode {
 fn slices_bounds(growth: &[Option<(Name, Dim, bool)>]) -> bool {
     let lens: Vec<Name> = growth.iter().flatten().map(|g| g.0.clone()).collect();
     growth.iter().flatten().all(|g| {
+        if matches!(&g.1, Dim::Var(v) if is_unbounded(v)) {
+            return false;
+        }
         let mut own = 0;
         let mut other = false;
         g.1.map_leaves(&mut |l| {

@@ -314,9 +314,9 @@ impl V<'_> {
                 self.bind_outs(env, outs, scalars.len());
                 for st in arrays {
                     if let Some(fin) = &st.grow {
-                        if !grows(body, &st.next) {
+                        if grows(&body.stmts, &st.next, false) != Some(true) {
                             self.err(format!(
-                                "growing loop state `{}`: its body never grows it",
+                                "growing loop state `{}`: a path through its body uses it before growing it, or never grows it",
                                 st.next
                             ));
                         }
@@ -324,9 +324,14 @@ impl V<'_> {
                     }
                 }
             }
-            Stmt::Grow { dest, rows, .. } => {
+            Stmt::Grow {
+                dest, rows, hint, ..
+            } => {
                 self.array(env, dest);
                 self.scalar(env, rows);
+                if let Some(h) = hint {
+                    self.scalar(env, h);
+                }
             }
             Stmt::Call {
                 outs, dests, args, ..
@@ -349,18 +354,26 @@ impl V<'_> {
     }
 }
 
-/// Does the top level of `b` grow `next` ([`Stmt::Grow`]), before any
-/// statement that mentions it otherwise?
-fn grows(b: &Block, next: &str) -> bool {
-    for s in &b.stmts {
-        if let Stmt::Grow { dest, .. } = s
-            && dest == next
-        {
-            return true;
-        }
-        if mentions(std::slice::from_ref(s), next) {
-            return false;
+/// On every path through `stmts`, is `next` grown ([`Stmt::Grow`]) before
+/// any other statement mentions it? `Some(grown at the end)`, or `None` when
+/// a path mentions it first. (The body grows it where it first writes it,
+/// which may be inside an `alloc` scope or an `if` branch.)
+fn grows(stmts: &[Stmt], next: &str, mut grown: bool) -> Option<bool> {
+    for s in stmts {
+        match s {
+            Stmt::Grow { dest, .. } if dest == next => grown = true,
+            _ if !mentions(std::slice::from_ref(s), next) => {}
+            Stmt::Alloc { body, .. } if !stmt_uses(s).iter().any(|u| u.as_str() == next) => {
+                grown = grows(&body.stmts, next, grown)?;
+            }
+            Stmt::If { then, els, .. } if !stmt_uses(s).iter().any(|u| u.as_str() == next) => {
+                let t = grows(&then.stmts, next, grown)?;
+                let e = grows(&els.stmts, next, grown)?;
+                grown = t && e;
+            }
+            _ if grown => {}
+            _ => return None,
         }
     }
-    false
+    Some(grown)
 }
