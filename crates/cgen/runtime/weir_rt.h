@@ -291,6 +291,12 @@ static inline int64_t weir_grow_rows(int64_t cap, int64_t rows, const int64_t *d
     return want > rows ? want : rows;
 }
 
+/* Does an array of dims d[0..r) fit in memory (weir_count_ok)? */
+static inline int weir_fits(const int64_t *d, int r, size_t elem_size) {
+    int64_t n;
+    return weir_count_ok(d, r, elem_size, &n);
+}
+
 /* The element count to allocate for a lazy count: none while it is -1. */
 static inline int64_t weir_lazy_n(int64_t n) { return n < 0 ? 0 : n; }
 

@@ -716,8 +716,8 @@ impl Lower<'_> {
                 // (a growing loop state's storage is in the region, also with
                 // malloc/free: this scope releases it)
                 let grown = grown_outs(&body.stmts);
-                let region =
-                    self.opts.mem == MemMode::Region || bufs.iter().any(|b| grown.contains(&b.var));
+                let region = self.opts.mem == MemMode::Region
+                    || bufs.iter().any(|b| b.grown || grown.contains(&b.var));
                 if region {
                     inner.push(I::RegionPush(mark.clone()));
                     self.marks.push(mark.clone());
@@ -725,7 +725,40 @@ impl Lower<'_> {
                 // Buffers too large for memory fail before the first statement
                 // that uses them (after the errors of the statements before it).
                 let mut pending = Vec::new();
+                let mut grown_here = Vec::new();
                 for b in bufs {
+                    if b.grown {
+                        // (empty storage, grown by `Stmt::Grow` in this
+                        // scope's region: a pointer and a capacity in rows)
+                        let dims: Vec<Exp> = b.dims.iter().map(|d| self.atom(d)).collect();
+                        let mut zero = dims.clone();
+                        if let Some(d) = zero.first_mut() {
+                            *d = Exp::i64(0);
+                        }
+                        self.declare_array(&mut inner, &b.var, b.elem, Exp::Null, zero, false);
+                        let cap = self.fresh("cap");
+                        // (-1: the first growth always allocates)
+                        inner.push(I::Decl(
+                            cap.clone(),
+                            CTy::Prim(PrimType::I64),
+                            Some(Exp::i64(-1)),
+                        ));
+                        self.arrays.insert(b.var.clone(), (b.elem, b.dims.len()));
+                        let loc = self.loc(b.span);
+                        self.growing.insert(
+                            b.var.clone(),
+                            Growing {
+                                ptr: c_name(&b.var),
+                                cap,
+                                elem: b.elem,
+                                inner: dims.iter().skip(1).cloned().collect(),
+                                loc,
+                                marks_at: self.marks.len(),
+                            },
+                        );
+                        grown_here.push(b.var.clone());
+                        continue;
+                    }
                     let n = self.alloc_buf(
                         &b.var, b.elem, &b.dims, &b.when, b.span, true, &mut inner, &mut frees,
                     );
@@ -755,6 +788,9 @@ impl Lower<'_> {
                     self.stmt_with_needs(st, now, &mut inner);
                 }
                 inner.extend(pending.into_iter().map(|(_, need, _)| need));
+                for v in &grown_here {
+                    self.growing.remove(v);
+                }
                 for (o, r) in names.iter().zip(&body.results) {
                     inner.push(I::Set(c_name(o), self.atom(r)));
                 }
@@ -1049,16 +1085,34 @@ impl Lower<'_> {
                 ));
                 return;
             }
-            Guard::DestReady { dest } => {
+            Guard::DestReady { dest, row } => {
                 let Some(&k) = self.dest_index.get(dest) else {
                     return;
                 };
                 let loc = self.loc(span);
-                out.push(I::FailIf {
-                    cond: Exp::Call(
-                        "weir_dest_missing".into(),
-                        vec![Exp::var("ctx"), Exp::Const(Const::I32(k as i32))],
+                let missing = Exp::Call(
+                    "weir_dest_missing".into(),
+                    vec![Exp::var("ctx"), Exp::Const(Const::I32(k as i32))],
+                );
+                // (a `build` of rows: here only when a row fits; else its
+                // first row fails where it is made)
+                let cond = match self.arrays.get(dest) {
+                    Some((elem, _)) if !row.is_empty() => Exp::op(
+                        "&&",
+                        missing,
+                        Exp::Call(
+                            "weir_fits".into(),
+                            vec![
+                                Exp::Dims(row.iter().map(|a| self.atom(a)).collect()),
+                                Exp::i64(row.len() as i64),
+                                Exp::SizeOf(*elem),
+                            ],
+                        ),
                     ),
+                    _ => missing,
+                };
+                out.push(I::FailIf {
+                    cond,
                     message: format!("out of memory: result {k} is too large to allocate"),
                     args: vec![],
                     loc,

@@ -98,6 +98,11 @@ pub struct Buf {
     /// trip counts of the loops the buffer was hoisted out of, so that a loop
     /// that never runs allocates nothing for its body.
     pub when: Vec<Atom>,
+    /// Storage that starts empty (`dims` with an outer 0 rows) and is grown
+    /// by [`Stmt::Grow`] where its rows are known (an `if` whose branch's
+    /// length is known only inside the branch): in the region of this scope,
+    /// which releases it; never hoisted out of a loop.
+    pub grown: bool,
 }
 
 /// A run-time check of a construct's arguments, made where the construct is
@@ -117,7 +122,13 @@ pub enum Guard {
     /// caller could not allocate it (too large for memory, so it passed none),
     /// an out-of-memory error here, where the interpreter would fail to
     /// allocate the array, unless an earlier error came first.
-    DestReady { dest: Name },
+    ///
+    /// With `row` (the dims of one row, where `dest` is made by a `build` of
+    /// rows): only when one row fits in memory. The interpreter allocates
+    /// the rows one at a time, so a row too large for memory fails where the
+    /// first row is made, inside the `build` (a [`Guard::DestReady`] of the
+    /// row there; fuzz seed 101, program 15495).
+    DestReady { dest: Name, row: Vec<Atom> },
     /// Before writing the first `rows` rows of `dest`, a result of an entry
     /// point whose outer size is existential: the caller passed no storage
     /// (its upper bound was too large to allocate) or fewer rows. Out of
@@ -436,7 +447,7 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
         Stmt::Check { check, .. } => out.extend(a(&check.got).into_iter().chain(a(&check.want))),
         Stmt::Guard { guard, .. } => {
             out.extend(guard_atoms(guard).into_iter().filter_map(a));
-            if let Guard::DestReady { dest } | Guard::DestRows { dest, .. } = guard {
+            if let Guard::DestReady { dest, .. } | Guard::DestRows { dest, .. } = guard {
                 out.push(dest);
             }
         }
@@ -531,7 +542,7 @@ pub fn guard_atoms(g: &Guard) -> Vec<&Atom> {
         Guard::Core(c) => c.args.iter().collect(),
         Guard::Split { k, len } => vec![k, len],
         Guard::Slide { w, s, len } => vec![w, s, len],
-        Guard::DestReady { .. } => vec![],
+        Guard::DestReady { row, .. } => row.iter().collect(),
         Guard::DestRows { rows, .. } => vec![rows],
         Guard::Irregular {
             at,
@@ -562,10 +573,14 @@ pub fn stmt_binds(s: &Stmt) -> Vec<&Name> {
 
 /// The `out` buffers of the growing loop states ([`ArrState::grow`]) in
 /// `stmts`, nested ones included: their `alloc` scope also holds the storage
-/// the loop grows, so it must stay where it is.
+/// the loop grows, so it must stay where it is. (Also the buffers grown in
+/// place, [`Buf::grown`].)
 pub fn grown_outs(stmts: &[Stmt]) -> Vec<Name> {
     let mut v = Vec::new();
     for s in stmts {
+        if let Stmt::Alloc { bufs, .. } = s {
+            v.extend(bufs.iter().filter(|b| b.grown).map(|b| b.var.clone()));
+        }
         if let Stmt::Loop { arrays, .. } = s {
             v.extend(
                 arrays

@@ -133,7 +133,15 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                 Guard::Slide { w, s, len } => {
                     format!("assert_slide {} {} {}", a(w), a(s), a(len))
                 }
-                Guard::DestReady { dest } => format!("assert_allocated {dest}"),
+                Guard::DestReady { dest, row } if row.is_empty() => {
+                    format!("assert_allocated {dest}")
+                }
+                Guard::DestReady { dest, row } => {
+                    format!(
+                        "assert_allocated {dest} unless a row [{}] is too large",
+                        atoms(row, ", ")
+                    )
+                }
                 Guard::DestRows { dest, rows } => format!("assert_rows {dest} {}", a(rows)),
                 Guard::Irregular {
                     at,
@@ -182,6 +190,11 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                         String::new()
                     } else {
                         format!(" if {} > 0", atoms(&b.when, ", "))
+                    };
+                    let when = if b.grown {
+                        format!("{when} grown")
+                    } else {
+                        when
                     };
                     format!(
                         "{}: [{}]{}{when}",

@@ -284,7 +284,8 @@ fn hoist_allocation(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
                     let grown = grown_outs(&sb.stmts);
                     let (inv, var): (Vec<Buf>, Vec<Buf>) =
                         std::mem::take(bufs).into_iter().partition(|b| {
-                            !grown.contains(&b.var)
+                            !b.grown
+                                && !grown.contains(&b.var)
                                 && atom_vars(&b.dims)
                                     .chain(atom_vars(&b.when))
                                     .all(|v| !before.contains(v) && !params.contains(v))

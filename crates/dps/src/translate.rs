@@ -182,6 +182,9 @@ struct FunTr<'a> {
     /// the rank, the loop's span and the first growth's hint
     /// ([`Stmt::Grow`]).
     lazy_grow: HashMap<Name, LazyGrow>,
+    /// The row views of a `build` of rows writing an entry's result: the
+    /// result ([`FunTr::dest_ready_rows`]).
+    result_rows: HashMap<Name, Name>,
     /// The next lengths of loop states no size bounds ([`unbounded`]): the
     /// error to report if the body writes such a state directly.
     unbounded: HashMap<Name, Error>,
@@ -245,6 +248,7 @@ impl<'a> FunTr<'a> {
             row_empty: HashMap::new(),
             exist_dests: Default::default(),
             lazy_grow: HashMap::new(),
+            result_rows: HashMap::new(),
             unbounded: HashMap::new(),
             unbounded_hit: None,
             uses: weir_ir::visit::use_counts(_d),
@@ -676,13 +680,25 @@ impl<'a> FunTr<'a> {
     /// Before the first write into an entry's result `d`: it must have been
     /// allocated (see [`Guard::DestReady`]).
     fn dest_ready(&mut self, d: &Name, out: &mut Vec<Stmt>, span: Span) {
+        self.dest_ready_rows(d, vec![], out, span);
+    }
+
+    /// [`FunTr::dest_ready`]; with `row`, the dims of one row of a `build`
+    /// of rows that writes `d` (see [`Guard::DestReady`]). A row of such a
+    /// `build` ([`FunTr::result_rows`]) is checked for its entry result where
+    /// the row is first written.
+    fn dest_ready_rows(&mut self, d: &Name, row: Vec<Atom>, out: &mut Vec<Stmt>, span: Span) {
         if self.lazy_grow.contains_key(d) {
             self.define_grown(d, None, out);
             return;
         }
-        if self.entry && self.result_sizes.contains_key(d) && self.ready.insert(d.clone()) {
+        let root = match self.result_rows.get(d) {
+            Some(r) => r.clone(),
+            None => d.clone(),
+        };
+        if self.entry && self.result_sizes.contains_key(&root) && self.ready.insert(d.clone()) {
             out.push(Stmt::Guard {
-                guard: Guard::DestReady { dest: d.clone() },
+                guard: Guard::DestReady { dest: root, row },
                 span,
             });
         }
@@ -2318,7 +2334,22 @@ impl<'a> FunTr<'a> {
                             }
                             match target {
                                 Some(d) => {
-                                    self.dest_ready(&d, &mut out, s.span);
+                                    // (a `build` of rows: only when a row
+                                    // fits, else where its first row is made)
+                                    let row = match &s.exp {
+                                        core::Exp::Prim(Builtin::Build, _) if sh.len() >= 2 => {
+                                            let mut v = Vec::new();
+                                            for x in &sh[1..] {
+                                                let x = self.resolve_here(x, s.span)?;
+                                                let x =
+                                                    Dim::Max(Box::new(x), Box::new(Dim::Const(0)));
+                                                v.push(self.emit_dim(&x, &mut out, s.span));
+                                            }
+                                            v
+                                        }
+                                        _ => vec![],
+                                    };
+                                    self.dest_ready_rows(&d, row, &mut out, s.span);
                                     let want = self.shapes.get(&d).cloned().unwrap_or_default();
                                     self.guard(
                                         &sh,
@@ -2350,6 +2381,7 @@ impl<'a> FunTr<'a> {
                                         dims,
                                         span: s.span,
                                         when: vec![],
+                                        grown: false,
                                     });
                                     leaf_dests.push(Some(name));
                                 }
@@ -2639,6 +2671,7 @@ impl<'a> FunTr<'a> {
                         .collect(),
                     span,
                     when: vec![],
+                    grown: false,
                 });
                 leaves.push((name, Dim::Const(0), Dim::Const(0), false, dims_d));
                 lates.push((false, false));
@@ -2663,8 +2696,48 @@ impl<'a> FunTr<'a> {
                     Err(e) => Err(e),
                 }
             };
-            let lt = len_or_bound(self, &outer(a), &mut late.0)?;
-            let le = len_or_bound(self, &outer(b), &mut late.1)?;
+            let (lt, le) = match (
+                len_or_bound(self, &outer(a), &mut late.0),
+                len_or_bound(self, &outer(b), &mut late.1),
+            ) {
+                (Ok(x), Ok(y)) => (x, y),
+                (Err(err), _) | (_, Err(err)) if exist => {
+                    // A branch's length with no bound before the `if` (a
+                    // size computed inside the branch): storage grown where
+                    // the branch copies its value in, to its length
+                    // ([`Buf::grown`], [`FunTr::lazy_grow`]); both branches
+                    // return their lengths.
+                    let u = unbounded(&format!("{}_if{j}", s.var));
+                    self.unbounded.insert(u.clone(), err);
+                    let mut dims_d = vec![Dim::Var(u.clone())];
+                    for d in a.iter().skip(1) {
+                        dims_d.push(self.resolve_here(d, span)?);
+                    }
+                    let mut dims = vec![Atom::Const(Const::I64(0))];
+                    dims.extend(
+                        dims_d
+                            .iter()
+                            .skip(1)
+                            .map(|d| self.emit_dim(d, pre, span))
+                            .collect::<Vec<_>>(),
+                    );
+                    let name = self.fresh("b");
+                    self.shapes.insert(name.clone(), dims_d.clone());
+                    self.bind_depth(&name);
+                    bufs.push(Buf {
+                        var: name.clone(),
+                        elem,
+                        dims,
+                        span,
+                        when: vec![],
+                        grown: true,
+                    });
+                    leaves.push((name, Dim::Var(u.clone()), Dim::Var(u), exist, dims_d));
+                    lates.push((true, true));
+                    continue;
+                }
+                (Err(err), _) | (_, Err(err)) => return Err(err),
+            };
             // The taken branch's length (the condition is known before the
             // `if`), so an untaken branch's huge length allocates nothing;
             // never negative: a negative length is the taken branch's error.
@@ -2705,6 +2778,7 @@ impl<'a> FunTr<'a> {
                 dims,
                 span,
                 when: vec![],
+                grown: false,
             });
             leaves.push((name, lt, le, exist, dims_d));
             lates.push(late);
@@ -2760,6 +2834,24 @@ impl<'a> FunTr<'a> {
                             dests.push(Some(b.clone()));
                             continue;
                         }
+                        if late
+                            && let Some(Dim::Var(u)) = dims_d.first()
+                            && me.unbounded.contains_key(u)
+                        {
+                            // (the grown storage: this branch's view of it
+                            // is bound where the branch writes it)
+                            let nv = me.fresh("nx");
+                            me.shapes.insert(nv.clone(), dims_d.clone());
+                            me.bind_depth(&nv);
+                            me.exist_dests.insert(nv.clone());
+                            lent.push(nv.clone());
+                            me.lazy_grow.insert(
+                                nv.clone(),
+                                (b.clone(), Atom::Var(u.clone()), *p, *r, span, None),
+                            );
+                            dests.push(Some(nv));
+                            continue;
+                        }
                         if late {
                             me.shapes.insert(b.clone(), dims_d.clone());
                             if me.exist_dests.insert(b.clone()) {
@@ -2806,9 +2898,14 @@ impl<'a> FunTr<'a> {
                     }
                 }
             }
+            let hit = me.unbounded_hit.take();
             let blk = me.body(body, &dests);
             for b in lent {
                 me.exist_dests.remove(&b);
+                me.lazy_grow.remove(&b);
+            }
+            if let Some(e) = std::mem::replace(&mut me.unbounded_hit, hit) {
+                return Err(e);
             }
             let mut blk = blk?;
             views.append(&mut blk.stmts);
@@ -2936,6 +3033,7 @@ impl<'a> FunTr<'a> {
                     dims: dims.clone(),
                     span,
                     when: vec![],
+                    grown: false,
                 });
             }
             targets.push(part);
@@ -3973,6 +4071,17 @@ impl FunTr<'_> {
                                 dsh.get(1..).map(|x| x.to_vec()).unwrap_or_default(),
                             );
                             self.depth.insert(row.clone(), self.cur + 1);
+                            // (an entry's result: checked where the row is
+                            // first made, when a row is too large for memory)
+                            // (a row of constant dims always fits: the
+                            // check before the `build` covers it)
+                            let root = self.result_rows.get(&d).cloned().unwrap_or(d.clone());
+                            let small = dsh.iter().skip(1).all(|x| {
+                                matches!(self.expand(x).simplify(), Dim::Const(c) if c < 1 << 32)
+                            });
+                            if self.entry && !small && self.result_sizes.contains_key(&root) {
+                                self.result_rows.insert(row.clone(), root);
+                            }
                             inner_dests.push(Some(row));
                         }
                     }
@@ -4901,6 +5010,7 @@ impl FunTr<'_> {
                 dims: dims.clone(),
                 span,
                 when: vec![],
+                grown: false,
             });
         }
         let mut inner = Vec::new();
@@ -5252,6 +5362,7 @@ impl FunTr<'_> {
             dims,
             span,
             when: vec![],
+            grown: false,
         })
     }
 
@@ -5368,6 +5479,7 @@ impl FunTr<'_> {
                 dims,
                 span,
                 when: vec![],
+                grown: false,
             });
             inner.push(Stmt::Copy {
                 dest: b.clone(),
@@ -6073,6 +6185,7 @@ impl FunTr<'_> {
                 dims: vec![cap.clone()],
                 span,
                 when: vec![],
+                grown: false,
             });
             outs_buf.push(b);
         }

@@ -130,7 +130,7 @@ impl V<'_> {
                 for x in guard_atoms(guard) {
                     self.scalar(env, x);
                 }
-                if let Guard::DestReady { dest } = guard {
+                if let Guard::DestReady { dest, .. } = guard {
                     self.array(env, dest);
                 }
             }

@@ -162,6 +162,7 @@ fn dead_allocation_drops_an_unused_buffer_and_empty_allocation_the_scope() {
         dims: vec![Atom::Const(Const::I64(4))],
         span: Span::default(),
         when: vec![],
+        grown: false,
     };
     let p = hand_made(vec![buf("b1"), buf("b2")]);
     weir_dps::verify::verify_program(&p).expect("valid");
@@ -284,12 +285,19 @@ fn a_loop_state_changing_shape_is_rejected_naming_both() {
         matches!((rep, grow), (Some(r), Some(g)) if r < g),
         "the state grows after the iteration computed it:\n{text}"
     );
-    // an `if` whose branch's length is read from the array inside it:
-    // rejected, naming the size
-    let e = backend_error(
+    // also through an `if` whose branch's length is read from the array
+    // inside the branch (the `if`'s storage grows too)
+    let p = dps_simplified(
         "entry f [n] (a: [n]f64) : f64 = let y = loop x = a while length x > 1 do (if x[0] > 0.0 then replicate (i64 x[0]) 1.0 else x) in y[0]",
     );
-    assert!(e.contains("depends on"), "{e}");
+    assert!(program_to_string(&p).contains(" grown"));
+    // an inner size changed by a value computed in the loop: rejected,
+    // naming both shapes
+    let e = backend_error(
+        "entry f [n] (a: [n][2]f64) (k: i64) : f64 = let y = loop x = a for i < k do (if x[0][0] > 0.0 then transpose x else x) in y[0][0]",
+    );
+    assert!(e.contains("changes shape"), "{e}");
+    assert!(e.contains("starts as") && e.contains("returns"), "{e}");
     // a slice with bounds read from the array: bounded by the array's
     // length, compiles (the state shrinks in its first storage)
     dps_simplified(

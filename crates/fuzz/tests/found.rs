@@ -32,6 +32,11 @@ const FOUND: &[(u64, u64, &str)] = &[
         20265,
         "a counted loop's storage sized by its shape slice before it ran: out of memory at the loop, not at the `replicate`",
     ),
+    (
+        101,
+        15495,
+        "an entry's `build` of rows too large for memory: C at the `build`, the interpreter at the row's `iota`",
+    ),
 ];
 
 #[test]
