@@ -1852,6 +1852,19 @@ impl<'a> FunTr<'a> {
                         if let Some(d) = x.first_mut() {
                             *d = total;
                         }
+                        // Rows of different sizes (checked equal where both
+                        // are known): the larger, so that an empty operand
+                        // whose rows have a negative size (never evaluated,
+                        // unknown to the interpreter) takes the other's
+                        // (fuzz seed 101, program 24807)
+                        for (k, yk) in y.iter().enumerate().skip(1) {
+                            if let Some(xk) = x.get_mut(k)
+                                && !self
+                                    .same_shape(std::slice::from_ref(xk), std::slice::from_ref(yk))
+                            {
+                                *xk = Dim::Max(Box::new(xk.clone()), Box::new(yk.clone()));
+                            }
+                        }
                         v.push(x);
                     }
                     v

@@ -37,6 +37,11 @@ const FOUND: &[(u64, u64, &str)] = &[
         15495,
         "an entry's `build` of rows too large for memory: C at the `build`, the interpreter at the row's `iota`",
     ),
+    (
+        101,
+        24807,
+        "`++` of an empty array whose rows have a negative size: C checked the other's rows against it",
+    ),
 ];
 
 #[test]
