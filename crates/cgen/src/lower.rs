@@ -802,8 +802,11 @@ impl Lower<'_> {
                 out.push(I::Block(inner));
             }
             Stmt::Grow {
-                dest, rows, hint, ..
-            } => self.grow(dest, rows, hint.as_ref(), out),
+                dest,
+                rows,
+                hint,
+                span,
+            } => self.grow(dest, rows, hint.as_ref(), *span, out),
             Stmt::For { i, n, body } => {
                 let bound = self.canon_atom(n);
                 self.counters.insert(i.clone(), (bound, self.level + 1));
@@ -1845,10 +1848,15 @@ impl Lower<'_> {
     /// [`Stmt::Grow`]: when the next state's storage holds fewer than `rows`
     /// rows, new storage in the region of at least twice as many
     /// (`weir_grow_rows`); its old contents are not needed.
-    fn grow(&mut self, dest: &str, rows: &Atom, hint: Option<&Atom>, out: &mut Vec<I>) {
-        let Some(g) = self.growing.get(dest).cloned() else {
+    fn grow(&mut self, dest: &str, rows: &Atom, hint: Option<&Atom>, span: Span, out: &mut Vec<I>) {
+        let Some(mut g) = self.growing.get(dest).cloned() else {
             return;
         };
+        // (out of memory where the growth is: the construct that writes the
+        // state, as the interpreter, else the loop)
+        if span != Span::default() {
+            g.loc = self.loc(span);
+        }
         let rows = self.atom(rows);
         let cap = self.fresh("cap");
         let n = self.fresh("grow_n");

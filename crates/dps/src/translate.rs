@@ -689,7 +689,7 @@ impl<'a> FunTr<'a> {
     /// the row is first written.
     fn dest_ready_rows(&mut self, d: &Name, row: Vec<Atom>, out: &mut Vec<Stmt>, span: Span) {
         if self.lazy_grow.contains_key(d) {
-            self.define_grown(d, None, out);
+            self.define_grown(d, None, out, span);
             return;
         }
         let root = match self.result_rows.get(d) {
@@ -708,7 +708,9 @@ impl<'a> FunTr<'a> {
     /// in the loop ([`FunTr::lazy_grow`]) on this path: grow the storage to
     /// `rows` (the rows the body writes, where known; else its `F` or bound)
     /// and bind `d` to a view of its front.
-    fn define_grown(&mut self, d: &Name, rows: Option<&Atom>, out: &mut Vec<Stmt>) {
+    /// Out of memory at `at`, the construct that writes it (where the
+    /// interpreter fails to allocate its value), else at the loop.
+    fn define_grown(&mut self, d: &Name, rows: Option<&Atom>, out: &mut Vec<Stmt>, at: Span) {
         let Some((storage, bound, elem, rank, span, hint)) = self.lazy_grow.get(d).cloned() else {
             return;
         };
@@ -725,6 +727,7 @@ impl<'a> FunTr<'a> {
             }
             (None, b) => b.clone(),
         };
+        let span = if at == Span::default() { span } else { at };
         out.push(Stmt::Grow {
             dest: storage.clone(),
             rows: rows.clone(),
@@ -2492,7 +2495,7 @@ impl<'a> FunTr<'a> {
                     let len = self.resolve_here(&outer(&got), span)?;
                     let k = self.emit_dim(&len, &mut out, span);
                     // (a loop's next state grown in the loop: to these rows)
-                    self.define_grown(d, Some(&k), &mut out);
+                    self.define_grown(d, Some(&k), &mut out, span);
                     // (an entry's result: the caller may have passed no
                     // storage or fewer rows; it learns how many it needs)
                     if self.entry && self.result_sizes.contains_key(d) && !self.ready.contains(d) {

@@ -42,6 +42,11 @@ const FOUND: &[(u64, u64, &str)] = &[
         24807,
         "`++` of an empty array whose rows have a negative size: C checked the other's rows against it",
     ),
+    (
+        101,
+        54116,
+        "a loop state written directly by a `replicate` too large for memory: C at the loop, not the `replicate`",
+    ),
 ];
 
 #[test]
