@@ -1188,23 +1188,27 @@ impl<'a> FunTr<'a> {
 
     /// `let b = exp`, a `bool`, as an atom.
     fn bool_let(&mut self, exp: SExp, out: &mut Vec<Stmt>, span: Span) -> Atom {
-        let t = self.fresh("c");
-        out.push(Stmt::Let {
-            var: t.clone(),
-            ty: PrimType::Bool,
-            exp,
-            span,
-        });
-        self.bind_depth(&t);
-        Atom::Var(t)
+        self.typed_let("c", PrimType::Bool, exp, out, span)
     }
 
     /// `let s = exp` (an `i64` of shape arithmetic), as an atom.
     fn shape_let(&mut self, exp: SExp, out: &mut Vec<Stmt>, span: Span) -> Atom {
-        let t = self.fresh("s");
+        self.typed_let("s", PrimType::I64, exp, out, span)
+    }
+
+    /// `let <fresh base> : ty = exp`, as an atom.
+    fn typed_let(
+        &mut self,
+        base: &str,
+        ty: PrimType,
+        exp: SExp,
+        out: &mut Vec<Stmt>,
+        span: Span,
+    ) -> Atom {
+        let t = self.fresh(base);
         out.push(Stmt::Let {
             var: t.clone(),
-            ty: PrimType::I64,
+            ty,
             exp,
             span,
         });
@@ -2639,6 +2643,31 @@ impl<'a> FunTr<'a> {
         Ok((name, dims_d, td, ed))
     }
 
+    /// A buffer of an `if`'s result leaf, of shape `dims_d` (`dims` emitted;
+    /// `grown`: empty storage grown by the branches, [`Buf::grown`]).
+    fn if_buf(
+        &mut self,
+        elem: PrimType,
+        dims_d: &[Dim],
+        dims: Vec<Atom>,
+        grown: bool,
+        bufs: &mut Vec<Buf>,
+        span: Span,
+    ) -> Name {
+        let name = self.fresh("b");
+        self.shapes.insert(name.clone(), dims_d.to_vec());
+        self.bind_depth(&name);
+        bufs.push(Buf {
+            var: name.clone(),
+            elem,
+            dims,
+            span,
+            when: vec![],
+            grown,
+        });
+        name
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn if_stmt(
         &mut self,
@@ -2737,17 +2766,7 @@ impl<'a> FunTr<'a> {
                             .map(|d| self.emit_dim(d, pre, span))
                             .collect::<Vec<_>>(),
                     );
-                    let name = self.fresh("b");
-                    self.shapes.insert(name.clone(), dims_d.clone());
-                    self.bind_depth(&name);
-                    bufs.push(Buf {
-                        var: name.clone(),
-                        elem,
-                        dims,
-                        span,
-                        when: vec![],
-                        grown: true,
-                    });
+                    let name = self.if_buf(elem, &dims_d, dims, true, &mut bufs, span);
                     leaves.push((name, Dim::Var(u.clone()), Dim::Var(u), exist, dims_d));
                     lates.push((true, true));
                     continue;
@@ -2785,17 +2804,7 @@ impl<'a> FunTr<'a> {
                 dims_d.push(self.resolve_here(d, span)?);
             }
             let dims: Vec<Atom> = dims_d.iter().map(|d| self.emit_dim(d, pre, span)).collect();
-            let name = self.fresh("b");
-            self.shapes.insert(name.clone(), dims_d.clone());
-            self.bind_depth(&name);
-            bufs.push(Buf {
-                var: name.clone(),
-                elem,
-                dims,
-                span,
-                when: vec![],
-                grown: false,
-            });
+            let name = self.if_buf(elem, &dims_d, dims, false, &mut bufs, span);
             leaves.push((name, lt, le, exist, dims_d));
             lates.push(late);
         }
