@@ -1508,7 +1508,14 @@ impl<'a> FunTr<'a> {
                     // reads 0 (fuzz seed 89, program 29244)
                     .map(|d| match d.as_const() {
                         Some(c) if c < 0 => Dim::Const(0),
-                        _ => d,
+                        Some(_) => d,
+                        // (an inner size may be negative where it was never
+                        // evaluated: `map (\x -> replicate (n - 1) 0) a[n:]`
+                        // with `n = 0`; an outer one was checked)
+                        None if k > 0 && !matches!(d.simplify(), Dim::DimOf(..)) => {
+                            Dim::Max(Box::new(d), Box::new(Dim::Const(0)))
+                        }
+                        None => d,
                     })
             }
             core::Exp::CheckSize(c) => Some(self.atom_dim(&c.got)),
@@ -3667,6 +3674,40 @@ impl FunTr<'_> {
                         SExp::Atom(Atom::Var(v))
                     }
                     _ => SExp::Dim(leaf.name().cloned().unwrap_or_default(), k),
+                };
+                // An inner size is negative only where it was never evaluated,
+                // inside an empty array (`map (\x -> replicate (n - 1) 0)
+                // a[n:]` with `n = 0`): its `dim` is 0, as the interpreter's
+                // failed probe counts it. (An outer size was checked where
+                // the array was made.)
+                let exp = match exp {
+                    SExp::Atom(x) if k > 0 && !self.provably_nonneg(&x) => {
+                        let d = self.atom_dim(&x);
+                        let m = self.emit_dim(
+                            &Dim::Max(Box::new(d), Box::new(Dim::Const(0))),
+                            out,
+                            span,
+                        );
+                        SExp::Atom(m)
+                    }
+                    SExp::Dim(x, k) if k > 0 => {
+                        let t = self.fresh("d");
+                        self.bind_depth(&t);
+                        self.scalar_types.insert(t.clone(), PrimType::I64);
+                        out.push(Stmt::Let {
+                            var: t.clone(),
+                            ty: PrimType::I64,
+                            exp: SExp::Dim(x, k),
+                            span,
+                        });
+                        let m = self.emit_dim(
+                            &Dim::Max(Box::new(Dim::Var(t)), Box::new(Dim::Const(0))),
+                            out,
+                            span,
+                        );
+                        SExp::Atom(m)
+                    }
+                    e => e,
                 };
                 scalar(self, exp, out)?
             }

@@ -47,6 +47,11 @@ const FOUND: &[(u64, u64, &str)] = &[
         54116,
         "a loop state written directly by a `replicate` too large for memory: C at the loop, not the `replicate`",
     ),
+    (
+        101,
+        33480,
+        "the rows of an empty `map` of a `map2` with a size mismatch: the interpreter's probe failed (rows 0), C computed them",
+    ),
 ];
 
 #[test]

@@ -529,7 +529,10 @@ impl<'p> Interp<'p> {
             Exp::CheckSize(c) => {
                 let got = self.i64_atom(&c.got, env, span)?;
                 let want = self.i64_atom(&c.want, env, span)?;
-                if got != want {
+                // size checks pass inside a shape probe, as bounds checks do:
+                // the rows of an empty array are never computed, and compiled
+                // code's shape arithmetic goes on with the first array's size
+                if got != want && self.probing == 0 {
                     return err(span, c.message(got, want));
                 }
                 Ok(Value::I64(got))
@@ -901,8 +904,8 @@ impl<'p> Interp<'p> {
             Length => Ok(Value::I64(arr(0)?.len() as i64)),
             Map | Map2 | Map3 => {
                 let f = fun(0)?;
-                let arrays: Vec<Rc<Vec<Value>>> = (1..args.len()).map(arr).collect::<R<_>>()?;
-                same_lengths(&arrays, span, b.name())?;
+                let mut arrays: Vec<Rc<Vec<Value>>> = (1..args.len()).map(arr).collect::<R<_>>()?;
+                self.same_lengths(&mut arrays, span, b.name())?;
                 let n = arrays[0].len();
                 if n == 0 {
                     let mut budget = PROBE_ELEMS;
@@ -927,8 +930,8 @@ impl<'p> Interp<'p> {
                 Ok(Value::array(out))
             }
             Zip | Zip3 => {
-                let arrays: Vec<Rc<Vec<Value>>> = (0..args.len()).map(arr).collect::<R<_>>()?;
-                same_lengths(&arrays, span, b.name())?;
+                let mut arrays: Vec<Rc<Vec<Value>>> = (0..args.len()).map(arr).collect::<R<_>>()?;
+                self.same_lengths(&mut arrays, span, b.name())?;
                 let n = arrays[0].len();
                 if n == 0 {
                     let shapes = (0..args.len())
@@ -1112,6 +1115,31 @@ impl<'p> Interp<'p> {
             Split => {
                 let k = int(0)?;
                 let a = arr(1)?;
+                if self.probing > 0
+                    && let Ok(ku) = usize::try_from(k)
+                    && ku > a.len()
+                {
+                    // bounds checks pass inside a shape probe: the first part
+                    // has its size `k` (compiled code's shape arithmetic), of
+                    // stand-ins of the elements' shape; the rest is empty
+                    let whole = atom(1)?;
+                    let es = elem_shape(&whole);
+                    let x = match (a.first(), ty) {
+                        (Some(x), _) => Some(x.clone()),
+                        (None, Type::Tuple(ts)) => match ts.first() {
+                            Some(Type::Array(_, et)) => stand_in(et, &es, &mut PROBE_ELEMS.clone()),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    let Some(x) = x else {
+                        return err(span, "shape probe: unknown row shape");
+                    };
+                    return Ok(Value::tuple(vec![
+                        Value::array(copies(x, ku, span)?),
+                        empty(es),
+                    ]));
+                }
                 if k < 0 || k as usize > a.len() {
                     return err(
                         span,
@@ -1416,6 +1444,32 @@ impl<'p> Interp<'p> {
                 Ok(acc)
             }
         }
+    }
+}
+
+impl Interp<'_> {
+    /// Check that the arrays given to `map2`/`zip`/... have one length. Inside
+    /// a shape probe a mismatch is no error (size checks pass there, as bounds
+    /// checks do): the first array's length wins, as in compiled code's shape
+    /// arithmetic; a longer array is cut, a shorter one repeats its first
+    /// element (rows are regular, so that has every element's shape). A
+    /// shorter empty one still fails the probe.
+    fn same_lengths(&self, arrays: &mut [Rc<Vec<Value>>], span: Span, name: &str) -> R<()> {
+        if self.probing > 0 {
+            let n = arrays[0].len();
+            for a in arrays.iter_mut().skip(1) {
+                if a.len() > n {
+                    *a = Rc::new(a[..n].to_vec());
+                } else if a.len() < n
+                    && let Some(first) = a.first()
+                {
+                    let mut v = a.to_vec();
+                    v.extend(copies(first.clone(), n - a.len(), span)?);
+                    *a = Rc::new(v);
+                }
+            }
+        }
+        same_lengths(arrays, span, name)
     }
 }
 
