@@ -898,19 +898,64 @@ impl<'a> FunTr<'a> {
         Some((bound.simplify(), empty.simplify()))
     }
 
+    /// The length `d` of the rows of `build n (\i -> ...)` where it depends on
+    /// the index `i` (and on elements of array parameters read at indices
+    /// computed from it: `map (\x -> iota x) a`), an O(1) shape slice per
+    /// row: (an upper bound, the largest length over all rows, a loop slice
+    /// of `n` O(1) steps run before the `build`; the length of row 0, which
+    /// is what the interpreter's probe of a `build` of no rows computes).
+    /// The rows are then written as a filter's rows are (`build_rows_stmt`):
+    /// each checked against row 0 after all ran, as the interpreter checks a
+    /// `build`'s rows are regular. `None` where the length depends on
+    /// anything else computed in the row.
+    fn index_row_size(&mut self, d: &Dim, i: &Name, n: &Dim) -> Option<(Dim, Dim)> {
+        let r = self.resolve_keeping(d, self.cur, Some(i)).ok()?.simplify();
+        let n = self.resolve(n, self.cur).ok()?;
+        let mut ls = Vec::new();
+        r.leaves(&mut ls);
+        if !ls.iter().any(|v| v == i) {
+            return None;
+        }
+        let at = |x: &Dim| {
+            r.map_leaves(&mut |l| match l {
+                Dim::Var(v) if v == i => Some(x.clone()),
+                _ => None,
+            })
+            .simplify()
+        };
+        let empty = at(&Dim::Const(0));
+        let (j, len) = (self.fresh("j"), self.fresh("len"));
+        let bound = Dim::Slice(Box::new(SliceDim {
+            lens: vec![len],
+            step: vec![at(&Dim::Var(j.clone()))],
+            index: j,
+            init: vec![empty.clone()],
+            trips: n,
+            which: 0,
+            most: true,
+        }));
+        Some((bound, empty))
+    }
+
     /// `d` in terms of names bound at depth `max` or less: locals expanded
     /// into their definitions, reads of parameters ([`FunTr::reads`]) into
     /// [`Dim::Elem`] (a load that gives 0 out of bounds, so it may run
     /// before the read it stands for, or where that read never runs).
     fn resolve(&self, d: &Dim, max: usize) -> Result<Dim, Name> {
+        self.resolve_keeping(d, max, None)
+    }
+
+    /// [`FunTr::resolve`], keeping `keep` (a `build`'s index) as a name too.
+    fn resolve_keeping(&self, d: &Dim, max: usize, keep: Option<&Name>) -> Result<Dim, Name> {
         self.expand_by(d, &|l| match l {
             Dim::Var(v) | Dim::DimOf(v, _) if self.depth.get(v).is_some_and(|x| *x <= max) => {
                 LeafRule::Keep
             }
+            Dim::Var(v) if Some(v) == keep => LeafRule::Keep,
             Dim::Var(v) if !self.defs.contains_key(v) => match self.read_of(v).and_then(|r| {
                 r.idx
                     .iter()
-                    .map(|i| self.resolve(i, max).ok())
+                    .map(|i| self.resolve_keeping(i, max, keep).ok())
                     .collect::<Option<Vec<_>>>()
                     .map(|idx| Dim::Elem(r.arr.clone(), idx))
             }) {
@@ -1791,7 +1836,8 @@ impl<'a> FunTr<'a> {
                             if self.resolve(d, self.cur).is_err()
                                 && k == 1
                                 && single
-                                && let Some((bound, empty)) = self.row_size(d)
+                                && let Some((bound, empty)) =
+                                    self.row_size(d).or_else(|| self.index_row_size(d, &i, &n))
                             {
                                 let rs = row_size(&s.var);
                                 self.exist_bounds.insert(rs.clone(), bound);

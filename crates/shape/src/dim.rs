@@ -303,7 +303,15 @@ impl Dim {
         let e = |d: &Dim| d.eval(leaf);
         Some(match self {
             Dim::Const(c) => *c,
-            Dim::Var(_) | Dim::DimOf(..) | Dim::Elem(..) => leaf(self)?,
+            Dim::Var(_) | Dim::DimOf(..) => leaf(self)?,
+            // the indices evaluated here (a loop slice's counter may be one)
+            Dim::Elem(a, idx) => {
+                let idx = idx
+                    .iter()
+                    .map(|x| e(x).map(Dim::Const))
+                    .collect::<Option<Vec<_>>>()?;
+                leaf(&Dim::Elem(a.clone(), idx))?
+            }
             Dim::Add(a, b) => e(a)?.wrapping_add(e(b)?),
             Dim::Sub(a, b) => e(a)?.wrapping_sub(e(b)?),
             Dim::Mul(a, b) => e(a)?.wrapping_mul(e(b)?),
