@@ -1837,7 +1837,7 @@ impl<'a> FunTr<'a> {
                                 && k == 1
                                 && single
                                 && let Some((bound, empty)) =
-                                    self.row_size(d).or_else(|| self.index_row_size(d, &i, &n))
+                                    self.row_size(d).or_else(|| self.index_row_size(d, i, &n))
                             {
                                 let rs = row_size(&s.var);
                                 self.exist_bounds.insert(rs.clone(), bound);
