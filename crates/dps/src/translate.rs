@@ -34,6 +34,9 @@ pub struct Error {
     pub span: Span,
     pub message: String,
     pub help: String,
+    /// Where the value a rejected size depends on is computed, and a label
+    /// for it (a secondary span of the diagnostic).
+    pub note: Option<(Span, String)>,
 }
 
 type R<T> = Result<T, Error>;
@@ -43,6 +46,7 @@ fn error<T>(span: Span, message: impl Into<String>, help: impl Into<String>) -> 
         span,
         message: message.into(),
         help: help.into(),
+        note: None,
     })
 }
 
@@ -152,6 +156,9 @@ struct FunTr<'a> {
     /// construct's location (first one wins): the locations the shape function
     /// reports a negative or overflowing size at.
     origins: Vec<(Dim, Span)>,
+    /// The location of each local's definition (for E0801's note on the
+    /// value a size depends on).
+    def_spans: HashMap<Name, Span>,
     /// The function's result destinations: for each dim, the size its
     /// declared type names (checked with the interpreter's message).
     result_sizes: HashMap<Name, Vec<Option<String>>>,
@@ -240,6 +247,7 @@ impl<'a> FunTr<'a> {
             scalar_types: HashMap::new(),
             size_home: HashMap::new(),
             origins: Vec::new(),
+            def_spans: HashMap::new(),
             result_sizes: HashMap::new(),
             fun_name: _d.name.clone(),
             entry: _d.entry,
@@ -479,10 +487,11 @@ impl<'a> FunTr<'a> {
                                 } else {
                                     exact.map_err(|v| Error {
                                     span: d.span,
+                                    note: self.size_note(&v),
                                     message: format!(
                                         "the result shape of `{}` depends on {}, a value computed inside it",
                                         d.name,
-                                        size_name(&v)
+                                        self.size_desc(&v)
                                     ),
                                     help: if d.entry {
                                         "an entry point may return an array whose outer size is known only once it has run (a filter, an `if` with branches of different lengths): the caller allocates an upper bound computed from the arguments. Here no such bound was found (an inner size, or a size with no bound from the arguments); declare the result sizes with size parameters, or run with --interp".into()
@@ -648,9 +657,10 @@ impl<'a> FunTr<'a> {
             span,
             message: format!(
                 "the shape of this array depends on {}, which is not known before the array is computed",
-                size_name(&bad)
+                self.size_desc(&bad)
             ),
             help: "Weir allocates every array before computing it (destination-passing style); data-dependent shapes are not supported by the C backend yet; run with --interp".into(),
+            note: self.size_note(&bad),
         })
     }
 
@@ -909,7 +919,17 @@ impl<'a> FunTr<'a> {
     /// `build`'s rows are regular. `None` where the length depends on
     /// anything else computed in the row.
     fn index_row_size(&mut self, d: &Dim, i: &Name, n: &Dim) -> Option<(Dim, Dim)> {
-        let r = self.resolve_keeping(d, self.cur, Some(i)).ok()?.simplify();
+        // (the final length of a loop in the row: its slice)
+        let finals = &self.final_sizes;
+        let by_slice = d.map_leaves(&mut |l| match l {
+            Dim::Var(x) => finals.get(x).cloned(),
+            _ => None,
+        });
+        let r = self
+            .resolve_keeping(d, self.cur, Some(i))
+            .or_else(|_| self.resolve_keeping(&by_slice, self.cur, Some(i)))
+            .ok()?
+            .simplify();
         let n = self.resolve(n, self.cur).ok()?;
         let mut ls = Vec::new();
         r.leaves(&mut ls);
@@ -935,6 +955,40 @@ impl<'a> FunTr<'a> {
             most: true,
         }));
         Some((bound, empty))
+    }
+
+    /// What the size `v` is, in words, for E0801: a named existential's
+    /// construct, or a local by its source name; a temporary the front end
+    /// made (no source name) as the value its note marks.
+    fn size_desc(&self, v: &Name) -> String {
+        let named = size_name(v);
+        if named.starts_with('`') && self.def_spans.contains_key(v) {
+            let shown = core::display_name(v);
+            if TEMPS.contains(&shown) {
+                return "a value computed from data (marked)".into();
+            }
+            return format!("{named} (marked)");
+        }
+        named
+    }
+
+    /// The location where `v` is computed, labelled (see [`Error::note`]).
+    fn size_note(&self, v: &Name) -> Option<(Span, String)> {
+        // an existential is named after the variable its construct binds
+        // (`t_13_count`, `x_5_ifdim0_1`): the nearest defined prefix
+        let mut base = v.as_str();
+        let span = loop {
+            if let Some(s) = self.def_spans.get(base) {
+                break *s;
+            }
+            base = &base[..base.rfind('_')?];
+        };
+        (span != Span::default()).then(|| {
+            (
+                span,
+                "the size depends on the value computed here".to_string(),
+            )
+        })
     }
 
     /// `d` in terms of names bound at depth `max` or less: locals expanded
@@ -1506,6 +1560,7 @@ impl<'a> FunTr<'a> {
     }
 
     fn record_defs(&mut self, s: &core::Stmt) {
+        self.def_spans.entry(s.var.clone()).or_insert(s.span);
         self.record_read(s);
         if s.ty != Type::I64 {
             return;
@@ -1846,14 +1901,15 @@ impl<'a> FunTr<'a> {
                                 continue;
                             }
                             if let Err(bad) = self.resolve(d, self.cur) {
-                                return error(
+                                return Err(Error {
                                     span,
-                                    format!(
+                                    message: format!(
                                         "the size of the rows of this array depends on {}, computed inside the `build`",
-                                        size_name(&bad)
+                                        self.size_desc(&bad)
                                     ),
-                                    "Weir allocates an array before filling it, so its rows' size must be computable outside the loop (F-tilde's shape restriction); or run with --interp",
-                                );
+                                    help: "Weir allocates an array before filling it, so its rows' size must be computable outside the loop from sizes, the index and elements of the arguments (F-tilde's shape restriction, widened by size slicing); or run with --interp".into(),
+                                    note: self.size_note(&bad),
+                                });
                             }
                         }
                     }
@@ -4801,6 +4857,7 @@ impl FunTr<'_> {
                     span,
                     message: "internal error: scan of nothing".into(),
                     help: "please report this".into(),
+                    note: None,
                 })?;
                 let sh = self.shape(&first, span)?;
                 let len = self.resolve_here(&outer(&sh), span)?;
@@ -5838,10 +5895,11 @@ impl FunTr<'_> {
                         // error stands if the body would write it directly.
                         let e = Error {
                             span,
+                            note: this.size_note(&bad),
                             message: format!(
                                 "{}, by a length that depends on {}, which is known only inside the loop",
                                 changes(),
-                                size_name(&bad)
+                                this.size_desc(&bad)
                             ),
                             help: "the C backend needs each next length of a loop's array state, or an upper bound of it, from sizes alone before the iteration writes into it, unless the iteration computes the whole next state first (size slicing; a `filter`'s count is bounded by its input's length, a slice at an index read from an array is not bounded); or run with --interp".into(),
                         };
@@ -6902,6 +6960,11 @@ fn lparam(l: &core::Lambda, k: usize, span: Span) -> R<&(Name, Type)> {
 }
 
 /// A size variable for messages: `` `n` ``, or what a `filter`'s count is.
+/// The base names of the temporaries the front end and the optimizer make
+/// (a source variable of one of these names is described as a temporary is:
+/// by its marked location).
+const TEMPS: &[&str] = &["t", "x", "p", "chk", "r", "q", "u", "m", "n", "c", "s", "j"];
+
 fn size_name(v: &Name) -> String {
     if v.ends_with("_count") {
         "the number of elements a `filter` keeps".to_string()

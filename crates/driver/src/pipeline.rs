@@ -295,12 +295,15 @@ pub fn to_dps_partial(
     let left_out = errs
         .into_iter()
         .map(|(f, e)| {
-            (
-                f,
-                Diagnostic::new("E0801", e.span, e.message)
-                    .with_label("the C backend cannot compile this")
-                    .with_help(e.help),
-            )
+            let mut d = Diagnostic::new("E0801", e.span, e.message)
+                .with_label("the C backend cannot compile this")
+                .with_help(e.help);
+            if let Some((span, label)) = e.note
+                && span != e.span
+            {
+                d = d.with_secondary(span, label);
+            }
+            (f, d)
         })
         .collect();
     verify_dps(&p, "dps")?;

@@ -44,6 +44,13 @@ fn one_entry_does_not_stop_the_others() {
         Err(NativeError::Backend(m)) => {
             assert!(m.contains("E0801"), "{m}");
             assert!(m.contains("depends on"), "{m}");
+            // the value the size depends on is marked where it is computed
+            // (`i64 x`, a temporary: not named by its compiler name `t`)
+            assert!(
+                m.contains("the size depends on the value computed here"),
+                "{m}"
+            );
+            assert!(!m.contains("`t`"), "{m}");
         }
         other => panic!("expected an E0801 error for `bad`, got {other:?}"),
     }
