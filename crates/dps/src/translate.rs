@@ -6054,6 +6054,20 @@ impl FunTr<'_> {
                         ),
                     );
                 }
+                // A `while` loop whose step never lengthens this dim (`len -
+                // 1`, `len / 2`, `min len k`): the initial dim bounds it (an
+                // entry's result gets that bound, the loop's own storage
+                // still grows to each state as it comes)
+                if slice.is_none()
+                    && let (Some(f), Some(l), Some(d0)) =
+                        (step.get(which), lens.get(which), inits.get(which))
+                    && non_increasing(f, l)
+                {
+                    self.exist_bounds.insert(
+                        name.clone(),
+                        Dim::Max(Box::new(d0.clone()), Box::new(Dim::Const(0))),
+                    );
+                }
                 sh.push(Dim::Var(name));
                 which += 1;
             }
@@ -6960,6 +6974,31 @@ fn lparam(l: &core::Lambda, k: usize, span: Span) -> R<&(Name, Type)> {
 }
 
 /// A size variable for messages: `` `n` ``, or what a `filter`'s count is.
+/// Is the loop step `f` of the length `l` (a length: never negative) never
+/// more than `l`, whatever the values of its leaves?
+fn non_increasing(f: &Dim, l: &Name) -> bool {
+    // (`max l 0` is `l`)
+    let f = &f.map_leaves(&mut |x| match x {
+        Dim::Max(a, b) if **a == Dim::Var(l.clone()) && b.as_const() == Some(0) => {
+            Some(Dim::Var(l.clone()))
+        }
+        _ => None,
+    });
+    if Dim::minus(f.clone(), Dim::Var(l.clone()))
+        .as_const()
+        .is_some_and(|c| c <= 0)
+    {
+        return true;
+    }
+    match f {
+        // (a quotient of at most `l` is at most `max(a, 0)`)
+        Dim::Div(a, b) => b.as_const().is_some_and(|c| c >= 1) && non_increasing(a, l),
+        Dim::Min(a, b) => non_increasing(a, l) || non_increasing(b, l),
+        Dim::Max(a, b) => non_increasing(a, l) && (non_increasing(b, l) || b.as_const() == Some(0)),
+        _ => false,
+    }
+}
+
 /// The base names of the temporaries the front end and the optimizer make
 /// (a source variable of one of these names is described as a temporary is:
 /// by its marked location).
