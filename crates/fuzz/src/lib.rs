@@ -172,34 +172,55 @@ fn first_code(rendered: &str) -> String {
     if code.is_empty() { "?".into() } else { code }
 }
 
-/// The construct an E0801 message names (its first `…` quote), else its gist.
+/// What an E0801 message says is unsupported, as a category: its gist (the
+/// message up to its first `: `), with the generated program's own names
+/// (`p123_main`, `x7`, `a2`) made generic, so that one kind of rejection is
+/// counted once.
 fn construct(rendered: &str) -> String {
     let line = rendered
         .lines()
         .find(|l| l.contains("E0801") || l.contains("error"))
         .unwrap_or(rendered);
-    if let Some(a) = line.find('`')
-        && let Some(b) = line[a + 1..].find('`')
-    {
-        let name = &line[a + 1..a + 1 + b];
-        // a generated program's own names: `p123_main` → `main`
-        let name = match name.split_once('_') {
-            Some((p, rest)) if p.starts_with('p') && p[1..].chars().all(|c| c.is_ascii_digit()) => {
-                rest
-            }
-            _ => name,
+    let gist = line.split("]: ").nth(1).unwrap_or(line);
+    let gist = gist.split(": ").next().unwrap_or(gist);
+    let mut out = String::new();
+    for (k, part) in gist.split('`').enumerate() {
+        if k % 2 == 0 {
+            out.push_str(part);
+            continue;
+        }
+        let generated = |n: &str| {
+            let mut cs = n.chars();
+            cs.next().is_some_and(|c| c.is_ascii_lowercase())
+                && n.len() > 1
+                && cs.all(|c| c.is_ascii_digit())
         };
-        let gist = line.split("]: ").nth(1).unwrap_or("");
-        return if gist.contains("result shape") {
-            format!("the result shape of `{name}` depends on data")
-        } else {
-            format!("`{name}`")
+        let name = match part.split_once('_') {
+            Some((p, rest)) if generated(p) => rest,
+            _ => part,
         };
+        out.push('`');
+        out.push_str(if generated(name) { "x" } else { name });
+        out.push('`');
     }
-    let l = line.split("]: ").nth(1).unwrap_or(line);
-    // the gist, without the particular shapes
-    let l = l.split(": ").next().unwrap_or(l);
-    l.chars().take(90).collect()
+    out.chars().take(120).collect()
+}
+
+#[cfg(test)]
+mod construct_tests {
+    #[test]
+    fn categories_are_generic() {
+        let m = "f.weir:3:5: error[E0801]: the result shape of `p12_main` depends on `x7` (marked), a value computed inside it";
+        assert_eq!(
+            super::construct(m),
+            "the result shape of `main` depends on `x` (marked), a value computed inside it"
+        );
+        let m = "f.weir:3:5: error[E0801]: a `scan` whose elements are tuples of arrays and scalars is not supported";
+        assert_eq!(
+            super::construct(m),
+            "a `scan` whose elements are tuples of arrays and scalars is not supported"
+        );
+    }
 }
 
 /// The front end on one program: compiled, or the verdict that ends it.
