@@ -824,7 +824,21 @@ impl<'a> FunTr<'a> {
                 (Some(x), Some(y)) => Dim::Mul(bx(x), bx(y)),
                 (Some(c @ Dim::Const(k)), None) if k >= 0 => Dim::Mul(bx(c), bx(b(y, up)?)),
                 (None, Some(c @ Dim::Const(k))) if k >= 0 => Dim::Mul(bx(b(x, up)?), bx(c)),
-                _ => return None,
+                // factors that are never negative (sizes: a product of an
+                // existential and a dim, `flatten` of filtered rows): the
+                // product of their bounds, the same way
+                _ => {
+                    let nonneg = |x: &Dim| {
+                        b(x, false).is_some_and(|lo| {
+                            matches!(lo.simplify(), Dim::DimOf(..))
+                                || lo.as_const().is_some_and(|c| c >= 0)
+                        })
+                    };
+                    if !(nonneg(x) && nonneg(y)) {
+                        return None;
+                    }
+                    Dim::Mul(bx(b(x, up)?), bx(b(y, up)?))
+                }
             },
             Dim::Rem(x, y) => match (exact(x), exact(y)) {
                 (Some(x), Some(y)) => Dim::Rem(bx(x), bx(y)),
@@ -1874,7 +1888,7 @@ impl<'a> FunTr<'a> {
                     // outside; the rows are checked regular after the loop:
                     // see `build_rows_stmt`).
                     let single = v.len() == 1;
-                    for sh in &mut v {
+                    for (leaf, sh) in v.iter_mut().enumerate() {
                         for (k, d) in sh.iter_mut().enumerate() {
                             // the final length of a sliced loop in the row:
                             // its slice, when that is in names outside
@@ -1888,15 +1902,28 @@ impl<'a> FunTr<'a> {
                                     *d = by_slice;
                                 }
                             }
+                            // a size that mentions the index only in terms
+                            // that cancel (`i % 2 + 2 - i % 2`)
+                            if self.resolve(d, self.cur).is_err()
+                                && let Ok(r) = self.resolve_keeping(d, self.cur, Some(i))
+                                && let r = r.simplify()
+                                && self.resolve(&r, self.cur).is_ok()
+                            {
+                                *d = r;
+                            }
                             if self.resolve(d, self.cur).is_err()
                                 && k == 1
-                                && single
                                 && let Some((bound, empty)) =
                                     self.row_size(d).or_else(|| self.index_row_size(d, i, &n))
                             {
-                                let rs = row_size(&s.var);
+                                let rs = if single {
+                                    row_size(&s.var)
+                                } else {
+                                    row_size_leaf(&s.var, leaf)
+                                };
                                 self.exist_bounds.insert(rs.clone(), bound);
                                 self.row_empty.insert(rs.clone(), empty);
+                                self.depth.insert(rs.clone(), self.cur);
                                 *d = Dim::Var(rs);
                                 continue;
                             }
@@ -2403,10 +2430,9 @@ impl<'a> FunTr<'a> {
             }
             if has_array
                 && matches!(&s.exp, core::Exp::Prim(Builtin::Build, _))
-                && self
-                    .shape_exp(s)?
-                    .iter()
-                    .any(|sh| matches!(sh.get(1), Some(Dim::Var(v)) if *v == row_size(&s.var)))
+                && self.shape_exp(s)?.iter().any(
+                    |sh| matches!(sh.get(1), Some(Dim::Var(v)) if v.starts_with(&row_size(&s.var))),
+                )
             {
                 let (bufs, inner) = self.build_rows_stmt(s, &flat, &mut out)?;
                 let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
@@ -5108,15 +5134,19 @@ impl FunTr<'_> {
     }
 
     /// `let y = build n (\i -> row)` whose rows' length is what a `filter`
-    /// keeps in each (an existential `y_rowsize`, [`row_size`]): each row is
-    /// computed at the front of a row as long as the bound (the filter's
-    /// input length), as into an existential destination, and passes its
-    /// length out; a fold over the rows keeps row 0's length and the first row
-    /// whose length differs. After all rows (the interpreter checks the array
-    /// regular once it has every row), an irregular array is the
-    /// interpreter's error; else the rows are copied densely into a second
-    /// buffer of the bound's size, and `y` is a `[n][k]` view of it (`k` row
-    /// 0's length; for no rows, the probe's: every filter keeps nothing).
+    /// keeps in each, or is known only once the row is computed (an
+    /// existential `y_rowsize`, [`row_size`]; one per array leaf of a `build`
+    /// of tuples, [`row_size_leaf`]): each such row is computed at the front
+    /// of a row as long as the bound (the filter's input length), as into an
+    /// existential destination, and passes its length out; the other leaves
+    /// (scalars, rows of sizes known outside) are written as a `build` writes
+    /// them. A fold over the rows keeps row 0's length of each such leaf and
+    /// the first row whose length differs in any. After all rows (the
+    /// interpreter checks the array regular once it has every row), an
+    /// irregular array is the interpreter's error; else the rows are copied
+    /// densely into a second buffer of the bound's size, and the leaf is a
+    /// `[n][k]` view of it (`k` row 0's length; for no rows, the probe's:
+    /// every filter keeps nothing).
     fn build_rows_stmt(
         &mut self,
         s: &core::Stmt,
@@ -5139,79 +5169,187 @@ impl FunTr<'_> {
         else {
             return bad("malformed build");
         };
-        let Some((DType::Array(p, r), _)) = flat.first().cloned() else {
-            return bad("filtered rows");
-        };
         let n = self.scalar_atom(n);
-        let rs = row_size(&s.var);
         let shapes = self.shape_exp(s)?;
-        let (Some(sh), Some(bound), Some(empty)) = (
-            shapes.first().cloned(),
-            self.exist_bounds.get(&rs).cloned(),
-            self.row_empty.get(&rs).cloned(),
-        ) else {
-            return bad("row sizes");
-        };
-        let bound = self.resolve_here(&bound, span)?;
-        let empty = self.resolve_here(&empty, span)?;
-        let mut rest_d = Vec::new();
-        for d in sh.iter().skip(2) {
-            rest_d.push(self.resolve_here(d, span)?);
+        if shapes.len() != flat.len() {
+            return bad("the leaves of a build");
         }
-        let nb = self.emit_dim(
-            &Dim::Max(Box::new(bound), Box::new(Dim::Const(0))),
-            pre,
-            span,
-        );
-        let rest: Vec<Atom> = rest_d.iter().map(|d| self.emit_dim(d, pre, span)).collect();
-        let mut dims = vec![n.clone(), nb.clone()];
-        dims.extend(rest.iter().cloned());
-        let mut dims_d = vec![self.atom_dim(&n), self.atom_dim(&nb)];
-        dims_d.extend(rest_d.iter().cloned());
-        let (b, c) = (self.fresh("b"), self.fresh("b"));
+        let zero = Atom::Const(Const::I64(0));
+        let i64t = PrimType::I64;
+        /// One array leaf of the `build`'s result.
+        struct Rows {
+            rs: Name,
+            /// storage of rows as long as the bound, and the dense copy
+            b: Name,
+            c: Name,
+            nb: Atom,
+            rest: Vec<Atom>,
+            rest_d: Vec<Dim>,
+            empty: Dim,
+        }
+        enum Part {
+            /// a leaf whose rows' length is existential
+            Rows(Rows),
+            /// a leaf of sizes known outside the `build`: its buffer
+            Plain(Name),
+        }
+        let mut parts: Vec<(PrimType, usize, Part)> = Vec::new();
         let mut bufs = Vec::new();
-        for x in [&b, &c] {
-            self.shapes.insert(x.clone(), dims_d.clone());
-            self.bind_depth(x);
-            bufs.push(Buf {
-                var: x.clone(),
-                elem: p,
-                dims: dims.clone(),
+        for ((t, _), sh) in flat.iter().zip(&shapes) {
+            let DType::Array(p, r) = *t else {
+                return bad("a scalar leaf of a build");
+            };
+            let rowed = match sh.get(1) {
+                Some(Dim::Var(v)) if v.starts_with(&row_size(&s.var)) => Some(v.clone()),
+                _ => None,
+            };
+            let Some(rs) = rowed else {
+                let mut dims_d = Vec::new();
+                for d in sh {
+                    dims_d.push(self.resolve_here(d, span)?);
+                }
+                let dims: Vec<Atom> = dims_d
+                    .iter()
+                    .map(|d| {
+                        let c = Dim::Max(Box::new(d.clone()), Box::new(Dim::Const(0)));
+                        self.emit_dim(&c, pre, span)
+                    })
+                    .collect();
+                let b = self.fresh("b");
+                self.shapes.insert(b.clone(), dims_d);
+                self.bind_depth(&b);
+                bufs.push(Buf {
+                    var: b.clone(),
+                    elem: p,
+                    dims,
+                    span,
+                    when: vec![],
+                    grown: false,
+                });
+                parts.push((p, r, Part::Plain(b)));
+                continue;
+            };
+            let (Some(bound), Some(empty)) = (
+                self.exist_bounds.get(&rs).cloned(),
+                self.row_empty.get(&rs).cloned(),
+            ) else {
+                return bad("row sizes");
+            };
+            let bound = self.resolve_here(&bound, span)?;
+            let empty = self.resolve_here(&empty, span)?;
+            let mut rest_d = Vec::new();
+            for d in sh.iter().skip(2) {
+                rest_d.push(self.resolve_here(d, span)?);
+            }
+            let nb = self.emit_dim(
+                &Dim::Max(Box::new(bound), Box::new(Dim::Const(0))),
+                pre,
                 span,
-                when: vec![],
-                grown: false,
-            });
+            );
+            let rest: Vec<Atom> = rest_d.iter().map(|d| self.emit_dim(d, pre, span)).collect();
+            let mut dims = vec![n.clone(), nb.clone()];
+            dims.extend(rest.iter().cloned());
+            let mut dims_d = vec![self.atom_dim(&n), self.atom_dim(&nb)];
+            dims_d.extend(rest_d.iter().cloned());
+            let (b, c) = (self.fresh("b"), self.fresh("b"));
+            for x in [&b, &c] {
+                self.shapes.insert(x.clone(), dims_d.clone());
+                self.bind_depth(x);
+                bufs.push(Buf {
+                    var: x.clone(),
+                    elem: p,
+                    dims: dims.clone(),
+                    span,
+                    when: vec![],
+                    grown: false,
+                });
+            }
+            parts.push((
+                p,
+                r,
+                Part::Rows(Rows {
+                    rs,
+                    b,
+                    c,
+                    nb,
+                    rest,
+                    rest_d,
+                    empty,
+                }),
+            ));
         }
         let mut inner = Vec::new();
         // a negative count is the `build`'s error, before any row
         // (fuzz seed 53, program 9285)
         self.build_count_guard(&n, &mut inner, span);
-        // the rows, each at the front of row i of `b`
+        // the rows: each leaf's at row i of its storage (at the front of it,
+        // for an existential length)
         let (i, it) = lparam(l, 0, span)?;
         let i = i.clone();
         self.bind_param(&i, it, span)?;
-        let row = self.fresh("r");
-        let mut body = vec![Stmt::View {
-            var: row.clone(),
-            elem: p,
-            rank: r - 1,
-            view: View::Row(b.clone(), Atom::Var(i.clone())),
-            span,
-        }];
-        let mut row_sh = vec![self.atom_dim(&nb)];
-        row_sh.extend(rest_d.iter().cloned());
-        self.shapes.insert(row.clone(), row_sh);
-        self.depth.insert(row.clone(), self.cur + 1);
-        self.exist_dests.insert(row.clone());
-        let blk = self.body(&l.body, &[Some(row.clone())]);
-        self.exist_dests.remove(&row);
+        let iv = Atom::Var(i.clone());
+        let mut body = Vec::new();
+        let mut row_dests = Vec::new();
+        let mut exist_rows = Vec::new();
+        for (p, r, part) in &parts {
+            let (buf, row_sh) = match part {
+                Part::Plain(_) if *r == 1 => {
+                    row_dests.push(None);
+                    continue;
+                }
+                Part::Plain(b) => (
+                    b,
+                    self.shapes
+                        .get(b)
+                        .and_then(|x| x.get(1..))
+                        .map(|x| x.to_vec())
+                        .unwrap_or_default(),
+                ),
+                Part::Rows(rw) => {
+                    let mut sh = vec![self.atom_dim(&rw.nb)];
+                    sh.extend(rw.rest_d.iter().cloned());
+                    (&rw.b, sh)
+                }
+            };
+            let row = self.fresh("r");
+            body.push(Stmt::View {
+                var: row.clone(),
+                elem: *p,
+                rank: r - 1,
+                view: View::Row(buf.clone(), iv.clone()),
+                span,
+            });
+            self.shapes.insert(row.clone(), row_sh);
+            self.depth.insert(row.clone(), self.cur + 1);
+            if let Part::Rows(_) = part {
+                self.exist_dests.insert(row.clone());
+                exist_rows.push(row.clone());
+            }
+            row_dests.push(Some(row));
+        }
+        let blk = self.body(&l.body, &row_dests);
+        for row in &exist_rows {
+            self.exist_dests.remove(row);
+        }
         let mut blk = blk?;
-        let Some(cnt) = blk.results.pop() else {
-            return bad("row length");
-        };
+        let n_rows = exist_rows.len();
+        if blk.results.len() < n_rows {
+            return bad("row lengths");
+        }
+        let cnts = blk.results.split_off(blk.results.len() - n_rows);
         body.append(&mut blk.stmts);
-        let (kk, at, got) = (self.fresh("k"), self.fresh("at"), self.fresh("got"));
-        let i64t = PrimType::I64;
+        // the scalar leaves, stored at i
+        let mut scalars = blk.results.into_iter();
+        for (_, r, part) in &parts {
+            if let (Part::Plain(b), 1) = (part, *r) {
+                body.push(Stmt::Store {
+                    dest: b.clone(),
+                    idx: vec![iv.clone()],
+                    val: scalars.next().unwrap_or(zero.clone()),
+                    span,
+                });
+            }
+        }
         let let_ = |me: &mut Self, out: &mut Vec<Stmt>, ty: PrimType, exp: SExp| {
             let x = me.fresh("t");
             out.push(Stmt::Let {
@@ -5222,38 +5360,69 @@ impl FunTr<'_> {
             });
             Atom::Var(x)
         };
-        let iv = Atom::Var(i.clone());
-        let zero = Atom::Const(Const::I64(0));
         let first = let_(
             self,
             &mut body,
             PrimType::Bool,
             SExp::Bin(BinOp::Eq, iv.clone(), zero.clone()),
         );
-        let k2 = self.fresh("k");
-        body.push(Stmt::If {
-            outs: vec![(k2.clone(), i64t)],
-            cond: first,
-            then: Block {
-                stmts: vec![],
-                results: vec![cnt.clone()],
-            },
-            els: Block {
-                stmts: vec![],
-                results: vec![Atom::Var(kk.clone())],
-            },
-        });
+        // each existential leaf's row-0 length, kept
+        let kks: Vec<Name> = cnts.iter().map(|_| self.fresh("k")).collect();
+        let mut k2s = Vec::new();
+        for (cnt, kk) in cnts.iter().zip(&kks) {
+            let k2 = self.fresh("k");
+            body.push(Stmt::If {
+                outs: vec![(k2.clone(), i64t)],
+                cond: first.clone(),
+                then: Block {
+                    stmts: vec![],
+                    results: vec![cnt.clone()],
+                },
+                els: Block {
+                    stmts: vec![],
+                    results: vec![Atom::Var(kk.clone())],
+                },
+            });
+            k2s.push(Atom::Var(k2));
+        }
+        // the first row whose length differs in some leaf: (row, row 0's
+        // length, its length) of the first leaf that differs there
+        let (at, ft, got) = (self.fresh("at"), self.fresh("ft"), self.fresh("got"));
+        let mut differs: Option<Atom> = None;
+        let (mut sel_f, mut sel_g) = (zero.clone(), zero.clone());
+        for (cnt, kk) in cnts.iter().zip(&kks).rev() {
+            let d = let_(
+                self,
+                &mut body,
+                PrimType::Bool,
+                SExp::Bin(BinOp::Ne, cnt.clone(), Atom::Var(kk.clone())),
+            );
+            let (f2, g2) = (self.fresh("ft"), self.fresh("got"));
+            body.push(Stmt::If {
+                outs: vec![(f2.clone(), i64t), (g2.clone(), i64t)],
+                cond: d.clone(),
+                then: Block {
+                    stmts: vec![],
+                    results: vec![Atom::Var(kk.clone()), cnt.clone()],
+                },
+                els: Block {
+                    stmts: vec![],
+                    results: vec![sel_f, sel_g],
+                },
+            });
+            sel_f = Atom::Var(f2);
+            sel_g = Atom::Var(g2);
+            differs = Some(match differs {
+                None => d,
+                Some(o) => let_(self, &mut body, PrimType::Bool, SExp::Bin(BinOp::Or, o, d)),
+            });
+        }
+        let differs = differs.unwrap_or(Atom::Const(Const::Bool(false)));
         let later = let_(
             self,
             &mut body,
             PrimType::Bool,
             SExp::Bin(BinOp::Gt, iv.clone(), zero.clone()),
-        );
-        let differs = let_(
-            self,
-            &mut body,
-            PrimType::Bool,
-            SExp::Bin(BinOp::Ne, cnt.clone(), Atom::Var(kk.clone())),
         );
         let none = let_(
             self,
@@ -5273,146 +5442,181 @@ impl FunTr<'_> {
             PrimType::Bool,
             SExp::Bin(BinOp::And, m1, none),
         );
-        let (at2, got2) = (self.fresh("at"), self.fresh("got"));
+        let (at2, ft2, got2) = (self.fresh("at"), self.fresh("ft"), self.fresh("got"));
         body.push(Stmt::If {
-            outs: vec![(at2.clone(), i64t), (got2.clone(), i64t)],
+            outs: vec![
+                (at2.clone(), i64t),
+                (ft2.clone(), i64t),
+                (got2.clone(), i64t),
+            ],
             cond: m,
             then: Block {
                 stmts: vec![],
-                results: vec![iv.clone(), cnt],
+                results: vec![iv.clone(), sel_f, sel_g],
             },
             els: Block {
                 stmts: vec![],
-                results: vec![Atom::Var(at.clone()), Atom::Var(got.clone())],
+                results: vec![
+                    Atom::Var(at.clone()),
+                    Atom::Var(ft.clone()),
+                    Atom::Var(got.clone()),
+                ],
             },
         });
-        let outs: Vec<(Name, PrimType)> = ["k", "at", "got"]
-            .iter()
-            .map(|x| (self.fresh(x), i64t))
-            .collect();
+        let mut acc: Vec<(Name, PrimType)> = kks.iter().map(|k| (k.clone(), i64t)).collect();
+        acc.extend([(at, i64t), (ft, i64t), (got, i64t)]);
+        let mut init = vec![zero.clone(); kks.len()];
+        init.extend([Atom::Const(Const::I64(-1)), zero.clone(), zero.clone()]);
+        let mut results = k2s;
+        results.extend([Atom::Var(at2), Atom::Var(ft2), Atom::Var(got2)]);
+        let outs: Vec<(Name, PrimType)> = acc.iter().map(|_| (self.fresh("k"), i64t)).collect();
         for (o, _) in &outs {
             self.bind_depth(o);
             self.scalar_types.insert(o.clone(), i64t);
         }
         inner.push(Stmt::Fold {
             outs: outs.clone(),
-            acc: vec![(kk, i64t), (at, i64t), (got, i64t)],
-            init: vec![zero.clone(), Atom::Const(Const::I64(-1)), zero.clone()],
+            acc,
+            init,
             i: i.clone(),
             n: n.clone(),
             body: Block {
                 stmts: body,
-                results: vec![Atom::Var(k2), Atom::Var(at2), Atom::Var(got2)],
+                results,
             },
         });
-        let [ko, ato, goto] = [0, 1, 2].map(|x| Atom::Var(outs[x].0.clone()));
+        let o = |x: usize| Atom::Var(outs[x].0.clone());
+        let nk = kks.len();
+        // (the message's inner dims: the first existential leaf's)
+        let rest0 = parts
+            .iter()
+            .find_map(|(_, _, pt)| match pt {
+                Part::Rows(rw) => Some(rw.rest.clone()),
+                Part::Plain(_) => None,
+            })
+            .unwrap_or_default();
         inner.push(Stmt::Guard {
             guard: Guard::Irregular {
-                at: ato,
-                first: ko.clone(),
-                got: goto,
-                inner: rest.clone(),
+                at: o(nk),
+                first: o(nk + 1),
+                got: o(nk + 2),
+                inner: rest0,
             },
             span,
         });
-        // the row length: row 0's, or the probe's for no rows
         let some = let_(
             self,
             &mut inner,
             PrimType::Bool,
             SExp::Bin(BinOp::Gt, n.clone(), zero.clone()),
         );
-        let mut eb = Vec::new();
-        // (a negative length in no rows is never evaluated: 0, as the
-        // interpreter's failed probe counts it; seed 61, program 41923)
-        let ea = self.emit_dim(
-            &Dim::Max(Box::new(empty), Box::new(Dim::Const(0))),
-            &mut eb,
-            span,
-        );
-        inner.push(Stmt::If {
-            outs: vec![(rs.clone(), i64t)],
-            cond: some,
-            then: Block {
-                stmts: vec![],
-                results: vec![ko],
-            },
-            els: Block {
-                stmts: eb,
-                results: vec![ea],
-            },
-        });
-        self.bind_depth(&rs);
-        self.scalar_types.insert(rs.clone(), i64t);
-        // `y`: the first k of each row, densely in `c`
-        let mut all = Atom::Var(rs.clone());
-        let mut count = n.clone();
-        for d in std::iter::once(&nb).chain(&rest) {
-            count = let_(
-                self,
-                &mut inner,
-                i64t,
-                SExp::Bin(BinOp::Mul, count, d.clone()),
+        let mut leaves = Vec::new();
+        let mut kx = 0;
+        for (p, r, part) in parts {
+            let rw = match part {
+                Part::Plain(b) => {
+                    leaves.push(Some(b));
+                    continue;
+                }
+                Part::Rows(rw) => rw,
+            };
+            let ko = o(kx);
+            kx += 1;
+            // the row length: row 0's, or the probe's for no rows
+            let mut eb = Vec::new();
+            // (a negative length in no rows is never evaluated: 0, as the
+            // interpreter's failed probe counts it; seed 61, program 41923)
+            let ea = self.emit_dim(
+                &Dim::Max(Box::new(rw.empty.clone()), Box::new(Dim::Const(0))),
+                &mut eb,
+                span,
             );
-        }
-        for d in std::iter::once(&n).chain(&rest) {
-            all = let_(
-                self,
+            let rs = rw.rs.clone();
+            inner.push(Stmt::If {
+                outs: vec![(rs.clone(), i64t)],
+                cond: some.clone(),
+                then: Block {
+                    stmts: vec![],
+                    results: vec![ko],
+                },
+                els: Block {
+                    stmts: eb,
+                    results: vec![ea],
+                },
+            });
+            self.bind_depth(&rs);
+            self.scalar_types.insert(rs.clone(), i64t);
+            // `y`: the first k of each row, densely in `c`
+            let mut all = Atom::Var(rs.clone());
+            let mut count = n.clone();
+            for d in std::iter::once(&rw.nb).chain(&rw.rest) {
+                count = let_(
+                    self,
+                    &mut inner,
+                    i64t,
+                    SExp::Bin(BinOp::Mul, count, d.clone()),
+                );
+            }
+            for d in std::iter::once(&n).chain(&rw.rest) {
+                all = let_(
+                    self,
+                    &mut inner,
+                    i64t,
+                    SExp::Bin(BinOp::Mul, all, d.clone()),
+                );
+            }
+            let names = [self.fresh("c"), self.fresh("c"), self.fresh("y")];
+            let mut ydims = vec![n.clone(), Atom::Var(rs.clone())];
+            ydims.extend(rw.rest.iter().cloned());
+            let mut ysh = vec![self.atom_dim(&n), Dim::Var(rs.clone())];
+            ysh.extend(rw.rest_d.iter().cloned());
+            let y = self.front_view(
+                &rw.c,
+                (p, r),
+                (count, all),
+                (ydims, ysh),
+                names,
                 &mut inner,
-                i64t,
-                SExp::Bin(BinOp::Mul, all, d.clone()),
+                span,
             );
+            let j = self.fresh("j");
+            let (rb, rbk, ry) = (self.fresh("r"), self.fresh("r"), self.fresh("r"));
+            let jv = Atom::Var(j.clone());
+            inner.push(Stmt::For {
+                i: j,
+                n: n.clone(),
+                body: vec![
+                    Stmt::View {
+                        var: rb.clone(),
+                        elem: p,
+                        rank: r - 1,
+                        view: View::Row(rw.b.clone(), jv.clone()),
+                        span,
+                    },
+                    Stmt::View {
+                        var: rbk.clone(),
+                        elem: p,
+                        rank: r - 1,
+                        view: View::Slice(rb, zero.clone(), Atom::Var(rs.clone())),
+                        span,
+                    },
+                    Stmt::View {
+                        var: ry.clone(),
+                        elem: p,
+                        rank: r - 1,
+                        view: View::Row(y.clone(), jv),
+                        span,
+                    },
+                    Stmt::Copy {
+                        dest: ry,
+                        src: rbk,
+                        span,
+                    },
+                ],
+            });
+            leaves.push(Some(y));
         }
-        let names = [self.fresh("c"), self.fresh("c"), self.fresh("y")];
-        let mut ydims = vec![n.clone(), Atom::Var(rs.clone())];
-        ydims.extend(rest.iter().cloned());
-        let mut ysh = vec![self.atom_dim(&n), Dim::Var(rs.clone())];
-        ysh.extend(rest_d.iter().cloned());
-        let y = self.front_view(
-            &c,
-            (p, r),
-            (count, all),
-            (ydims, ysh),
-            names,
-            &mut inner,
-            span,
-        );
-        let j = self.fresh("j");
-        let (rb, rbk, ry) = (self.fresh("r"), self.fresh("r"), self.fresh("r"));
-        let jv = Atom::Var(j.clone());
-        inner.push(Stmt::For {
-            i: j,
-            n: n.clone(),
-            body: vec![
-                Stmt::View {
-                    var: rb.clone(),
-                    elem: p,
-                    rank: r - 1,
-                    view: View::Row(b, jv.clone()),
-                    span,
-                },
-                Stmt::View {
-                    var: rbk.clone(),
-                    elem: p,
-                    rank: r - 1,
-                    view: View::Slice(rb, zero, Atom::Var(rs.clone())),
-                    span,
-                },
-                Stmt::View {
-                    var: ry.clone(),
-                    elem: p,
-                    rank: r - 1,
-                    view: View::Row(y.clone(), jv),
-                    span,
-                },
-                Stmt::Copy {
-                    dest: ry,
-                    src: rbk,
-                    span,
-                },
-            ],
-        });
-        self.bind_leaves(s, flat, &[Some(y)], &[]);
+        self.bind_leaves(s, flat, &leaves, &[]);
         Ok((bufs, inner))
     }
 
@@ -7019,7 +7223,10 @@ fn size_name(v: &Name) -> String {
         "the number of elements in a part of a `partition`".to_string()
     } else if v.ends_with("_slicelen") {
         "the length of a slice whose bounds are computed from data".to_string()
-    } else if v.ends_with("_rowsize") {
+    } else if v.ends_with("_rowsize")
+        || v.rsplit_once("_rowsize")
+            .is_some_and(|(_, j)| !j.is_empty() && j.bytes().all(|b| b.is_ascii_digit()))
+    {
         "the length of the rows of a `build` whose rows are filtered".to_string()
     } else if v.contains("_loopdim") {
         "a size of a loop's array state after the loop".to_string()
@@ -7095,6 +7302,11 @@ fn has_elem(d: &Dim) -> bool {
 /// `filter` keeps in each row: see [`FunTr::build_rows_stmt`]).
 fn row_size(var: &Name) -> Name {
     format!("{var}_rowsize")
+}
+
+/// [`row_size`] of array leaf `leaf` of a `build` of tuples.
+fn row_size_leaf(var: &Name, leaf: usize) -> Name {
+    format!("{var}_rowsize{leaf}")
 }
 
 /// The existential length of the slice bound to `var` whose bounds are
