@@ -52,6 +52,11 @@ const FOUND: &[(u64, u64, &str)] = &[
         33480,
         "the rows of an empty `map` of a `map2` with a size mismatch: the interpreter's probe failed (rows 0), C computed them",
     ),
+    (
+        109,
+        19170,
+        "a size with a coefficient of i64::MIN: the compiler overflowed its stack emitting it",
+    ),
 ];
 
 #[test]

@@ -233,7 +233,11 @@ fn from_linear(l: &Linear) -> Dim {
         let (term, neg) = match *k {
             1 => (prod, false),
             -1 => (prod, true),
-            k if k < 0 => (Dim::Mul(Box::new(Dim::Const(-k)), Box::new(prod)), true),
+            // (`i64::MIN` has no negation: added as it is, so that simplifying
+            // the result gives it back, fuzz seed 109, program 19170)
+            k if k < 0 && k != i64::MIN => {
+                (Dim::Mul(Box::new(Dim::Const(-k)), Box::new(prod)), true)
+            }
             k => (Dim::Mul(Box::new(Dim::Const(k)), Box::new(prod)), false),
         };
         acc = Some(match (acc, neg) {
@@ -421,5 +425,29 @@ mod tests {
         );
         assert!(same_dim(&mx, &mx.simplify()));
         assert!(!same_dim(&mx, &v("n")));
+    }
+    #[test]
+    fn simplify_is_idempotent_at_the_extremes() {
+        // (a coefficient of i64::MIN has no negation: fuzz seed 109,
+        // program 19170 recursed forever emitting it)
+        for k in [i64::MIN, i64::MIN + 1, -1, i64::MAX] {
+            let d = Dim::Sub(
+                Box::new(Dim::Const(k)),
+                Box::new(Dim::times(Dim::Const(k), v("n"))),
+            );
+            let once = d.simplify();
+            assert_eq!(once.simplify(), once, "{k}");
+            // every sub-term simplifies to something no larger
+            fn size(d: &Dim) -> usize {
+                match d {
+                    Dim::Add(a, b) | Dim::Sub(a, b) | Dim::Mul(a, b) => 1 + size(a) + size(b),
+                    _ => 1,
+                }
+            }
+            if let Dim::Sub(a, b) | Dim::Add(a, b) | Dim::Mul(a, b) = &once {
+                assert!(size(&a.simplify()) <= size(a), "{k}");
+                assert!(size(&b.simplify()) <= size(b), "{k}");
+            }
+        }
     }
 }
