@@ -1299,6 +1299,41 @@ impl<'a> FunTr<'a> {
         )
     }
 
+    /// A fresh buffer (named from `base`) of shape `dims_d` (names in scope
+    /// here), its dims emitted into `out` (each at least 0 with `clamp`).
+    fn dense_buf(
+        &mut self,
+        base: &str,
+        elem: PrimType,
+        dims_d: Vec<Dim>,
+        clamp: bool,
+        out: &mut Vec<Stmt>,
+        span: Span,
+    ) -> Buf {
+        let dims: Vec<Atom> = dims_d
+            .iter()
+            .map(|d| {
+                let c = if clamp {
+                    Dim::Max(Box::new(d.clone()), Box::new(Dim::Const(0)))
+                } else {
+                    d.clone()
+                };
+                self.emit_dim(&c, out, span)
+            })
+            .collect();
+        let b = self.fresh(base);
+        self.shapes.insert(b.clone(), dims_d);
+        self.bind_depth(&b);
+        Buf {
+            var: b,
+            elem,
+            dims,
+            span,
+            when: vec![],
+            grown: false,
+        }
+    }
+
     /// `let b = exp`, a `bool`, as an atom.
     fn bool_let(&mut self, exp: SExp, out: &mut Vec<Stmt>, span: Span) -> Atom {
         self.typed_let("c", PrimType::Bool, exp, out, span)
@@ -5208,25 +5243,9 @@ impl FunTr<'_> {
                 for d in sh {
                     dims_d.push(self.resolve_here(d, span)?);
                 }
-                let dims: Vec<Atom> = dims_d
-                    .iter()
-                    .map(|d| {
-                        let c = Dim::Max(Box::new(d.clone()), Box::new(Dim::Const(0)));
-                        self.emit_dim(&c, pre, span)
-                    })
-                    .collect();
-                let b = self.fresh("b");
-                self.shapes.insert(b.clone(), dims_d);
-                self.bind_depth(&b);
-                bufs.push(Buf {
-                    var: b.clone(),
-                    elem: p,
-                    dims,
-                    span,
-                    when: vec![],
-                    grown: false,
-                });
-                parts.push((p, r, Part::Plain(b)));
+                let buf = self.dense_buf("b", p, dims_d, true, pre, span);
+                parts.push((p, r, Part::Plain(buf.var.clone())));
+                bufs.push(buf);
                 continue;
             };
             let (Some(bound), Some(empty)) = (
@@ -5725,18 +5744,7 @@ impl FunTr<'_> {
                 _ => dims_d.push(self.resolve_here(d, span)?),
             }
         }
-        let dims: Vec<Atom> = dims_d.iter().map(|d| self.emit_dim(d, pre, span)).collect();
-        let b = self.fresh("b");
-        self.shapes.insert(b.clone(), dims_d);
-        self.bind_depth(&b);
-        Ok(Buf {
-            var: b,
-            elem,
-            dims,
-            span,
-            when: vec![],
-            grown: false,
-        })
+        Ok(self.dense_buf("b", elem, dims_d, false, pre, span))
     }
 
     /// After a loop whose array state changes length: bind each array leaf
@@ -5842,18 +5850,9 @@ impl FunTr<'_> {
             for x in &row_sh {
                 dims_d.push(self.resolve_here(x, span)?);
             }
-            let dims: Vec<Atom> = dims_d.iter().map(|x| self.emit_dim(x, out, span)).collect();
-            let b = self.fresh("acc");
-            self.shapes.insert(b.clone(), dims_d.clone());
-            self.bind_depth(&b);
-            bufs.push(Buf {
-                var: b.clone(),
-                elem: p,
-                dims,
-                span,
-                when: vec![],
-                grown: false,
-            });
+            let buf = self.dense_buf("acc", p, dims_d.clone(), false, out, span);
+            let b = buf.var.clone();
+            bufs.push(buf);
             inner.push(Stmt::Copy {
                 dest: b.clone(),
                 src: nl.name().cloned().unwrap_or_default(),
