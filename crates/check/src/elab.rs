@@ -75,6 +75,28 @@ struct RuntimeSize {
     exp: Expr,
 }
 
+/// `t` with the sizes named `names` written `[]` (existential sizes: the
+/// body determines them).
+fn erase_sizes(t: &TypeExp, names: &[ast::Ident]) -> TypeExp {
+    match t {
+        TypeExp::Array(SizeExp::Named(id), e, sp) if names.iter().any(|k| k.name == id.name) => {
+            TypeExp::Array(SizeExp::Any(id.span), Box::new(erase_sizes(e, names)), *sp)
+        }
+        TypeExp::Array(sz, e, sp) => {
+            TypeExp::Array(sz.clone(), Box::new(erase_sizes(e, names)), *sp)
+        }
+        TypeExp::Tuple(ts, sp) => {
+            TypeExp::Tuple(ts.iter().map(|x| erase_sizes(x, names)).collect(), *sp)
+        }
+        TypeExp::Fun(ps, r, sp) => TypeExp::Fun(
+            ps.iter().map(|x| erase_sizes(x, names)).collect(),
+            Box::new(erase_sizes(r, names)),
+            *sp,
+        ),
+        TypeExp::Prim(..) => t.clone(),
+    }
+}
+
 /// The source form of a size expression, for messages.
 fn size_text(e: &Expr) -> String {
     match &e.kind {
@@ -586,11 +608,15 @@ impl<'a> Checker<'a> {
                 );
             }
         }
-        let ret_checks = match &d.ret {
+        // Existential sizes (`?[k].[k]f64`): where the result type names
+        // each, and the type with them as `[]` (checked equal at the end).
+        let exists = self.existentials(d, &size_env)?;
+        let ret_t = d.ret.as_ref().map(|t| erase_sizes(t, &d.exists));
+        let ret_checks = match &ret_t {
             Some(t) => self.runtime_sizes(t, &size_env)?,
             None => vec![],
         };
-        let ret = match &d.ret {
+        let ret = match &ret_t {
             Some(t) => {
                 if let TypeExp::Fun(_, _, s) = t {
                     return self.fail(
@@ -649,6 +675,35 @@ impl<'a> Checker<'a> {
             let got = self.emit("n", Type::I64, Exp::Dim(part, rs.dim), rs.exp.span);
             self.size_check(got, rs, &d.name.name, "result")?;
         }
+        // Each existential size is the same wherever the result names it:
+        // every occurrence is checked against the first, at the end.
+        for (k, occ) in &exists {
+            let mut first: Option<Atom> = None;
+            for (comp, dim, span) in occ {
+                let part = match comp {
+                    Some(c) => {
+                        let t = match self.infer.resolve(&bty) {
+                            Type::Tuple(ts) => ts.get(*c).cloned().unwrap_or(Type::I64),
+                            t => t,
+                        };
+                        self.emit("r", t, Exp::Proj(atom.clone(), *c), *span)
+                    }
+                    None => atom.clone(),
+                };
+                let got = self.emit("n", Type::I64, Exp::Dim(part, *dim), *span);
+                match &first {
+                    None => first = Some(got),
+                    Some(want) => self.emit_size_check(
+                        got,
+                        want.clone(),
+                        &d.name.name,
+                        "result",
+                        k.clone(),
+                        *span,
+                    ),
+                }
+            }
+        }
         let ret = match ret {
             Some(r) => {
                 let what = format!(
@@ -702,6 +757,112 @@ impl<'a> Checker<'a> {
     /// The sizes of a signature's type that are checked at run time: size
     /// expressions (`[n + 1]`) and names of `i64` parameters (`[k]`), in an
     /// array type or in the arrays of a tuple type.
+    /// The existential sizes of `d`'s result type, each with where the type
+    /// names it: (tuple component, dim, span), in order. Each must be new (not
+    /// a size parameter, an `i64` parameter or another existential), named
+    /// at least once, and not inside an array of tuples or a nested tuple.
+    #[allow(clippy::type_complexity)]
+    fn existentials(
+        &mut self,
+        d: &ast::Def,
+        size_env: &HashMap<String, Name>,
+    ) -> R<Vec<(String, Vec<(Option<usize>, usize, Span)>)>> {
+        fn walk(
+            t: &TypeExp,
+            comp: Option<usize>,
+            dim: usize,
+            k: &str,
+            out: &mut Vec<(Option<usize>, usize, Span)>,
+            nested: &mut Option<Span>,
+        ) {
+            match t {
+                TypeExp::Array(sz, e, _) => {
+                    if let SizeExp::Named(id) = sz
+                        && id.name == k
+                    {
+                        out.push((comp, dim, id.span));
+                    }
+                    walk(e, comp, dim + 1, k, out, nested);
+                }
+                TypeExp::Tuple(ts, _) if comp.is_none() && dim == 0 => {
+                    for (i, t) in ts.iter().enumerate() {
+                        walk(t, Some(i), 0, k, out, nested);
+                    }
+                }
+                TypeExp::Tuple(ts, _) => {
+                    let mut inner = Vec::new();
+                    for t in ts {
+                        walk(t, Some(0), 1, k, &mut inner, nested);
+                    }
+                    if let Some(r) = inner.first() {
+                        nested.get_or_insert(r.2);
+                    }
+                }
+                TypeExp::Prim(..) | TypeExp::Fun(..) => {}
+            }
+        }
+        let mut v: Vec<(String, Vec<(Option<usize>, usize, Span)>)> = Vec::new();
+        for id in &d.exists {
+            let clash = if size_env.contains_key(&id.name) {
+                Some("a size parameter")
+            } else if self.value_sizes.contains(&id.name) {
+                Some("an `i64` parameter")
+            } else if v.iter().any(|(k, _)| *k == id.name) {
+                Some("another existential size")
+            } else {
+                None
+            };
+            if let Some(what) = clash {
+                return self.fail(
+                    Diagnostic::new(
+                        "E0306",
+                        id.span,
+                        format!("existential size `{}` has the name of {what}", id.name),
+                    )
+                    .with_label("declared here")
+                    .with_help(
+                        "an existential size is determined by the body; give it a name of its own, or use the size that is already named",
+                    ),
+                );
+            }
+            let mut occ = Vec::new();
+            let mut nested = None;
+            if let Some(t) = &d.ret {
+                walk(t, None, 0, &id.name, &mut occ, &mut nested);
+            }
+            if let Some(span) = nested {
+                return self.fail(
+                    Diagnostic::new(
+                        "E0305",
+                        span,
+                        "an existential size inside an array of tuples or a nested tuple is not supported",
+                    )
+                    .with_label("here")
+                    .with_help("write `[]` there, or return the components as a tuple of arrays"),
+                );
+            }
+            if occ.is_empty() {
+                return self.fail(
+                    Diagnostic::new(
+                        "E0307",
+                        id.span,
+                        format!(
+                            "existential size `{}` is not used in the result type",
+                            id.name
+                        ),
+                    )
+                    .with_label("declared here")
+                    .with_help(format!(
+                        "use it in the result type, as in `?[{0}].[{0}]f64`, or remove it",
+                        id.name
+                    )),
+                );
+            }
+            v.push((id.name.clone(), occ));
+        }
+        Ok(v)
+    }
+
     fn runtime_sizes(
         &mut self,
         t: &TypeExp,

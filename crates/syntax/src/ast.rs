@@ -198,6 +198,9 @@ pub struct Def {
     pub size_params: Vec<Ident>,
     pub params: Vec<Param>,
     pub ret: Option<TypeExp>,
+    /// The existential sizes of the result type (`: ?[k].([k]f64, [k]i64)`):
+    /// sizes the body determines, equal wherever the result type names them.
+    pub exists: Vec<Ident>,
     pub body: Expr,
     pub span: Span,
 }

@@ -62,6 +62,9 @@ pub enum Tok {
     Colon,
     #[token(".")]
     Dot,
+    /// `?`: existential sizes of a result type, `?[k].[k]f64`
+    #[token("?")]
+    Question,
     #[token("\\")]
     Backslash,
     #[token("->")]
@@ -146,6 +149,7 @@ impl Tok {
             Tok::Comma => ",",
             Tok::Colon => ":",
             Tok::Dot => ".",
+            Tok::Question => "?",
             Tok::Backslash => "\\",
             Tok::Arrow => "->",
             Tok::Eq => "=",

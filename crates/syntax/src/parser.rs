@@ -275,7 +275,28 @@ impl Parser {
                 _ => break,
             }
         }
+        let mut exists = Vec::new();
         let ret = if self.eat(&Tok::Colon) {
+            if self.eat(&Tok::Question) {
+                loop {
+                    self.expect(&Tok::LBracket, "before an existential size's name")
+                        .map_err(|d| {
+                            d.with_help(
+                                "an existential result type reads `?[k].[k]f64`: sizes the body determines",
+                            )
+                        })?;
+                    let id = self.ident("an existential size name").map_err(|d| {
+                        d.with_help("an existential result type reads `?[k].[k]f64`")
+                    })?;
+                    self.expect(&Tok::RBracket, "to close the existential size")?;
+                    exists.push(id);
+                    if self.peek() != &Tok::LBracket {
+                        break;
+                    }
+                }
+                self.expect(&Tok::Dot, "after the existential sizes")
+                    .map_err(|d| d.with_help("an existential result type reads `?[k].[k]f64`"))?;
+            }
             Some(self.type_exp()?)
         } else {
             None
@@ -294,6 +315,7 @@ impl Parser {
             size_params,
             params,
             ret,
+            exists,
             body,
             span,
         })
