@@ -901,7 +901,7 @@ impl<'a> FunTr<'a> {
     /// `filter` in the row keeps: (an upper bound, its value for a `build` of
     /// no rows), both from sizes known outside the `build`; `None` if it
     /// depends on anything else computed in the row.
-    fn row_size(&self, d: &Dim) -> Option<(Dim, Dim)> {
+    fn row_size(&mut self, d: &Dim, i: &Name, n: &Dim) -> Option<(Dim, Dim)> {
         let max = self.cur;
         let empty = self
             .expand_by(d, &|l| match l {
@@ -914,12 +914,41 @@ impl<'a> FunTr<'a> {
                 Dim::Var(v) if is_kept_count(v) && self.exist_bounds.contains_key(v) => {
                     LeafRule::Replace(Dim::Const(0))
                 }
+                // (the probe's index: 0)
+                Dim::Var(v) if v == i => LeafRule::Replace(Dim::Const(0)),
                 _ => LeafRule::Expand,
             })
             .ok()?;
         let bound = self.bound(d, true, 64)?;
-        let bound = self.resolve(&bound, max).ok()?;
-        Some((bound.simplify(), empty.simplify()))
+        let bound = self.resolve_keeping(&bound, max, Some(i)).ok()?.simplify();
+        // a bound that depends on the index (`filter p (replicate i x)`): its
+        // largest value over the rows, a loop slice run before the `build`
+        let mut ls = Vec::new();
+        bound.leaves(&mut ls);
+        let bound = if ls.iter().any(|v| v == i) {
+            let n = self.resolve(n, max).ok()?;
+            let (j, len) = (self.fresh("j"), self.fresh("len"));
+            let at = |x: &Dim| {
+                bound
+                    .map_leaves(&mut |l| match l {
+                        Dim::Var(v) if v == i => Some(x.clone()),
+                        _ => None,
+                    })
+                    .simplify()
+            };
+            Dim::Slice(Box::new(SliceDim {
+                lens: vec![len],
+                step: vec![at(&Dim::Var(j.clone()))],
+                index: j,
+                init: vec![at(&Dim::Const(0))],
+                trips: n,
+                which: 0,
+                most: true,
+            }))
+        } else {
+            bound
+        };
+        Some((bound, empty.simplify()))
     }
 
     /// The length `d` of the rows of `build n (\i -> ...)` where it depends on
@@ -1948,8 +1977,9 @@ impl<'a> FunTr<'a> {
                             }
                             if self.resolve(d, self.cur).is_err()
                                 && k == 1
-                                && let Some((bound, empty)) =
-                                    self.row_size(d).or_else(|| self.index_row_size(d, i, &n))
+                                && let Some((bound, empty)) = self
+                                    .row_size(d, i, &n)
+                                    .or_else(|| self.index_row_size(d, i, &n))
                             {
                                 let rs = if single {
                                     row_size(&s.var)
