@@ -916,9 +916,21 @@ impl<'a> FunTr<'a> {
                 }
                 // (the probe's index: 0)
                 Dim::Var(v) if v == i => LeafRule::Replace(Dim::Const(0)),
+                // the length of rows inside the row: the probe's, as for them
+                Dim::Var(v) if self.row_empty.contains_key(v) => {
+                    LeafRule::Replace(self.row_empty.get(v).cloned().unwrap_or(Dim::Const(0)))
+                }
                 _ => LeafRule::Expand,
             })
             .ok()?;
+        // (what that brought in, in names outside, the index 0)
+        let empty = self
+            .resolve_keeping(&empty, max, Some(i))
+            .ok()?
+            .map_leaves(&mut |l| match l {
+                Dim::Var(v) if v == i => Some(Dim::Const(0)),
+                _ => None,
+            });
         let bound = self.bound(d, true, 64)?;
         let bound = self.resolve_keeping(&bound, max, Some(i)).ok()?.simplify();
         // a bound that depends on the index (`filter p (replicate i x)`): its
@@ -1953,6 +1965,10 @@ impl<'a> FunTr<'a> {
                     // see `build_rows_stmt`).
                     let single = v.len() == 1;
                     for (leaf, sh) in v.iter_mut().enumerate() {
+                        // (one existential dim per leaf: the rows' length,
+                        // or a length inside them, `map (\x -> map (\y ->
+                        // iota y) a) a`)
+                        let mut exist_done = false;
                         for (k, d) in sh.iter_mut().enumerate() {
                             // the final length of a sliced loop in the row:
                             // its slice, when that is in names outside
@@ -1976,15 +1992,17 @@ impl<'a> FunTr<'a> {
                                 *d = r;
                             }
                             if self.resolve(d, self.cur).is_err()
-                                && k == 1
+                                && k >= 1
+                                && !exist_done
                                 && let Some((bound, empty)) = self
                                     .row_size(d, i, &n)
                                     .or_else(|| self.index_row_size(d, i, &n))
                             {
-                                let rs = if single {
-                                    row_size(&s.var)
-                                } else {
-                                    row_size_leaf(&s.var, leaf)
+                                exist_done = true;
+                                let rs = match (single, k) {
+                                    (true, 1) => row_size(&s.var),
+                                    (false, 1) => row_size_leaf(&s.var, leaf),
+                                    _ => format!("{}_{k}", row_size_leaf(&s.var, leaf)),
                                 };
                                 self.exist_bounds.insert(rs.clone(), bound);
                                 self.row_empty.insert(rs.clone(), empty);
@@ -2495,9 +2513,10 @@ impl<'a> FunTr<'a> {
             }
             if has_array
                 && matches!(&s.exp, core::Exp::Prim(Builtin::Build, _))
-                && self.shape_exp(s)?.iter().any(
-                    |sh| matches!(sh.get(1), Some(Dim::Var(v)) if v.starts_with(&row_size(&s.var))),
-                )
+                && self.shape_exp(s)?.iter().any(|sh| {
+                    sh.iter()
+                        .any(|d| matches!(d, Dim::Var(v) if v.starts_with(&row_size(&s.var))))
+                })
             {
                 let (bufs, inner) = self.build_rows_stmt(s, &flat, &mut out)?;
                 let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
@@ -5248,13 +5267,17 @@ impl FunTr<'_> {
             b: Name,
             c: Name,
             nb: Atom,
+            /// the row's dims before the existential one (none: the rows'
+            /// own length is existential), and after it
+            before: Vec<Atom>,
+            before_d: Vec<Dim>,
             rest: Vec<Atom>,
             rest_d: Vec<Dim>,
             empty: Dim,
         }
         enum Part {
             /// a leaf whose rows' length is existential
-            Rows(Rows),
+            Rows(Box<Rows>),
             /// a leaf of sizes known outside the `build`: its buffer
             Plain(Name),
         }
@@ -5264,11 +5287,11 @@ impl FunTr<'_> {
             let DType::Array(p, r) = *t else {
                 return bad("a scalar leaf of a build");
             };
-            let rowed = match sh.get(1) {
-                Some(Dim::Var(v)) if v.starts_with(&row_size(&s.var)) => Some(v.clone()),
+            let rowed = sh.iter().enumerate().skip(1).find_map(|(k, d)| match d {
+                Dim::Var(v) if v.starts_with(&row_size(&s.var)) => Some((k, v.clone())),
                 _ => None,
-            };
-            let Some(rs) = rowed else {
+            });
+            let Some((kq, rs)) = rowed else {
                 let mut dims_d = Vec::new();
                 for d in sh {
                     dims_d.push(self.resolve_here(d, span)?);
@@ -5286,8 +5309,12 @@ impl FunTr<'_> {
             };
             let bound = self.resolve_here(&bound, span)?;
             let empty = self.resolve_here(&empty, span)?;
+            let mut before_d = Vec::new();
+            for d in &sh[1..kq] {
+                before_d.push(self.resolve_here(d, span)?);
+            }
             let mut rest_d = Vec::new();
-            for d in sh.iter().skip(2) {
+            for d in sh.iter().skip(kq + 1) {
                 rest_d.push(self.resolve_here(d, span)?);
             }
             let nb = self.emit_dim(
@@ -5295,10 +5322,21 @@ impl FunTr<'_> {
                 pre,
                 span,
             );
+            let before: Vec<Atom> = before_d
+                .iter()
+                .map(|d| {
+                    let c = Dim::Max(Box::new(d.clone()), Box::new(Dim::Const(0)));
+                    self.emit_dim(&c, pre, span)
+                })
+                .collect();
             let rest: Vec<Atom> = rest_d.iter().map(|d| self.emit_dim(d, pre, span)).collect();
-            let mut dims = vec![n.clone(), nb.clone()];
+            let mut dims = vec![n.clone()];
+            dims.extend(before.iter().cloned());
+            dims.push(nb.clone());
             dims.extend(rest.iter().cloned());
-            let mut dims_d = vec![self.atom_dim(&n), self.atom_dim(&nb)];
+            let mut dims_d = vec![self.atom_dim(&n)];
+            dims_d.extend(before.iter().map(|x| self.atom_dim(x)));
+            dims_d.push(self.atom_dim(&nb));
             dims_d.extend(rest_d.iter().cloned());
             let (b, c) = (self.fresh("b"), self.fresh("b"));
             for x in [&b, &c] {
@@ -5316,15 +5354,17 @@ impl FunTr<'_> {
             parts.push((
                 p,
                 r,
-                Part::Rows(Rows {
+                Part::Rows(Box::new(Rows {
                     rs,
                     b,
                     c,
                     nb,
+                    before,
+                    before_d,
                     rest,
                     rest_d,
                     empty,
-                }),
+                })),
             ));
         }
         let mut inner = Vec::new();
@@ -5355,7 +5395,8 @@ impl FunTr<'_> {
                         .unwrap_or_default(),
                 ),
                 Part::Rows(rw) => {
-                    let mut sh = vec![self.atom_dim(&rw.nb)];
+                    let mut sh: Vec<Dim> = rw.before.iter().map(|x| self.atom_dim(x)).collect();
+                    sh.push(self.atom_dim(&rw.nb));
                     sh.extend(rw.rest_d.iter().cloned());
                     (&rw.b, sh)
                 }
@@ -5370,8 +5411,13 @@ impl FunTr<'_> {
             });
             self.shapes.insert(row.clone(), row_sh);
             self.depth.insert(row.clone(), self.cur + 1);
-            if let Part::Rows(_) = part {
+            if let Part::Rows(rw) = part {
                 self.exist_dests.insert(row.clone());
+                // (a length inside the row: the row is written densely at
+                // the front of its storage, and that length passed out)
+                if !rw.before.is_empty() {
+                    self.exist_dim.insert(row.clone(), vec![rw.before.len()]);
+                }
                 exist_rows.push(row.clone());
             }
             row_dests.push(Some(row));
@@ -5379,6 +5425,7 @@ impl FunTr<'_> {
         let blk = self.body(&l.body, &row_dests);
         for row in &exist_rows {
             self.exist_dests.remove(row);
+            self.exist_dim.remove(row);
         }
         let mut blk = blk?;
         let n_rows = exist_rows.len();
@@ -5596,29 +5643,43 @@ impl FunTr<'_> {
             self.bind_depth(&rs);
             self.scalar_types.insert(rs.clone(), i64t);
             // `y`: the first k of each row, densely in `c`
-            let mut all = Atom::Var(rs.clone());
-            let mut count = n.clone();
-            for d in std::iter::once(&rw.nb).chain(&rw.rest) {
-                count = let_(
-                    self,
-                    &mut inner,
-                    i64t,
-                    SExp::Bin(BinOp::Mul, count, d.clone()),
-                );
-            }
-            for d in std::iter::once(&n).chain(&rw.rest) {
-                all = let_(
-                    self,
-                    &mut inner,
-                    i64t,
-                    SExp::Bin(BinOp::Mul, all, d.clone()),
-                );
-            }
+            let mul = |me: &mut Self, out: &mut Vec<Stmt>, xs: Vec<Atom>| {
+                let mut acc = Atom::Const(Const::I64(1));
+                for x in xs {
+                    acc = let_(me, out, i64t, SExp::Bin(BinOp::Mul, acc, x));
+                }
+                acc
+            };
+            let with = |k: &Atom| {
+                let mut v = rw.before.clone();
+                v.push(k.clone());
+                v.extend(rw.rest.iter().cloned());
+                v
+            };
+            let rsv = Atom::Var(rs.clone());
+            let (row_cap, row_all) = (with(&rw.nb), with(&rsv));
+            let count = mul(
+                self,
+                &mut inner,
+                std::iter::once(n.clone()).chain(row_cap.clone()).collect(),
+            );
+            let all = mul(
+                self,
+                &mut inner,
+                std::iter::once(n.clone()).chain(row_all.clone()).collect(),
+            );
             let names = [self.fresh("c"), self.fresh("c"), self.fresh("y")];
-            let mut ydims = vec![n.clone(), Atom::Var(rs.clone())];
-            ydims.extend(rw.rest.iter().cloned());
-            let mut ysh = vec![self.atom_dim(&n), Dim::Var(rs.clone())];
-            ysh.extend(rw.rest_d.iter().cloned());
+            let mut ydims = vec![n.clone()];
+            ydims.extend(row_all.iter().cloned());
+            let row_all_d: Vec<Dim> = rw
+                .before_d
+                .iter()
+                .cloned()
+                .chain(std::iter::once(Dim::Var(rs.clone())))
+                .chain(rw.rest_d.iter().cloned())
+                .collect();
+            let mut ysh = vec![self.atom_dim(&n)];
+            ysh.extend(row_all_d.iter().cloned());
             let y = self.front_view(
                 &rw.c,
                 (p, r),
@@ -5631,37 +5692,59 @@ impl FunTr<'_> {
             let j = self.fresh("j");
             let (rb, rbk, ry) = (self.fresh("r"), self.fresh("r"), self.fresh("r"));
             let jv = Atom::Var(j.clone());
+            let mut lb = vec![Stmt::View {
+                var: rb.clone(),
+                elem: p,
+                rank: r - 1,
+                view: View::Row(rw.b.clone(), jv.clone()),
+                span,
+            }];
+            let src = if rw.before.is_empty() {
+                lb.push(Stmt::View {
+                    var: rbk.clone(),
+                    elem: p,
+                    rank: r - 1,
+                    view: View::Slice(rb, zero.clone(), rsv.clone()),
+                    span,
+                });
+                rbk
+            } else {
+                // (a length inside the row: the row densely at the front
+                // of its storage)
+                let rcap = mul(self, &mut inner, row_cap.clone());
+                let rall = mul(self, &mut inner, row_all.clone());
+                let mut rsh: Vec<Dim> = rw.before_d.clone();
+                rsh.push(self.atom_dim(&rw.nb));
+                rsh.extend(rw.rest_d.iter().cloned());
+                self.shapes.insert(rb.clone(), rsh);
+                self.bind_depth(&rb);
+                let names = [self.fresh("c"), self.fresh("c"), self.fresh("x")];
+                self.front_view(
+                    &rb,
+                    (p, r - 1),
+                    (rcap, rall),
+                    (row_all.clone(), row_all_d.clone()),
+                    names,
+                    &mut lb,
+                    span,
+                )
+            };
+            lb.push(Stmt::View {
+                var: ry.clone(),
+                elem: p,
+                rank: r - 1,
+                view: View::Row(y.clone(), jv),
+                span,
+            });
+            lb.push(Stmt::Copy {
+                dest: ry,
+                src,
+                span,
+            });
             inner.push(Stmt::For {
                 i: j,
                 n: n.clone(),
-                body: vec![
-                    Stmt::View {
-                        var: rb.clone(),
-                        elem: p,
-                        rank: r - 1,
-                        view: View::Row(rw.b.clone(), jv.clone()),
-                        span,
-                    },
-                    Stmt::View {
-                        var: rbk.clone(),
-                        elem: p,
-                        rank: r - 1,
-                        view: View::Slice(rb, zero.clone(), Atom::Var(rs.clone())),
-                        span,
-                    },
-                    Stmt::View {
-                        var: ry.clone(),
-                        elem: p,
-                        rank: r - 1,
-                        view: View::Row(y.clone(), jv),
-                        span,
-                    },
-                    Stmt::Copy {
-                        dest: ry,
-                        src: rbk,
-                        span,
-                    },
-                ],
+                body: lb,
             });
             leaves.push(Some(y));
         }
