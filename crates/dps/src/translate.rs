@@ -721,7 +721,9 @@ impl<'a> FunTr<'a> {
     /// Out of memory at `at`, the construct that writes it (where the
     /// interpreter fails to allocate its value), else at the loop.
     fn define_grown(&mut self, d: &Name, rows: Option<&Atom>, out: &mut Vec<Stmt>, at: Span) {
-        let Some((storage, bound, elem, rank, span, hint)) = self.lazy_grow.get(d).cloned() else {
+        let Some((storage, bound, elem, rank, span, hint, reshape)) =
+            self.lazy_grow.get(d).cloned()
+        else {
             return;
         };
         if !self.ready.insert(d.clone()) {
@@ -744,13 +746,32 @@ impl<'a> FunTr<'a> {
             hint,
             span,
         });
-        out.push(Stmt::View {
-            var: d.clone(),
-            elem,
-            rank,
-            view: View::Slice(storage, Atom::Const(Const::I64(0)), rows),
-            span,
-        });
+        match reshape {
+            // (flat storage: its front, as the state's dims)
+            Some((front, dims)) => {
+                out.push(Stmt::View {
+                    var: front.clone(),
+                    elem,
+                    rank: 1,
+                    view: View::Slice(storage, Atom::Const(Const::I64(0)), rows),
+                    span,
+                });
+                out.push(Stmt::View {
+                    var: d.clone(),
+                    elem,
+                    rank,
+                    view: View::Reshape(front, dims),
+                    span,
+                });
+            }
+            None => out.push(Stmt::View {
+                var: d.clone(),
+                elem,
+                rank,
+                view: View::Slice(storage, Atom::Const(Const::I64(0)), rows),
+                span,
+            }),
+        }
     }
 
     /// Leave a block: the names bound in it go out of scope (a shape that
@@ -3091,7 +3112,7 @@ impl<'a> FunTr<'a> {
                             lent.push(nv.clone());
                             me.lazy_grow.insert(
                                 nv.clone(),
-                                (b.clone(), Atom::Var(u.clone()), *p, *r, span, None),
+                                (b.clone(), Atom::Var(u.clone()), *p, *r, span, None, None),
                             );
                             dests.push(Some(nv));
                             continue;
@@ -6665,13 +6686,23 @@ impl FunTr<'_> {
             next_dims.extend(next_most);
             let fold = (outs, fold_acc, fold_init);
             self.slice_fold(fold, (i2, n.clone()), (fb, next_dims), pre);
-        } else {
-            // (a `while` loop: the initial state's count; the storage grows)
-            for d0 in &dims0 {
-                caps.push(self.sat_product(d0, pre, span));
-            }
         }
-        let grows = matches!(kind, LoopKind::While(_));
+        // The storage starts as the initial state's count and grows where an
+        // iteration first writes its next state, so that an error in the
+        // body comes first (fuzz seed 113, program 19032: a state too large
+        // for memory was out of memory at the loop, the interpreter's at the
+        // `replicate` inside); a `for` loop's first growth asks for the
+        // slice's largest count (`caps`), softly.
+        let hints: Vec<Option<Atom>> = if caps.is_empty() {
+            vec![None; dims0.len()]
+        } else {
+            caps.iter().cloned().map(Some).collect()
+        };
+        let mut caps = Vec::new();
+        for d0 in &dims0 {
+            caps.push(self.sat_product(d0, pre, span));
+        }
+        let grows = true;
         // the storage: flat
         let mut bufs = Vec::new();
         let mut outs_buf = Vec::new();
@@ -6830,7 +6861,8 @@ impl FunTr<'_> {
         let mut prefix = Vec::new();
         let mut body_dests: Vec<Option<Name>> = st_l.iter().map(|_| None).collect();
         let mut next_atoms = Vec::new();
-        for (k, p, r, leaf, full, next) in &leaves_at {
+        let mut lazy = Vec::new();
+        for (li, (k, p, r, leaf, full, next)) in leaves_at.iter().enumerate() {
             let var = st_l
                 .get(*k)
                 .and_then(|l| l.name())
@@ -6846,31 +6878,36 @@ impl FunTr<'_> {
                 nshape.push(f.clone());
             }
             let ncount = self.sat_product(&nd, &mut prefix, span);
-            if grows {
-                prefix.push(Stmt::Grow {
-                    dest: next.clone(),
-                    rows: ncount.clone(),
-                    hint: None,
+            // the next state's view, bound where the body first writes it
+            let (front, nv) = (self.fresh("x"), self.fresh("nx"));
+            let hint = hints.get(li).cloned().flatten();
+            self.lazy_grow.insert(
+                nv.clone(),
+                (
+                    next.clone(),
+                    ncount.clone(),
+                    *p,
+                    *r,
                     span,
-                });
-            }
-            let names = [self.fresh("x"), self.fresh("nx")];
-            let nv = self.flat_front(
-                next,
-                (*p, *r),
-                ncount,
-                (nd.clone(), nshape),
-                names,
-                inside,
-                &mut prefix,
-                span,
+                    hint,
+                    Some((front.clone(), nd.clone())),
+                ),
             );
+            self.shapes
+                .insert(front.clone(), vec![self.atom_dim(&ncount)]);
+            self.shapes.insert(nv.clone(), nshape);
+            self.depth.insert(front, inside);
+            self.depth.insert(nv.clone(), inside);
+            lazy.push(nv.clone());
             next_atoms.extend(nd);
             if let Some(slot) = body_dests.get_mut(*k) {
                 *slot = Some(nv);
             }
         }
         let blk = self.body(&body, &body_dests);
+        for nv in &lazy {
+            self.lazy_grow.remove(nv);
+        }
         let mut blk = blk?;
         prefix.append(&mut blk.stmts);
         blk.stmts = prefix;
@@ -7184,7 +7221,7 @@ impl FunTr<'_> {
                 _ => None,
             };
             self.lazy_grow
-                .insert(nv.clone(), (next, nlc.clone(), p, r, span, hint));
+                .insert(nv.clone(), (next, nlc.clone(), p, r, span, hint, None));
             // (bounded: `nl` is the bound; the body writes the first rows of
             // `nv` as of an existential destination and passes their number)
             let mut nsh = vec![if by_body { self.atom_dim(&nlc) } else { f }];
@@ -7459,7 +7496,15 @@ enum LeafRule {
 
 /// A loop's next state grown where the body first writes it
 /// ([`FunTr::lazy_grow`]).
-type LazyGrow = (Name, Atom, PrimType, usize, Span, Option<Atom>);
+type LazyGrow = (
+    Name,
+    Atom,
+    PrimType,
+    usize,
+    Span,
+    Option<Atom>,
+    Option<(Name, Vec<Atom>)>,
+);
 
 /// How the storage of a loop's array leaf that changes length is sized.
 #[derive(Clone, Debug, PartialEq)]
