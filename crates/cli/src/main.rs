@@ -207,6 +207,12 @@ fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
     }
     // panics are caught and reported per program; keep the default hook quiet
     std::panic::set_hook(Box::new(|_| {}));
+    // (a crash no panic hook sees, a stack overflow, ends the process: the
+    // scratch directory's inflight-* files then name the programs it ran)
+    eprintln!(
+        "weir fuzz: scratch directory {} (if this process dies, its inflight-* files name the programs it was running)",
+        cfg.work_dir.display()
+    );
     let bar = (!a.no_progress).then(|| weir_fuzz::progress::Bar::new(a.count));
     let report = weir_fuzz::campaign_from(a.seed, a.first, a.count, &cfg, &|n| {
         if let Some(b) = &bar {

@@ -915,7 +915,16 @@ pub fn campaign_from(
                     let hi = (lo + batch).min(first + count);
                     let progs: Vec<GenProgram> =
                         (lo..hi).filter_map(|i| program(seed, i)).collect();
+                    // (which programs are in flight: if the process dies, a
+                    // compiler crash that no `catch_unwind` sees, such as a
+                    // stack overflow, the marker is left to name them)
+                    let mark = cfg.work_dir.join(format!("inflight-t{t}"));
+                    let _ = std::fs::write(
+                        &mark,
+                        format!("seed {seed}, programs {lo} to {}\n", hi - 1),
+                    );
                     let vs = check_batch(&progs, cfg, &format!("t{t}b{k}"));
+                    let _ = std::fs::remove_file(&mark);
                     if let Ok(mut c) = counts.lock() {
                         for v in &vs {
                             *c.entry(v.category()).or_default() += 1;
