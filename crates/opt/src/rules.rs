@@ -507,18 +507,33 @@ fn while_counter(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
             Type::I64,
             Exp::Math(MathFn::Max, vec![e.clone(), w0.clone()]),
         ),
-        let_(n.clone(), Type::I64, Exp::Bin(BinOp::Sub, Atom::Var(m), w0)),
+        let_(
+            n.clone(),
+            Type::I64,
+            Exp::Bin(BinOp::Sub, Atom::Var(m), w0.clone()),
+        ),
     ];
     let mut stmts = stmts_head;
     let l = format!("{v}_wl");
+    let wi = format!("{v}_wi");
+    // (the counter read in the body is the index plus `w0`: sizes that use
+    // it, `build w ...`, are then known from the index, as a slice needs)
+    let mut body = body.clone();
+    if comp.is_some() {
+        for st in &mut body.stmts {
+            if st.var == *w2 {
+                st.exp = Exp::Bin(BinOp::Add, Atom::Var(wi.clone()), w0.clone());
+            }
+        }
+    }
     stmts.push(let_(
         l.clone(),
         s.ty.clone(),
         Exp::Loop {
             state: state.clone(),
             init: init.clone(),
-            form: LoopForm::For(format!("{v}_wi"), Atom::Var(n)),
-            body: body.clone(),
+            form: LoopForm::For(wi, Atom::Var(n)),
+            body,
         },
     ));
     Some(Rewrite::Splice(Body {
