@@ -960,24 +960,7 @@ impl<'a> FunTr<'a> {
         bound.leaves(&mut ls);
         let bound = if ls.iter().any(|v| v == i) {
             let n = self.resolve(n, max).ok()?;
-            let (j, len) = (self.fresh("j"), self.fresh("len"));
-            let at = |x: &Dim| {
-                bound
-                    .map_leaves(&mut |l| match l {
-                        Dim::Var(v) if v == i => Some(x.clone()),
-                        _ => None,
-                    })
-                    .simplify()
-            };
-            Dim::Slice(Box::new(SliceDim {
-                lens: vec![len],
-                step: vec![at(&Dim::Var(j.clone()))],
-                index: j,
-                init: vec![at(&Dim::Const(0))],
-                trips: n,
-                which: 0,
-                most: true,
-            }))
+            self.largest_over_rows(&bound, i, n)
         } else {
             bound
         };
@@ -1012,25 +995,25 @@ impl<'a> FunTr<'a> {
         if !ls.iter().any(|v| v == i) {
             return None;
         }
-        let at = |x: &Dim| {
-            r.map_leaves(&mut |l| match l {
-                Dim::Var(v) if v == i => Some(x.clone()),
-                _ => None,
-            })
-            .simplify()
-        };
-        let empty = at(&Dim::Const(0));
+        let empty = at_index(&r, i, &Dim::Const(0));
+        let bound = self.largest_over_rows(&r, i, n);
+        Some((bound, empty))
+    }
+
+    /// The largest value of `d` (in terms of the index `i` of a `build` of
+    /// `n` rows and names outside it) over the rows: a loop slice of `n` O(1)
+    /// steps, starting from its value at index 0.
+    fn largest_over_rows(&mut self, d: &Dim, i: &Name, n: Dim) -> Dim {
         let (j, len) = (self.fresh("j"), self.fresh("len"));
-        let bound = Dim::Slice(Box::new(SliceDim {
+        Dim::Slice(Box::new(SliceDim {
             lens: vec![len],
-            step: vec![at(&Dim::Var(j.clone()))],
+            step: vec![at_index(d, i, &Dim::Var(j.clone()))],
             index: j,
-            init: vec![empty.clone()],
+            init: vec![at_index(d, i, &Dim::Const(0))],
             trips: n,
             which: 0,
             most: true,
-        }));
-        Some((bound, empty))
+        }))
     }
 
     /// What the size `v` is, in words, for E0801: a named existential's
@@ -7327,6 +7310,15 @@ fn lparam(l: &core::Lambda, k: usize, span: Span) -> R<&(Name, Type)> {
 }
 
 /// A size variable for messages: `` `n` ``, or what a `filter`'s count is.
+/// `d` with the index `i` replaced by `x`, simplified.
+fn at_index(d: &Dim, i: &Name, x: &Dim) -> Dim {
+    d.map_leaves(&mut |l| match l {
+        Dim::Var(v) if v == i => Some(x.clone()),
+        _ => None,
+    })
+    .simplify()
+}
+
 /// Is the loop step `f` of the length `l` (a length: never negative) never
 /// more than `l`, whatever the values of its leaves?
 fn non_increasing(f: &Dim, l: &Name) -> bool {
