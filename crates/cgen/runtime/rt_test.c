@@ -193,6 +193,30 @@ static void test_growth(void) {
     weir_ctx_free(ctx);
 }
 
+/* A `build` of rows that fails in its first row (the interpreter allocates
+   the list of rows, then the first row), and the soft growth it makes. */
+static void test_first_row(void) {
+    const int64_t huge_row[] = {3, (int64_t)1 << 61};     /* a row too large */
+    const int64_t huge_list[] = {(int64_t)1 << 61, 4};    /* the list too large */
+    const int64_t both[] = {(int64_t)1 << 61, (int64_t)1 << 61};
+    const int64_t small[] = {3, 4};
+    const int64_t none[] = {0, (int64_t)1 << 61};         /* no rows at all */
+    CHECK(weir_first_row_fails(huge_row, 2, 8));
+    CHECK(!weir_first_row_fails(huge_list, 2, 8));
+    CHECK(!weir_first_row_fails(both, 2, 8));
+    CHECK(!weir_first_row_fails(small, 2, 8));
+    CHECK(!weir_first_row_fails(none, 2, 8));
+    CHECK(!weir_first_row_fails(huge_row, 1, 8)); /* not a build of rows */
+    weir_ctx *ctx = weir_ctx_new();
+    CHECK(!weir_grow_soft(ctx, small, 2, 8) && !weir_grow_missing(ctx));
+    CHECK(weir_grow_soft(ctx, huge_row, 2, 8) && weir_grow_missing(ctx));
+    CHECK(weir_nowhere() != NULL && aligned64(weir_nowhere()));
+    weir_enter(ctx); /* the next call starts with nothing missing */
+    CHECK(!weir_grow_missing(ctx));
+    weir_leave(ctx);
+    weir_ctx_free(ctx);
+}
+
 static void test_steady_state(void) {
     weir_ctx *ctx = weir_ctx_new();
     const weir_stats *st = weir_ctx_stats(ctx);
@@ -553,6 +577,7 @@ int main(void) {
     test_region();
     test_sizes();
     test_growth();
+    test_first_row();
     test_steady_state();
     test_sys();
     test_errors();

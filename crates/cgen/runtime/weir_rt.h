@@ -123,6 +123,7 @@ typedef struct weir_ctx {
     uint32_t dest_missing; /* bit k: result k of the entry was too large to allocate */
     uint32_t retry;       /* bit k: result k (existential) needs retry_rows[k] rows */
     int64_t retry_rows[32];
+    int grow_missing;     /* a soft growth was skipped (weir_grow_soft) */
     jmp_buf jmp;
     char err[1024];       /* last error, "LOC: message" */
     weir_chunk chunks[WEIR_MAX_CHUNKS];
@@ -295,6 +296,15 @@ static inline int64_t weir_grow_rows(int64_t cap, int64_t rows, const int64_t *d
 static inline int weir_fits(const int64_t *d, int r, size_t elem_size) {
     int64_t n;
     return weir_count_ok(d, r, elem_size, &n);
+}
+
+/* Does a `build` of dims d[0..r) (its count first, r >= 2) that is too large
+   for memory fail in its first row, as in the interpreter? It allocates the
+   list of the d[0] rows first (a 16-byte value each: out of memory at the
+   `build` when that does not fit), then each row, so with d[0] >= 1 rows
+   it fails in the first when one row does not fit. */
+static inline int weir_first_row_fails(const int64_t *d, int r, size_t elem_size) {
+    return r >= 2 && d[0] >= 1 && weir_fits(d, 1, 16) && !weir_fits(d + 1, r - 1, elem_size);
 }
 
 /* The element count to allocate for a lazy count: none while it is -1. */
@@ -542,6 +552,27 @@ static inline void *weir_grow_hint(weir_ctx *c, int64_t hint, int64_t cap, int64
     return weir__region_slow(c, bytes, NULL, 1);
 }
 
+/* A soft growth of a loop state's storage (Stmt::Grow with soft), whose rows
+   are written by a `build` of dims d[0..r) (its count first): when the build
+   fails in its first row (weir_first_row_fails), returns 1 and marks the
+   growth missing (the storage is not grown; the first row fails,
+   weir_grow_missing, before anything is written, where the interpreter fails
+   to allocate it), else 0. */
+static inline int weir_grow_soft(weir_ctx *c, const int64_t *d, int r, size_t elem_size) {
+    if (WEIR_LIKELY(!weir_first_row_fails(d, r, elem_size))) return 0;
+    c->grow_missing = 1;
+    return 1;
+}
+
+/* Was a soft growth skipped in the running entry (weir_grow_soft)? */
+static inline int weir_grow_missing(const weir_ctx *c) { return c->grow_missing; }
+
+/* The address a skipped growth's storage stands at: valid, never written. */
+static inline void *weir_nowhere(void) {
+    static _Alignas(64) unsigned char nowhere[64];
+    return nowhere;
+}
+
 /* The current region position. */
 static inline weir_mark weir_region_mark(const weir_ctx *c) {
     return (weir_mark){c->cur, c->off, c->region_used};
@@ -641,6 +672,7 @@ static inline void weir_ctx_free(weir_ctx *c) {
 static inline void weir_enter(weir_ctx *c) {
     c->err[0] = '\0';
     c->retry = 0;
+    c->grow_missing = 0;
     c->entry_mark = weir_region_mark(c);
     c->entry_seq = c->blk_seq;
     c->in_entry = 1;
@@ -651,6 +683,7 @@ static inline void weir_enter(weir_ctx *c) {
 static inline int weir_on_error(weir_ctx *c) {
     c->in_entry = 0;
     c->dest_missing = 0;
+    c->grow_missing = 0;
     weir_region_reset(c, c->entry_mark);
 #if WEIR_MEM == 0 || WEIR_MEM == 1
     while (c->blocks.next != &c->blocks && c->blocks.next->seq >= c->entry_seq)

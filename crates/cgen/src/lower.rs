@@ -75,6 +75,7 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
             conds: HashMap::new(),
             guards: Vec::new(),
             growing: HashMap::new(),
+            soft_views: std::collections::HashSet::new(),
             marks: Vec::new(),
             dest_index: f
                 .dests
@@ -175,6 +176,10 @@ struct Lower<'a> {
     /// The `next` of each growing loop state ([`ArrState::grow`]) in scope:
     /// what its [`Stmt::Grow`] updates.
     growing: HashMap<Name, Growing>,
+    /// Storage grown softly ([`Stmt::Grow`] with `soft`) and the views of
+    /// it: while the growth is skipped they stand for rows that do not exist
+    /// (see `weir_grow_soft`), so a reshape of them is not checked then.
+    soft_views: std::collections::HashSet<Name>,
     /// The region marks of the scopes being lowered, outermost first (see
     /// [`Lower::grow`]).
     marks: Vec<Name>,
@@ -805,8 +810,9 @@ impl Lower<'_> {
                 dest,
                 rows,
                 hint,
+                soft,
                 span,
-            } => self.grow(dest, rows, hint.as_ref(), *span, out),
+            } => self.grow(dest, rows, hint.as_ref(), soft, *span, out),
             Stmt::For { i, n, body } => {
                 let bound = self.canon_atom(n);
                 self.counters.insert(i.clone(), (bound, self.level + 1));
@@ -1088,7 +1094,7 @@ impl Lower<'_> {
                 ));
                 return;
             }
-            Guard::DestReady { dest, row } => {
+            Guard::DestReady { dest, build } => {
                 let Some(&k) = self.dest_index.get(dest) else {
                     return;
                 };
@@ -1097,19 +1103,22 @@ impl Lower<'_> {
                     "weir_dest_missing".into(),
                     vec![Exp::var("ctx"), Exp::Const(Const::I32(k as i32))],
                 );
-                // (a `build` of rows: here only when a row fits; else its
-                // first row fails where it is made)
+                // (a `build` of rows: here unless it fails in its first
+                // row, where that is made)
                 let cond = match self.arrays.get(dest) {
-                    Some((elem, _)) if !row.is_empty() => Exp::op(
+                    Some((elem, _)) if !build.is_empty() => Exp::op(
                         "&&",
                         missing,
-                        Exp::Call(
-                            "weir_fits".into(),
-                            vec![
-                                Exp::Dims(row.iter().map(|a| self.atom(a)).collect()),
-                                Exp::i64(row.len() as i64),
-                                Exp::SizeOf(*elem),
-                            ],
+                        Exp::Pre(
+                            "!",
+                            Box::new(Exp::Call(
+                                "weir_first_row_fails".into(),
+                                vec![
+                                    Exp::Dims(build.iter().map(|a| self.atom(a)).collect()),
+                                    Exp::i64(build.len() as i64),
+                                    Exp::SizeOf(*elem),
+                                ],
+                            )),
                         ),
                     ),
                     _ => missing,
@@ -1117,6 +1126,36 @@ impl Lower<'_> {
                 out.push(I::FailIf {
                     cond,
                     message: format!("out of memory: result {k} is too large to allocate"),
+                    args: vec![],
+                    loc,
+                });
+                return;
+            }
+            Guard::Grown { dest, build } => {
+                let loc = self.loc(span);
+                let missing = Exp::Call("weir_grow_missing".into(), vec![Exp::var("ctx")]);
+                // (a `build` of rows: here unless it fails in its first row)
+                let cond = match self.arrays.get(dest) {
+                    Some((elem, _)) if !build.is_empty() => Exp::op(
+                        "&&",
+                        missing,
+                        Exp::Pre(
+                            "!",
+                            Box::new(Exp::Call(
+                                "weir_first_row_fails".into(),
+                                vec![
+                                    Exp::Dims(build.iter().map(|a| self.atom(a)).collect()),
+                                    Exp::i64(build.len() as i64),
+                                    Exp::SizeOf(*elem),
+                                ],
+                            )),
+                        ),
+                    ),
+                    _ => missing,
+                };
+                out.push(I::FailIf {
+                    cond,
+                    message: "out of memory: a row of this array is too large to allocate".into(),
                     args: vec![],
                     loc,
                 });
@@ -1244,6 +1283,9 @@ impl Lower<'_> {
         out: &mut Vec<I>,
     ) {
         self.arrays.insert(var.to_string(), (elem, rank));
+        if self.soft_views.contains(view_source(view)) {
+            self.soft_views.insert(var.to_string());
+        }
         match view {
             View::Alias(a) => {
                 let dims = (0..rank).map(|k| self.dim(a, k)).collect();
@@ -1290,18 +1332,30 @@ impl Lower<'_> {
                 let mut args = vec![total.clone()];
                 args.extend(dims.iter().cloned());
                 let shown = vec!["%lld"; dims.len()].join(" x ");
+                let mut cond = Exp::Pre(
+                    "!",
+                    Box::new(Exp::Call(
+                        "weir_prod_eq".into(),
+                        vec![
+                            Exp::Dims(dims),
+                            Exp::Const(Const::I32(ds.len() as i32)),
+                            total,
+                        ],
+                    )),
+                );
+                // (rows that do not exist: the first row fails first)
+                if self.soft_views.contains(a) {
+                    cond = Exp::op(
+                        "&&",
+                        cond,
+                        Exp::Pre(
+                            "!",
+                            Box::new(Exp::Call("weir_grow_missing".into(), vec![Exp::var("ctx")])),
+                        ),
+                    );
+                }
                 out.push(I::FailIf {
-                    cond: Exp::Pre(
-                        "!",
-                        Box::new(Exp::Call(
-                            "weir_prod_eq".into(),
-                            vec![
-                                Exp::Dims(dims),
-                                Exp::Const(Const::I32(ds.len() as i32)),
-                                total,
-                            ],
-                        )),
-                    ),
+                    cond,
                     message: format!(
                         "size mismatch: a reshape of an array of %lld elements into {shown} elements"
                     ),
@@ -1848,7 +1902,20 @@ impl Lower<'_> {
     /// [`Stmt::Grow`]: when the next state's storage holds fewer than `rows`
     /// rows, new storage in the region of at least twice as many
     /// (`weir_grow_rows`); its old contents are not needed.
-    fn grow(&mut self, dest: &str, rows: &Atom, hint: Option<&Atom>, span: Span, out: &mut Vec<I>) {
+    ///
+    /// With `soft` (the dims of the `build` of rows that writes it, its
+    /// count first): when the `build` fails in its first row, the storage is not grown but stands for `rows` rows at an
+    /// address that is never written (`weir_grow_soft`): the first row's
+    /// [`Guard::Grown`] fails before anything is written.
+    fn grow(
+        &mut self,
+        dest: &str,
+        rows: &Atom,
+        hint: Option<&Atom>,
+        soft: &[Atom],
+        span: Span,
+        out: &mut Vec<I>,
+    ) {
         let Some(mut g) = self.growing.get(dest).cloned() else {
             return;
         };
@@ -1955,6 +2022,27 @@ impl Lower<'_> {
                 m.clone(),
                 Exp::Call("weir_region_mark".into(), vec![Exp::var("ctx")]),
             ));
+        }
+        if !soft.is_empty() {
+            self.soft_views.insert(dest.to_string());
+            let row: Vec<Exp> = soft.iter().map(|x| self.atom(x)).collect();
+            let skip = Exp::Call(
+                "weir_grow_soft".into(),
+                vec![
+                    Exp::var("ctx"),
+                    Exp::Dims(row),
+                    Exp::Const(Const::I32(soft.len() as i32)),
+                    Exp::SizeOf(g.elem),
+                ],
+            );
+            let nowhere = Exp::Call("weir_nowhere".into(), vec![]);
+            let skipped = vec![
+                I::Set(g.ptr.clone(), nowhere.clone()),
+                I::Set(c_name(dest), nowhere),
+                I::Set(g.cap.clone(), rows.clone()),
+                I::Set(dim_name(dest, 0), rows.clone()),
+            ];
+            body = vec![I::If(skip, skipped, body)];
         }
         out.push(I::If(Exp::op(">", rows, Exp::Var(g.cap)), body, vec![]));
     }

@@ -123,12 +123,14 @@ pub enum Guard {
     /// an out-of-memory error here, where the interpreter would fail to
     /// allocate the array, unless an earlier error came first.
     ///
-    /// With `row` (the dims of one row, where `dest` is made by a `build` of
-    /// rows): only when one row fits in memory. The interpreter allocates
+    /// With `build` (the dims of the `build` of rows that makes `dest`, its
+    /// count first): only unless the `build` fails in its first row. The
+    /// interpreter allocates the list of the rows (a value per row), then
     /// the rows one at a time, so a row too large for memory fails where the
     /// first row is made, inside the `build` (a [`Guard::DestReady`] of the
-    /// row there; fuzz seed 101, program 15495).
-    DestReady { dest: Name, row: Vec<Atom> },
+    /// row there; fuzz seed 101, program 15495), when the list fits
+    /// (`weir_first_row_fails`).
+    DestReady { dest: Name, build: Vec<Atom> },
     /// Before writing the first `rows` rows of `dest`, a result of an entry
     /// point whose outer size is existential: the caller passed no storage
     /// (its upper bound was too large to allocate) or fewer rows. Out of
@@ -146,6 +148,13 @@ pub enum Guard {
         got: Atom,
         inner: Vec<Atom>,
     },
+    /// Before the first write into a row of `dest`, a loop state's storage
+    /// grown softly ([`Stmt::Grow`] with `soft`): out of memory here when the
+    /// growth was skipped because one row is too large for memory; with
+    /// `build` (the row is made by a `build` of rows, its dims, count first),
+    /// only unless that `build` fails in its first row (as
+    /// [`Guard::DestReady`]).
+    Grown { dest: Name, build: Vec<Atom> },
 }
 
 /// An array part of a loop's state: `var` is the current state inside the body,
@@ -282,10 +291,19 @@ pub enum Stmt {
     /// shape slice), the first growth takes that many rows where memory
     /// allows, so the loop allocates once; where it does not, the storage
     /// grows as the iterations need it, and runs out of memory where one does.
+    ///
+    /// With `soft` (the dims of the `build` of rows that first writes the
+    /// state, its count first): when the `build` fails in its first row (as
+    /// [`Guard::DestReady`]: its list of rows fits, one row does not), the
+    /// storage is not grown and no error is raised here; the interpreter
+    /// fails inside the first row, where it allocates the row, so the
+    /// storage is marked missing and a [`Guard::Grown`] fails where the first
+    /// row is first written (fuzz seed 113, program 19032).
     Grow {
         dest: Name,
         rows: Atom,
         hint: Option<Atom>,
+        soft: Vec<Atom>,
         span: Span,
     },
     /// Call of a DPS function: destinations first.
@@ -447,7 +465,10 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
         Stmt::Check { check, .. } => out.extend(a(&check.got).into_iter().chain(a(&check.want))),
         Stmt::Guard { guard, .. } => {
             out.extend(guard_atoms(guard).into_iter().filter_map(a));
-            if let Guard::DestReady { dest, .. } | Guard::DestRows { dest, .. } = guard {
+            if let Guard::DestReady { dest, .. }
+            | Guard::DestRows { dest, .. }
+            | Guard::Grown { dest, .. } = guard
+            {
                 out.push(dest);
             }
         }
@@ -522,11 +543,16 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
             out.extend(body.results.iter().filter_map(a));
         }
         Stmt::Grow {
-            dest, rows, hint, ..
+            dest,
+            rows,
+            hint,
+            soft,
+            ..
         } => {
             out.push(dest);
             out.extend(a(rows));
             out.extend(hint.iter().filter_map(a));
+            out.extend(soft.iter().filter_map(a));
         }
         Stmt::Call { dests, args, .. } => {
             out.extend(dests.iter());
@@ -542,8 +568,9 @@ pub fn guard_atoms(g: &Guard) -> Vec<&Atom> {
         Guard::Core(c) => c.args.iter().collect(),
         Guard::Split { k, len } => vec![k, len],
         Guard::Slide { w, s, len } => vec![w, s, len],
-        Guard::DestReady { row, .. } => row.iter().collect(),
+        Guard::DestReady { build, .. } => build.iter().collect(),
         Guard::DestRows { rows, .. } => vec![rows],
+        Guard::Grown { build, .. } => build.iter().collect(),
         Guard::Irregular {
             at,
             first,

@@ -133,16 +133,21 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                 Guard::Slide { w, s, len } => {
                     format!("assert_slide {} {} {}", a(w), a(s), a(len))
                 }
-                Guard::DestReady { dest, row } if row.is_empty() => {
+                Guard::DestReady { dest, build } if build.is_empty() => {
                     format!("assert_allocated {dest}")
                 }
-                Guard::DestReady { dest, row } => {
+                Guard::DestReady { dest, build } => {
                     format!(
-                        "assert_allocated {dest} unless a row [{}] is too large",
-                        atoms(row, ", ")
+                        "assert_allocated {dest} unless build [{}] fails in its first row",
+                        atoms(build, ", ")
                     )
                 }
                 Guard::DestRows { dest, rows } => format!("assert_rows {dest} {}", a(rows)),
+                Guard::Grown { dest, build } if build.is_empty() => format!("assert_grown {dest}"),
+                Guard::Grown { dest, build } => format!(
+                    "assert_grown {dest} unless build [{}] fails in its first row",
+                    atoms(build, ", ")
+                ),
                 Guard::Irregular {
                     at,
                     first,
@@ -315,13 +320,23 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             let _ = writeln!(s, "{pad}}}");
         }
         Stmt::Grow {
-            dest, rows, hint, ..
+            dest,
+            rows,
+            hint,
+            soft,
+            ..
         } => {
             let hint = hint
                 .as_ref()
                 .map(|h| format!(" (first {})", a(h)))
                 .unwrap_or_default();
-            let _ = writeln!(s, "{pad}grow {dest} to {} rows{hint}", a(rows));
+            let soft = if soft.is_empty() {
+                String::new()
+            } else {
+                let row: Vec<String> = soft.iter().map(a).collect();
+                format!(" soft [{}]", row.join(", "))
+            };
+            let _ = writeln!(s, "{pad}grow {dest} to {} rows{hint}{soft}", a(rows));
         }
         Stmt::Call {
             outs: o,

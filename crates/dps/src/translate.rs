@@ -192,6 +192,10 @@ struct FunTr<'a> {
     /// The row views of a `build` of rows writing an entry's result: the
     /// result ([`FunTr::dest_ready_rows`]).
     result_rows: HashMap<Name, Name>,
+    /// The destinations grown softly ([`Stmt::Grow`] with `soft`) and the
+    /// row views of the `build`s of rows writing them: the storage, whose
+    /// [`Guard::Grown`] each row gets where it is first written.
+    soft_rows: HashMap<Name, Name>,
     /// The next lengths of loop states no size bounds ([`unbounded`]): the
     /// error to report if the body writes such a state directly.
     unbounded: HashMap<Name, Error>,
@@ -257,6 +261,7 @@ impl<'a> FunTr<'a> {
             exist_dests: Default::default(),
             lazy_grow: HashMap::new(),
             result_rows: HashMap::new(),
+            soft_rows: HashMap::new(),
             unbounded: HashMap::new(),
             unbounded_hit: None,
             uses: weir_ir::visit::use_counts(_d),
@@ -693,13 +698,33 @@ impl<'a> FunTr<'a> {
         self.dest_ready_rows(d, vec![], out, span);
     }
 
-    /// [`FunTr::dest_ready`]; with `row`, the dims of one row of a `build`
-    /// of rows that writes `d` (see [`Guard::DestReady`]). A row of such a
-    /// `build` ([`FunTr::result_rows`]) is checked for its entry result where
-    /// the row is first written.
-    fn dest_ready_rows(&mut self, d: &Name, row: Vec<Atom>, out: &mut Vec<Stmt>, span: Span) {
+    /// [`FunTr::dest_ready`]; with `build`, the dims of a `build` of rows
+    /// that writes `d`, its count first (see [`Guard::DestReady`]). A row of
+    /// such a `build` ([`FunTr::result_rows`]) is checked for its entry
+    /// result where the row is first written.
+    fn dest_ready_rows(&mut self, d: &Name, build: Vec<Atom>, out: &mut Vec<Stmt>, span: Span) {
         if self.lazy_grow.contains_key(d) {
-            self.define_grown(d, None, out, span);
+            // (a row of constant dims always fits)
+            let small = build
+                .iter()
+                .skip(1)
+                .all(|x| matches!(x, Atom::Const(Const::I64(c)) if *c < 1 << 32));
+            let soft = if small { vec![] } else { build };
+            self.define_grown(d, None, soft, out, span);
+            return;
+        }
+        // (a row of a loop state grown softly: out of memory here when the
+        // growth was skipped, a row being too large for memory)
+        if let Some(storage) = self.soft_rows.get(d).cloned() {
+            if self.ready.insert(d.clone()) {
+                out.push(Stmt::Guard {
+                    guard: Guard::Grown {
+                        dest: storage,
+                        build,
+                    },
+                    span,
+                });
+            }
             return;
         }
         let root = match self.result_rows.get(d) {
@@ -708,7 +733,7 @@ impl<'a> FunTr<'a> {
         };
         if self.entry && self.result_sizes.contains_key(&root) && self.ready.insert(d.clone()) {
             out.push(Stmt::Guard {
-                guard: Guard::DestReady { dest: root, row },
+                guard: Guard::DestReady { dest: root, build },
                 span,
             });
         }
@@ -720,7 +745,18 @@ impl<'a> FunTr<'a> {
     /// and bind `d` to a view of its front.
     /// Out of memory at `at`, the construct that writes it (where the
     /// interpreter fails to allocate its value), else at the loop.
-    fn define_grown(&mut self, d: &Name, rows: Option<&Atom>, out: &mut Vec<Stmt>, at: Span) {
+    ///
+    /// With `soft` (the dims of the `build` of rows that writes `d`, its
+    /// count first): the growth is soft ([`Stmt::Grow`]) and the `build`'s rows are
+    /// checked where they are first written ([`FunTr::soft_rows`]).
+    fn define_grown(
+        &mut self,
+        d: &Name,
+        rows: Option<&Atom>,
+        soft: Vec<Atom>,
+        out: &mut Vec<Stmt>,
+        at: Span,
+    ) {
         let Some((storage, bound, elem, rank, span, hint, reshape)) =
             self.lazy_grow.get(d).cloned()
         else {
@@ -740,10 +776,14 @@ impl<'a> FunTr<'a> {
             (None, b) => b.clone(),
         };
         let span = if at == Span::default() { span } else { at };
+        if !soft.is_empty() {
+            self.soft_rows.insert(d.clone(), storage.clone());
+        }
         out.push(Stmt::Grow {
             dest: storage.clone(),
             rows: rows.clone(),
             hint,
+            soft,
             span,
         });
         match reshape {
@@ -2577,12 +2617,12 @@ impl<'a> FunTr<'a> {
                             }
                             match target {
                                 Some(d) => {
-                                    // (a `build` of rows: only when a row
-                                    // fits, else where its first row is made)
+                                    // (a `build` of rows: unless it fails
+                                    // in its first row, where that is made)
                                     let row = match &s.exp {
                                         core::Exp::Prim(Builtin::Build, _) if sh.len() >= 2 => {
                                             let mut v = Vec::new();
-                                            for x in &sh[1..] {
+                                            for x in &sh {
                                                 let x = self.resolve_here(x, s.span)?;
                                                 let x =
                                                     Dim::Max(Box::new(x), Box::new(Dim::Const(0)));
@@ -2592,7 +2632,16 @@ impl<'a> FunTr<'a> {
                                         }
                                         _ => vec![],
                                     };
-                                    self.dest_ready_rows(&d, row, &mut out, s.span);
+                                    // (an `if` writing a row: each branch
+                                    // where it first writes it, as the
+                                    // interpreter fails in the branch taken)
+                                    let branches = matches!(&s.exp, core::Exp::If(..))
+                                        && !self.lazy_grow.contains_key(&d)
+                                        && (self.soft_rows.contains_key(&d)
+                                            || self.result_rows.contains_key(&d));
+                                    if !branches {
+                                        self.dest_ready_rows(&d, row, &mut out, s.span);
+                                    }
                                     let want = self.shapes.get(&d).cloned().unwrap_or_default();
                                     self.guard(
                                         &sh,
@@ -2722,7 +2771,7 @@ impl<'a> FunTr<'a> {
                     let len = self.resolve_here(&outer(&got), span)?;
                     let k = self.emit_dim(&len, &mut out, span);
                     // (a loop's next state grown in the loop: to these rows)
-                    self.define_grown(d, Some(&k), &mut out, span);
+                    self.define_grown(d, Some(&k), vec![], &mut out, span);
                     // (an entry's result: the caller may have passed no
                     // storage or fewer rows; it learns how many it needs)
                     if self.entry && self.result_sizes.contains_key(d) && !self.ready.contains(d) {
@@ -4363,6 +4412,13 @@ impl FunTr<'_> {
                             });
                             if self.entry && !small && self.result_sizes.contains_key(&root) {
                                 self.result_rows.insert(row.clone(), root);
+                            }
+                            // (a row of a loop state grown softly: the same,
+                            // for the storage)
+                            if let Some(storage) = self.soft_rows.get(&d).cloned()
+                                && !small
+                            {
+                                self.soft_rows.insert(row.clone(), storage);
                             }
                             inner_dests.push(Some(row));
                         }

@@ -130,7 +130,7 @@ impl V<'_> {
                 for x in guard_atoms(guard) {
                     self.scalar(env, x);
                 }
-                if let Guard::DestReady { dest, .. } = guard {
+                if let Guard::DestReady { dest, .. } | Guard::Grown { dest, .. } = guard {
                     self.array(env, dest);
                 }
             }
@@ -325,12 +325,19 @@ impl V<'_> {
                 }
             }
             Stmt::Grow {
-                dest, rows, hint, ..
+                dest,
+                rows,
+                hint,
+                soft,
+                ..
             } => {
                 self.array(env, dest);
                 self.scalar(env, rows);
                 if let Some(h) = hint {
                     self.scalar(env, h);
+                }
+                for x in soft {
+                    self.scalar(env, x);
                 }
             }
             Stmt::Call {

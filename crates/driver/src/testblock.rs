@@ -398,6 +398,16 @@ fn run_case_native(
                     "compiled C fails with `{msg}` where the interpreter fails with `{}`",
                     e.message
                 )),
+                // (at the same source location, where the interpreter has one)
+                _ if e.span != weir_ir::Span::default()
+                    && !m.starts_with(&format!("{}:", crate::native::locate(c, e.span))) =>
+                {
+                    Err(format!(
+                        "compiled C fails with `{m}` where the interpreter fails at {}: `{}`",
+                        crate::native::locate(c, e.span),
+                        e.message
+                    ))
+                }
                 _ => Ok(()),
             }
         }

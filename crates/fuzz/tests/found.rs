@@ -57,6 +57,11 @@ const FOUND: &[(u64, u64, &str)] = &[
         19170,
         "a size with a coefficient of i64::MIN: the compiler overflowed its stack emitting it",
     ),
+    (
+        113,
+        19032,
+        "a loop state grown for a `build` whose row is too large for memory: C at the `build`, the interpreter at the row's `replicate`",
+    ),
 ];
 
 #[test]
