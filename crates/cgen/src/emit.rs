@@ -803,6 +803,11 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
             ctype(*t),
             if unbounded { 2 } else { i32::from(exist) }
         );
+        // (no storage: a result too large for memory, or of no elements;
+        // nothing is written into it, but its views are computed, and
+        // arithmetic on NULL is undefined even with a zero offset; a
+        // missing result is told by this address, Guard::DestRows)
+        let _ = writeln!(s, "    if (!out{k}) out{k} = weir_nowhere();");
     }
     let _ = writeln!(
         s,

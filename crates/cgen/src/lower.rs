@@ -1072,11 +1072,16 @@ impl Lower<'_> {
                     "weir_dest_missing".into(),
                     vec![Exp::var("ctx"), Exp::Const(Const::I32(k as i32))],
                 );
-                // (no storage: NULL, with the bound's dims; or fewer rows)
+                // (no storage: NULL from the caller, which the entry sees
+                // as `weir_nowhere()`, with the bound's dims; or fewer rows)
                 let none = Exp::op(
                     "&&",
                     missing,
-                    Exp::Pre("!", Box::new(Exp::Var(c_name(dest)))),
+                    Exp::op(
+                        "==",
+                        Exp::Var(c_name(dest)),
+                        Exp::Call("weir_nowhere".into(), vec![]),
+                    ),
                 );
                 let short = Exp::op(">", rows.clone(), self.dim(dest, 0));
                 out.push(I::If(

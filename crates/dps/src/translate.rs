@@ -1884,6 +1884,8 @@ impl<'a> FunTr<'a> {
                         && self.same_shape(&a[1.min(a.len())..], &b[1.min(b.len())..])
                     {
                         let k = if_count(&s.var, j);
+                        // (bound where the `if` is, as its other dims below)
+                        self.depth.insert(k.clone(), self.cur);
                         self.exist_bounds.insert(
                             k.clone(),
                             Dim::Max(

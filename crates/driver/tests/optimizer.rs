@@ -591,3 +591,57 @@ fn a_counting_while_loop_becomes_a_for_loop() {
         assert_eq!(count(src), 1, "stays a while loop: {src}");
     }
 }
+
+/// The `if`s in a function that sit in the body of a `build` (at any depth)
+/// and the `if`s outside every `build`.
+fn ifs_in_builds(b: &Body, inside: bool, out: &mut (usize, usize)) {
+    for s in &b.stmts {
+        match &s.exp {
+            Exp::If(_, t, e) => {
+                if inside {
+                    out.0 += 1;
+                } else {
+                    out.1 += 1;
+                }
+                ifs_in_builds(t, inside, out);
+                ifs_in_builds(e, inside, out);
+            }
+            Exp::Loop { body, .. } => ifs_in_builds(body, inside, out),
+            Exp::Prim(p, args) => {
+                for a in args {
+                    if let Arg::Fun(Fun::Lambda(l)) = a {
+                        ifs_in_builds(&l.body, inside || *p == Builtin::Build, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Pass `unswitch`: a `build` ending in an `if` on a condition computed
+/// outside it, whose branches' sizes may differ, becomes an `if` of two
+/// `build`s; an `if` on the index, or whose branches have one size, stays.
+#[test]
+fn an_invariant_if_leaves_its_build() {
+    let count = |src: &str| -> (usize, usize) {
+        let c = weir_driver::compile_source("u.weir", src)
+            .unwrap_or_else(|e| panic!("{}", e.render(false)));
+        let mut n = (0, 0);
+        ifs_in_builds(&def(&c.optimized, "t").body, false, &mut n);
+        n
+    };
+    for src in [
+        "entry t (a: []i64) (b: bool) : [][]i64 = map (\\x -> if b then iota x else replicate 1 x) a",
+        "entry t (a: []i64) (k: i64) : [][]i64 = map (\\x -> let y = x * 2 in if k > 3 then [y, x] else [y]) a",
+    ] {
+        assert_eq!(count(src), (0, 1), "unswitched: {src}");
+    }
+    for src in [
+        // the condition depends on the element; the branches have one size
+        "entry t (a: []i64) : [][]i64 = map (\\x -> if x > 0 then [x] else [1]) a",
+        "entry t (a: []i64) (b: bool) : [][]i64 = map (\\x -> if b then [x, 1] else [1, x]) a",
+    ] {
+        assert_eq!(count(src), (1, 0), "stays in the build: {src}");
+    }
+}

@@ -23,6 +23,7 @@ pub mod licm;
 pub mod lower;
 pub mod rules;
 pub mod simplify;
+pub mod unswitch;
 pub mod util;
 
 use weir_ir::Program;
@@ -61,6 +62,11 @@ pub const ROUND: &[Pass] = &[
         fuse::run,
     ),
     ("licm", "loop-invariant code motion", licm::run),
+    (
+        "unswitch",
+        "a `build` ending in an `if` on an invariant condition, whose branches differ in size, split into one `build` per branch",
+        unswitch::run,
+    ),
     ("dce", "dead-code elimination", dce::run),
 ];
 
