@@ -20,7 +20,7 @@
 
 use crate::util::*;
 use std::collections::{HashMap, HashSet};
-use weir_ir::visit::{MutVisitor, body_size, for_each_nested_body, walk_lambda_mut};
+use weir_ir::visit::{MutVisitor, body_size, for_each_nested_body, map_sizes, walk_lambda_mut};
 use weir_ir::*;
 
 /// The most statements (by [`body_size`]) copied into the second `build`.
@@ -114,6 +114,18 @@ fn unswitch(st: &Stmt, types: &HashMap<Name, Type>, fresh: &mut Fresh) -> Option
         if copy {
             freshen_lambda(&mut lam, fresh);
         }
+        // (a size bound inside the `build`, `iota x` of an element, is not
+        // known outside it)
+        let mut bound = Binders(HashSet::new());
+        walk_lambda_mut(&mut bound, &mut lam.clone());
+        for (p, _) in &lam.params {
+            bound.0.insert(p.clone());
+        }
+        map_sizes(&mut lam.ret, &mut |s| {
+            if matches!(s, Size::Var(v) if bound.0.contains(v)) {
+                *s = Size::Unknown;
+            }
+        });
         let var = fresh.name(&st.var);
         let bty = Type::array(outer.clone(), lam.ret.clone());
         let exp = Exp::Prim(
