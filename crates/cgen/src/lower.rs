@@ -1110,24 +1110,7 @@ impl Lower<'_> {
                 );
                 // (a `build` of rows: here unless it fails in its first
                 // row, where that is made)
-                let cond = match self.arrays.get(dest) {
-                    Some((elem, _)) if !build.is_empty() => Exp::op(
-                        "&&",
-                        missing,
-                        Exp::Pre(
-                            "!",
-                            Box::new(Exp::Call(
-                                "weir_first_row_fails".into(),
-                                vec![
-                                    Exp::Dims(build.iter().map(|a| self.atom(a)).collect()),
-                                    Exp::i64(build.len() as i64),
-                                    Exp::SizeOf(*elem),
-                                ],
-                            )),
-                        ),
-                    ),
-                    _ => missing,
-                };
+                let cond = self.unless_first_row_fails(missing, dest, build);
                 out.push(I::FailIf {
                     cond,
                     message: format!("out of memory: result {k} is too large to allocate"),
@@ -1140,24 +1123,7 @@ impl Lower<'_> {
                 let loc = self.loc(span);
                 let missing = Exp::Call("weir_grow_missing".into(), vec![Exp::var("ctx")]);
                 // (a `build` of rows: here unless it fails in its first row)
-                let cond = match self.arrays.get(dest) {
-                    Some((elem, _)) if !build.is_empty() => Exp::op(
-                        "&&",
-                        missing,
-                        Exp::Pre(
-                            "!",
-                            Box::new(Exp::Call(
-                                "weir_first_row_fails".into(),
-                                vec![
-                                    Exp::Dims(build.iter().map(|a| self.atom(a)).collect()),
-                                    Exp::i64(build.len() as i64),
-                                    Exp::SizeOf(*elem),
-                                ],
-                            )),
-                        ),
-                    ),
-                    _ => missing,
-                };
+                let cond = self.unless_first_row_fails(missing, dest, build);
                 out.push(I::FailIf {
                     cond,
                     message: "out of memory: a row of this array is too large to allocate".into(),
@@ -1902,6 +1868,31 @@ impl Lower<'_> {
             setup.push(I::RegionPop(mark));
         }
         out.push(I::Block(setup));
+    }
+
+    /// `missing && !weir_first_row_fails(build)`: an out-of-memory guard of
+    /// `dest` made by a `build` of dims `build` (count first; none: `missing`),
+    /// which does not fail here when the `build` fails in its first row
+    /// ([`Guard::DestReady`], [`Guard::Grown`]).
+    fn unless_first_row_fails(&mut self, missing: Exp, dest: &str, build: &[Atom]) -> Exp {
+        match self.arrays.get(dest) {
+            Some(&(elem, _)) if !build.is_empty() => Exp::op(
+                "&&",
+                missing,
+                Exp::Pre(
+                    "!",
+                    Box::new(Exp::Call(
+                        "weir_first_row_fails".into(),
+                        vec![
+                            Exp::Dims(build.iter().map(|a| self.atom(a)).collect()),
+                            Exp::i64(build.len() as i64),
+                            Exp::SizeOf(elem),
+                        ],
+                    )),
+                ),
+            ),
+            _ => missing,
+        }
     }
 
     /// [`Stmt::Grow`]: when the next state's storage holds fewer than `rows`
