@@ -11,6 +11,7 @@
 fn random_programs_agree_on_every_leg() {
     let cfg = weir_fuzz::Config {
         shrink_steps: 150,
+        work_dir: scratch("gcc"),
         ..Default::default()
     };
     check(300, 2026, &cfg);
@@ -29,9 +30,17 @@ fn random_programs_are_clean_under_clangs_sanitizers() {
         shrink_steps: 60,
         sanitize: true,
         cc: Some("clang".into()),
+        work_dir: scratch("clang"),
         ..Default::default()
     };
     check(100, 2027, &cfg);
+}
+
+/// A scratch directory of each test's own (the tests run in parallel in one
+/// process, and `Config`'s default is per process).
+fn scratch(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("weir-fuzz-{name}-{}", std::process::id()))
 }
 
 fn check(default_count: u64, default_seed: u64, cfg: &weir_fuzz::Config) {
