@@ -87,16 +87,11 @@ fn unswitch(st: &Stmt, types: &HashMap<Name, Type>, fresh: &mut Fresh) -> Option
     if !matches!(tt, Type::Array(..)) || (tt == te && !unknown_size(&tt)) {
         return None;
     }
-    let copied: usize = prefix
-        .iter()
-        .map(|s| {
-            body_size(&Body {
-                stmts: vec![s.clone()],
-                result: Atom::Const(Const::Bool(false)),
-            })
-        })
-        .sum();
-    if copied > MAX_COPIED {
+    let copied = Body {
+        stmts: prefix.to_vec(),
+        result: l.body.result.clone(),
+    };
+    if body_size(&copied) > MAX_COPIED {
         return None;
     }
     let outer = size_at(&st.ty, 0)?.clone();
