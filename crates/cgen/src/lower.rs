@@ -64,6 +64,9 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
             counters: HashMap::new(),
             affine: HashMap::new(),
             hoist: Vec::new(),
+            loops: Vec::new(),
+            nest: 0,
+            fun_params: std::collections::HashSet::new(),
             arr_level: HashMap::new(),
             local_level: HashMap::new(),
             level: 0,
@@ -149,6 +152,13 @@ struct Lower<'a> {
     affine: HashMap<Name, (Name, i64)>,
     /// Checks hoisted in front of the loop at each level (innermost last).
     hoist: Vec<Vec<I>>,
+    /// The loops whose bodies are being lowered, outermost first (parallel
+    /// to [`Lower::hoist`]): where a size check may be hoisted to.
+    loops: Vec<LoopFrame>,
+    /// How many statement lists are being lowered (the nesting of blocks).
+    nest: usize,
+    /// The function's scalar parameters.
+    fun_params: std::collections::HashSet<Name>,
     /// Loop level at which each array was bound.
     arr_level: HashMap<Name, usize>,
     /// Loop level at which each scalar was bound.
@@ -183,6 +193,18 @@ struct Lower<'a> {
     /// The region marks of the scopes being lowered, outermost first (see
     /// [`Lower::grow`]).
     marks: Vec<Name>,
+}
+
+/// A loop whose body is being lowered (see [`Lower::hoist_check`]).
+struct LoopFrame {
+    /// [`Lower::level`] inside the body.
+    level: usize,
+    /// [`Lower::nest`] of the body's statement list.
+    nest: usize,
+    /// The trip count of a counted loop; `None`: nothing leaves this loop.
+    trips: Option<Atom>,
+    /// Nothing lowered in the body so far can fail.
+    pure: bool,
 }
 
 /// The C variables of a growing loop state's next storage.
@@ -400,6 +422,103 @@ impl Lower<'_> {
         });
     }
 
+    /// The scalar's loop level, where it is known: a parameter's is 0; a
+    /// canonical dim `a#k`'s is the array's. (A name declared twice has its
+    /// last declaration's level, never lower than the one in scope.)
+    fn var_level(&self, v: &str) -> Option<usize> {
+        if let Some((arr, _)) = v.split_once('#') {
+            return self.arr_level.get(arr).copied();
+        }
+        if self.fun_params.contains(v) {
+            return Some(0);
+        }
+        self.local_level.get(v).copied()
+    }
+
+    /// `a`, or what it is known equal to, as an atom defined outside the
+    /// loop whose body is at `level`.
+    fn outside(&self, a: &Atom, level: usize) -> Option<Exp> {
+        let ok = |x: &Atom| match x {
+            Atom::Const(_) => true,
+            Atom::Var(v) => self.var_level(v).is_some_and(|l| l < level),
+        };
+        if ok(a) {
+            return Some(self.atom(a));
+        }
+        let c = self.canon_atom(a);
+        ok(&c).then(|| self.atom(&c))
+    }
+
+    /// Emit the size check `c` of `atoms`, or hoist it in front of the
+    /// outermost enclosing counted loops it does not depend on (size
+    /// slicing §5: an invariant is checked once, where its operands are
+    /// known), guarded by their trip counts being positive.
+    ///
+    /// Only where the interpreter's first error stays first: the check is a
+    /// statement of the loop body itself (not in a branch or a scope), and
+    /// nothing lowered before it in the body can fail, in each loop it
+    /// leaves; a loop nested in another leaves it only when it is a
+    /// statement of the other's body. An iteration that runs then meets the
+    /// check first, with the same operands in every iteration; a loop that
+    /// runs no iteration checks nothing. The out-of-memory checks of the
+    /// buffers the loop writes stay before the loop, ahead of the hoisted
+    /// check, as before the first iteration.
+    fn hoist_check(&mut self, atoms: &[&Atom], c: I, out: &mut Vec<I>) {
+        let mut best: Option<(usize, Vec<Exp>, Vec<Exp>)> = None;
+        if let Some(top) = self.loops.len().checked_sub(1)
+            && self.loops[top].nest == self.nest
+        {
+            let mut j = top;
+            loop {
+                let fr = &self.loops[j];
+                if !fr.pure || fr.trips.is_none() {
+                    break;
+                }
+                let args: Option<Vec<Exp>> =
+                    atoms.iter().map(|a| self.outside(a, fr.level)).collect();
+                let trips: Option<Vec<Exp>> = self.loops[j..=top]
+                    .iter()
+                    .map(|f| f.trips.as_ref().and_then(|n| self.outside(n, fr.level)))
+                    .collect();
+                let (Some(args), Some(trips)) = (args, trips) else {
+                    break;
+                };
+                best = Some((j, args, trips));
+                if j == 0 || self.loops[j - 1].nest + 1 != fr.nest {
+                    break;
+                }
+                j -= 1;
+            }
+        }
+        let Some((j, args, trips)) = best else {
+            out.push(c);
+            return;
+        };
+        let mut c = match c {
+            I::CheckEq { message, loc, .. } if args.len() == 2 => {
+                let mut it = args.into_iter();
+                match (it.next(), it.next()) {
+                    (Some(got), Some(want)) => I::CheckEq {
+                        got,
+                        want,
+                        message,
+                        loc,
+                    },
+                    _ => return,
+                }
+            }
+            other => other,
+        };
+        for n in trips.into_iter().rev() {
+            if !matches!(n, Exp::Const(Const::I64(k)) if k > 0) {
+                c = I::If(Exp::op(">", n, Exp::i64(0)), vec![c], vec![]);
+            }
+        }
+        if let Some(h) = self.hoist.get_mut(j) {
+            h.push(c);
+        }
+    }
+
     fn fun(&mut self, f: &Fun) -> imp::Func {
         let mut params = vec![("ctx".to_string(), CTy::Mark)];
         for d in &f.dests {
@@ -415,6 +534,7 @@ impl Lower<'_> {
                 DType::Scalar(t) => {
                     params.push((c_name(&p.name), CTy::Prim(t)));
                     self.scalars.insert(p.name.clone(), t);
+                    self.fun_params.insert(p.name.clone());
                 }
                 DType::Array(t, r) => {
                     params.push((c_name(&p.name), CTy::Ptr(t, false)));
@@ -449,9 +569,20 @@ impl Lower<'_> {
     }
 
     fn stmts(&mut self, ss: &[Stmt], out: &mut Vec<I>) {
+        self.nest += 1;
         for s in ss {
+            let start = out.len();
             self.stmt_with_needs(s, Vec::new(), out);
+            let nest = self.nest;
+            if let Some(f) = self.loops.last_mut()
+                && f.nest == nest
+                && f.pure
+                && imp::can_fail(out.get(start..).unwrap_or_default())
+            {
+                f.pure = false;
+            }
         }
+        self.nest -= 1;
     }
 
     /// `s`, after the out-of-memory checks it is the first to need: waiting
@@ -635,9 +766,20 @@ impl Lower<'_> {
 
     /// Run a loop body one level deeper, collecting the checks it hoists; the
     /// hoisted checks are returned for the caller to put in front of the loop.
-    fn in_loop(&mut self, f: &mut dyn FnMut(&mut Self, &mut Vec<I>)) -> (Vec<I>, Vec<I>) {
+    fn in_loop(
+        &mut self,
+        trips: Option<&Atom>,
+        f: &mut dyn FnMut(&mut Self, &mut Vec<I>),
+    ) -> (Vec<I>, Vec<I>) {
         self.level += 1;
         self.hoist.push(Vec::new());
+        // (the body is one statement list, lowered one block deeper)
+        self.loops.push(LoopFrame {
+            level: self.level,
+            nest: self.nest + 1,
+            trips: trips.cloned(),
+            pure: true,
+        });
         self.cond_depth.push(0);
         let mut body = Vec::new();
         // What a check in the body proves holds in the body only (the loop
@@ -647,6 +789,7 @@ impl Lower<'_> {
         self.canon = known;
         self.cond_depth.pop();
         let hoisted = self.hoist.pop().unwrap_or_default();
+        self.loops.pop();
         self.level -= 1;
         (hoisted, body)
     }
@@ -694,12 +837,13 @@ impl Lower<'_> {
                 };
                 // The param message names want first.
                 let (got, want) = (self.atom(&check.got), self.atom(&check.want));
-                out.push(I::CheckEq {
+                let c = I::CheckEq {
                     got,
                     want,
                     message,
                     loc,
-                });
+                };
+                self.hoist_check(&[&check.got, &check.want], c, out);
                 // After the check both sides are equal: join their classes.
                 if let Atom::Var(root) = self.canon_atom(&check.got) {
                     self.equate(root, &check.want);
@@ -816,7 +960,7 @@ impl Lower<'_> {
             Stmt::For { i, n, body } => {
                 let bound = self.canon_atom(n);
                 self.counters.insert(i.clone(), (bound, self.level + 1));
-                let (hoisted, b) = self.in_loop(&mut |this, o| this.stmts(body, o));
+                let (hoisted, b) = self.in_loop(Some(n), &mut |this, o| this.stmts(body, o));
                 out.extend(hoisted);
                 // The loop writes an array of n elements (see weir_store_count).
                 let n = match self.atom(n) {
@@ -910,7 +1054,7 @@ impl Lower<'_> {
                 let bound = self.canon_atom(n);
                 self.counters.insert(i.clone(), (bound, self.level + 1));
                 let accs: Vec<Name> = acc.iter().map(|(a, _)| a.clone()).collect();
-                let (hoisted, b) = self.in_loop(&mut |this, o| {
+                let (hoisted, b) = self.in_loop(Some(n), &mut |this, o| {
                     let tmp: Vec<Name> = accs
                         .iter()
                         .map(|a| this.fresh(&format!("{}_next", c_name(a))))
@@ -1568,7 +1712,7 @@ impl Lower<'_> {
         let bound = self.canon_atom(n);
         self.counters.insert(i.clone(), (bound, self.level + 1));
         let accs2 = accs.clone();
-        let (hoisted, b) = self.in_loop(&mut |this, o| {
+        let (hoisted, b) = self.in_loop(None, &mut |this, o| {
             let el: Vec<Name> = outs
                 .iter()
                 .map(|(on, _)| this.fresh(&format!("{}_el", c_name(on))))
@@ -1730,7 +1874,13 @@ impl Lower<'_> {
             }
             LoopForm::While(_) => None,
         };
-        let (hoisted, b) = self.in_loop(&mut |this, o| {
+        // (a loop with array state allocates its scratch storage before the
+        // first iteration: its checks stay in the body)
+        let trips = counter
+            .as_ref()
+            .filter(|_| arrays.is_empty())
+            .map(|(_, n)| n.clone());
+        let (hoisted, b) = self.in_loop(trips.as_ref(), &mut |this, o| {
             for ((v, p, _), sv) in scalars.iter().zip(&svars) {
                 o.push(I::Decl(
                     c_name(v),

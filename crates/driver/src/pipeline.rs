@@ -310,14 +310,16 @@ pub fn to_dps_partial(
     if simplify {
         let check = verify_enabled();
         let mut err = None;
-        weir_dps::simplify::run(&mut p, &mut |q, name| {
+        let mut after = |q: &weir_dps::ir::Program, name: &str| {
             if check
                 && err.is_none()
                 && let Err(e) = verify_dps(q, name)
             {
                 err = Some(e);
             }
-        });
+        };
+        weir_dps::simplify::run(&mut p, &mut after);
+        weir_dps::checks::run(&mut p, &mut after);
         if let Some(e) = err {
             return Err(e);
         }

@@ -398,3 +398,125 @@ fn simplified_dps_of_every_example_verifies_and_shapes_are_static() {
         }
     }
 }
+
+/// (checks, of which inside a loop) in `stmts`.
+fn size_checks(stmts: &[Stmt], in_loop: bool, out: &mut (usize, usize)) {
+    for s in stmts {
+        if let Stmt::Check { .. } = s {
+            out.0 += 1;
+            out.1 += usize::from(in_loop);
+        }
+        let loop_ = matches!(
+            s,
+            Stmt::For { .. } | Stmt::Fold { .. } | Stmt::Loop { .. } | Stmt::Reduce { .. }
+        );
+        for b in weir_dps::ir::nested_blocks(s) {
+            size_checks(b, in_loop || loop_, out);
+        }
+    }
+}
+
+fn checks_of(p: &Program) -> (usize, usize) {
+    let mut n = (0, 0);
+    for f in &p.funs {
+        size_checks(&f.body.stmts, false, &mut n);
+    }
+    n
+}
+
+fn apply_checks(p: &Program) -> Program {
+    let mut q = p.clone();
+    let rule = *weir_dps::checks::RULES
+        .iter()
+        .find(|r| r.0 == "prove-checks")
+        .expect("rule");
+    weir_dps::checks::run_rules(&mut q, &[rule], &mut |q, name| {
+        if let Err(e) = weir_dps::verify::verify_program(q) {
+            panic!("invalid DPS IR after {name}: {e:?}");
+        }
+    });
+    q
+}
+
+/// A stencil step called twice per iteration of a loop whose array state
+/// keeps its dims: the calls' size checks are proved from the state's dims
+/// (`dim` of the state is the dims it was allocated with, `max d 0` of a
+/// dim is the dim), so no check is left in the loop.
+#[test]
+fn prove_checks_drops_the_checks_a_loop_state_proves() {
+    let before = dps("
+def step [n] (src: [n]f64) (dst: [n]f64) : [n]f64 =
+  build n (\\i -> if i == 0 then dst[i] else src[i] + src[i - 1])
+entry run [n] (t: i64) (a: [n]f64) (b: [n]f64) : [n]f64 =
+  let (x, _) = loop (x, y) = (a, b) for s < t do (step x y, step y x) in x
+");
+    let after = apply_checks(&before);
+    let (b, bl) = checks_of(&before);
+    let (a, al) = checks_of(&after);
+    assert!(
+        bl >= 1,
+        "a call is checked in the loop: {}",
+        program_to_string(&before)
+    );
+    assert_eq!(al, 0, "{}", program_to_string(&after));
+    // (the entry's own check of `b` against `n` stays: it is a fact about the
+    // arguments)
+    assert_eq!(a, 1, "{}", program_to_string(&after));
+    assert!(b > a);
+}
+
+/// A count checked non-negative once (`replicate k`) is not checked again
+/// by the `build`s of `k` rows after it, in the loop's body included: each
+/// invariant is checked once.
+#[test]
+fn prove_checks_shares_a_check_between_uses_of_the_same_size() {
+    let before = dps("
+entry rowsum_then [n] (a: [n]f64) (k: i64) : []f64 =
+  reduce (\\x y -> map2 (+) x y) (replicate k 0.0) (map (\\v -> replicate k v) a)
+");
+    let nonneg = |p: &Program| program_to_string(p).matches("assert_nonneg").count();
+    let after = apply_checks(&before);
+    assert!(nonneg(&before) >= 3, "{}", program_to_string(&before));
+    assert_eq!(nonneg(&after), 1, "{}", program_to_string(&after));
+}
+
+/// A check inside a branch proves nothing after the `if`.
+#[test]
+fn prove_checks_keeps_what_a_branch_checks_in_the_branch() {
+    let before = dps("
+def dot [n] (a: [n]f64) (b: [n]f64) : f64 = reduce (+) 0.0 (map2 (*) a b)
+entry br (a: []f64) (b: []f64) (p: bool) : f64 = (if p then dot a b else 0.0) + dot b a
+");
+    let after = apply_checks(&before);
+    assert_eq!(checks_of(&after).0, 2, "{}", program_to_string(&after));
+}
+
+/// The C lowering hoists the size check of a call in a `build` in front of
+/// the loop, guarded by the loop running (`hoist_check`).
+#[test]
+fn a_loop_invariant_size_check_is_made_in_front_of_the_loop() {
+    let c = compile_source(
+        "test.weir",
+        "
+def dot [n] (a: [n]f64) (b: [n]f64) : f64 = reduce (+) 0.0 (map2 (*) a b)
+entry mv [m][k] (a: [m][k]f64) (v: []f64) : [m]f64 = build m (\\i -> dot a[i] v)
+",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let src =
+        weir_driver::native::c_source(&c, &weir_driver::native::BuildOptions::default(), false)
+            .unwrap_or_else(|e| panic!("{e}"));
+    let body = src
+        .split("static void weir_f_mv(")
+        .nth(1)
+        .expect("the body function");
+    let check = body
+        .find("size mismatch in the call of `dot`")
+        .expect("the check");
+    let first_for = body.find("for (").expect("the loop");
+    assert!(check < first_for, "{body}");
+    assert!(
+        body[..check].contains("if ((m_"),
+        "guarded by the trip count: {body}"
+    );
+}
