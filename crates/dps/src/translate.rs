@@ -469,9 +469,9 @@ impl<'a> FunTr<'a> {
                                 // (each existential dim of a result needs a
                                 // bound, except an outer one alone: below)
                                 let bound = match &exact {
-                                    Err(_) if d.entry && !unbounded => self
-                                        .bound(s, true, 64)
-                                        .and_then(|b| self.expand_to_params(&b, &size_home).ok()),
+                                    Err(_) if d.entry && !unbounded => {
+                                        self.param_bound(s, true, &size_home, 64)
+                                    }
                                     _ => None,
                                 };
                                 if let Some(b) = bound {
@@ -925,6 +925,80 @@ impl<'a> FunTr<'a> {
                 Dim::Slice(Box::new(r))
             }
         })
+    }
+
+    /// An upper (`up`) or lower bound of `d` in terms of the parameters,
+    /// where [`FunTr::bound`] keeps a value computed from data: such a value
+    /// bounds nothing, but a remainder by a divisor known from the arguments
+    /// is less than it in magnitude (`(sum xs) % 4` is at most 3), a `min`
+    /// is at most either side and a `max` at least either side.
+    fn param_bound(
+        &self,
+        d: &Dim,
+        up: bool,
+        homes: &HashMap<Name, Dim>,
+        fuel: usize,
+    ) -> Option<Dim> {
+        let fuel = fuel.checked_sub(1)?;
+        if let Some(b) = self.bound(d, up, 64)
+            && let Ok(e) = self.expand_to_params(&b, homes)
+        {
+            return Some(e);
+        }
+        let b = |x: &Dim, u: bool| self.param_bound(x, u, homes, fuel);
+        let bx = |x: Dim| Box::new(x);
+        Some(
+            match d {
+                Dim::Var(v) => match (self.exist_bounds.get(v), self.defs.get(v)) {
+                    (Some(_), _) if !up => Dim::Const(0),
+                    (Some(e), _) => b(e, true)?,
+                    (None, Some(def)) => b(def, up)?,
+                    (None, None) => return None,
+                },
+                Dim::Rem(_, y) => {
+                    // |x % y| <= |y| - 1 (and 0 for y = 0), |y| <= max(hi, -lo)
+                    let (hi, lo) = (b(y, true)?, b(y, false)?);
+                    let one = || bx(Dim::Const(1));
+                    let mag = Dim::Max(
+                        bx(Dim::Max(
+                            bx(Dim::Sub(bx(hi), one())),
+                            bx(Dim::Sub(bx(Dim::Sub(bx(Dim::Const(0)), bx(lo))), one())),
+                        )),
+                        bx(Dim::Const(0)),
+                    );
+                    if up {
+                        mag
+                    } else {
+                        Dim::Sub(bx(Dim::Const(0)), bx(mag))
+                    }
+                }
+                Dim::Min(x, y) if up => match (b(x, true), b(y, true)) {
+                    (Some(p), Some(q)) => Dim::Min(bx(p), bx(q)),
+                    (Some(p), None) | (None, Some(p)) => p,
+                    (None, None) => return None,
+                },
+                Dim::Max(x, y) if !up => match (b(x, false), b(y, false)) {
+                    (Some(p), Some(q)) => Dim::Max(bx(p), bx(q)),
+                    (Some(p), None) | (None, Some(p)) => p,
+                    (None, None) => return None,
+                },
+                Dim::Min(x, y) => Dim::Min(bx(b(x, up)?), bx(b(y, up)?)),
+                Dim::Max(x, y) => Dim::Max(bx(b(x, up)?), bx(b(y, up)?)),
+                Dim::Add(x, y) => Dim::Add(bx(b(x, up)?), bx(b(y, up)?)),
+                Dim::Sub(x, y) => Dim::Sub(bx(b(x, up)?), bx(b(y, !up)?)),
+                Dim::Mul(x, c) if c.as_const().is_some_and(|k| k >= 0) => {
+                    Dim::Mul(bx(b(x, up)?), c.clone())
+                }
+                Dim::Mul(c, x) if c.as_const().is_some_and(|k| k >= 0) => {
+                    Dim::Mul(bx(b(x, up)?), c.clone())
+                }
+                Dim::Div(x, c) if c.as_const().is_some_and(|k| k > 0) => {
+                    Dim::Div(bx(b(x, up)?), c.clone())
+                }
+                _ => return None,
+            }
+            .simplify(),
+        )
     }
 
     /// Expand a shape so that it only mentions parameters (for result templates).
