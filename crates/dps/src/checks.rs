@@ -123,6 +123,14 @@ impl Vn {
         }
     }
 
+    /// Record that `k` is `>= 0` (a check of it passed).
+    fn set_nonneg(&mut self, k: usize) {
+        let r = self.find(k);
+        if let Some(x) = self.nonneg.get_mut(r) {
+            *x = true;
+        }
+    }
+
     fn is_nonneg(&self, k: usize) -> bool {
         self.nonneg.get(self.find(k)).copied().unwrap_or(false)
     }
@@ -368,14 +376,11 @@ fn prove_block(stmts: &mut Vec<Stmt>, vn: &mut Vn, unstable: &HashSet<Name>) -> 
                 ..
             } => match (c.kind, c.args.as_slice()) {
                 (weir_ir::CheckKind::NonNeg, [n]) => {
-                    if let Some(k) = vn.atom(n)
-                        && vn.is_nonneg(k)
-                    {
-                        drop = true;
-                    } else if let Some(k) = vn.atom(n) {
-                        let r = vn.find(k);
-                        if let Some(x) = vn.nonneg.get_mut(r) {
-                            *x = true;
+                    if let Some(k) = vn.atom(n) {
+                        if vn.is_nonneg(k) {
+                            drop = true;
+                        } else {
+                            vn.set_nonneg(k);
                         }
                     }
                 }
@@ -412,10 +417,7 @@ fn prove_block(stmts: &mut Vec<Stmt>, vn: &mut Vn, unstable: &HashSet<Name>) -> 
                                 let (e, s) = (vn.find(e), vn.find(s));
                                 let len = vn.term(Term::Bin(BinOp::Sub, e, s));
                                 // (a slice in bounds has a length >= 0)
-                                let r = vn.find(len);
-                                if let Some(x) = vn.nonneg.get_mut(r) {
-                                    *x = true;
-                                }
+                                vn.set_nonneg(len);
                                 Some(std::iter::once(len).chain(inner).collect())
                             }
                             _ => None,
@@ -445,12 +447,8 @@ fn prove_block(stmts: &mut Vec<Stmt>, vn: &mut Vn, unstable: &HashSet<Name>) -> 
             }
             Stmt::For { i: iv, body, .. } => {
                 let mut inner = vn.clone();
-                inner.bind_scalar(iv, PrimType::I64, None);
-                if let Some(&k) = inner.scalars.get(iv.as_str())
-                    && let Some(x) = inner.nonneg.get_mut(k)
-                {
-                    *x = true;
-                }
+                let k = inner.fresh(true);
+                inner.scalars.insert(iv.clone(), k);
                 changed |= prove_block(body, &mut inner, unstable);
             }
             Stmt::If {
