@@ -6,6 +6,7 @@
 
 pub mod checks;
 pub mod ir;
+pub mod parse;
 pub mod print;
 pub mod simplify;
 pub mod translate;

@@ -195,6 +195,9 @@ fn every_rule_is_tested() {
             "hoist-allocation"
         ]
     );
+    // (the size assertions' rules: tests prove_checks_*)
+    let names: Vec<&str> = weir_dps::checks::RULES.iter().map(|r| r.0).collect();
+    assert_eq!(names, ["prove-checks"]);
 }
 
 /// The results of the DPS entry `f`.
@@ -518,5 +521,70 @@ entry mv [m][k] (a: [m][k]f64) (v: []f64) : [m]f64 = build m (\\i -> dot a[i] v)
     assert!(
         body[..check].contains("if ((m_"),
         "guarded by the trip count: {body}"
+    );
+}
+
+/// The DPS IR's text form reads back: print → parse → print is the same
+/// text, and what is parsed verifies, for the DPS (before and after the
+/// simplifications) of every example and regression file.
+#[test]
+fn the_text_form_of_every_dps_program_reads_back() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut programs = 0;
+    for dir in ["examples", "tests/regress", "tests/regress_c"] {
+        for e in std::fs::read_dir(root.join(dir)).expect("dir").flatten() {
+            let p = e.path();
+            if p.extension().is_none_or(|x| x != "weir") {
+                continue;
+            }
+            let Ok(c) = weir_driver::compile_file(&p) else {
+                continue;
+            };
+            for simplify in [false, true] {
+                let Ok((d, _)) = weir_driver::pipeline::to_dps_partial(&c.optimized, simplify)
+                else {
+                    continue;
+                };
+                let text = program_to_string(&d);
+                let back = weir_dps::parse::parse_program(&text)
+                    .unwrap_or_else(|e| panic!("{}: {e}\n{text}", p.display()));
+                assert_eq!(program_to_string(&back), text, "{}", p.display());
+                if let Err(e) = weir_dps::verify::verify_program(&back) {
+                    panic!("{}: the parsed program does not verify: {e:?}", p.display());
+                }
+                programs += 1;
+            }
+        }
+    }
+    assert!(
+        programs > 150,
+        "only {programs} programs: did the files move?"
+    );
+}
+
+/// Malformed DPS text is an error with a position, never a panic: every
+/// prefix of a printed program, and the program with a token dropped.
+#[test]
+fn malformed_dps_text_is_an_error_not_a_panic() {
+    let d = dps_simplified(PER_ROW_TEMP);
+    let text = program_to_string(&d);
+    let mut errors = 0;
+    for k in 0..text.len() {
+        if !text.is_char_boundary(k) {
+            continue;
+        }
+        if weir_dps::parse::parse_program(&text[..k]).is_err() {
+            errors += 1;
+        }
+        // (drop the word at k)
+        let rest = &text[k..];
+        let end = rest.find([' ', '\n']).unwrap_or(rest.len());
+        let cut = format!("{}{}", &text[..k], &rest[end..]);
+        let _ = weir_dps::parse::parse_program(&cut);
+    }
+    assert!(
+        errors > text.len() / 2,
+        "{errors} of {} prefixes rejected",
+        text.len()
     );
 }

@@ -19,15 +19,11 @@ impl std::fmt::Display for ParseError {
     }
 }
 
-type R<T> = Result<T, ParseError>;
+pub type R<T> = Result<T, ParseError>;
 
 /// Parse a program in the IR text form.
 pub fn parse_program(text: &str) -> R<Program> {
-    let mut p = P {
-        toks: lex(FileId(0), text),
-        pos: 0,
-        depth: 0,
-    };
+    let mut p = P::new(text);
     let mut prog = Program::default();
     while p.peek() != &Tok::Eof {
         prog.defs.push(p.fundef()?);
@@ -35,36 +31,67 @@ pub fn parse_program(text: &str) -> R<Program> {
     Ok(prog)
 }
 
-struct P {
+/// A token cursor over the IR text form, shared with the parsers of the
+/// other IRs' text forms (the shape language, the DPS IR), which have the
+/// same atoms, names and checks.
+pub struct P {
     toks: Vec<Token>,
     pos: usize,
     depth: usize,
 }
 
+/// The cursor under its public name.
+pub type Cursor = P;
+
 const MAX_DEPTH: usize = 2000;
 
 impl P {
-    fn peek(&self) -> &Tok {
+    /// A cursor at the start of `text`.
+    pub fn new(text: &str) -> P {
+        P {
+            toks: lex(FileId(0), text),
+            pos: 0,
+            depth: 0,
+        }
+    }
+    /// Is there a line break between the previous token and this one?
+    pub fn at_line_start(&self, text: &str) -> bool {
+        let Some(prev) = self.pos.checked_sub(1).and_then(|k| self.toks.get(k)) else {
+            return true;
+        };
+        let cur = &self.toks[self.pos.min(self.toks.len() - 1)];
+        text.get(prev.span.end as usize..cur.span.start as usize)
+            .is_some_and(|g| g.contains('\n'))
+    }
+    /// Is there a line break between this token and the next?
+    pub fn next_at_line_start(&self, text: &str) -> bool {
+        let last = self.toks.len() - 1;
+        let cur = &self.toks[self.pos.min(last)];
+        let next = &self.toks[(self.pos + 1).min(last)];
+        text.get(cur.span.end as usize..next.span.start as usize)
+            .is_some_and(|g| g.contains('\n'))
+    }
+    pub fn peek(&self) -> &Tok {
         &self.toks[self.pos.min(self.toks.len() - 1)].tok
     }
-    fn peek_at(&self, k: usize) -> &Tok {
+    pub fn peek_at(&self, k: usize) -> &Tok {
         &self.toks[(self.pos + k).min(self.toks.len() - 1)].tok
     }
-    fn bump(&mut self) -> Tok {
+    pub fn bump(&mut self) -> Tok {
         let t = self.peek().clone();
         if self.pos < self.toks.len() - 1 {
             self.pos += 1;
         }
         t
     }
-    fn err<T>(&self, msg: impl Into<String>) -> R<T> {
+    pub fn err<T>(&self, msg: impl Into<String>) -> R<T> {
         let off = self.toks[self.pos.min(self.toks.len() - 1)].span.start as usize;
         Err(ParseError {
             offset: off,
             message: format!("{} (found {})", msg.into(), self.peek().describe()),
         })
     }
-    fn expect(&mut self, t: &Tok) -> R<()> {
+    pub fn expect(&mut self, t: &Tok) -> R<()> {
         if self.peek() == t {
             self.bump();
             Ok(())
@@ -72,7 +99,7 @@ impl P {
             self.err(format!("expected `{}`", t.text()))
         }
     }
-    fn ident(&mut self) -> R<String> {
+    pub fn ident(&mut self) -> R<String> {
         match self.peek().clone() {
             Tok::Ident(s) => {
                 self.bump();
@@ -81,12 +108,16 @@ impl P {
             _ => self.err("expected a name"),
         }
     }
-    fn deeper(&mut self) -> R<()> {
+    pub fn deeper(&mut self) -> R<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return self.err("nesting too deep");
         }
         Ok(())
+    }
+    /// Leave a level entered with [`P::deeper`].
+    pub fn shallower(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
     }
 
     fn fundef(&mut self) -> R<FunDef> {
@@ -126,7 +157,7 @@ impl P {
         })
     }
 
-    fn ty(&mut self) -> R<Type> {
+    pub fn ty(&mut self) -> R<Type> {
         self.deeper()?;
         let r = self.ty_inner();
         self.depth -= 1;
@@ -227,7 +258,7 @@ impl P {
         )
     }
 
-    fn atom(&mut self) -> R<Atom> {
+    pub fn atom(&mut self) -> R<Atom> {
         let neg = if self.peek() == &Tok::Minus {
             self.bump();
             true
@@ -331,7 +362,7 @@ impl P {
         Ok(v)
     }
 
-    fn atoms_until(&mut self, close: &Tok) -> R<Vec<Atom>> {
+    pub fn atoms_until(&mut self, close: &Tok) -> R<Vec<Atom>> {
         let mut v = Vec::new();
         if self.peek() != close {
             v.push(self.atom()?);

@@ -4,6 +4,7 @@
 //! - [`dim`]: the shape language: size expressions over sizes, scalar
 //!   parameters, dims and O(1) element reads of array parameters, with loop
 //!   slices; partial evaluation, evaluation and provable equality.
+//! - [`parse`]: the shape language's text form read back.
 //! - [`to_core`]: an entry's result shapes as a core IR function (its *shape
 //!   function*), which the core verifier checks, the optimizer optimizes and
 //!   the interpreter runs.
@@ -14,6 +15,7 @@
 //! (issue 15).
 
 pub mod dim;
+pub mod parse;
 pub mod to_core;
 
 pub use dim::{Dim, SliceDim, same, same_dim, shape_to_string};
