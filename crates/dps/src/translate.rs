@@ -26,7 +26,8 @@
 use crate::ir::*;
 use std::collections::HashMap;
 use weir_ir::{self as core, Builtin, Size, Type};
-use weir_shape::{Dim, SliceDim, same};
+use weir_shape::env::{LeafRule, Read, ShapeEnv};
+use weir_shape::{Dim, SliceDim};
 
 /// A translation error (the construct is outside what the C backend compiles).
 #[derive(Clone, Debug, PartialEq)]
@@ -136,26 +137,17 @@ pub fn translate_partial(prog: &core::Program) -> (Program, Vec<(Name, Error)>) 
 
 struct FunTr<'a> {
     sigs: &'a HashMap<Name, Sig>,
+    /// What is known about the function's sizes (`weir_shape::env`).
+    sh: ShapeEnv,
     /// Core variable → its leaves.
     vars: HashMap<Name, Vec<Leaf>>,
     /// Core variable → its core type.
     types: HashMap<Name, Type>,
     /// DPS array variable → shape.
     shapes: HashMap<Name, Vec<Dim>>,
-    /// `i64` scalar → its definition as a shape expression (for expansion).
-    defs: HashMap<Name, Dim>,
-    /// DPS variable → nesting depth of its binding.
-    depth: HashMap<Name, usize>,
-    cur: usize,
     fresh: usize,
     /// Types of scalar variables introduced by the translation.
     scalar_types: HashMap<Name, PrimType>,
-    /// Where each size parameter is read from (a dim of an array parameter).
-    size_home: HashMap<Name, Dim>,
-    /// Sizes computed by constructs, in terms of the parameters, with the
-    /// construct's location (first one wins): the locations the shape function
-    /// reports a negative or overflowing size at.
-    origins: Vec<(Dim, Span)>,
     /// The location of each local's definition (for E0801's note on the
     /// value a size depends on).
     def_spans: HashMap<Name, Span>,
@@ -163,12 +155,8 @@ struct FunTr<'a> {
     /// declared type names (checked with the interpreter's message).
     result_sizes: HashMap<Name, Vec<Option<String>>>,
     fun_name: Name,
-    entry: bool,
     /// Results already guarded by a [`Guard::DestReady`] on this path.
     ready: std::collections::HashSet<Name>,
-    /// An upper bound of each existential size (a filter's count: its input's
-    /// length; an `if`'s length: the longer branch's), in shape terms.
-    exist_bounds: HashMap<Name, Dim>,
     /// The row length of a `build` whose rows are filtered
     /// ([`FunTr::build_rows_stmt`]) when it has no rows: the row's size with
     /// every `filter` count 0 (the interpreter's probe of an empty `build`
@@ -206,12 +194,6 @@ struct FunTr<'a> {
     final_sizes: HashMap<Name, Dim>,
     /// Uses of each variable in the function (nested bodies included).
     uses: HashMap<Name, usize>,
-    /// Reads of the function's array parameters
-    /// ([`FunTr::record_read`]): an integer scalar or a view of a parameter
-    /// (rows, slices) → the parameter, the indices fixed so far, the offset
-    /// of the next one, and the parameter's rank. A result size computed
-    /// from them is an O(1) shape slice ([`Dim::Elem`]).
-    reads: HashMap<Name, Read>,
     /// `i64` scalars computed from data: neither shape arithmetic
     /// ([`FunTr::defs`]) nor a read of an argument ([`FunTr::reads`]).
     data: std::collections::HashSet<Name>,
@@ -228,35 +210,23 @@ struct FunTr<'a> {
     exist_dim: HashMap<Name, Vec<usize>>,
 }
 
-/// A read (or a view) of an array parameter: see [`FunTr::reads`].
-#[derive(Clone, Debug)]
-struct Read {
-    arr: Name,
-    idx: Vec<Dim>,
-    off: Dim,
-    rank: usize,
-}
-
 impl<'a> FunTr<'a> {
     fn new(sigs: &'a HashMap<Name, Sig>, _d: &core::FunDef) -> R<FunTr<'a>> {
         Ok(FunTr {
             sigs,
+            sh: ShapeEnv {
+                entry: _d.entry,
+                ..ShapeEnv::default()
+            },
             vars: HashMap::new(),
             types: HashMap::new(),
             shapes: HashMap::new(),
-            defs: HashMap::new(),
-            depth: HashMap::new(),
-            cur: 0,
             fresh: 0,
             scalar_types: HashMap::new(),
-            size_home: HashMap::new(),
-            origins: Vec::new(),
             def_spans: HashMap::new(),
             result_sizes: HashMap::new(),
             fun_name: _d.name.clone(),
-            entry: _d.entry,
             ready: Default::default(),
-            exist_bounds: HashMap::new(),
             row_empty: HashMap::new(),
             exist_dests: Default::default(),
             lazy_grow: HashMap::new(),
@@ -266,7 +236,6 @@ impl<'a> FunTr<'a> {
             unbounded_hit: None,
             uses: weir_ir::visit::use_counts(_d),
             final_sizes: HashMap::new(),
-            reads: HashMap::new(),
             data: Default::default(),
             late_dests: Default::default(),
             exist_dim: HashMap::new(),
@@ -279,7 +248,7 @@ impl<'a> FunTr<'a> {
     }
 
     fn bind_depth(&mut self, n: &Name) {
-        self.depth.insert(n.clone(), self.cur);
+        self.sh.depth.insert(n.clone(), self.sh.cur);
     }
 
     fn run(mut self, d: &core::FunDef) -> R<Fun> {
@@ -347,7 +316,7 @@ impl<'a> FunTr<'a> {
                                         span: d.span,
                                     });
                                     self.bind_depth(n);
-                                    self.defs.insert(n.clone(), here.clone());
+                                    self.sh.defs.insert(n.clone(), here.clone());
                                     self.scalar_types.insert(n.clone(), PrimType::I64);
                                     self.vars.insert(
                                         n.clone(),
@@ -398,7 +367,7 @@ impl<'a> FunTr<'a> {
         }
         // Size parameters that only appear in scalar positions are bound by
         // their home; scalar i64 params are shape leaves themselves.
-        self.size_home = size_home.clone();
+        self.sh.size_home = size_home.clone();
         // Result shape template.
         let Some(ret_leaves) = flat_type(&d.ret) else {
             return error(
@@ -444,7 +413,7 @@ impl<'a> FunTr<'a> {
                         // interpreter does (an error inside the body comes first).
                         let body_dim = st
                             .get(j)
-                            .and_then(|s| self.expand_to_params(s, &size_home).ok());
+                            .and_then(|s| self.sh.expand_to_params(s, &size_home).ok());
                         let dim = match from_type {
                             Some(x) => match body_dim {
                                 Some(b) if !weir_shape::same_dim(&b, &x) => {
@@ -461,7 +430,7 @@ impl<'a> FunTr<'a> {
                                         "declare the result sizes in terms of the parameters",
                                     );
                                 };
-                                let exact = self.expand_to_params(s, &size_home);
+                                let exact = self.sh.expand_to_params(s, &size_home);
                                 // An entry's outer size known only once the body
                                 // has run (a filter's count, an `if`'s length):
                                 // the caller allocates an upper bound computed
@@ -470,7 +439,7 @@ impl<'a> FunTr<'a> {
                                 // bound, except an outer one alone: below)
                                 let bound = match &exact {
                                     Err(_) if d.entry && !unbounded => {
-                                        self.param_bound(s, true, &size_home, 64)
+                                        self.sh.param_bound(s, true, &size_home, 64)
                                     }
                                     _ => None,
                                 };
@@ -507,7 +476,7 @@ impl<'a> FunTr<'a> {
                                 }
                             }
                         };
-                        spans.push(self.origin_of(&dim).unwrap_or(d.span));
+                        spans.push(self.sh.origin_of(&dim).unwrap_or(d.span));
                         declared.push(match sz {
                             Size::Const(c) => Some(c.to_string()),
                             Size::Var(n) => Some(n.clone()),
@@ -635,30 +604,10 @@ impl<'a> FunTr<'a> {
         })
     }
 
-    /// Remember that the construct at `span` computes the size `d` (when it can
-    /// be said in terms of the parameters).
-    fn record_origin(&mut self, d: &Dim, span: Span) {
-        let Ok(e) = self.expand_to_params(d, &self.size_home) else {
-            return;
-        };
-        if self.origin_of(&e).is_some() {
-            return;
-        }
-        self.origins.push((e, span));
-    }
-
-    /// The construct that computes the size `d` (in terms of the parameters).
-    fn origin_of(&self, d: &Dim) -> Option<Span> {
-        self.origins
-            .iter()
-            .find(|(o, _)| weir_shape::same_dim(o, d))
-            .map(|(_, s)| *s)
-    }
-
     /// `d` in terms of variables in scope here; an error if it depends on a
     /// value that is only known after the array is computed.
     fn resolve_here(&self, d: &Dim, span: Span) -> R<Dim> {
-        self.resolve(d, self.cur).map_err(|bad| Error {
+        self.sh.resolve(d, self.sh.cur).map_err(|bad| Error {
             span,
             message: format!(
                 "the shape of this array depends on {}, which is not known before the array is computed",
@@ -687,9 +636,9 @@ impl<'a> FunTr<'a> {
     /// Is the size `a` non-negative whatever the inputs (a constant, a dim)?
     fn provably_nonneg(&self, a: &Atom) -> bool {
         matches!(
-            self.expand(&self.atom_dim(a)).simplify(),
+            self.sh.expand(&self.atom_dim(a)).simplify(),
             Dim::Const(c) if c >= 0
-        ) || matches!(self.expand(&self.atom_dim(a)).simplify(), Dim::DimOf(..))
+        ) || matches!(self.sh.expand(&self.atom_dim(a)).simplify(), Dim::DimOf(..))
     }
 
     /// Before the first write into an entry's result `d`: it must have been
@@ -731,7 +680,7 @@ impl<'a> FunTr<'a> {
             Some(r) => r.clone(),
             None => d.clone(),
         };
-        if self.entry && self.result_sizes.contains_key(&root) && self.ready.insert(d.clone()) {
+        if self.sh.entry && self.result_sizes.contains_key(&root) && self.ready.insert(d.clone()) {
             out.push(Stmt::Guard {
                 guard: Guard::DestReady { dest: root, build },
                 span,
@@ -814,239 +763,25 @@ impl<'a> FunTr<'a> {
         }
     }
 
-    /// Leave a block: the names bound in it go out of scope (a shape that
-    /// mentions them is expanded through their definitions from now on).
-    fn leave_scope(&mut self) {
-        self.cur -= 1;
-        let c = self.cur;
-        self.depth.retain(|_, d| *d <= c);
-    }
-
-    /// Rewrite the variable leaves of `d` as `decide` says; `Expand` replaces a
-    /// variable by its definition (recursively) and fails with its name if it has none.
-    fn expand_by(&self, d: &Dim, decide: &dyn Fn(&Dim) -> LeafRule) -> Result<Dim, Name> {
-        let mut bad = None;
-        let r = d.map_leaves(&mut |l| {
-            let name = match l {
-                Dim::Var(v) | Dim::DimOf(v, _) => v,
-                _ => return None,
-            };
-            match decide(l) {
-                LeafRule::Keep => Some(l.clone()),
-                LeafRule::Replace(x) => Some(x),
-                LeafRule::Expand => match (l, self.defs.get(name)) {
-                    (Dim::Var(_), Some(def)) => match self.expand_by(def, decide) {
-                        Ok(x) => Some(x),
-                        Err(b) => {
-                            bad = Some(b);
-                            Some(l.clone())
-                        }
-                    },
-                    _ => {
-                        bad = Some(name.clone());
-                        Some(l.clone())
-                    }
-                },
-            }
-        });
-        bad.map_or(Ok(r), Err)
-    }
-
-    /// An upper (`up`) or lower bound of the size `d`, with every existential
-    /// replaced by its bound ([`FunTr::exist_bounds`]; an existential is at
-    /// least 0) and every local by its definition; `None` where no bound
-    /// follows (a product or quotient of existentials, no fuel left).
-    fn bound(&self, d: &Dim, up: bool, fuel: usize) -> Option<Dim> {
-        let fuel = fuel.checked_sub(1)?;
-        let b = |x: &Dim, u: bool| self.bound(x, u, fuel);
-        let exact = |x: &Dim| -> Option<Dim> {
-            let hi = b(x, true)?;
-            (hi == b(x, false)?).then_some(hi)
-        };
-        let bx = |x: Dim| Box::new(x);
-        Some(match d {
-            Dim::Const(_) | Dim::DimOf(..) => d.clone(),
-            // an element read at exact indices is exact
-            Dim::Elem(a, idx) => Dim::Elem(
-                a.clone(),
-                idx.iter().map(exact).collect::<Option<Vec<_>>>()?,
-            ),
-            Dim::Var(v) => match (self.exist_bounds.get(v), self.defs.get(v)) {
-                (Some(_), _) if !up => Dim::Const(0),
-                (Some(e), _) => b(e, true)?,
-                (None, Some(def)) => b(def, up)?,
-                (None, None) => d.clone(),
-            },
-            Dim::Add(x, y) => Dim::Add(bx(b(x, up)?), bx(b(y, up)?)),
-            Dim::Sub(x, y) => Dim::Sub(bx(b(x, up)?), bx(b(y, !up)?)),
-            Dim::Max(x, y) => Dim::Max(bx(b(x, up)?), bx(b(y, up)?)),
-            Dim::Min(x, y) => Dim::Min(bx(b(x, up)?), bx(b(y, up)?)),
-            Dim::Mul(x, y) => match (exact(x), exact(y)) {
-                (Some(x), Some(y)) => Dim::Mul(bx(x), bx(y)),
-                (Some(c @ Dim::Const(k)), None) if k >= 0 => Dim::Mul(bx(c), bx(b(y, up)?)),
-                (None, Some(c @ Dim::Const(k))) if k >= 0 => Dim::Mul(bx(b(x, up)?), bx(c)),
-                // factors that are never negative (sizes: a product of an
-                // existential and a dim, `flatten` of filtered rows): the
-                // product of their bounds, the same way
-                _ => {
-                    let nonneg = |x: &Dim| {
-                        b(x, false).is_some_and(|lo| {
-                            matches!(lo.simplify(), Dim::DimOf(..))
-                                || lo.as_const().is_some_and(|c| c >= 0)
-                        })
-                    };
-                    if !(nonneg(x) && nonneg(y)) {
-                        return None;
-                    }
-                    Dim::Mul(bx(b(x, up)?), bx(b(y, up)?))
-                }
-            },
-            Dim::Rem(x, y) => match (exact(x), exact(y)) {
-                (Some(x), Some(y)) => Dim::Rem(bx(x), bx(y)),
-                _ => return None,
-            },
-            Dim::Div(x, y) => match (exact(x), exact(y)) {
-                (Some(x), Some(y)) => Dim::Div(bx(x), bx(y)),
-                (None, Some(c @ Dim::Const(k))) if k > 0 => Dim::Div(bx(b(x, up)?), bx(c)),
-                _ => return None,
-            },
-            // a loop's lengths, run: exact when its parts are
-            Dim::Slice(sl) => {
-                let mut ok = true;
-                let r = sl.map_parts(&mut |x| {
-                    exact(x).unwrap_or_else(|| {
-                        ok = false;
-                        x.clone()
-                    })
-                });
-                if !ok {
-                    return None;
-                }
-                Dim::Slice(Box::new(r))
-            }
-        })
-    }
-
-    /// An upper (`up`) or lower bound of `d` in terms of the parameters,
-    /// where [`FunTr::bound`] keeps a value computed from data: such a value
-    /// bounds nothing, but a remainder by a divisor known from the arguments
-    /// is less than it in magnitude (`(sum xs) % 4` is at most 3), a `min`
-    /// is at most either side and a `max` at least either side.
-    fn param_bound(
-        &self,
-        d: &Dim,
-        up: bool,
-        homes: &HashMap<Name, Dim>,
-        fuel: usize,
-    ) -> Option<Dim> {
-        let fuel = fuel.checked_sub(1)?;
-        if let Some(b) = self.bound(d, up, 64)
-            && let Ok(e) = self.expand_to_params(&b, homes)
-        {
-            return Some(e);
-        }
-        let b = |x: &Dim, u: bool| self.param_bound(x, u, homes, fuel);
-        let bx = |x: Dim| Box::new(x);
-        Some(
-            match d {
-                Dim::Var(v) => match (self.exist_bounds.get(v), self.defs.get(v)) {
-                    (Some(_), _) if !up => Dim::Const(0),
-                    (Some(e), _) => b(e, true)?,
-                    (None, Some(def)) => b(def, up)?,
-                    (None, None) => return None,
-                },
-                Dim::Rem(_, y) => {
-                    // |x % y| <= |y| - 1 (and 0 for y = 0), |y| <= max(hi, -lo)
-                    let (hi, lo) = (b(y, true)?, b(y, false)?);
-                    let one = || bx(Dim::Const(1));
-                    let mag = Dim::Max(
-                        bx(Dim::Max(
-                            bx(Dim::Sub(bx(hi), one())),
-                            bx(Dim::Sub(bx(Dim::Sub(bx(Dim::Const(0)), bx(lo))), one())),
-                        )),
-                        bx(Dim::Const(0)),
-                    );
-                    if up {
-                        mag
-                    } else {
-                        Dim::Sub(bx(Dim::Const(0)), bx(mag))
-                    }
-                }
-                Dim::Min(x, y) if up => match (b(x, true), b(y, true)) {
-                    (Some(p), Some(q)) => Dim::Min(bx(p), bx(q)),
-                    (Some(p), None) | (None, Some(p)) => p,
-                    (None, None) => return None,
-                },
-                Dim::Max(x, y) if !up => match (b(x, false), b(y, false)) {
-                    (Some(p), Some(q)) => Dim::Max(bx(p), bx(q)),
-                    (Some(p), None) | (None, Some(p)) => p,
-                    (None, None) => return None,
-                },
-                Dim::Min(x, y) => Dim::Min(bx(b(x, up)?), bx(b(y, up)?)),
-                Dim::Max(x, y) => Dim::Max(bx(b(x, up)?), bx(b(y, up)?)),
-                Dim::Add(x, y) => Dim::Add(bx(b(x, up)?), bx(b(y, up)?)),
-                Dim::Sub(x, y) => Dim::Sub(bx(b(x, up)?), bx(b(y, !up)?)),
-                Dim::Mul(x, c) if c.as_const().is_some_and(|k| k >= 0) => {
-                    Dim::Mul(bx(b(x, up)?), c.clone())
-                }
-                Dim::Mul(c, x) if c.as_const().is_some_and(|k| k >= 0) => {
-                    Dim::Mul(bx(b(x, up)?), c.clone())
-                }
-                Dim::Div(x, c) if c.as_const().is_some_and(|k| k > 0) => {
-                    Dim::Div(bx(b(x, up)?), c.clone())
-                }
-                _ => return None,
-            }
-            .simplify(),
-        )
-    }
-
-    /// Expand a shape so that it only mentions parameters (for result templates).
-    /// In an entry, a read of an array parameter ([`FunTr::reads`]) becomes
-    /// [`Dim::Elem`], its indices expanded the same way (the shape function
-    /// reads it; a caller of another function could not: it names the
-    /// callee's parameter).
-    fn expand_to_params(&self, d: &Dim, homes: &HashMap<Name, Dim>) -> Result<Dim, Name> {
-        self.expand_by(d, &|l| match l {
-            Dim::Var(v) => match homes.get(v) {
-                Some(h) => LeafRule::Replace(h.clone()),
-                None if self.depth.get(v) == Some(&0) && !self.defs.contains_key(v) => {
-                    LeafRule::Keep
-                }
-                None => match self.read_of(v).filter(|_| self.entry) {
-                    Some(r) => match r
-                        .idx
-                        .iter()
-                        .map(|i| self.expand_to_params(i, homes))
-                        .collect::<Result<Vec<_>, _>>()
-                    {
-                        Ok(idx) => LeafRule::Replace(Dim::Elem(r.arr.clone(), idx)),
-                        Err(_) => LeafRule::Expand,
-                    },
-                    None => LeafRule::Expand,
-                },
-            },
-            _ => LeafRule::Keep,
-        })
-        .map(|r| r.simplify())
-    }
-
     /// Expand local variables (bound deeper than `max`) into their definitions.
     /// The length `d` of the rows of a `build`, which depends on what a
     /// `filter` in the row keeps: (an upper bound, its value for a `build` of
     /// no rows), both from sizes known outside the `build`; `None` if it
     /// depends on anything else computed in the row.
     fn row_size(&mut self, d: &Dim, i: &Name, n: &Dim) -> Option<(Dim, Dim)> {
-        let max = self.cur;
+        let max = self.sh.cur;
         let empty = self
+            .sh
             .expand_by(d, &|l| match l {
-                Dim::Var(v) | Dim::DimOf(v, _) if self.depth.get(v).is_some_and(|x| *x <= max) => {
+                Dim::Var(v) | Dim::DimOf(v, _)
+                    if self.sh.depth.get(v).is_some_and(|x| *x <= max) =>
+                {
                     LeafRule::Keep
                 }
                 // what the interpreter's probe of an empty `build` keeps
                 // (docs §6): nothing, in a filter and in every part of a
                 // partition
-                Dim::Var(v) if is_kept_count(v) && self.exist_bounds.contains_key(v) => {
+                Dim::Var(v) if is_kept_count(v) && self.sh.exist_bounds.contains_key(v) => {
                     LeafRule::Replace(Dim::Const(0))
                 }
                 // (the probe's index: 0)
@@ -1060,20 +795,25 @@ impl<'a> FunTr<'a> {
             .ok()?;
         // (what that brought in, in names outside, the index 0)
         let empty = self
+            .sh
             .resolve_keeping(&empty, max, Some(i))
             .ok()?
             .map_leaves(&mut |l| match l {
                 Dim::Var(v) if v == i => Some(Dim::Const(0)),
                 _ => None,
             });
-        let bound = self.bound(d, true, 64)?;
-        let bound = self.resolve_keeping(&bound, max, Some(i)).ok()?.simplify();
+        let bound = self.sh.bound(d, true, 64)?;
+        let bound = self
+            .sh
+            .resolve_keeping(&bound, max, Some(i))
+            .ok()?
+            .simplify();
         // a bound that depends on the index (`filter p (replicate i x)`): its
         // largest value over the rows, a loop slice run before the `build`
         let mut ls = Vec::new();
         bound.leaves(&mut ls);
         let bound = if ls.iter().any(|v| v == i) {
-            let n = self.resolve(n, max).ok()?;
+            let n = self.sh.resolve(n, max).ok()?;
             self.largest_over_rows(&bound, i, n)
         } else {
             bound
@@ -1099,11 +839,12 @@ impl<'a> FunTr<'a> {
             _ => None,
         });
         let r = self
-            .resolve_keeping(d, self.cur, Some(i))
-            .or_else(|_| self.resolve_keeping(&by_slice, self.cur, Some(i)))
+            .sh
+            .resolve_keeping(d, self.sh.cur, Some(i))
+            .or_else(|_| self.sh.resolve_keeping(&by_slice, self.sh.cur, Some(i)))
             .ok()?
             .simplify();
-        let n = self.resolve(n, self.cur).ok()?;
+        let n = self.sh.resolve(n, self.sh.cur).ok()?;
         let mut ls = Vec::new();
         r.leaves(&mut ls);
         if !ls.iter().any(|v| v == i) {
@@ -1164,62 +905,6 @@ impl<'a> FunTr<'a> {
         })
     }
 
-    /// `d` in terms of names bound at depth `max` or less: locals expanded
-    /// into their definitions, reads of parameters ([`FunTr::reads`]) into
-    /// [`Dim::Elem`] (a load that gives 0 out of bounds, so it may run
-    /// before the read it stands for, or where that read never runs).
-    fn resolve(&self, d: &Dim, max: usize) -> Result<Dim, Name> {
-        self.resolve_keeping(d, max, None)
-    }
-
-    /// [`FunTr::resolve`], keeping `keep` (a `build`'s index) as a name too.
-    fn resolve_keeping(&self, d: &Dim, max: usize, keep: Option<&Name>) -> Result<Dim, Name> {
-        self.expand_by(d, &|l| match l {
-            Dim::Var(v) | Dim::DimOf(v, _) if self.depth.get(v).is_some_and(|x| *x <= max) => {
-                LeafRule::Keep
-            }
-            Dim::Var(v) if Some(v) == keep => LeafRule::Keep,
-            Dim::Var(v) if !self.defs.contains_key(v) => match self.read_of(v).and_then(|r| {
-                r.idx
-                    .iter()
-                    .map(|i| self.resolve_keeping(i, max, keep).ok())
-                    .collect::<Option<Vec<_>>>()
-                    .map(|idx| Dim::Elem(r.arr.clone(), idx))
-            }) {
-                Some(e) => LeafRule::Replace(e),
-                None => LeafRule::Expand,
-            },
-            _ => LeafRule::Expand,
-        })
-    }
-
-    /// A complete read of an integer of an array parameter ([`FunTr::reads`]).
-    fn read_of(&self, v: &Name) -> Option<&Read> {
-        self.reads.get(v).filter(|r| r.idx.len() == r.rank)
-    }
-
-    /// Fully expanded (for equality tests).
-    fn expand(&self, d: &Dim) -> Dim {
-        d.map_leaves(&mut |l| match l {
-            Dim::Var(v) => match self.defs.get(v) {
-                Some(def) => Some(self.expand(def)),
-                None => self.read_of(v).map(|r| {
-                    Dim::Elem(
-                        r.arr.clone(),
-                        r.idx.iter().map(|i| self.expand(i)).collect(),
-                    )
-                }),
-            },
-            _ => None,
-        })
-    }
-
-    fn same_shape(&self, a: &[Dim], b: &[Dim]) -> bool {
-        let ea: Vec<Dim> = a.iter().map(|d| self.expand(d)).collect();
-        let eb: Vec<Dim> = b.iter().map(|d| self.expand(d)).collect();
-        same(&ea, &eb)
-    }
-
     /// A shape for messages: parameters and sizes by their source names.
     fn show_shape(&self, s: &[Dim]) -> String {
         fn show(d: &Dim) -> String {
@@ -1253,7 +938,7 @@ impl<'a> FunTr<'a> {
         let parts: Vec<String> = s
             .iter()
             .map(|d| {
-                let r = self.resolve(d, 0).unwrap_or_else(|_| self.expand(d));
+                let r = self.sh.resolve(d, 0).unwrap_or_else(|_| self.sh.expand(d));
                 show(&r.simplify())
             })
             .collect();
@@ -1445,7 +1130,7 @@ impl<'a> FunTr<'a> {
         });
         self.shapes.insert(flat.clone(), vec![self.atom_dim(&cap)]);
         self.bind_depth(&flat);
-        let depth = self.cur;
+        let depth = self.sh.cur;
         self.flat_front(
             &flat,
             (elem, rank),
@@ -1542,7 +1227,10 @@ impl<'a> FunTr<'a> {
         // (whether the value written holds no element: its smallest dim)
         let mut got_min: Option<Atom> = None;
         for (j, (g, w)) in got.iter().zip(want).enumerate() {
-            if self.same_shape(std::slice::from_ref(g), std::slice::from_ref(w)) {
+            if self
+                .sh
+                .same_shape(std::slice::from_ref(g), std::slice::from_ref(w))
+            {
                 continue;
             }
             // A write whose shape cannot be checked is not compiled.
@@ -1640,10 +1328,10 @@ impl<'a> FunTr<'a> {
             self.vars.clone(),
             self.types.clone(),
             self.shapes.clone(),
-            self.depth.clone(),
+            self.sh.depth.clone(),
         );
         let r = f(self);
-        (self.vars, self.types, self.shapes, self.depth) = saved;
+        (self.vars, self.types, self.shapes, self.sh.depth) = saved;
         r
     }
 
@@ -1652,7 +1340,7 @@ impl<'a> FunTr<'a> {
     fn shape_of_body_result(&mut self, b: &core::Body) -> R<Vec<Vec<Dim>>> {
         // Walk in a scratch copy of the environment.
         self.in_scratch(|this| {
-            this.cur += 1;
+            this.sh.cur += 1;
             let r = (|| {
                 for s in &b.stmts {
                     this.shape_bind(s)?;
@@ -1664,7 +1352,7 @@ impl<'a> FunTr<'a> {
                 }
                 Ok(v)
             })();
-            this.cur -= 1;
+            this.sh.cur -= 1;
             r
         })
     }
@@ -1721,7 +1409,7 @@ impl<'a> FunTr<'a> {
     fn record_read(&mut self, s: &core::Stmt) {
         let base = |this: &Self, a: &Atom| -> Option<Read> {
             let Atom::Var(x) = a else { return None };
-            if let Some(r) = this.reads.get(x) {
+            if let Some(r) = this.sh.reads.get(x) {
                 return (r.idx.len() < r.rank).then(|| r.clone());
             }
             let ls = this.vars.get(x)?;
@@ -1729,7 +1417,7 @@ impl<'a> FunTr<'a> {
             let (Atom::Var(v), DType::Array(p, rank)) = (&l.atom, l.ty) else {
                 return None;
             };
-            (this.depth.get(v) == Some(&0) && matches!(p, PrimType::I64 | PrimType::I32)).then(
+            (this.sh.depth.get(v) == Some(&0) && matches!(p, PrimType::I64 | PrimType::I32)).then(
                 || Read {
                     arr: v.clone(),
                     idx: Vec::new(),
@@ -1750,9 +1438,12 @@ impl<'a> FunTr<'a> {
                 r
             }),
             // an `i32` read as `i64` keeps its value
-            core::Exp::Convert(PrimType::I64, Atom::Var(x)) => {
-                self.reads.get(x).filter(|r| r.idx.len() == r.rank).cloned()
-            }
+            core::Exp::Convert(PrimType::I64, Atom::Var(x)) => self
+                .sh
+                .reads
+                .get(x)
+                .filter(|r| r.idx.len() == r.rank)
+                .cloned(),
             _ => None,
         };
         let Some(r) = r else { return };
@@ -1763,7 +1454,7 @@ impl<'a> FunTr<'a> {
             matches!(s.ty, Type::Array(..))
         };
         if ok {
-            self.reads.insert(s.var.clone(), r);
+            self.sh.reads.insert(s.var.clone(), r);
         }
     }
 
@@ -1832,9 +1523,9 @@ impl<'a> FunTr<'a> {
         };
         match d {
             Some(d) => {
-                self.defs.insert(s.var.clone(), d);
+                self.sh.defs.insert(s.var.clone(), d);
             }
-            None if !self.reads.contains_key(&s.var) => {
+            None if !self.sh.reads.contains_key(&s.var) => {
                 self.data.insert(s.var.clone());
             }
             None => {}
@@ -1898,7 +1589,7 @@ impl<'a> FunTr<'a> {
                 .collect(),
             E::Slice(a, st, en) => {
                 let len = Dim::minus(self.atom_dim(en), self.atom_dim(st));
-                self.record_origin(&len, span);
+                self.sh.record_origin(&len, span);
                 let input = self.array_leaf_shapes(a, span)?;
                 // Bounds computed from data (not shape arithmetic on sizes,
                 // scalars, loop counters and lengths, existentials and reads
@@ -1906,13 +1597,13 @@ impl<'a> FunTr<'a> {
                 // input's (the slice is in bounds, or an error), its value
                 // the bounds' difference where they are known.
                 let mut leaves = Vec::new();
-                self.expand(&len).leaves(&mut leaves);
+                self.sh.expand(&len).leaves(&mut leaves);
                 let from_data = leaves.iter().any(|v| self.data.contains(v));
                 let len = match (from_data, input.first()) {
                     (true, Some(sh)) => {
                         let k = slice_len(&s.var);
-                        self.defs.insert(k.clone(), len);
-                        self.exist_bounds.insert(k.clone(), outer(sh));
+                        self.sh.defs.insert(k.clone(), len);
+                        self.sh.exist_bounds.insert(k.clone(), outer(sh));
                         Dim::Var(k)
                     }
                     _ => len,
@@ -1948,19 +1639,21 @@ impl<'a> FunTr<'a> {
                 let se = self.shape_of_body_result(e)?;
                 let mut v = Vec::new();
                 for (j, (a, b)) in st.iter().zip(&se).enumerate() {
-                    if self.same_shape(a, b) {
+                    if self.sh.same_shape(a, b) {
                         v.push(a.clone());
                         continue;
                     }
                     // Rows of the same shape, different lengths: an existential
                     // length, chosen by the branch (see `if_stmt`).
                     if a.len() == b.len()
-                        && self.same_shape(&a[1.min(a.len())..], &b[1.min(b.len())..])
+                        && self
+                            .sh
+                            .same_shape(&a[1.min(a.len())..], &b[1.min(b.len())..])
                     {
                         let k = if_count(&s.var, j);
                         // (bound where the `if` is, as its other dims below)
-                        self.depth.insert(k.clone(), self.cur);
-                        self.exist_bounds.insert(
+                        self.sh.depth.insert(k.clone(), self.sh.cur);
+                        self.sh.exist_bounds.insert(
                             k.clone(),
                             Dim::Max(
                                 Box::new(Dim::Max(Box::new(outer(a)), Box::new(outer(b)))),
@@ -1980,8 +1673,8 @@ impl<'a> FunTr<'a> {
                         for (k, (da, db)) in a.iter().zip(b).enumerate() {
                             let d = if_dim(&s.var, j, k);
                             // (bound where the `if` is, before its branches)
-                            self.depth.insert(d.clone(), self.cur);
-                            self.exist_bounds.insert(
+                            self.sh.depth.insert(d.clone(), self.sh.cur);
+                            self.sh.exist_bounds.insert(
                                 d.clone(),
                                 Dim::Max(
                                     Box::new(Dim::Max(Box::new(da.clone()), Box::new(db.clone()))),
@@ -2039,7 +1732,8 @@ impl<'a> FunTr<'a> {
                     let mut sh = Vec::new();
                     for (j, d) in dp.shape.iter().enumerate() {
                         let x = self.subst_template(d, &sig.params, &flat_args, span)?;
-                        self.record_origin(&x, dp.spans.get(j).copied().unwrap_or(span));
+                        self.sh
+                            .record_origin(&x, dp.spans.get(j).copied().unwrap_or(span));
                         sh.push(x);
                     }
                     v.push(sh);
@@ -2049,7 +1743,7 @@ impl<'a> FunTr<'a> {
             E::Prim(b, args) => match b {
                 Builtin::Build => {
                     let n = self.atom_dim(&arg(args, 0)?);
-                    self.record_origin(&n, span);
+                    self.sh.record_origin(&n, span);
                     let Some(core::Arg::Fun(core::Fun::Lambda(l))) = args.get(1) else {
                         return error(
                             span,
@@ -2058,7 +1752,7 @@ impl<'a> FunTr<'a> {
                         );
                     };
                     let (i, _) = lparam(l, 0, span)?;
-                    self.depth.insert(i.clone(), self.cur + 1);
+                    self.sh.depth.insert(i.clone(), self.sh.cur + 1);
                     self.vars.insert(
                         i.clone(),
                         vec![Leaf {
@@ -2092,26 +1786,26 @@ impl<'a> FunTr<'a> {
                         for (k, d) in sh.iter_mut().enumerate() {
                             // the final length of a sliced loop in the row:
                             // its slice, when that is in names outside
-                            if self.resolve(d, self.cur).is_err() {
+                            if self.sh.resolve(d, self.sh.cur).is_err() {
                                 let finals = &self.final_sizes;
                                 let by_slice = d.map_leaves(&mut |l| match l {
                                     Dim::Var(x) => finals.get(x).cloned(),
                                     _ => None,
                                 });
-                                if self.resolve(&by_slice, self.cur).is_ok() {
+                                if self.sh.resolve(&by_slice, self.sh.cur).is_ok() {
                                     *d = by_slice;
                                 }
                             }
                             // a size that mentions the index only in terms
                             // that cancel (`i % 2 + 2 - i % 2`)
-                            if self.resolve(d, self.cur).is_err()
-                                && let Ok(r) = self.resolve_keeping(d, self.cur, Some(i))
+                            if self.sh.resolve(d, self.sh.cur).is_err()
+                                && let Ok(r) = self.sh.resolve_keeping(d, self.sh.cur, Some(i))
                                 && let r = r.simplify()
-                                && self.resolve(&r, self.cur).is_ok()
+                                && self.sh.resolve(&r, self.sh.cur).is_ok()
                             {
                                 *d = r;
                             }
-                            if self.resolve(d, self.cur).is_err()
+                            if self.sh.resolve(d, self.sh.cur).is_err()
                                 && k >= 1
                                 && !exist_done
                                 && let Some((bound, empty)) = self
@@ -2124,13 +1818,13 @@ impl<'a> FunTr<'a> {
                                     (false, 1) => row_size_leaf(&s.var, leaf),
                                     _ => format!("{}_{k}", row_size_leaf(&s.var, leaf)),
                                 };
-                                self.exist_bounds.insert(rs.clone(), bound);
+                                self.sh.exist_bounds.insert(rs.clone(), bound);
                                 self.row_empty.insert(rs.clone(), empty);
-                                self.depth.insert(rs.clone(), self.cur);
+                                self.sh.depth.insert(rs.clone(), self.sh.cur);
                                 *d = Dim::Var(rs);
                                 continue;
                             }
-                            if let Err(bad) = self.resolve(d, self.cur) {
+                            if let Err(bad) = self.sh.resolve(d, self.sh.cur) {
                                 return Err(Error {
                                     span,
                                     message: format!(
@@ -2173,7 +1867,7 @@ impl<'a> FunTr<'a> {
                     let k = filter_count(&s.var);
                     let input = self.array_leaf_shapes(&arg(args, 1)?, span)?;
                     if let Some(sh) = input.first() {
-                        self.exist_bounds.insert(k.clone(), outer(sh));
+                        self.sh.exist_bounds.insert(k.clone(), outer(sh));
                     }
                     input
                         .into_iter()
@@ -2194,7 +1888,7 @@ impl<'a> FunTr<'a> {
                     let mut v = Vec::new();
                     for (mut x, y) in a.into_iter().zip(b) {
                         let total = Dim::plus(outer(&x), outer(&y));
-                        self.record_origin(&total, span);
+                        self.sh.record_origin(&total, span);
                         if let Some(d) = x.first_mut() {
                             *d = total;
                         }
@@ -2206,6 +1900,7 @@ impl<'a> FunTr<'a> {
                         for (k, yk) in y.iter().enumerate().skip(1) {
                             if let Some(xk) = x.get_mut(k)
                                 && !self
+                                    .sh
                                     .same_shape(std::slice::from_ref(xk), std::slice::from_ref(yk))
                             {
                                 *xk = Dim::Max(Box::new(xk.clone()), Box::new(yk.clone()));
@@ -2219,7 +1914,7 @@ impl<'a> FunTr<'a> {
                     let mut v = Vec::new();
                     for sh in self.array_leaf_shapes(&arg(args, 0)?, span)? {
                         let n = Dim::times(outer(&sh), sh.get(1).cloned().unwrap_or(Dim::Const(1)));
-                        self.record_origin(&n, span);
+                        self.sh.record_origin(&n, span);
                         let mut x = vec![n];
                         x.extend(sh.iter().skip(2).cloned());
                         v.push(x);
@@ -2229,8 +1924,8 @@ impl<'a> FunTr<'a> {
                 Builtin::Unflatten => {
                     let n = self.atom_dim(&arg(args, 0)?);
                     let m = self.atom_dim(&arg(args, 1)?);
-                    self.record_origin(&n, span);
-                    self.record_origin(&m, span);
+                    self.sh.record_origin(&n, span);
+                    self.sh.record_origin(&m, span);
                     self.array_leaf_shapes(&arg(args, 2)?, span)?
                         .into_iter()
                         .map(|sh| {
@@ -2248,7 +1943,7 @@ impl<'a> FunTr<'a> {
                     for j in 0..=k {
                         let c = part_count(&s.var, j);
                         if let Some(sh) = input.first() {
-                            self.exist_bounds.insert(c.clone(), outer(sh));
+                            self.sh.exist_bounds.insert(c.clone(), outer(sh));
                         }
                         for sh in &input {
                             let mut x = vec![Dim::Var(c.clone())];
@@ -2273,7 +1968,7 @@ impl<'a> FunTr<'a> {
                             )),
                             Box::new(Dim::Const(1)),
                         );
-                        self.record_origin(&count, span);
+                        self.sh.record_origin(&count, span);
                         let mut a = vec![count, w.clone()];
                         a.extend(x.iter().skip(1).cloned());
                         v.push(a);
@@ -2294,13 +1989,13 @@ impl<'a> FunTr<'a> {
                     for x in &sh {
                         let mut b = x.clone();
                         let rest = Dim::minus(outer(x), k.clone());
-                        self.record_origin(&rest, span);
+                        self.sh.record_origin(&rest, span);
                         if let Some(d) = b.first_mut() {
                             *d = rest;
                         }
                         v.push(b);
                     }
-                    self.record_origin(&k, span);
+                    self.sh.record_origin(&k, span);
                     v
                 }
                 _ => self.type_shapes(&s.ty, span)?,
@@ -2430,7 +2125,7 @@ impl<'a> FunTr<'a> {
     /// `Some(dest)` for an array leaf, `None` for a scalar leaf, which becomes a
     /// block result).
     fn body(&mut self, b: &core::Body, dests: &[Option<Name>]) -> R<Block> {
-        self.cur += 1;
+        self.sh.cur += 1;
         // A result of existential size is computed into storage of its own
         // and copied at the end (see `stmts`), never written straight into.
         // (`direct` names them; only a `filter` writes into one, see `stmts`.)
@@ -2525,7 +2220,7 @@ impl<'a> FunTr<'a> {
         let ready = self.ready.clone();
         let r = self.stmts(&b.stmts, &b.result, dests, &direct);
         self.ready = ready;
-        self.leave_scope();
+        self.sh.leave_scope();
         r
     }
 
@@ -2680,13 +2375,14 @@ impl<'a> FunTr<'a> {
                                     .result_sizes
                                     .get(d)
                                     .is_some_and(|v| v.iter().any(Option::is_some))
-                                && !self.same_shape(
+                                && !self.sh.same_shape(
                                     &sh,
                                     &self.shapes.get(d).cloned().unwrap_or_default(),
                                 )
                                 && sh.iter().all(|x| self.resolve_here(x, s.span).is_ok())
                                 && self
-                                    .expand_to_params(&outer(&sh), &self.size_home.clone())
+                                    .sh
+                                    .expand_to_params(&outer(&sh), &self.sh.size_home.clone())
                                     .is_err()
                             {
                                 target = None;
@@ -2850,7 +2546,8 @@ impl<'a> FunTr<'a> {
                     self.define_grown(d, Some(&k), vec![], &mut out, span);
                     // (an entry's result: the caller may have passed no
                     // storage or fewer rows; it learns how many it needs)
-                    if self.entry && self.result_sizes.contains_key(d) && !self.ready.contains(d) {
+                    if self.sh.entry && self.result_sizes.contains_key(d) && !self.ready.contains(d)
+                    {
                         out.push(Stmt::Guard {
                             guard: Guard::DestRows {
                                 dest: d.clone(),
@@ -3079,7 +2776,7 @@ impl<'a> FunTr<'a> {
             let len_or_bound = |me: &mut Self, d: &Dim, late: &mut bool| -> R<Dim> {
                 match me.resolve_here(d, span) {
                     Ok(x) => Ok(x),
-                    Err(e) if exist => match me.bound(d, true, 64) {
+                    Err(e) if exist => match me.sh.bound(d, true, 64) {
                         Some(b) => {
                             *late = true;
                             me.resolve_here(&b, span).map_err(|_| e)
@@ -3390,7 +3087,9 @@ impl<'a> FunTr<'a> {
                 dims_d.extend(rows.iter().cloned());
                 if let Some(d) = given.get(j * a_l.len() + li).cloned().flatten()
                     && self.exist_dests.contains(&d)
-                    && self.same_shape(&dims_d, &self.shapes.get(&d).cloned().unwrap_or_default())
+                    && self
+                        .sh
+                        .same_shape(&dims_d, &self.shapes.get(&d).cloned().unwrap_or_default())
                 {
                     self.dest_ready(&d, pre, span);
                     part.push(d);
@@ -3896,7 +3595,7 @@ impl FunTr<'_> {
             } else {
                 format!("{name}c{k}")
             };
-            self.depth.insert(n.clone(), self.cur + 1);
+            self.sh.depth.insert(n.clone(), self.sh.cur + 1);
             if let DType::Scalar(p) = t {
                 self.scalar_types.insert(n.clone(), *p);
             }
@@ -4011,7 +3710,9 @@ impl FunTr<'_> {
                 let exp = match sh.get(k).map(|d| d.simplify()) {
                     // (negative: never evaluated, 0 as in `record_defs`)
                     Some(Dim::Const(c)) => SExp::Atom(Atom::Const(Const::I64(c.max(0)))),
-                    Some(Dim::Var(v)) if self.depth.get(&v).is_some_and(|x| *x <= self.cur) => {
+                    Some(Dim::Var(v))
+                        if self.sh.depth.get(&v).is_some_and(|x| *x <= self.sh.cur) =>
+                    {
                         SExp::Atom(Atom::Var(v))
                     }
                     _ => SExp::Dim(leaf.name().cloned().unwrap_or_default(), k),
@@ -4477,16 +4178,16 @@ impl FunTr<'_> {
                                 row.clone(),
                                 dsh.get(1..).map(|x| x.to_vec()).unwrap_or_default(),
                             );
-                            self.depth.insert(row.clone(), self.cur + 1);
+                            self.sh.depth.insert(row.clone(), self.sh.cur + 1);
                             // (an entry's result: checked where the row is
                             // first made, when a row is too large for memory)
                             // (a row of constant dims always fits: the
                             // check before the `build` covers it)
                             let root = self.result_rows.get(&d).cloned().unwrap_or(d.clone());
                             let small = dsh.iter().skip(1).all(|x| {
-                                matches!(self.expand(x).simplify(), Dim::Const(c) if c < 1 << 32)
+                                matches!(self.sh.expand(x).simplify(), Dim::Const(c) if c < 1 << 32)
                             });
-                            if self.entry && !small && self.result_sizes.contains_key(&root) {
+                            if self.sh.entry && !small && self.result_sizes.contains_key(&root) {
                                 self.result_rows.insert(row.clone(), root);
                             }
                             // (a row of a loop state grown softly: the same,
@@ -4686,7 +4387,10 @@ impl FunTr<'_> {
                         let mut ssh = ssh.clone();
                         for (j, g) in ssh.iter_mut().enumerate().skip(1) {
                             let Some(w) = vsh.get(j) else { continue };
-                            if self.same_shape(std::slice::from_ref(g), std::slice::from_ref(w)) {
+                            if self
+                                .sh
+                                .same_shape(std::slice::from_ref(g), std::slice::from_ref(w))
+                            {
                                 continue;
                             }
                             let ga = self.resolve_here(g, span)?;
@@ -4783,7 +4487,10 @@ impl FunTr<'_> {
                     let vsh = self.shape(&v0, span)?;
                     let m_dim = self.resolve_here(&outer(&ish), span)?;
                     let m = self.emit_dim(&m_dim, out, span);
-                    if !self.same_shape(&ish[..1.min(ish.len())], &vsh[..1.min(vsh.len())]) {
+                    if !self
+                        .sh
+                        .same_shape(&ish[..1.min(ish.len())], &vsh[..1.min(vsh.len())])
+                    {
                         let v_dim = self.resolve_here(&outer(&vsh), span)?;
                         let mv = self.emit_dim(&v_dim, out, span);
                         out.push(Stmt::Check {
@@ -5438,7 +5145,7 @@ impl FunTr<'_> {
                 continue;
             };
             let (Some(bound), Some(empty)) = (
-                self.exist_bounds.get(&rs).cloned(),
+                self.sh.exist_bounds.get(&rs).cloned(),
                 self.row_empty.get(&rs).cloned(),
             ) else {
                 return bad("row sizes");
@@ -5546,7 +5253,7 @@ impl FunTr<'_> {
                 span,
             });
             self.shapes.insert(row.clone(), row_sh);
-            self.depth.insert(row.clone(), self.cur + 1);
+            self.sh.depth.insert(row.clone(), self.sh.cur + 1);
             if let Part::Rows(rw) = part {
                 self.exist_dests.insert(row.clone());
                 // (a length inside the row: the row is written densely at
@@ -6140,7 +5847,7 @@ impl FunTr<'_> {
                 span,
             });
             self.shapes.insert(row.clone(), row_sh);
-            self.depth.insert(row.clone(), self.cur + 1);
+            self.sh.depth.insert(row.clone(), self.sh.cur + 1);
             rows.push((row, b));
         }
         let slots: Vec<Option<Name>> = rows.iter().map(|(r, _)| Some(r.clone())).collect();
@@ -6219,7 +5926,8 @@ impl FunTr<'_> {
                         most: false,
                         ..slice.clone()
                     };
-                    self.exist_bounds
+                    self.sh
+                        .exist_bounds
                         .insert(loop_size(&s.var, j), Dim::Slice(Box::new(slice)));
                     if exact {
                         self.final_sizes.insert(
@@ -6274,7 +5982,7 @@ impl FunTr<'_> {
             let kept: Vec<bool> = before
                 .iter()
                 .zip(&after0)
-                .map(|(b, a)| this.same_shape(b, a))
+                .map(|(b, a)| this.sh.same_shape(b, a))
                 .collect();
             if kept.iter().all(|k| *k) {
                 return Ok(vec![None; before.len()]);
@@ -6288,7 +5996,7 @@ impl FunTr<'_> {
                     if !kept.get(aj).copied().unwrap_or(true)
                         && let (Some(n), Some(ish)) = (l.name(), before.get(aj))
                     {
-                        this.depth.insert(len.clone(), this.cur + 1);
+                        this.sh.depth.insert(len.clone(), this.sh.cur + 1);
                         let mut sh = vec![Dim::Var(len.clone())];
                         sh.extend(ish.iter().skip(1).cloned());
                         this.shapes.insert(n.clone(), sh);
@@ -6312,7 +6020,7 @@ impl FunTr<'_> {
                     )
                 };
                 if a.len() != ish.len()
-                    || !this.same_shape(&ish[1.min(ish.len())..], &a[1.min(a.len())..])
+                    || !this.sh.same_shape(&ish[1.min(ish.len())..], &a[1.min(a.len())..])
                 {
                     return error(
                         span,
@@ -6320,20 +6028,20 @@ impl FunTr<'_> {
                         "only the outer length of a loop's array state may change from one iteration to the next (its storage is reused across iterations); or run with --interp",
                     );
                 }
-                let max = this.cur;
+                let max = this.sh.cur;
                 let keep = |l: &Dim| match l {
                     Dim::Var(x) if lens.contains(x) || Some(x) == index => LeafRule::Keep,
                     Dim::Var(x) | Dim::DimOf(x, _)
-                        if this.depth.get(x).is_some_and(|d| *d <= max) =>
+                        if this.sh.depth.get(x).is_some_and(|d| *d <= max) =>
                     {
                         LeafRule::Keep
                     }
                     _ => LeafRule::Expand,
                 };
-                let exact = this.expand_by(&outer(a), &keep);
+                let exact = this.sh.expand_by(&outer(a), &keep);
                 if exact.is_err()
-                    && let Some(b) = this.bound(&outer(a), true, 64)
-                    && let Ok(f) = this.expand_by(&b, &keep)
+                    && let Some(b) = this.sh.bound(&outer(a), true, 64)
+                    && let Ok(f) = this.sh.expand_by(&b, &keep)
                 {
                     v.push(Some((len.clone(), f.simplify(), false)));
                     continue;
@@ -6394,7 +6102,10 @@ impl FunTr<'_> {
             }
             let after0 = this.shape_of_body_result(body)?;
             let inner_change = before.iter().zip(&after0).any(|(b, a)| {
-                a.len() == b.len() && !this.same_shape(&b[1.min(b.len())..], &a[1.min(a.len())..])
+                a.len() == b.len()
+                    && !this
+                        .sh
+                        .same_shape(&b[1.min(b.len())..], &a[1.min(a.len())..])
             });
             if !inner_change {
                 return Ok(None);
@@ -6406,7 +6117,7 @@ impl FunTr<'_> {
                 if let DType::Array(_, r) = l.ty {
                     let names: Vec<Name> = (0..r).map(|k| loop_cur_dim(&s.var, aj, k)).collect();
                     for n in &names {
-                        this.depth.insert(n.clone(), this.cur + 1);
+                        this.sh.depth.insert(n.clone(), this.sh.cur + 1);
                     }
                     if let Some(n) = l.name() {
                         this.shapes.insert(
@@ -6420,10 +6131,12 @@ impl FunTr<'_> {
             }
             let after = this.shape_of_body_result(body)?;
             let all: Vec<&Name> = vars.iter().flatten().collect();
-            let max = this.cur;
+            let max = this.sh.cur;
             let keep = |l: &Dim| match l {
                 Dim::Var(x) if all.contains(&x) || Some(x) == index => LeafRule::Keep,
-                Dim::Var(x) | Dim::DimOf(x, _) if this.depth.get(x).is_some_and(|d| *d <= max) => {
+                Dim::Var(x) | Dim::DimOf(x, _)
+                    if this.sh.depth.get(x).is_some_and(|d| *d <= max) =>
+                {
                     LeafRule::Keep
                 }
                 _ => LeafRule::Expand,
@@ -6435,7 +6148,7 @@ impl FunTr<'_> {
                 }
                 let mut leaf = Vec::new();
                 for (n, d) in names.iter().zip(a) {
-                    let Ok(f) = this.expand_by(d, &keep) else {
+                    let Ok(f) = this.sh.expand_by(d, &keep) else {
                         return Ok(None);
                     };
                     leaf.push((n.clone(), f.simplify()));
@@ -6480,7 +6193,7 @@ impl FunTr<'_> {
             let mut sh = Vec::new();
             for k in 0..leaf.len() {
                 let name = loop_dim(&s.var, j, k);
-                self.depth.insert(name.clone(), self.cur);
+                self.sh.depth.insert(name.clone(), self.sh.cur);
                 // (a `while` loop: no bound, its trips known once it has run)
                 if let Some((index, trips)) = &slice {
                     let most = SliceDim {
@@ -6496,7 +6209,8 @@ impl FunTr<'_> {
                         most: false,
                         ..most.clone()
                     };
-                    self.exist_bounds
+                    self.sh
+                        .exist_bounds
                         .insert(name.clone(), Dim::Slice(Box::new(most)));
                     self.final_sizes.insert(
                         name.clone(),
@@ -6515,7 +6229,7 @@ impl FunTr<'_> {
                         (step.get(which), lens.get(which), inits.get(which))
                     && non_increasing(f, l)
                 {
-                    self.exist_bounds.insert(
+                    self.sh.exist_bounds.insert(
                         name.clone(),
                         Dim::Max(Box::new(d0.clone()), Box::new(Dim::Const(0))),
                     );
@@ -6591,8 +6305,8 @@ impl FunTr<'_> {
         });
         self.shapes.insert(front.clone(), vec![self.atom_dim(&all)]);
         self.shapes.insert(v.clone(), shape);
-        self.depth.insert(front, depth);
-        self.depth.insert(v.clone(), depth);
+        self.sh.depth.insert(front, depth);
+        self.sh.depth.insert(v.clone(), depth);
         v
     }
 
@@ -6847,7 +6561,7 @@ impl FunTr<'_> {
                 count,
                 (d0.clone(), ish),
                 names,
-                self.cur,
+                self.sh.cur,
                 &mut inner,
                 span,
             );
@@ -6864,7 +6578,7 @@ impl FunTr<'_> {
         if let Some(i) = &index {
             self.bind_param(i, &Type::I64, span)?;
         }
-        let inside = self.cur + 1;
+        let inside = self.sh.cur + 1;
         let mut scalars = Vec::new();
         let mut arrays = Vec::new();
         let mut leaves_at = Vec::new();
@@ -6888,10 +6602,10 @@ impl FunTr<'_> {
                     let next = self.fresh("nx");
                     for x in [&full, &next] {
                         self.shapes.insert(x.clone(), vec![self.atom_dim(cap)]);
-                        self.depth.insert(x.clone(), inside);
+                        self.sh.depth.insert(x.clone(), inside);
                     }
                     for ((v, _), x0) in leaf.iter().zip(d0) {
-                        self.depth.insert(v.clone(), inside);
+                        self.sh.depth.insert(v.clone(), inside);
                         self.scalar_types.insert(v.clone(), PrimType::I64);
                         dim_scalars.push((v.clone(), PrimType::I64, x0.clone()));
                     }
@@ -6960,14 +6674,14 @@ impl FunTr<'_> {
                 // (leaving the condition's scope dropped the loop's names)
                 for l in &st_l {
                     if let Some(n) = l.name() {
-                        self.depth.insert(n.clone(), inside);
+                        self.sh.depth.insert(n.clone(), inside);
                     }
                 }
                 for (_, _, _, leaf, full, next) in &leaves_at {
-                    self.depth.insert(full.clone(), inside);
-                    self.depth.insert(next.clone(), inside);
+                    self.sh.depth.insert(full.clone(), inside);
+                    self.sh.depth.insert(next.clone(), inside);
                     for (v, _) in leaf {
-                        self.depth.insert(v.clone(), inside);
+                        self.sh.depth.insert(v.clone(), inside);
                     }
                 }
                 LoopForm::While(cond)
@@ -7011,8 +6725,8 @@ impl FunTr<'_> {
             self.shapes
                 .insert(front.clone(), vec![self.atom_dim(&ncount)]);
             self.shapes.insert(nv.clone(), nshape);
-            self.depth.insert(front, inside);
-            self.depth.insert(nv.clone(), inside);
+            self.sh.depth.insert(front, inside);
+            self.sh.depth.insert(nv.clone(), inside);
             lazy.push(nv.clone());
             next_atoms.extend(nd);
             if let Some(slot) = body_dests.get_mut(*k) {
@@ -7084,7 +6798,7 @@ impl FunTr<'_> {
                 count,
                 (dims, shape),
                 names,
-                self.cur,
+                self.sh.cur,
                 &mut inner,
                 span,
             );
@@ -7175,9 +6889,9 @@ impl FunTr<'_> {
                     let next = self.fresh("nx");
                     self.shapes.insert(full.clone(), dsh.clone());
                     self.shapes.insert(next.clone(), dsh.clone());
-                    self.depth.insert(full.clone(), self.cur + 1);
-                    self.depth.insert(next.clone(), self.cur + 1);
-                    self.depth.insert(len.clone(), self.cur + 1);
+                    self.sh.depth.insert(full.clone(), self.sh.cur + 1);
+                    self.sh.depth.insert(next.clone(), self.sh.cur + 1);
+                    self.sh.depth.insert(len.clone(), self.sh.cur + 1);
                     self.scalar_types.insert(len.clone(), PrimType::I64);
                     modes.push(mode);
                     lens.push((
@@ -7233,7 +6947,7 @@ impl FunTr<'_> {
                     let next = self.fresh("nx");
                     self.shapes.insert(var.clone(), dsh.clone());
                     self.shapes.insert(next.clone(), dsh.clone());
-                    self.depth.insert(next.clone(), self.cur + 1);
+                    self.sh.depth.insert(next.clone(), self.sh.cur + 1);
                     body_dests.push(Some(next.clone()));
                     arrays.push(ArrState {
                         var,
@@ -7273,7 +6987,7 @@ impl FunTr<'_> {
                     let mut sh = vec![Dim::Var(len.clone())];
                     sh.extend(dsh.iter().skip(1).cloned());
                     self.shapes.insert(cv.clone(), sh);
-                    self.depth.insert(cv.clone(), self.cur + 1);
+                    self.sh.depth.insert(cv.clone(), self.sh.cur + 1);
                     if let Some(l) = self.vars.get_mut(state).and_then(|ls| ls.get_mut(*k)) {
                         l.atom = Atom::Var(cv);
                     }
@@ -7288,15 +7002,15 @@ impl FunTr<'_> {
                 // body sees the state too.
                 for l in &st_l {
                     if let Some(n) = l.name() {
-                        self.depth.insert(n.clone(), self.cur + 1);
+                        self.sh.depth.insert(n.clone(), self.sh.cur + 1);
                     }
                 }
                 for st in &arrays {
-                    self.depth.insert(st.next.clone(), self.cur + 1);
-                    self.depth.insert(st.var.clone(), self.cur + 1);
+                    self.sh.depth.insert(st.next.clone(), self.sh.cur + 1);
+                    self.sh.depth.insert(st.var.clone(), self.sh.cur + 1);
                 }
                 for (_, len, ..) in &lens {
-                    self.depth.insert(len.clone(), self.cur + 1);
+                    self.sh.depth.insert(len.clone(), self.sh.cur + 1);
                 }
                 LoopForm::While(cond)
             }
@@ -7342,7 +7056,7 @@ impl FunTr<'_> {
             let mut nsh = vec![if by_body { self.atom_dim(&nlc) } else { f }];
             nsh.extend(dsh.iter().skip(1).cloned());
             self.shapes.insert(nv.clone(), nsh);
-            self.depth.insert(nv.clone(), self.cur + 1);
+            self.sh.depth.insert(nv.clone(), self.sh.cur + 1);
             if by_body {
                 self.exist_dests.insert(nv.clone());
                 bounded.push(nv.clone());
@@ -7366,7 +7080,7 @@ impl FunTr<'_> {
             if let DType::Array(..) = l.ty {
                 let before = self.shape(il, span)?;
                 if let Some(a) = after.get(ai)
-                    && !self.same_shape(&before, a)
+                    && !self.sh.same_shape(&before, a)
                 {
                     return error(
                         span,
@@ -7609,13 +7323,6 @@ fn filter_count(var: &Name) -> Name {
 /// The outer dimension of a shape (0 for a malformed, empty one).
 fn outer(sh: &[Dim]) -> Dim {
     sh.first().cloned().unwrap_or(Dim::Const(0))
-}
-
-/// What [`FunTr::expand_by`] does with a variable leaf.
-enum LeafRule {
-    Keep,
-    Replace(Dim),
-    Expand,
 }
 
 /// A loop's next state grown where the body first writes it

@@ -4,6 +4,9 @@
 //! - [`dim`]: the shape language: size expressions over sizes, scalar
 //!   parameters, dims and O(1) element reads of array parameters, with loop
 //!   slices; partial evaluation, evaluation and provable equality.
+//! - [`env`]: the shape environment of a function being translated and the
+//!   reasoning over it (expansion, resolution, bounds, sizes in terms of the
+//!   parameters) that the DPS translation consumes.
 //! - [`parse`]: the shape language's text form read back.
 //! - [`to_core`]: an entry's result shapes as a core IR function (its *shape
 //!   function*), which the core verifier checks, the optimizer optimizes and
@@ -15,6 +18,7 @@
 //! (issue 15).
 
 pub mod dim;
+pub mod env;
 pub mod parse;
 pub mod to_core;
 
