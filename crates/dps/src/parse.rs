@@ -735,23 +735,8 @@ impl Parser<'_> {
         if self.c.at_line_start(self.text) {
             return Ok(SExp::Atom(x));
         }
-        let op = match self.c.peek() {
-            Tok::Plus => BinOp::Add,
-            Tok::Minus => BinOp::Sub,
-            Tok::Star => BinOp::Mul,
-            Tok::Slash => BinOp::Div,
-            Tok::Percent => BinOp::Rem,
-            Tok::StarStar => BinOp::Pow,
-            Tok::EqEq => BinOp::Eq,
-            Tok::NotEq => BinOp::Ne,
-            Tok::Lt => BinOp::Lt,
-            Tok::Le => BinOp::Le,
-            Tok::Gt => BinOp::Gt,
-            Tok::Ge => BinOp::Ge,
-            Tok::AndAnd => BinOp::And,
-            Tok::OrOr => BinOp::Or,
-            Tok::PlusPlus => BinOp::Concat,
-            _ => return Ok(SExp::Atom(x)),
+        let Some(op) = weir_ir::parse::bin_of(self.c.peek()) else {
+            return Ok(SExp::Atom(x));
         };
         self.c.bump();
         Ok(SExp::Bin(op, x, self.c.atom()?))

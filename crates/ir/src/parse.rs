@@ -545,7 +545,8 @@ impl P {
     }
 }
 
-fn bin_of(t: &Tok) -> Option<BinOp> {
+/// The binary operator a token stands for (shared with the DPS parser).
+pub fn bin_of(t: &Tok) -> Option<BinOp> {
     Some(match t {
         Tok::Plus => BinOp::Add,
         Tok::Minus => BinOp::Sub,
