@@ -45,6 +45,10 @@ fn dim_name(a: &str, k: usize) -> String {
     format!("{}_d{k}", c_name(a))
 }
 
+fn stride_name(a: &str, k: usize) -> String {
+    format!("{}_s{k}", c_name(a))
+}
+
 pub fn fun_c_name(f: &str) -> String {
     format!("weir_f_{}", c_name(f))
 }
@@ -59,6 +63,7 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
             locs: &mut locs,
             unit_locs: &mut unit.locs,
             arrays: HashMap::new(),
+            strided: Default::default(),
             scalars: HashMap::new(),
             canon: HashMap::new(),
             counters: HashMap::new(),
@@ -143,6 +148,12 @@ struct Lower<'a> {
     locs: &'a mut HashMap<String, usize>,
     unit_locs: &'a mut Vec<String>,
     arrays: HashMap<Name, (PrimType, usize)>,
+    /// The arrays that are not dense and row-major (a transpose, a reverse,
+    /// the views of them): their index function has explicit strides, C
+    /// variables `x_s0 … x_s{r-1}` (in elements; the pointer `x` points at
+    /// element `[0, …, 0]`). Every other array's strides are implicit, the
+    /// products of its inner dims.
+    strided: std::collections::HashSet<Name>,
     scalars: HashMap<Name, PrimType>,
     /// Facts: this scalar / dimension equals that atom.
     canon: HashMap<String, Atom>,
@@ -310,6 +321,29 @@ impl Lower<'_> {
 
     fn elem(&self, a: &str) -> PrimType {
         self.arrays.get(a).map(|x| x.0).unwrap_or(PrimType::F64)
+    }
+
+    /// The stride of dimension `k` of `a`, in elements: its stride variable
+    /// when `a` is strided, else the product of its inner dims.
+    fn stride(&self, a: &str, k: usize) -> Exp {
+        if self.strided.contains(a) {
+            Exp::Var(stride_name(a, k))
+        } else {
+            self.elems_from(a, k + 1)
+        }
+    }
+
+    /// Declare the strides of the strided array `name` (after its pointer
+    /// and dims, [`Lower::declare_array`]).
+    fn declare_strides(&mut self, out: &mut Vec<I>, name: &str, strides: Vec<Exp>) {
+        for (k, st) in strides.into_iter().enumerate() {
+            out.push(I::Decl(
+                stride_name(name, k),
+                CTy::Prim(PrimType::I64),
+                Some(st),
+            ));
+        }
+        self.strided.insert(name.to_string());
     }
 
     /// Number of elements of `a` from dimension `from` on.
@@ -978,6 +1012,11 @@ impl Lower<'_> {
                 let off = self.offset(dest, idx);
                 out.push(I::Store(c_name(dest), off, self.atom(val)));
             }
+            Stmt::Copy { dest, src, .. }
+                if self.strided.contains(src) || self.strided.contains(dest) =>
+            {
+                self.strided_copy(dest, src, out);
+            }
             Stmt::Copy { dest, src, .. } => {
                 let elems = self.elems_from(src, 0);
                 out.push(I::Copy {
@@ -1377,6 +1416,10 @@ impl Lower<'_> {
     }
 
     fn offset(&self, a: &str, idx: &[Atom]) -> Exp {
+        if self.strided.contains(a) {
+            let idx: Vec<Exp> = idx.iter().map(|i| self.atom(i)).collect();
+            return self.strided_offset(a, idx);
+        }
         let mut off: Option<Exp> = None;
         for (k, i) in idx.iter().enumerate() {
             let x = self.atom(i);
@@ -1386,6 +1429,52 @@ impl Lower<'_> {
             });
         }
         off.unwrap_or(Exp::i64(0))
+    }
+
+    /// `Σ idx_k × stride_k`: the offset of an element of the strided array `a`.
+    fn strided_offset(&self, a: &str, idx: Vec<Exp>) -> Exp {
+        let mut off: Option<Exp> = None;
+        for (k, x) in idx.into_iter().enumerate() {
+            let t = Exp::op("*", x, Exp::Var(stride_name(a, k)));
+            off = Some(match off {
+                None => t,
+                Some(o) => Exp::op("+", o, t),
+            });
+        }
+        off.unwrap_or(Exp::i64(0))
+    }
+
+    /// Copy `src` into `dest` (same dims) element by element, through their
+    /// index functions: one of them is strided.
+    fn strided_copy(&mut self, dest: &str, src: &str, out: &mut Vec<I>) {
+        let rank = self.rank(src);
+        let idx: Vec<Name> = (0..rank).map(|_| self.fresh("c")).collect();
+        let at = |this: &Self, a: &str| -> Exp {
+            let xs: Vec<Exp> = idx.iter().map(|i| Exp::Var(i.clone())).collect();
+            if this.strided.contains(a) {
+                this.strided_offset(a, xs)
+            } else {
+                let mut off: Option<Exp> = None;
+                for (k, x) in xs.into_iter().enumerate() {
+                    off = Some(match off {
+                        None => x,
+                        Some(o) => Exp::op("+", Exp::op("*", o, this.dim(a, k)), x),
+                    });
+                }
+                off.unwrap_or(Exp::i64(0))
+            }
+        };
+        let load = Exp::Load(c_name(src), Box::new(at(self, src)));
+        let mut body = vec![I::Store(c_name(dest), at(self, dest), load)];
+        for k in (0..rank).rev() {
+            body = vec![I::For {
+                i: idx[k].clone(),
+                n: self.dim(src, k),
+                body,
+                simd: None,
+            }];
+        }
+        out.extend(body);
     }
 
     fn view(
@@ -1405,18 +1494,66 @@ impl Lower<'_> {
             View::Alias(a) => {
                 let dims = (0..rank).map(|k| self.dim(a, k)).collect();
                 self.declare_array(out, var, elem, Exp::Var(c_name(a)), dims, false);
+                if self.strided.contains(a) {
+                    let st = (0..rank).map(|k| self.stride(a, k)).collect();
+                    self.declare_strides(out, var, st);
+                }
                 for k in 0..rank {
                     self.equate(dkey(var, k), &Atom::Var(dkey(a, k)));
                 }
             }
             View::Row(a, i) => {
                 self.check_index(out, a, 0, i, span);
-                let row = self.elems_from(a, 1);
+                let row = self.stride(a, 0);
                 let ptr = Exp::Offset(c_name(a), Box::new(Exp::op("*", self.atom(i), row)));
                 let dims = (0..rank).map(|k| self.dim(a, k + 1)).collect();
                 self.declare_array(out, var, elem, ptr, dims, false);
+                if self.strided.contains(a) {
+                    let st = (0..rank).map(|k| self.stride(a, k + 1)).collect();
+                    self.declare_strides(out, var, st);
+                }
                 for k in 0..rank {
                     self.equate(dkey(var, k), &Atom::Var(dkey(a, k + 1)));
+                }
+            }
+            View::Transpose(a) => {
+                let perm: Vec<usize> = (0..rank)
+                    .map(|k| match k {
+                        0 => 1,
+                        1 => 0,
+                        k => k,
+                    })
+                    .collect();
+                let dims = perm.iter().map(|&k| self.dim(a, k)).collect();
+                let st = perm.iter().map(|&k| self.stride(a, k)).collect();
+                self.declare_array(out, var, elem, Exp::Var(c_name(a)), dims, false);
+                self.declare_strides(out, var, st);
+                for (k, &j) in perm.iter().enumerate() {
+                    self.equate(dkey(var, k), &Atom::Var(dkey(a, j)));
+                }
+            }
+            View::Reverse(a) => {
+                // (the last row, or the start where there is none: never a
+                // pointer before the array)
+                let last = Exp::Select(
+                    Box::new(Exp::op(">", self.dim(a, 0), Exp::i64(0))),
+                    Box::new(Exp::op(
+                        "*",
+                        Exp::op("-", self.dim(a, 0), Exp::i64(1)),
+                        self.stride(a, 0),
+                    )),
+                    Box::new(Exp::i64(0)),
+                );
+                let ptr = Exp::Offset(c_name(a), Box::new(last));
+                let dims = (0..rank).map(|k| self.dim(a, k)).collect();
+                let mut st: Vec<Exp> = (0..rank).map(|k| self.stride(a, k)).collect();
+                if let Some(s0) = st.first_mut() {
+                    *s0 = Exp::Pre("-", Box::new(s0.clone()));
+                }
+                self.declare_array(out, var, elem, ptr, dims, false);
+                self.declare_strides(out, var, st);
+                for k in 0..rank {
+                    self.equate(dkey(var, k), &Atom::Var(dkey(a, k)));
                 }
             }
             View::Slice(a, lo, hi) => {
@@ -1429,11 +1566,15 @@ impl Lower<'_> {
                         loc,
                     });
                 }
-                let row = self.elems_from(a, 1);
+                let row = self.stride(a, 0);
                 let ptr = Exp::Offset(c_name(a), Box::new(Exp::op("*", self.atom(lo), row)));
                 let mut dims = vec![Exp::op("-", self.atom(hi), self.atom(lo))];
                 dims.extend((1..rank).map(|k| self.dim(a, k)));
                 self.declare_array(out, var, elem, ptr, dims, false);
+                if self.strided.contains(a) {
+                    let st = (0..rank).map(|k| self.stride(a, k)).collect();
+                    self.declare_strides(out, var, st);
+                }
                 for k in 1..rank {
                     self.equate(dkey(var, k), &Atom::Var(dkey(a, k)));
                 }
@@ -2233,7 +2374,5 @@ fn fails_before_use(s: &Stmt, v: &str) -> bool {
 
 /// The array a view is a view of.
 fn view_source(v: &View) -> &Name {
-    match v {
-        View::Alias(x) | View::Row(x, _) | View::Slice(x, ..) | View::Reshape(x, _) => x,
-    }
+    v.source()
 }

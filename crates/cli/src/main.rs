@@ -17,6 +17,11 @@ struct Cli {
     /// Colour diagnostics (auto: when stderr is a terminal).
     #[arg(long, global = true, default_value = "auto", value_parser = ["auto", "always", "never"])]
     color: String,
+    /// Which `transpose`s and `reverse`s are views of their argument's
+    /// memory rather than computed arrays (dps-views): none, heuristic (those
+    /// used whole, where the array would be copied), all.
+    #[arg(long, global = true, default_value = "heuristic", value_parser = ["none", "heuristic", "all"])]
+    views: String,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -471,6 +476,9 @@ fn main() -> ExitCode {
         "never" => false,
         _ => std::io::stderr().is_terminal(),
     };
+    if let Some(v) = weir_opt::Views::parse(&cli.views) {
+        weir_driver::pipeline::set_views(v);
+    }
     with_big_stack(move || run(cli.cmd, color))
 }
 
@@ -885,7 +893,7 @@ fn cmd_test(paths: &[PathBuf], interp_only: bool, color: bool) -> ExitCode {
                 }
             };
         let dir = f.parent().unwrap_or(Path::new("."));
-        let cases = match parse_blocks(&text, dir) {
+        let (cases, structures) = match weir_driver::testblock::parse_blocks_full(&text, dir) {
             Ok(c) => c,
             Err(e) => {
                 println!("{}: FAILED (bad test block: {e})", f.display());
@@ -906,6 +914,7 @@ fn cmd_test(paths: &[PathBuf], interp_only: bool, color: bool) -> ExitCode {
             }
         };
         let mut outcomes = run_cases(&c, &cases);
+        outcomes.extend(weir_driver::testblock::check_structures(&c, &structures));
         if !interp_only {
             // The same cases on compiled C (default variant), against the interpreter.
             let opts = weir_driver::native::BuildOptions::default();

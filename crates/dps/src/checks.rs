@@ -313,9 +313,7 @@ fn close_over_views(stmts: &[Stmt], set: &mut HashSet<Name>) -> bool {
     let mut changed = false;
     for s in stmts {
         if let Stmt::View { var, view, .. } = s {
-            let src = match view {
-                View::Alias(x) | View::Row(x, _) | View::Slice(x, ..) | View::Reshape(x, _) => x,
-            };
+            let src = view.source();
             if set.contains(src) && set.insert(var.clone()) {
                 changed = true;
             }
@@ -424,6 +422,14 @@ fn prove_block(stmts: &mut Vec<Stmt>, vn: &mut Vn, unstable: &HashSet<Name>) -> 
                         }
                     }
                     View::Reshape(_, ds) => Some(ds.iter().map(|d| vn.atom_or_fresh(d)).collect()),
+                    View::Transpose(a) => {
+                        let mut d = vn.dims(a, *rank, unstable);
+                        if d.len() >= 2 {
+                            d.swap(0, 1);
+                        }
+                        Some(d)
+                    }
+                    View::Reverse(a) => Some(vn.dims(a, *rank, unstable)),
                 };
                 match dims {
                     Some(d) if !unstable.contains(var) => {

@@ -68,8 +68,37 @@ pub enum View {
     Row(Name, Atom),
     /// `a[s:e]` along the first dimension (bounds-checked).
     Slice(Name, Atom, Atom),
-    /// The same elements with other dims (same element count, checked).
+    /// The same elements with other dims (same element count, checked). The
+    /// source must be dense ([`strided_views`]): a strided array is copied
+    /// into storage of its own before it is reshaped.
     Reshape(Name, Vec<Atom>),
+    /// `transpose a`: the first two dims swapped (rank ≥ 2), an index
+    /// function change (strides swapped), no copy.
+    Transpose(Name),
+    /// `reverse a`: the rows in reverse order, an index function change
+    /// (offset to the last row, outer stride negated), no copy.
+    Reverse(Name),
+}
+
+impl View {
+    /// The array the view reads.
+    pub fn source(&self) -> &Name {
+        match self {
+            View::Alias(x)
+            | View::Row(x, _)
+            | View::Slice(x, ..)
+            | View::Reshape(x, _)
+            | View::Transpose(x)
+            | View::Reverse(x) => x,
+        }
+    }
+
+    /// Is the view dense and row-major whenever its source is? (A
+    /// transpose or a reverse is not: its elements are laid out with the
+    /// strides of its index function.)
+    pub fn keeps_density(&self) -> bool {
+        !matches!(self, View::Transpose(_) | View::Reverse(_))
+    }
 }
 
 /// A size check made explicit (from the core IR's `assert_size`).
@@ -486,6 +515,7 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
                 out.push(x);
                 out.extend(ds.iter().filter_map(a));
             }
+            View::Transpose(x) | View::Reverse(x) => out.push(x),
         },
         Stmt::Alloc { bufs, body, .. } => {
             for b in bufs {
@@ -649,9 +679,34 @@ pub fn stmt_can_fail(s: &Stmt) -> bool {
         },
         Stmt::Store { .. } | Stmt::Copy { .. } => false,
         Stmt::View {
-            view: View::Alias(_),
+            view: View::Alias(_) | View::Transpose(_) | View::Reverse(_),
             ..
         } => false,
         _ => true,
     }
+}
+
+/// The array variables of `stmts` (nested ones included) that are not dense
+/// and row-major: transposes and reverses, and the views of them (to a fixed
+/// point). Their elements are addressed through their strides; a reshape or
+/// a call needs a dense copy of them.
+pub fn strided_views(stmts: &[Stmt]) -> std::collections::HashSet<Name> {
+    fn go(stmts: &[Stmt], set: &mut std::collections::HashSet<Name>) -> bool {
+        let mut changed = false;
+        for s in stmts {
+            if let Stmt::View { var, view, .. } = s
+                && (!view.keeps_density() || set.contains(view.source()))
+                && set.insert(var.clone())
+            {
+                changed = true;
+            }
+            for b in nested_blocks(s) {
+                changed |= go(b, set);
+            }
+        }
+        changed
+    }
+    let mut set = std::collections::HashSet::new();
+    while go(stmts, &mut set) {}
+    set
 }

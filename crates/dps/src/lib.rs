@@ -7,6 +7,7 @@
 
 pub mod checks;
 pub mod ir;
+pub mod materialize;
 pub mod parse;
 pub mod print;
 pub mod simplify;

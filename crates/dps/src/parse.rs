@@ -397,6 +397,16 @@ impl Parser<'_> {
                         self.c.bump();
                         let ds = self.c.atoms_until(&Tok::RBracket)?;
                         View::Reshape(self.c.ident()?, ds)
+                    } else if is_word(self.c.peek(), "transpose")
+                        && matches!(self.c.peek_at(1), Tok::Ident(_))
+                    {
+                        self.c.bump();
+                        View::Transpose(self.c.ident()?)
+                    } else if is_word(self.c.peek(), "reverse")
+                        && matches!(self.c.peek_at(1), Tok::Ident(_))
+                    {
+                        self.c.bump();
+                        View::Reverse(self.c.ident()?)
                     } else {
                         let x = self.c.ident()?;
                         if self.eat(&Tok::LBracket) {

@@ -175,6 +175,8 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                 View::Row(x, i) => format!("{x}[{}]", a(i)),
                 View::Slice(x, lo, hi) => format!("{x}[{}:{}]", a(lo), a(hi)),
                 View::Reshape(x, ds) => format!("reshape [{}] {x}", atoms(ds, ", ")),
+                View::Transpose(x) => format!("transpose {x}"),
+                View::Reverse(x) => format!("reverse {x}"),
             };
             let _ = writeln!(
                 s,

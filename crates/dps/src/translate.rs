@@ -119,7 +119,9 @@ pub fn translate_partial(prog: &core::Program) -> (Program, Vec<(Name, Error)>) 
     // Callees come before callers in the core program (no recursion).
     for d in &prog.defs {
         match FunTr::new(&sigs, d).and_then(|t| t.run(d)) {
-            Ok(f) => {
+            Ok(mut f) => {
+                // (dense copies of strided arrays where dense ones are needed)
+                crate::materialize::run(&mut f);
                 sigs.insert(
                     f.name.clone(),
                     Sig {
@@ -639,6 +641,19 @@ impl<'a> FunTr<'a> {
             self.sh.expand(&self.atom_dim(a)).simplify(),
             Dim::Const(c) if c >= 0
         ) || matches!(self.sh.expand(&self.atom_dim(a)).simplify(), Dim::DimOf(..))
+    }
+
+    /// Is the size `d` known to be at least 0 (its lower bound is)?
+    fn nonneg_dim(&self, d: &Dim) -> bool {
+        let lo = self
+            .sh
+            .bound(&self.sh.expand(d), false, 64)
+            .map(|b| b.simplify());
+        match lo {
+            Some(Dim::Const(c)) => c >= 0,
+            Some(Dim::DimOf(..)) => true,
+            _ => false,
+        }
     }
 
     /// Before the first write into an entry's result `d`: it must have been
@@ -1505,16 +1520,15 @@ impl<'a> FunTr<'a> {
                     // a negative size is one never evaluated, inside an empty
                     // array: the interpreter does not know it, and `dim`
                     // reads 0 (fuzz seed 89, program 29244)
-                    .map(|d| match d.as_const() {
-                        Some(c) if c < 0 => Dim::Const(0),
-                        Some(_) => d,
-                        // (an inner size may be negative where it was never
-                        // evaluated: `map (\x -> replicate (n - 1) 0) a[n:]`
-                        // with `n = 0`; an outer one was checked)
-                        None if k > 0 && !matches!(d.simplify(), Dim::DimOf(..)) => {
-                            Dim::Max(Box::new(d), Box::new(Dim::Const(0)))
+                    .map(|d| {
+                        if k > 0 && !self.nonneg_dim(&d) {
+                            dim_read(d)
+                        } else {
+                            match d.as_const() {
+                                Some(c) if c < 0 => Dim::Const(0),
+                                _ => d,
+                            }
                         }
-                        None => d,
                     })
             }
             core::Exp::CheckSize(c) => Some(self.atom_dim(&c.got)),
@@ -1975,6 +1989,23 @@ impl<'a> FunTr<'a> {
                     }
                     v
                 }
+                // the first two dims swapped (an inner size of an empty
+                // array may be negative where it was never evaluated: as an
+                // outer size it is 0, as `dim` reads it)
+                Builtin::Transpose => self
+                    .array_leaf_shapes(&arg(args, 0)?, span)?
+                    .into_iter()
+                    .map(|mut sh| {
+                        if sh.len() >= 2 {
+                            sh.swap(0, 1);
+                            if !self.nonneg_dim(&sh[0]) {
+                                sh[0] = dim_read(sh[0].clone());
+                            }
+                        }
+                        sh
+                    })
+                    .collect(),
+                Builtin::Reverse => self.array_leaf_shapes(&arg(args, 0)?, span)?,
                 Builtin::Split => {
                     let k = self.atom_dim(&arg(args, 0)?);
                     let sh = self.array_leaf_shapes(&arg(args, 1)?, span)?;
@@ -3576,7 +3607,12 @@ fn needs_storage(e: &core::Exp) -> bool {
         | E::Check(_) => false,
         E::Prim(b, _) => !matches!(
             b,
-            Builtin::Flatten | Builtin::Unflatten | Builtin::Split | Builtin::Length
+            Builtin::Flatten
+                | Builtin::Unflatten
+                | Builtin::Split
+                | Builtin::Length
+                | Builtin::Transpose
+                | Builtin::Reverse
         ),
         _ => true,
     }
@@ -3861,6 +3897,42 @@ impl FunTr<'_> {
                         *d = len.clone();
                     }
                     self.shapes.insert(name.clone(), sh);
+                    self.bind_depth(&name);
+                    nl.push(Leaf {
+                        atom: Atom::Var(name),
+                        ty: l.ty,
+                    });
+                }
+                bind(self, nl);
+            }
+            // Index function changes (source views), no copy.
+            E::Prim(b @ (Builtin::Transpose | Builtin::Reverse), args) => {
+                let shapes = self.shape_exp(s)?;
+                let ls = self.leaves(&arg(args, 0)?, span)?;
+                let mut nl = Vec::new();
+                for (j, l) in ls.iter().enumerate() {
+                    let DType::Array(p, r) = l.ty else {
+                        return error(
+                            span,
+                            "internal error: transpose or reverse of a scalar",
+                            "please report this",
+                        );
+                    };
+                    let src = l.name().cloned().unwrap_or_default();
+                    let name = names.get(j).cloned().unwrap_or_else(|| self.fresh("x"));
+                    out.push(Stmt::View {
+                        var: name.clone(),
+                        elem: p,
+                        rank: r,
+                        view: if *b == Builtin::Transpose {
+                            View::Transpose(src)
+                        } else {
+                            View::Reverse(src)
+                        },
+                        span,
+                    });
+                    self.shapes
+                        .insert(name.clone(), shapes.get(j).cloned().unwrap_or_default());
                     self.bind_depth(&name);
                     nl.push(Leaf {
                         atom: Atom::Var(name),
@@ -7316,6 +7388,20 @@ fn is_kept_count(v: &str) -> bool {
 }
 
 /// The name of the existential size of `filter`'s result bound to `var`.
+/// An inner size read as `dim` reads it: an inner size may be negative
+/// where it was never evaluated (`map (\x -> replicate (n - 1) 0) a[n:]`
+/// with `n = 0`), and reads as 0 (an outer one was checked).
+fn dim_read(d: Dim) -> Dim {
+    match d.as_const() {
+        Some(c) if c < 0 => Dim::Const(0),
+        Some(_) => d,
+        None if !matches!(d.simplify(), Dim::DimOf(..)) => {
+            Dim::Max(Box::new(d), Box::new(Dim::Const(0)))
+        }
+        None => d,
+    }
+}
+
 fn filter_count(var: &Name) -> Name {
     format!("{var}_count")
 }

@@ -9,6 +9,16 @@ use std::collections::HashMap;
 type Env = HashMap<Name, DType>;
 
 pub fn verify_program(p: &Program) -> Result<(), Vec<String>> {
+    verify(p, true)
+}
+
+/// [`verify_program`] without the checks that strided arrays are used only
+/// where they may be (the program before [`crate::materialize`]).
+pub fn verify_unmaterialized(p: &Program) -> Result<(), Vec<String>> {
+    verify(p, false)
+}
+
+fn verify(p: &Program, dense: bool) -> Result<(), Vec<String>> {
     let mut errs = Vec::new();
     for f in &p.funs {
         let mut env = Env::new();
@@ -21,6 +31,11 @@ pub fn verify_program(p: &Program) -> Result<(), Vec<String>> {
         let mut v = V {
             errs: &mut errs,
             fun: &f.name,
+            strided: if dense {
+                strided_views(&f.body.stmts)
+            } else {
+                Default::default()
+            },
         };
         v.block(&mut env, &f.body);
         let scalars = f
@@ -42,6 +57,9 @@ pub fn verify_program(p: &Program) -> Result<(), Vec<String>> {
 struct V<'a> {
     errs: &'a mut Vec<String>,
     fun: &'a str,
+    /// The arrays that are not dense ([`strided_views`]): a reshape, a
+    /// call, a loop's state storage and a growth need dense arrays.
+    strided: std::collections::HashSet<Name>,
 }
 
 impl V<'_> {
@@ -68,6 +86,14 @@ impl V<'_> {
                 self.err(format!("array `{n}` is not bound"));
                 None
             }
+        }
+    }
+    /// `n` must be dense and row-major where it is used as `what`.
+    fn dense(&mut self, n: &Name, what: &str) {
+        if self.strided.contains(n) {
+            self.err(format!(
+                "`{n}`, which is not dense, is {what} (copy it into storage of its own first)"
+            ));
         }
     }
     fn block(&mut self, env: &mut Env, b: &Block) {
@@ -166,9 +192,32 @@ impl V<'_> {
                             self.err(format!("slice `{var}` of rank {rank} of `{x}` of rank {r}"));
                         }
                     }
+                    View::Transpose(x) => {
+                        if let Some((_, r)) = self.array(env, x)
+                            && (r != *rank || r < 2)
+                        {
+                            self.err(format!(
+                                "transpose `{var}` of rank {rank} of `{x}` of rank {r}"
+                            ));
+                        }
+                    }
+                    View::Reverse(x) => {
+                        if let Some((_, r)) = self.array(env, x)
+                            && r != *rank
+                        {
+                            self.err(format!(
+                                "reverse `{var}` of rank {rank} of `{x}` of rank {r}"
+                            ));
+                        }
+                    }
                     View::Reshape(x, ds) => {
                         ds.iter().for_each(|d| self.scalar(env, d));
                         self.array(env, x);
+                        if self.strided.contains(x) {
+                            self.err(format!(
+                                "reshape `{var}` of `{x}`, which is not dense (copy it first)"
+                            ));
+                        }
                         if ds.len() != *rank {
                             self.err(format!(
                                 "reshape `{var}` of rank {rank} with {} dims",
@@ -290,6 +339,7 @@ impl V<'_> {
                 for st in arrays {
                     st.dims.iter().for_each(|d| self.scalar(env, d));
                     self.array(env, &st.out);
+                    self.dense(&st.out, "a loop's state storage");
                     inner.insert(st.var.clone(), DType::Array(st.elem, st.dims.len()));
                     inner.insert(st.next.clone(), DType::Array(st.elem, st.dims.len()));
                 }
@@ -332,6 +382,7 @@ impl V<'_> {
                 ..
             } => {
                 self.array(env, dest);
+                self.dense(dest, "grown storage");
                 self.scalar(env, rows);
                 if let Some(h) = hint {
                     self.scalar(env, h);
@@ -345,12 +396,14 @@ impl V<'_> {
             } => {
                 for d in dests {
                     self.array(env, d);
+                    self.dense(d, "a call's destination");
                 }
                 for x in args {
-                    if let Atom::Var(n) = x
-                        && !env.contains_key(n)
-                    {
-                        self.err(format!("`{n}` is not bound"));
+                    if let Atom::Var(n) = x {
+                        if !env.contains_key(n) {
+                            self.err(format!("`{n}` is not bound"));
+                        }
+                        self.dense(n, "a call's argument");
                     }
                 }
                 for (o, p) in outs {

@@ -1,7 +1,7 @@
 //! DPS IR filetests (tests as data): each `tests/dps/NAME.dps` is a DPS
 //! program in the text form, whose first line names the rules to apply
-//! (`-- rules: prove-checks`, from the tables of `weir_dps::checks` and
-//! `weir_dps::simplify`); the program after them, printed, must be
+//! (`-- rules: prove-checks`, from the tables of `weir_dps::checks`,
+//! `weir_dps::simplify` and `weir_dps::materialize`); the program after them, printed, must be
 //! `NAME.expected`. The program is verified before and after every rule.
 //! `WEIR_BLESS=1` rewrites the expected files.
 
@@ -17,6 +17,13 @@ fn apply(p: &mut Program, rule: &str) -> bool {
     };
     if let Some(r) = weir_dps::checks::RULES.iter().find(|r| r.0 == rule) {
         weir_dps::checks::run_rules(p, &[*r], &mut |q, n| check(q, n));
+        return true;
+    }
+    if let Some(r) = weir_dps::materialize::RULES.iter().find(|r| r.0 == rule) {
+        for f in &mut p.funs {
+            while (r.2)(f) {}
+        }
+        check(p, rule);
         return true;
     }
     if let Some(r) = weir_dps::simplify::RULES.iter().find(|r| r.0 == rule) {
@@ -49,7 +56,7 @@ fn dps_filetests() {
         };
         let mut p = weir_dps::parse::parse_program(&text)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        if let Err(e) = weir_dps::verify::verify_program(&p) {
+        if let Err(e) = weir_dps::verify::verify_unmaterialized(&p) {
             panic!("{}: does not verify: {e:?}", path.display());
         }
         for r in rules.split_whitespace() {

@@ -26,6 +26,8 @@ pub struct Compiled {
     pub program: Program,
     /// The same program after the optimizer (`weir_opt`).
     pub optimized: Program,
+    /// The views decision it was optimized with.
+    pub views: weir_opt::Views,
 }
 
 /// Why a program could not be loaded.
@@ -71,6 +73,22 @@ pub fn verify(prog: &Program, after: &str) -> Result<(), String> {
 
 /// Compile source text (the name is used in messages).
 pub fn compile_source(name: &str, text: &str) -> Result<Compiled, LoadError> {
+    compile_source_views(name, text, views())
+}
+
+/// Read and compile a file with a given views decision.
+pub fn compile_file_views(path: &Path, v: weir_opt::Views) -> Result<Compiled, LoadError> {
+    let text = weir_interp::files::read_text_bounded(path, MAX_SOURCE_BYTES)
+        .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
+    compile_source_views(&path.display().to_string(), &text, v)
+}
+
+/// [`compile_source`] with a given views decision.
+pub fn compile_source_views(
+    name: &str,
+    text: &str,
+    v: weir_opt::Views,
+) -> Result<Compiled, LoadError> {
     let mut sources = SourceMap::new();
     let file = sources.add(name, text);
     let (ast, mut diags) = weir_syntax::parse_file(file, text);
@@ -82,18 +100,51 @@ pub fn compile_source(name: &str, text: &str) -> Result<Compiled, LoadError> {
     if verify_enabled() {
         verify(&program, "elaborate").map_err(LoadError::Io)?;
     }
-    let optimized = optimize(&program, None).map_err(LoadError::Io)?;
+    let optimized = optimize_views(&program, None, v).map_err(LoadError::Io)?;
     Ok(Compiled {
         sources,
         ast,
         program,
         optimized,
+        views: v,
     })
+}
+
+/// The views decision of this process (`--views=none|heuristic|all`; the
+/// default is [`weir_opt::Views::Heuristic`]): 0 heuristic, 1 none, 2 all.
+static VIEWS: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Set the views decision every later compilation in this process uses.
+pub fn set_views(v: weir_opt::Views) {
+    let k = match v {
+        weir_opt::Views::Heuristic => 0,
+        weir_opt::Views::None => 1,
+        weir_opt::Views::All => 2,
+    };
+    VIEWS.store(k, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The views decision compilations use ([`set_views`]).
+pub fn views() -> weir_opt::Views {
+    match VIEWS.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => weir_opt::Views::None,
+        2 => weir_opt::Views::All,
+        _ => weir_opt::Views::Heuristic,
+    }
 }
 
 /// Run the optimizer, with the verifier after every pass where enabled; stop after
 /// the first run of `stop_after` if given.
 pub fn optimize(program: &Program, stop_after: Option<&str>) -> Result<Program, String> {
+    optimize_views(program, stop_after, views())
+}
+
+/// [`optimize`] with a given views decision.
+pub fn optimize_views(
+    program: &Program,
+    stop_after: Option<&str>,
+    views: weir_opt::Views,
+) -> Result<Program, String> {
     let check = verify_enabled();
     let mut after = |p: &Program, name: &str| if check { verify(p, name) } else { Ok(()) };
     weir_opt::optimize(
@@ -102,6 +153,7 @@ pub fn optimize(program: &Program, stop_after: Option<&str>) -> Result<Program, 
             after_pass: &mut after,
             stop_after,
             skip: &[],
+            views,
         },
     )
 }
@@ -116,6 +168,7 @@ pub fn optimize_skipping(program: &Program, skip: &[&str]) -> Result<Program, St
             after_pass: &mut after,
             stop_after: None,
             skip,
+            views: views(),
         },
     )
 }

@@ -35,9 +35,172 @@ pub struct Case {
 /// Default relative tolerance for floats.
 pub const DEFAULT_TOLERANCE: f64 = 1e-9;
 
+/// A `structure { NAME COUNT ... }` line: how many of each construct the
+/// compiled entries of its block have ([`STRUCTURE`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Structure {
+    /// Entry points it applies to (empty: the file's first entry).
+    pub entries: Vec<String>,
+    pub counts: Vec<(String, usize)>,
+    /// 1-based line in the file.
+    pub line: usize,
+}
+
+/// What a `structure` line counts, in the DPS program the C backend
+/// compiles (after the allocation rules and the size assertions): the
+/// entry's function and every function it calls. Static counts (a
+/// statement in a loop counts once).
+pub const STRUCTURE: &[(&str, &str)] = &[
+    ("alloc", "arrays allocated (the buffers of `alloc` scopes)"),
+    ("copy", "whole-array copies"),
+    (
+        "loop",
+        "loops of any kind (`for`, `fold`, `reduce`, `loop`)",
+    ),
+    ("view", "views of any kind (no copy)"),
+    ("transpose", "transposes realised as views"),
+    ("reverse", "reverses realised as views"),
+    (
+        "reshape",
+        "reshapes (`flatten`, `unflatten`) realised as views",
+    ),
+    ("call", "calls of other functions"),
+    ("check", "size checks left at run time"),
+];
+
+fn count_structure(stmts: &[weir_dps::ir::Stmt], key: &str) -> usize {
+    use weir_dps::ir::{Stmt as S, View};
+    let mut n = 0;
+    for s in stmts {
+        n += match (key, s) {
+            ("alloc", S::Alloc { bufs, .. }) => bufs.len(),
+            ("copy", S::Copy { .. }) => 1,
+            ("loop", S::For { .. } | S::Fold { .. } | S::Reduce { .. } | S::Loop { .. }) => 1,
+            ("view", S::View { .. }) => 1,
+            (
+                "transpose",
+                S::View {
+                    view: View::Transpose(_),
+                    ..
+                },
+            ) => 1,
+            (
+                "reverse",
+                S::View {
+                    view: View::Reverse(_),
+                    ..
+                },
+            ) => 1,
+            (
+                "reshape",
+                S::View {
+                    view: View::Reshape(..),
+                    ..
+                },
+            ) => 1,
+            ("call", S::Call { .. }) => 1,
+            ("check", S::Check { .. }) => 1,
+            _ => 0,
+        };
+        for b in weir_dps::ir::nested_blocks(s) {
+            n += count_structure(b, key);
+        }
+    }
+    n
+}
+
+fn calls_of(stmts: &[weir_dps::ir::Stmt], out: &mut Vec<String>) {
+    for s in stmts {
+        if let weir_dps::ir::Stmt::Call { fun, .. } = s {
+            out.push(fun.clone());
+        }
+        for b in weir_dps::ir::nested_blocks(s) {
+            calls_of(b, out);
+        }
+    }
+}
+
+/// Check the `structure` lines of a file against its compiled entries: one
+/// outcome per entry and line. They describe the default views decision:
+/// under another (`--views=none|all`) they are not checked.
+pub fn check_structures(c: &Compiled, structures: &[Structure]) -> Vec<Outcome> {
+    // (they describe the default views decision)
+    if structures.is_empty() || c.views != weir_opt::Views::default() {
+        return vec![];
+    }
+    let first_entry = c.program.entries().next().map(|d| d.name.clone());
+    let dps = crate::pipeline::to_dps_partial(&c.optimized, true);
+    let mut out = Vec::new();
+    for st in structures {
+        let entries = if st.entries.is_empty() {
+            first_entry.iter().cloned().collect()
+        } else {
+            st.entries.clone()
+        };
+        for entry in entries {
+            let failure = match &dps {
+                Err(e) => Some(format!("the DPS translation failed: {}", e.render(false))),
+                Ok((p, left_out)) => match p.find(&entry) {
+                    None => Some(match left_out.iter().find(|(f, _)| *f == entry) {
+                        Some(_) => format!("`{entry}` does not compile to C"),
+                        None => format!("no entry point named `{entry}`"),
+                    }),
+                    Some(_) => {
+                        // the entry and the functions it calls
+                        let mut funs = vec![entry.clone()];
+                        let mut k = 0;
+                        while k < funs.len() {
+                            if let Some(f) = p.find(&funs[k]) {
+                                let mut called = Vec::new();
+                                calls_of(&f.body.stmts, &mut called);
+                                for g in called {
+                                    if !funs.contains(&g) {
+                                        funs.push(g);
+                                    }
+                                }
+                            }
+                            k += 1;
+                        }
+                        let wrong: Vec<String> = st
+                            .counts
+                            .iter()
+                            .filter_map(|(key, want)| {
+                                let got: usize = funs
+                                    .iter()
+                                    .filter_map(|f| p.find(f))
+                                    .map(|f| count_structure(&f.body.stmts, key))
+                                    .sum();
+                                (got != *want).then(|| format!("{key} {got} (expected {want})"))
+                            })
+                            .collect();
+                        (!wrong.is_empty()).then(|| {
+                            format!(
+                                "structure differs: {} (`weir dev --dump-after dps-simplify` shows the program)",
+                                wrong.join(", ")
+                            )
+                        })
+                    }
+                },
+            };
+            out.push(Outcome {
+                entry: format!("{entry} (structure)"),
+                line: st.line,
+                failure,
+            });
+        }
+    }
+    out
+}
+
 /// Extract the test cases of a file. `dir` resolves `@ path` references.
 pub fn parse_blocks(text: &str, dir: &Path) -> Result<Vec<Case>, String> {
+    parse_blocks_full(text, dir).map(|(c, _)| c)
+}
+
+/// The test cases and the `structure` lines of a file.
+pub fn parse_blocks_full(text: &str, dir: &Path) -> Result<(Vec<Case>, Vec<Structure>), String> {
     let lines: Vec<&str> = text.lines().collect();
+    let mut structures = Vec::new();
     let mut cases = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -59,12 +222,17 @@ pub fn parse_blocks(text: &str, dir: &Path) -> Result<Vec<Case>, String> {
             block.push((i + 1, rest.strip_prefix(' ').unwrap_or(rest).to_string()));
             i += 1;
         }
-        parse_block(&block, dir, &mut cases)?;
+        parse_block(&block, dir, &mut cases, &mut structures)?;
     }
-    Ok(cases)
+    Ok((cases, structures))
 }
 
-fn parse_block(block: &[(usize, String)], dir: &Path, cases: &mut Vec<Case>) -> Result<(), String> {
+fn parse_block(
+    block: &[(usize, String)],
+    dir: &Path,
+    cases: &mut Vec<Case>,
+    structures: &mut Vec<Structure>,
+) -> Result<(), String> {
     let mut entries: Vec<String> = Vec::new();
     let mut tolerance = DEFAULT_TOLERANCE;
     let mut pending: Option<(ValueSrc, usize)> = None;
@@ -117,6 +285,37 @@ fn parse_block(block: &[(usize, String)], dir: &Path, cases: &mut Vec<Case>) -> 
                     r.trim()
                 )
             })?;
+        } else if let Some(r) = text.strip_prefix("structure") {
+            let body = braces(&mut k, r)?;
+            let words: Vec<&str> = body.split_whitespace().collect();
+            if words.is_empty() || !words.len().is_multiple_of(2) {
+                return Err(format!(
+                    "line {line}: `structure {{ NAME COUNT ... }}` needs pairs of a name and a count"
+                ));
+            }
+            let mut counts = Vec::new();
+            for pair in words.chunks(2) {
+                if !STRUCTURE.iter().any(|(n, _)| *n == pair[0]) {
+                    let names: Vec<&str> = STRUCTURE.iter().map(|(n, _)| *n).collect();
+                    return Err(format!(
+                        "line {line}: `structure` cannot count `{}` (it counts {})",
+                        pair[0],
+                        names.join(", ")
+                    ));
+                }
+                let Ok(c) = pair[1].parse::<usize>() else {
+                    return Err(format!(
+                        "line {line}: `structure`: `{}` is not a count",
+                        pair[1]
+                    ));
+                };
+                counts.push((pair[0].to_string(), c));
+            }
+            structures.push(Structure {
+                entries: entries.clone(),
+                counts,
+                line,
+            });
         } else if let Some(r) = text.strip_prefix("input") {
             if let Some((_, l)) = &pending {
                 return Err(format!("line {l}: this input has no `output` or `error:`"));
@@ -146,7 +345,7 @@ fn parse_block(block: &[(usize, String)], dir: &Path, cases: &mut Vec<Case>) -> 
             });
         } else {
             return Err(format!(
-                "line {line}: unknown test-block line `{text}` (expected entry:, input, output, error: or tolerance:)"
+                "line {line}: unknown test-block line `{text}` (expected entry:, input, output, error:, tolerance: or structure)"
             ));
         }
         k += 1;

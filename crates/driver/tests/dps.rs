@@ -198,6 +198,9 @@ fn every_rule_is_tested() {
     // (the size assertions' rules: tests prove_checks_*)
     let names: Vec<&str> = weir_dps::checks::RULES.iter().map(|r| r.0).collect();
     assert_eq!(names, ["prove-checks"]);
+    // (the materialisation rules: filetests tests/dps/dense_*.dps)
+    let names: Vec<&str> = weir_dps::materialize::RULES.iter().map(|r| r.0).collect();
+    assert_eq!(names, ["dense-reshape", "dense-call"]);
 }
 
 /// The results of the DPS entry `f`.

@@ -4,7 +4,7 @@
 //! with NumPy results (tools/oracles/adbench_expected.py).
 
 use std::path::{Path, PathBuf};
-use weir_driver::testblock::{ValueSrc, parse_blocks, parse_expected, run_cases};
+use weir_driver::testblock::{ValueSrc, parse_expected, run_cases};
 use weir_driver::{compile_file, compile_source, run_entry};
 
 fn root() -> PathBuf {
@@ -59,10 +59,13 @@ fn examples_pass_their_test_blocks() {
             f.display()
         );
         let text = std::fs::read_to_string(f).unwrap_or_default();
-        let cases = parse_blocks(&text, f.parent().unwrap_or(Path::new(".")))
-            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let (cases, structures) =
+            weir_driver::testblock::parse_blocks_full(&text, f.parent().unwrap_or(Path::new(".")))
+                .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         assert!(!cases.is_empty(), "{} has no test cases", f.display());
-        for o in run_cases(&c, &cases) {
+        let mut outcomes = run_cases(&c, &cases);
+        outcomes.extend(weir_driver::testblock::check_structures(&c, &structures));
+        for o in outcomes {
             total += 1;
             if let Some(msg) = o.failure {
                 failures.push(format!("{}:{} ({}): {msg}", f.display(), o.line, o.entry));

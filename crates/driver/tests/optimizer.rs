@@ -499,8 +499,12 @@ fn every_lowering_rule_fires() {
             "unzip3" => "entry t (a: [](f64, i64, bool)) : ([]f64, []i64, []bool) = unzip3 a",
             "iota" => "entry t (n: i64) : []i64 = iota n",
             "replicate" => "entry t (n: i64) : []f64 = replicate n 1.0",
-            "transpose" => "entry t (a: [][]f64) : [][]f64 = transpose a",
-            "reverse" => "entry t (a: []f64) : []f64 = reverse a",
+            // (read by index: a view only where used whole, see
+            // `the_views_decision_keeps_what_is_used_whole`)
+            "transpose" => {
+                "entry t (a: [][]f64) : [][]f64 = map (\\r -> map (\\x -> x * 2.0) r) (transpose a)"
+            }
+            "reverse" => "entry t (a: []f64) : []f64 = map (\\x -> x + 1.0) (reverse a)",
             "gather" => "entry t (a: []f64) (i: []i64) : []f64 = gather a i",
             "sum" => "entry t (a: []f64) : f64 = sum a",
             "product" => "entry t (a: []f64) : f64 = product a",
@@ -538,6 +542,53 @@ fn every_lowering_rule_fires() {
             "lowering rule `{name}` did not fire:\n{}",
             print_def(def(&c.optimized, "t"))
         );
+    }
+}
+
+#[test]
+fn the_views_decision_keeps_what_is_used_whole() {
+    use weir_opt::Views;
+    // (source, whether the heuristic keeps the primitive)
+    let cases = [
+        ("entry t (a: [][]f64) : [][]f64 = transpose a", true),
+        (
+            "entry t (a: []f64) (b: []f64) : []f64 = reverse a ++ b",
+            true,
+        ),
+        (
+            "entry t (a: [][]f64) (k: i64) : [][]f64 = loop s = transpose a for i < k do s",
+            true,
+        ),
+        // a view of a view is used as the outer one is
+        (
+            "entry t (a: [][]f64) : [][]f64 = reverse (transpose a) ++ a",
+            true,
+        ),
+        // read by index only: fused
+        (
+            "entry t (a: [][]f64) : []f64 = map (\\r -> r[0]) (transpose a)",
+            false,
+        ),
+        // a reshape needs dense memory: computed
+        (
+            "entry t (a: [][]f64) : []f64 = flatten (transpose a)",
+            false,
+        ),
+    ];
+    let views = |src: &str, v: Views| -> usize {
+        let c = weir_driver::pipeline::compile_source_views("v.weir", src, v)
+            .unwrap_or_else(|e| panic!("{src}: {}", e.render(false)));
+        let mut n = Census::default();
+        census(&def(&c.optimized, "t").body, &mut n);
+        n.prims
+            .iter()
+            .filter(|p| matches!(p, Builtin::Transpose | Builtin::Reverse))
+            .count()
+    };
+    for (src, keep) in cases {
+        assert_eq!(views(src, Views::None), 0, "--views=none: {src}");
+        assert!(views(src, Views::All) >= 1, "--views=all: {src}");
+        assert_eq!(views(src, Views::Heuristic) >= 1, keep, "heuristic: {src}");
     }
 }
 

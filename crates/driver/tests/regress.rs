@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use weir_driver::native::{BuildOptions, NativeError, build_c, c_source};
-use weir_driver::testblock::{parse_blocks, run_cases, run_cases_native};
+use weir_driver::testblock::{run_cases, run_cases_native};
 
 fn files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/regress");
@@ -35,9 +35,13 @@ fn regressions_pass_on_the_interpreter_and_in_c() {
                 continue;
             }
         };
-        let cases = parse_blocks(&text, f.parent().unwrap_or(Path::new("."))).expect("blocks");
+        let (cases, structures) =
+            weir_driver::testblock::parse_blocks_full(&text, f.parent().unwrap_or(Path::new(".")))
+                .expect("blocks");
         assert!(!cases.is_empty(), "{} has no test cases", f.display());
-        for o in run_cases(&c, &cases) {
+        let mut outcomes = run_cases(&c, &cases);
+        outcomes.extend(weir_driver::testblock::check_structures(&c, &structures));
+        for o in outcomes {
             interp += 1;
             if let Some(m) = o.failure {
                 failures.push(format!("{}:{} ({}): {m}", f.display(), o.line, o.entry));

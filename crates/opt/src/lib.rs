@@ -91,6 +91,33 @@ pub struct Options<'a> {
     /// Passes of the iterated group to leave out (the "no fusion" ablation
     /// variants of dps-ftilde §5 skip `fuse`).
     pub skip: &'a [&'a str],
+    /// The views decision for `transpose` and `reverse` ([`lower::run_with`]).
+    pub views: Views,
+}
+
+/// Which `transpose`s and `reverse`s become views (an index function over
+/// their argument's memory) rather than `build`s (dps-views ch. 4;
+/// `--views=none|heuristic|all` reproduces the thesis's comparison).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Views {
+    /// None: every one is lowered to a `build` (eager, or fused).
+    None,
+    /// Those used whole (where the `build` would be copied) are views.
+    #[default]
+    Heuristic,
+    /// Every one is a view.
+    All,
+}
+
+impl Views {
+    pub fn parse(s: &str) -> Option<Views> {
+        match s {
+            "none" => Some(Views::None),
+            "heuristic" => Some(Views::Heuristic),
+            "all" => Some(Views::All),
+            _ => None,
+        }
+    }
 }
 
 /// Optimize a program. Errors come only from `after_pass` (a verifier failure).
@@ -98,7 +125,11 @@ pub fn optimize(prog: &Program, opts: Options) -> Result<Program, String> {
     let mut p = prog.clone();
     let after = opts.after_pass;
     for (name, _, f) in PREPARE {
-        f(&mut p);
+        if *name == "lower" {
+            lower::run_with(&mut p, opts.views);
+        } else {
+            f(&mut p);
+        }
         after(&p, name)?;
         if opts.stop_after == Some(*name) {
             return Ok(p);
@@ -139,6 +170,7 @@ pub fn optimize_verified(prog: &Program) -> Result<Program, String> {
             after_pass: &mut verify,
             stop_after: None,
             skip: &[],
+            views: Views::default(),
         },
     )
 }

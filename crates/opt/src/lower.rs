@@ -12,7 +12,7 @@
 //! count, so lowering keeps their errors (with their messages).
 
 use crate::util::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use weir_ir::*;
 
 /// The lowering table: each builtin and the form it is lowered to.
@@ -95,13 +95,39 @@ pub const RULES: &[(&str, Builtin, &str)] = &[
 ];
 
 pub fn run(prog: &mut Program) -> bool {
+    run_with(prog, crate::Views::default())
+}
+
+/// Lower with the given views decision for `transpose` and `reverse`
+/// (dps-views ch. 4): [`crate::Views::None`] lowers every one to a `build`
+/// (eager: fusion decides as for any `build`); [`crate::Views::All`] keeps
+/// every one (a source view in the DPS translation: an index function over
+/// its argument's memory, no copy); [`crate::Views::Heuristic`] keeps those
+/// used whole somewhere (returned, passed to a call or a loop, concatenated,
+/// scanned, ...: uses that copy the array, where a view saves the copy and
+/// the temporary), and lowers those only read by index (where fusion
+/// computes the elements in place, or materialises the transpose once for
+/// contiguous reads in an inner loop, as in a matrix product).
+pub fn run_with(prog: &mut Program, views: crate::Views) -> bool {
     let mut changed = false;
     for d in &mut prog.defs {
         let env = type_env(d);
+        let keep = match views {
+            crate::Views::None => HashSet::new(),
+            crate::Views::All => view_prims(&d.body),
+            crate::Views::Heuristic => {
+                let (whole, dense) = whole_uses(&d.body);
+                view_prims(&d.body)
+                    .into_iter()
+                    .filter(|v| whole.contains(v) && !dense.contains(v))
+                    .collect()
+            }
+        };
         let mut cx = Cx {
             env,
             fresh: Fresh::for_fun(d),
             changed: false,
+            keep,
         };
         let body = std::mem::replace(&mut d.body, empty_body());
         d.body = cx.body(body);
@@ -114,6 +140,117 @@ struct Cx {
     env: HashMap<Name, Type>,
     fresh: Fresh,
     changed: bool,
+    /// The `transpose`/`reverse` statements kept as views (by variable).
+    keep: HashSet<Name>,
+}
+
+/// The builtins that are views of their argument when not lowered.
+const VIEW_PRIMS: &[Builtin] = &[Builtin::Transpose, Builtin::Reverse];
+
+/// The variables bound by `transpose` or `reverse` in `b` (nested included).
+fn view_prims(b: &Body) -> HashSet<Name> {
+    let mut out = HashSet::new();
+    fn go(b: &Body, out: &mut HashSet<Name>) {
+        for s in &b.stmts {
+            if let Exp::Prim(p, _) = &s.exp
+                && VIEW_PRIMS.contains(p)
+            {
+                out.insert(s.var.clone());
+            }
+            weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, out));
+        }
+    }
+    go(b, &mut out);
+    out
+}
+
+/// The variables of `b` used *whole* somewhere: anywhere but as the array
+/// of an index (`a[i]`), a `dim`, or an argument of a builtin this pass
+/// lowers to reads by index (`map`, `sum`, `gather`, ...); and those of them
+/// whose use needs a dense row-major array (`flatten`, `unflatten`, a call),
+/// where a view would be copied into storage of its own first. An alias
+/// (`let y = x`, a slice `x[s:e]`) used so is a use of `x`.
+fn whole_uses(b: &Body) -> (HashSet<Name>, HashSet<Name>) {
+    let mut whole = HashSet::new();
+    let mut dense = HashSet::new();
+    let mut alias: Vec<(Name, Name)> = Vec::new();
+    fn var(a: &Atom) -> Option<Name> {
+        match a {
+            Atom::Var(v) => Some(v.clone()),
+            Atom::Const(_) => None,
+        }
+    }
+    fn go(
+        b: &Body,
+        whole: &mut HashSet<Name>,
+        dense: &mut HashSet<Name>,
+        alias: &mut Vec<(Name, Name)>,
+    ) {
+        for s in &b.stmts {
+            let mut w: Vec<&Atom> = Vec::new();
+            let needs_dense = matches!(
+                &s.exp,
+                Exp::Call(..) | Exp::Prim(Builtin::Flatten | Builtin::Unflatten, _)
+            );
+            match &s.exp {
+                Exp::Atom(a) | Exp::Slice(a, ..) => {
+                    if let Some(x) = var(a) {
+                        alias.push((s.var.clone(), x));
+                    }
+                }
+                Exp::Index(..) | Exp::Dim(..) => {}
+                // (a view of a view: the inner one is used as the outer one is)
+                Exp::Prim(p, args) if VIEW_PRIMS.contains(p) => {
+                    if let Some(Arg::Atom(Atom::Var(x))) = args.first() {
+                        alias.push((s.var.clone(), x.clone()));
+                    }
+                }
+                Exp::Tuple(xs) | Exp::ArrayLit(xs) | Exp::Apply(_, xs) => w.extend(xs),
+                Exp::Call(_, args) => w.extend(args.iter().filter_map(|a| match a {
+                    Arg::Atom(a) => Some(a),
+                    Arg::Fun(_) => None,
+                })),
+                Exp::Prim(p, args) => {
+                    let lowered = RULES.iter().any(|(_, q, _)| q == p) && *p != Builtin::Pad;
+                    for (k, a) in args.iter().enumerate() {
+                        if let Arg::Atom(a) = a
+                            && (!lowered || (*p == Builtin::ReduceByIndex && k == 0))
+                        {
+                            w.push(a);
+                        }
+                    }
+                }
+                Exp::Loop { init, .. } => w.push(init),
+                _ => {}
+            }
+            let w: Vec<Name> = w.into_iter().filter_map(var).collect();
+            if needs_dense {
+                dense.extend(w.iter().cloned());
+            }
+            whole.extend(w);
+            weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, whole, dense, alias));
+        }
+        if let Some(x) = var(&b.result) {
+            whole.insert(x);
+        }
+    }
+    go(b, &mut whole, &mut dense, &mut alias);
+    // (to a fixed point: aliases of aliases)
+    loop {
+        let before = whole.len() + dense.len();
+        for (y, x) in &alias {
+            if whole.contains(y) {
+                whole.insert(x.clone());
+            }
+            if dense.contains(y) {
+                dense.insert(x.clone());
+            }
+        }
+        if whole.len() + dense.len() == before {
+            break;
+        }
+    }
+    (whole, dense)
 }
 
 /// Statements being emitted, with the span they get.
@@ -239,6 +376,7 @@ impl Cx {
             self.nested(&mut st.exp);
             if let Exp::Prim(p, args) = &st.exp
                 && RULES.iter().any(|(_, q, _)| q == p)
+                && !self.keep.contains(&st.var)
             {
                 let (p, args) = (*p, args.clone());
                 let mut e = Emit {

@@ -1,0 +1,91 @@
+//! The views decision (dps-views ch. 4, `--views=none|heuristic|all`): every
+//! example and regression file that uses `transpose` or `reverse` agrees with
+//! the interpreter under `none` and `all` (the default, `heuristic`, is what
+//! every other test runs), on the interpreter (the optimized program keeps
+//! the views as primitives) and in compiled C (where they are index
+//! functions over their argument's memory).
+
+use std::path::{Path, PathBuf};
+use weir_driver::native::{BuildOptions, build_c, c_source};
+use weir_driver::testblock::{parse_blocks, run_cases, run_cases_native};
+use weir_opt::Views;
+
+fn files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut v = Vec::new();
+    for d in ["examples", "tests/regress", "tests/regress_c"] {
+        for e in std::fs::read_dir(root.join(d)).expect("dir").flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "weir")
+                && std::fs::read_to_string(&p)
+                    .is_ok_and(|t| t.contains("transpose") || t.contains("reverse"))
+            {
+                v.push(p);
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+fn run(views: Views, tag: &str) {
+    let mut failures = Vec::new();
+    let mut native = 0;
+    let files = files();
+    assert!(files.len() >= 8, "only {} files use views", files.len());
+    for f in &files {
+        let c = match weir_driver::pipeline::compile_file_views(f, views) {
+            Ok(c) => c,
+            Err(e) => {
+                failures.push(format!("{}: {}", f.display(), e.render(false)));
+                continue;
+            }
+        };
+        let text = std::fs::read_to_string(f).expect("read");
+        let cases = parse_blocks(&text, f.parent().unwrap_or(Path::new("."))).expect("blocks");
+        for o in run_cases(&c, &cases) {
+            if let Some(m) = o.failure {
+                failures.push(format!("{}:{} ({}): {m}", f.display(), o.line, o.entry));
+            }
+        }
+        if f.to_string_lossy().ends_with("_interp.weir") {
+            continue;
+        }
+        let opts = BuildOptions::default();
+        let exe = match c_source(&c, &opts, true).and_then(|src| build_c(&src, &opts)) {
+            Ok(e) => e,
+            Err(e) => {
+                failures.push(format!("{}: the C backend fails: {e}", f.display()));
+                continue;
+            }
+        };
+        for o in run_cases_native(&c, &cases, &exe, &[]) {
+            native += 1;
+            if let Some(m) = o.failure {
+                failures.push(format!(
+                    "{}:{} ({}) in C: {m}",
+                    f.display(),
+                    o.line,
+                    o.entry
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "--views={tag}: {} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(native >= 50, "only {native} C cases ran");
+}
+
+#[test]
+fn every_file_with_views_agrees_with_the_interpreter_under_views_none() {
+    run(Views::None, "none");
+}
+
+#[test]
+fn every_file_with_views_agrees_with_the_interpreter_under_views_all() {
+    run(Views::All, "all");
+}
