@@ -1185,6 +1185,19 @@ impl Lower<'_> {
             xs.get(k).map(|x| this.atom(x)).unwrap_or(Exp::i64(0))
         };
         let c = match g {
+            Guard::Fits { dims, elem } => {
+                let n = self.fresh("fits");
+                let loc = self.loc(span);
+                out.push(I::Count {
+                    var: n,
+                    dims: dims.iter().map(|d| self.atom(d)).collect(),
+                    when: vec![],
+                    elem: *elem,
+                    loc,
+                    lazy: false,
+                });
+                return;
+            }
             Guard::Split { k, len } => {
                 if self.opts.checks {
                     let loc = self.loc(span);

@@ -184,6 +184,12 @@ pub enum Guard {
     /// only unless that `build` fails in its first row (as
     /// [`Guard::DestReady`]).
     Grown { dest: Name, build: Vec<Atom> },
+    /// Out of memory here if an array of `dims` of `elem` would not fit:
+    /// what the allocation of an array computed in place (short-circuited
+    /// into its consumer's storage, [`crate::simplify`]) would have
+    /// reported, at the construct that computes it (the interpreter's
+    /// location), before the consumer's storage is touched.
+    Fits { dims: Vec<Atom>, elem: PrimType },
 }
 
 /// An array part of a loop's state: `var` is the current state inside the body,
@@ -601,6 +607,7 @@ pub fn guard_atoms(g: &Guard) -> Vec<&Atom> {
         Guard::DestReady { build, .. } => build.iter().collect(),
         Guard::DestRows { rows, .. } => vec![rows],
         Guard::Grown { build, .. } => build.iter().collect(),
+        Guard::Fits { dims, .. } => dims.iter().collect(),
         Guard::Irregular {
             at,
             first,

@@ -10,6 +10,7 @@ pub mod ir;
 pub mod materialize;
 pub mod parse;
 pub mod print;
+pub mod shortcircuit;
 pub mod simplify;
 pub mod translate;
 pub mod verify;

@@ -320,7 +320,7 @@ impl Parser<'_> {
                 })
             }
             "assert_split" | "assert_slide" | "assert_rows" | "assert_regular"
-            | "assert_allocated" | "assert_grown" => {
+            | "assert_allocated" | "assert_grown" | "assert_fits" => {
                 self.c.bump();
                 let guard = match w {
                     "assert_split" => Guard::Split {
@@ -348,6 +348,12 @@ impl Parser<'_> {
                             got,
                             inner,
                         }
+                    }
+                    "assert_fits" => {
+                        self.c.expect(&Tok::LBracket)?;
+                        let dims = self.c.atoms_until(&Tok::RBracket)?;
+                        let elem = self.prim()?;
+                        Guard::Fits { dims, elem }
                     }
                     "assert_allocated" => {
                         let dest = self.c.ident()?;

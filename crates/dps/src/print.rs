@@ -148,6 +148,9 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                     "assert_grown {dest} unless build [{}] fails in its first row",
                     atoms(build, ", ")
                 ),
+                Guard::Fits { dims, elem } => {
+                    format!("assert_fits [{}]{}", atoms(dims, ", "), elem.name())
+                }
                 Guard::Irregular {
                     at,
                     first,

@@ -6,6 +6,7 @@
 //! | `dead-allocation` | Dead Allocation | a buffer the scope never mentions is dropped |
 //! | `empty-allocation` | Empty Allocation | a scope with no buffers left is replaced by its body |
 //! | `merge-allocations` | Allocation Merging | a scope directly inside another whose sizes are known at the outer one's start joins it (one allocation instead of two) |
+//! | `hoist-size-lets`, `short-circuit` | funmem-lmad §4 | see [`crate::shortcircuit`] |
 //! | `hoist-allocation` | Allocation Hoisting | a scope in a loop body whose sizes do not depend on the iteration moves out of the loop (allocated once, reused by every iteration; nothing is allocated when the loop runs 0 times); never the buffer a growing `while` state starts in (its scope releases what the loop grows), nor out of such a loop |
 
 use crate::ir::*;
@@ -38,6 +39,16 @@ pub const RULES: &[Rule] = &[
         "hoist-allocation",
         "move an alloc scope with loop-invariant sizes out of a loop body",
         hoist_allocation,
+    ),
+    (
+        "hoist-size-lets",
+        "move size arithmetic on names outside an alloc scope in front of it",
+        crate::shortcircuit::hoist_size_lets,
+    ),
+    (
+        "short-circuit",
+        "compute an array copied whole into part of another straight into that part (its buffer and the copy go)",
+        crate::shortcircuit::short_circuit,
     ),
 ];
 
@@ -96,7 +107,7 @@ fn max_hz(stmts: &[Stmt]) -> usize {
 }
 
 /// Apply `f` to every statement list, innermost first; true if any changed.
-fn everywhere(stmts: &mut Vec<Stmt>, f: &mut dyn FnMut(&mut Vec<Stmt>) -> bool) -> bool {
+pub(crate) fn everywhere(stmts: &mut Vec<Stmt>, f: &mut dyn FnMut(&mut Vec<Stmt>) -> bool) -> bool {
     let mut changed = false;
     for s in stmts.iter_mut() {
         for b in nested_blocks_mut(s) {
@@ -163,7 +174,7 @@ fn atom_vars(xs: &[Atom]) -> impl Iterator<Item = &Name> {
 }
 
 /// Names bound by the top-level statements `ss` (what a later sibling may use).
-fn top_binds(ss: &[Stmt]) -> HashSet<Name> {
+pub(crate) fn top_binds(ss: &[Stmt]) -> HashSet<Name> {
     ss.iter()
         .flat_map(|s| stmt_binds(s).into_iter().cloned())
         .collect()

@@ -192,9 +192,14 @@ fn every_rule_is_tested() {
             "dead-allocation",
             "empty-allocation",
             "merge-allocations",
-            "hoist-allocation"
+            "hoist-allocation",
+            "hoist-size-lets",
+            "short-circuit"
         ]
     );
+    // (the short-circuiting rules: filetests tests/dps/short_circuit.dps,
+    // hoist_size_lets.dps, and the `structure` lines of
+    // tests/regress/in_place.weir)
     // (the size assertions' rules: tests prove_checks_*)
     let names: Vec<&str> = weir_dps::checks::RULES.iter().map(|r| r.0).collect();
     assert_eq!(names, ["prove-checks"]);

@@ -1,0 +1,672 @@
+//! Short-circuiting (funmem-lmad §4; dps-views ch. 5, destination views):
+//! an array computed into a buffer of its own and then copied, whole, into
+//! part of another array is computed straight into that part instead. The
+//! buffer and the copy disappear: `concat`, `pad` and the parts of a literal
+//! write their operands in place, and a chain of them (`a ++ b ++ c`, a `pad`
+//! of a `pad`) writes every piece into the final storage.
+//!
+//! Two rules of [`crate::simplify::RULES`]:
+//!
+//! | rule | effect |
+//! | --- | --- |
+//! | `hoist-size-lets` | a scalar computed at the top of an `alloc` body from names outside it, by arithmetic that cannot fail, moves in front of the scope (so a scope nested further in, sized by it, can merge with this one) |
+//! | `short-circuit` | `alloc b { …b written…; view v = D[lo:hi]; copy v := b }`, with `D`, `lo`, `hi` known before the scope, `b`'s dims provably `v`'s, nothing reading `D` in between, and `b` dead after the copy: `b` becomes the view `D[lo:hi]` at the start of the scope and the copy goes |
+//!
+//! Errors keep their place: the out-of-memory error the buffer's allocation
+//! would have raised is an `assert_fits` at the buffer's construct, and an
+//! entry result's `assert_allocated` in the scope moves in front of the view.
+
+use crate::ir::*;
+use crate::simplify::{Fresh, everywhere, top_binds};
+use std::collections::{HashMap, HashSet};
+use weir_shape::Dim;
+
+/// `hoist-size-lets`.
+pub(crate) fn hoist_size_lets(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
+    everywhere(stmts, &mut |ss| {
+        let mut changed = false;
+        let mut j = 0;
+        while j < ss.len() {
+            let mut moved = Vec::new();
+            if let Stmt::Alloc { bufs, body, .. } = &mut ss[j] {
+                let inner: HashSet<Name> = bufs.iter().map(|b| b.var.clone()).collect();
+                let mut k = 0;
+                while k < body.stmts.len() {
+                    let bound = top_binds(&body.stmts[..k]);
+                    let ok = match &body.stmts[k] {
+                        Stmt::Let { exp, .. } => {
+                            pure_size(exp)
+                                && sexp_names(exp)
+                                    .iter()
+                                    .all(|v| !bound.contains(*v) && !inner.contains(*v))
+                        }
+                        _ => false,
+                    };
+                    if ok {
+                        moved.push(body.stmts.remove(k));
+                    } else {
+                        k += 1;
+                    }
+                }
+            }
+            if moved.is_empty() {
+                j += 1;
+            } else {
+                let n = moved.len();
+                let tail = ss.split_off(j);
+                ss.extend(moved);
+                ss.extend(tail);
+                j += n + 1;
+                changed = true;
+            }
+        }
+        changed
+    })
+}
+
+/// Arithmetic that cannot fail and reads no element.
+fn pure_size(e: &SExp) -> bool {
+    match e {
+        SExp::Atom(_)
+        | SExp::Un(..)
+        | SExp::Convert(..)
+        | SExp::Math(..)
+        | SExp::Dim(..)
+        | SExp::DivOr0(..)
+        | SExp::RemOr0(..) => true,
+        SExp::Bin(op, ..) => !matches!(op, BinOp::Div | BinOp::Rem | BinOp::Pow),
+        SExp::Load(..) | SExp::LoadOr0(..) => false,
+    }
+}
+
+fn sexp_names(e: &SExp) -> Vec<&Name> {
+    let s = Stmt::Let {
+        var: String::new(),
+        ty: PrimType::I64,
+        exp: e.clone(),
+        span: Span::default(),
+    };
+    // (the names a `let` reads: `stmt_uses`, owned by the statement built
+    // here, so collected by name)
+    let names: HashSet<Name> = stmt_uses(&s).into_iter().cloned().collect();
+    let mut out = Vec::new();
+    collect_names(e, &names, &mut out);
+    out
+}
+
+fn collect_names<'a>(e: &'a SExp, names: &HashSet<Name>, out: &mut Vec<&'a Name>) {
+    let mut atom = |a: &'a Atom| {
+        if let Atom::Var(v) = a
+            && names.contains(v)
+        {
+            out.push(v);
+        }
+    };
+    match e {
+        SExp::Atom(x) | SExp::Un(_, x) | SExp::Convert(_, x) => atom(x),
+        SExp::Bin(_, x, y) | SExp::DivOr0(x, y) | SExp::RemOr0(x, y) => {
+            atom(x);
+            atom(y);
+        }
+        SExp::Math(_, xs) => xs.iter().for_each(atom),
+        SExp::Load(a, idx) | SExp::LoadOr0(a, idx) => {
+            out.push(a);
+            for i in idx {
+                if let Atom::Var(v) = i {
+                    out.push(v);
+                }
+            }
+        }
+        SExp::Dim(a, _) => out.push(a),
+    }
+}
+
+/// What the function's statements say about sizes: the `let`s of `i64`
+/// arithmetic and the dims of buffers and views, so that two sizes can be
+/// compared as linear forms ([`weir_shape::same_dim`]).
+struct Sizes {
+    lets: HashMap<Name, SExp>,
+    arrays: HashMap<Name, ArrDef>,
+}
+
+#[derive(Clone)]
+enum ArrDef {
+    Buf(Vec<Atom>),
+    View(View),
+}
+
+impl Sizes {
+    fn of(stmts: &[Stmt]) -> Sizes {
+        let mut s = Sizes {
+            lets: HashMap::new(),
+            arrays: HashMap::new(),
+        };
+        s.collect(stmts);
+        s
+    }
+
+    fn collect(&mut self, stmts: &[Stmt]) {
+        for st in stmts {
+            match st {
+                Stmt::Let {
+                    var,
+                    ty: PrimType::I64,
+                    exp,
+                    ..
+                } => {
+                    self.lets.insert(var.clone(), exp.clone());
+                }
+                Stmt::View { var, view, .. } => {
+                    self.arrays.insert(var.clone(), ArrDef::View(view.clone()));
+                }
+                Stmt::Alloc { bufs, .. } => {
+                    for b in bufs {
+                        if !b.grown {
+                            self.arrays
+                                .insert(b.var.clone(), ArrDef::Buf(b.dims.clone()));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            for b in nested_blocks(st) {
+                self.collect(b);
+            }
+        }
+    }
+
+    fn atom(&self, a: &Atom, fuel: usize) -> Dim {
+        match a {
+            Atom::Const(c) => match c {
+                Const::I64(k) => Dim::Const(*k),
+                _ => Dim::Var(format!("{c:?}")),
+            },
+            Atom::Var(v) => self.var(v, fuel),
+        }
+    }
+
+    fn var(&self, v: &Name, fuel: usize) -> Dim {
+        let Some(fuel) = fuel.checked_sub(1) else {
+            return Dim::Var(v.clone());
+        };
+        let b = |x: Dim| Box::new(x);
+        match self.lets.get(v) {
+            Some(SExp::Atom(a)) => self.atom(a, fuel),
+            Some(SExp::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), x, y)) => {
+                let (x, y) = (self.atom(x, fuel), self.atom(y, fuel));
+                match op {
+                    BinOp::Add => Dim::Add(b(x), b(y)),
+                    BinOp::Sub => Dim::Sub(b(x), b(y)),
+                    _ => Dim::Mul(b(x), b(y)),
+                }
+            }
+            Some(SExp::Dim(arr, k)) => self.dim(arr, *k, fuel),
+            _ => Dim::Var(v.clone()),
+        }
+    }
+
+    /// Dim `k` of array `a`.
+    fn dim(&self, a: &Name, k: usize, fuel: usize) -> Dim {
+        let Some(fuel) = fuel.checked_sub(1) else {
+            return Dim::DimOf(a.clone(), k);
+        };
+        match self.arrays.get(a) {
+            Some(ArrDef::Buf(dims)) => match dims.get(k) {
+                Some(d) => self.atom(d, fuel),
+                None => Dim::DimOf(a.clone(), k),
+            },
+            Some(ArrDef::View(v)) => match v {
+                View::Alias(x) => self.dim(x, k, fuel),
+                View::Row(x, _) => self.dim(x, k + 1, fuel),
+                View::Slice(x, lo, hi) if k == 0 => {
+                    Dim::Sub(Box::new(self.atom(hi, fuel)), Box::new(self.atom(lo, fuel)))
+                }
+                View::Slice(x, ..) => self.dim(x, k, fuel),
+                View::Reshape(_, ds) => match ds.get(k) {
+                    Some(d) => self.atom(d, fuel),
+                    None => Dim::DimOf(a.clone(), k),
+                },
+                View::Transpose(x) => self.dim(
+                    x,
+                    match k {
+                        0 => 1,
+                        1 => 0,
+                        k => k,
+                    },
+                    fuel,
+                ),
+                View::Reverse(x) => self.dim(x, k, fuel),
+            },
+            None => Dim::DimOf(a.clone(), k),
+        }
+    }
+
+    /// The array `a` is a view of, through views, to the storage.
+    fn root<'a>(&'a self, mut a: &'a Name) -> &'a Name {
+        for _ in 0..1000 {
+            match self.arrays.get(a) {
+                Some(ArrDef::View(v)) => a = v.source(),
+                _ => return a,
+            }
+        }
+        a
+    }
+}
+
+const FUEL: usize = 64;
+
+/// `short-circuit`.
+pub(crate) fn short_circuit(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
+    let strided = strided_views(stmts);
+    let sizes = Sizes::of(stmts);
+    let grown: HashSet<Name> = grown_outs(stmts).into_iter().collect();
+    let mut loop_arrays = HashSet::new();
+    loop_storage(stmts, &mut loop_arrays);
+    // (one change per application: what `sizes` knows is then stale)
+    let mut done = false;
+    everywhere(stmts, &mut |ss| {
+        if done {
+            return false;
+        }
+        for scope in ss.iter_mut() {
+            let Stmt::Alloc { bufs, body, .. } = &*scope else {
+                continue;
+            };
+            let found = bufs.iter().enumerate().find_map(|(bi, b)| {
+                plan_for(b, body, &strided, &sizes, &grown, &loop_arrays).map(|p| (bi, p))
+            });
+            if let Some((bi, plan)) = found {
+                apply(scope, bi, plan);
+                done = true;
+                return true;
+            }
+        }
+        false
+    })
+}
+
+/// The arrays loops keep state in, or grow: never short-circuited into.
+fn loop_storage(stmts: &[Stmt], out: &mut HashSet<Name>) {
+    for s in stmts {
+        if let Stmt::Loop { arrays, .. } = s {
+            for st in arrays {
+                out.insert(st.var.clone());
+                out.insert(st.next.clone());
+                out.insert(st.out.clone());
+                out.extend(st.grow.iter().cloned());
+            }
+        }
+        if let Stmt::Grow { dest, .. } = s {
+            out.insert(dest.clone());
+        }
+        for b in nested_blocks(s) {
+            loop_storage(b, out);
+        }
+    }
+}
+
+struct Plan {
+    /// Index of the copy in the scope's body.
+    copy: usize,
+    /// Index of the view the copy writes (dead once the copy goes).
+    target: Option<usize>,
+    /// Index of the first statement that mentions the buffer: where the
+    /// view it becomes is made (and its out-of-memory check).
+    first: usize,
+    /// The view the buffer becomes.
+    view: View,
+    /// Statements to move in front of it, in order: an entry result's
+    /// allocation guard, the view of the storage written into (when it is
+    /// made in the scope, after `first`).
+    moves: Vec<usize>,
+}
+
+fn plan_for(
+    b: &Buf,
+    body: &Block,
+    strided: &HashSet<Name>,
+    sizes: &Sizes,
+    grown: &HashSet<Name>,
+    loop_arrays: &HashSet<Name>,
+) -> Option<Plan> {
+    if b.grown || !b.when.is_empty() || grown.contains(&b.var) || loop_arrays.contains(&b.var) {
+        return None;
+    }
+    // the one copy out of `b`, at the top level of the body, after which
+    // `b` is dead
+    let c = body
+        .stmts
+        .iter()
+        .position(|s| matches!(s, Stmt::Copy { src, .. } if *src == b.var))?;
+    let Stmt::Copy { dest: v, .. } = &body.stmts[c] else {
+        return None;
+    };
+    if mentions(&body.stmts[c + 1..], &b.var)
+        || body
+            .results
+            .iter()
+            .any(|r| matches!(r, Atom::Var(x) if *x == b.var))
+    {
+        return None;
+    }
+    // where `b` is first written: a statement of the body (not a branch of
+    // an `if`, which may not run: its out-of-memory error would move)
+    let first = body.stmts[..c]
+        .iter()
+        .position(|s| mentions(std::slice::from_ref(s), &b.var))
+        .unwrap_or(c);
+    if matches!(body.stmts.get(first), Some(Stmt::If { .. })) {
+        return None;
+    }
+    // `v`: a slice or an alias of storage `d`, or storage from outside the
+    // scope itself
+    let target = body.stmts[..c]
+        .iter()
+        .position(|s| matches!(s, Stmt::View { var, .. } if var == v));
+    let view = match target {
+        Some(t) => match &body.stmts[t] {
+            Stmt::View { view, .. } => view.clone(),
+            _ => return None,
+        },
+        None if !top_binds(&body.stmts).contains(v) => View::Alias(v.clone()),
+        None => return None,
+    };
+    let (d, atoms) = match &view {
+        View::Slice(d, lo, hi) => (d, vec![lo, hi]),
+        View::Alias(d) => (d, vec![]),
+        _ => return None,
+    };
+    if strided.contains(d) || strided.contains(v) || d == &b.var {
+        return None;
+    }
+    // known at `first`: bound outside the scope or before `first`, or `d`
+    // a view made later in the scope of what is (moved to `first`)
+    let before = top_binds(&body.stmts[..first]);
+    let later: HashSet<Name> = defined_in(&body.stmts)
+        .into_iter()
+        .filter(|n| !before.contains(n))
+        .collect();
+    let known = |a: &Atom| !matches!(a, Atom::Var(x) if later.contains(x));
+    if !atoms.iter().all(|a| known(a)) {
+        return None;
+    }
+    let mut moves = Vec::new();
+    let d_view = if later.contains(d) {
+        let k = body.stmts[first..c]
+            .iter()
+            .position(|s| matches!(s, Stmt::View { var, .. } if var == d))?
+            + first;
+        let Stmt::View { view: dv, .. } = &body.stmts[k] else {
+            return None;
+        };
+        let ok = match dv {
+            View::Slice(x, lo, hi) => !later.contains(x) && known(lo) && known(hi) && x != &b.var,
+            View::Alias(x) => !later.contains(x) && x != &b.var,
+            _ => false,
+        };
+        if !ok || strided.contains(dv.source()) {
+            return None;
+        }
+        Some(k)
+    } else {
+        None
+    };
+    let root = sizes.root(d).clone();
+    if grown.contains(&root) || loop_arrays.contains(&root) || loop_arrays.contains(d) {
+        return None;
+    }
+    // `b`'s dims are `v`'s
+    for (k, dk) in b.dims.iter().enumerate() {
+        let want = sizes.dim(v, k, FUEL);
+        let got = sizes.atom(dk, FUEL);
+        if !weir_shape::dim::same_dim(&got, &want) {
+            return None;
+        }
+    }
+    // nothing before the copy touches `d`'s storage but views of it, its
+    // dims, its allocation guard and writes into other parts of it
+    let mut ready = None;
+    for (k, s) in body.stmts[..c].iter().enumerate() {
+        if let Stmt::Guard {
+            guard: Guard::DestReady { dest, build },
+            ..
+        } = s
+            && sizes.root(dest) == &root
+        {
+            if !build.is_empty() {
+                return None;
+            }
+            ready.get_or_insert(k);
+            continue;
+        }
+        if reads_root(s, &root, sizes) {
+            return None;
+        }
+    }
+    // The storage of `d` is now touched from `first` on (its allocation
+    // guard, or the out-of-memory check of its lazy allocation, with it):
+    // where it was first touched later, what runs in between must not be
+    // able to fail, so that no error moves behind an out-of-memory error of
+    // storage too large for memory (`concat (build (n - 1) f) huge`: the
+    // negative count first, as in the interpreter).
+    let touched = body.stmts[..c]
+        .iter()
+        .position(|s| touches_root(s, &root, sizes))
+        .unwrap_or(c);
+    // (buffers already used before `first` have had their lazy check)
+    let used: HashSet<Name> = body.stmts[..first]
+        .iter()
+        .flat_map(|s| {
+            let mut v: Vec<Name> = Vec::new();
+            uses_deep(s, &mut v);
+            v
+        })
+        .map(|n| sizes.root(&n).clone())
+        .collect();
+    if touched > first
+        && !body.stmts[first..touched]
+            .iter()
+            .all(|s| infallible(s, &b.var, &used, sizes))
+    {
+        return None;
+    }
+    if let Some(k) = ready
+        && k > first
+    {
+        moves.push(k);
+    }
+    moves.extend(d_view);
+    Some(Plan {
+        copy: c,
+        target,
+        first,
+        view,
+        moves,
+    })
+}
+
+/// The names `s` reads, nested statements included.
+fn uses_deep(s: &Stmt, out: &mut Vec<Name>) {
+    out.extend(stmt_uses(s).into_iter().cloned());
+    for b in nested_blocks(s) {
+        for t in b {
+            uses_deep(t, out);
+        }
+    }
+}
+
+/// Every name bound in `stmts`, nested statements included.
+fn defined_in(stmts: &[Stmt]) -> HashSet<Name> {
+    let mut out = HashSet::new();
+    fn go(stmts: &[Stmt], out: &mut HashSet<Name>) {
+        for s in stmts {
+            out.extend(stmt_binds(s).into_iter().cloned());
+            match s {
+                Stmt::Alloc { bufs, .. } => out.extend(bufs.iter().map(|b| b.var.clone())),
+                Stmt::For { i, .. } => {
+                    out.insert(i.clone());
+                }
+                Stmt::Fold { acc, i, .. } => {
+                    out.insert(i.clone());
+                    out.extend(acc.iter().map(|(n, _)| n.clone()));
+                }
+                Stmt::Reduce { i, op, .. } => {
+                    out.insert(i.clone());
+                    out.extend(op.a.iter().chain(&op.b).cloned());
+                }
+                Stmt::Loop {
+                    scalars,
+                    arrays,
+                    form,
+                    ..
+                } => {
+                    out.extend(scalars.iter().map(|(n, _, _)| n.clone()));
+                    for st in arrays {
+                        out.insert(st.var.clone());
+                        out.insert(st.next.clone());
+                    }
+                    if let LoopForm::For(i, _) = form {
+                        out.insert(i.clone());
+                    }
+                }
+                _ => {}
+            }
+            for b in nested_blocks(s) {
+                go(b, out);
+            }
+        }
+    }
+    go(stmts, &mut out);
+    out
+}
+
+/// Does `s` (nested included) mention storage whose root is `root`?
+fn touches_root(s: &Stmt, root: &Name, sizes: &Sizes) -> bool {
+    stmt_uses(s).iter().any(|n| sizes.root(n) == root)
+        || nested_blocks(s)
+            .iter()
+            .any(|b| b.iter().any(|t| touches_root(t, root, sizes)))
+}
+
+/// Can `s` not fail at run time (no check, no read of an element, no
+/// allocation)? A view of the buffer `own` being short-circuited is made by
+/// the translation in its bounds.
+fn infallible(s: &Stmt, own: &Name, used: &HashSet<Name>, sizes: &Sizes) -> bool {
+    let nested = |bs: Vec<&Vec<Stmt>>| {
+        bs.iter()
+            .all(|b| b.iter().all(|t| infallible(t, own, used, sizes)))
+    };
+    // (the first use of another buffer checks its lazy allocation)
+    if stmt_uses(s).iter().any(|n| {
+        let r = sizes.root(n);
+        r != own && !used.contains(r) && matches!(sizes.arrays.get(r), Some(ArrDef::Buf(_)))
+    }) {
+        return false;
+    }
+    match s {
+        Stmt::View { view, .. } => !stmt_can_fail(s) || sizes.root(view.source()) == own,
+        Stmt::For { .. } | Stmt::Fold { .. } | Stmt::If { .. } => nested(nested_blocks(s)),
+        Stmt::Alloc { .. }
+        | Stmt::Reduce { .. }
+        | Stmt::Loop { .. }
+        | Stmt::Call { .. }
+        | Stmt::Grow { .. } => false,
+        _ => !stmt_can_fail(s),
+    }
+}
+
+/// Does `s` (nested included) read, grow or guard storage whose root is
+/// `root` (other than through a view, a `dim`, or a write)?
+fn reads_root(s: &Stmt, root: &Name, sizes: &Sizes) -> bool {
+    let hit = |n: &Name| sizes.root(n) == root;
+    let direct = match s {
+        Stmt::Let {
+            exp: SExp::Load(a, _) | SExp::LoadOr0(a, _),
+            ..
+        } => hit(a),
+        Stmt::Copy { src, .. } => hit(src),
+        Stmt::Call { args, .. } => args.iter().any(|a| matches!(a, Atom::Var(x) if hit(x))),
+        Stmt::Loop { arrays, .. } => arrays.iter().any(|st| hit(&st.out)),
+        Stmt::Grow { dest, .. } => hit(dest),
+        Stmt::Guard {
+            guard:
+                Guard::DestReady { dest, .. } | Guard::DestRows { dest, .. } | Guard::Grown { dest, .. },
+            ..
+        } => hit(dest),
+        _ => false,
+    };
+    direct
+        || nested_blocks(s)
+            .iter()
+            .any(|b| b.iter().any(|t| reads_root(t, root, sizes)))
+}
+
+fn apply(scope: &mut Stmt, bi: usize, plan: Plan) {
+    let Stmt::Alloc { bufs, body, .. } = scope else {
+        return;
+    };
+    let b = bufs.remove(bi);
+    // (an array of constant dims of fewer than 2^32 elements always fits)
+    let small = b
+        .dims
+        .iter()
+        .try_fold(1i64, |acc, d| match d {
+            Atom::Const(Const::I64(k)) => acc.checked_mul((*k).max(0)),
+            _ => None,
+        })
+        .is_some_and(|n| n < 1 << 32);
+    let mut front = Vec::new();
+    if !small {
+        front.push(Stmt::Guard {
+            guard: Guard::Fits {
+                dims: b.dims.clone(),
+                elem: b.elem,
+            },
+            span: b.span,
+        });
+    }
+    front.extend(plan.moves.iter().map(|&k| body.stmts[k].clone()));
+    front.push(Stmt::View {
+        var: b.var.clone(),
+        elem: b.elem,
+        rank: b.dims.len(),
+        view: plan.view,
+        span: b.span,
+    });
+    // (the copy, the view it wrote through, and what moved go; the view is
+    // dead without the copy, and its bounds are the new view's)
+    let target_dead = plan.target.and_then(|t| match &body.stmts[t] {
+        Stmt::View { var, .. } => {
+            let rest: Vec<Stmt> = body
+                .stmts
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| *k != plan.copy && *k != t)
+                .map(|(_, s)| s.clone())
+                .collect();
+            let used = mentions(&rest, var)
+                || body
+                    .results
+                    .iter()
+                    .any(|r| matches!(r, Atom::Var(x) if x == var));
+            (!used).then_some(t)
+        }
+        _ => None,
+    });
+    let mut gone: Vec<usize> = plan.moves.clone();
+    gone.push(plan.copy);
+    gone.extend(target_dead);
+    gone.sort_unstable();
+    gone.dedup();
+    let mut kept = Vec::new();
+    for (k, s) in std::mem::take(&mut body.stmts).into_iter().enumerate() {
+        if k == plan.first {
+            kept.append(&mut front);
+        }
+        if !gone.contains(&k) {
+            kept.push(s);
+        }
+    }
+    kept.append(&mut front);
+    body.stmts = kept;
+}
