@@ -2,7 +2,9 @@
 //! produce a new array — a literal, a builtin with an array result, a loop with
 //! array state. Views (indexing, slicing, copies, projections) and calls (counted in
 //! their callee) do not count. The row built as the result of a `build`'s body is
-//! part of the enclosing array (it is written in place), so it does not count either.
+//! part of the enclosing array (it is written in place), so it does not count either,
+//! nor does a piece of a `concat` computed for it, nor a `transpose`/`reverse` the
+//! optimizer left (a view).
 //! Used to report what fusion removed.
 
 use weir_ir::*;
@@ -26,20 +28,49 @@ pub fn materialised_in(d: &FunDef) -> usize {
 }
 
 fn in_body(b: &Body) -> usize {
-    b.stmts.iter().map(|s| here(s) + nested(&s.exp)).sum()
+    let pieces = concat_pieces(b);
+    b.stmts
+        .iter()
+        .map(|s| {
+            let piece = pieces.contains(&s.var);
+            (if piece { 0 } else { here(s) }) + nested(&s.exp)
+        })
+        .sum()
 }
 
 /// A build's body: its result row belongs to the enclosing array.
 fn build_body(b: &Body) -> usize {
+    let pieces = concat_pieces(b);
     let row = |s: &Stmt| matches!(&b.result, Atom::Var(v) if *v == s.var);
     b.stmts
         .iter()
-        .map(|s| if row(s) { 0 } else { here(s) } + nested(&s.exp))
+        .map(|s| if row(s) || pieces.contains(&s.var) { 0 } else { here(s) } + nested(&s.exp))
         .sum()
 }
 
+/// The operands of the `concat`s of a body that the body computes: the C
+/// backend writes them in place, into their part of the concatenation
+/// (short-circuiting), where nothing in between can fail.
+fn concat_pieces(b: &Body) -> Vec<Name> {
+    let local: Vec<&Name> = b.stmts.iter().map(|s| &s.var).collect();
+    b.stmts
+        .iter()
+        .filter_map(|s| match &s.exp {
+            Exp::Prim(Builtin::Concat, args) => Some(args),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|a| match a {
+            Arg::Atom(Atom::Var(v)) if local.contains(&v) => Some(v.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn here(s: &Stmt) -> usize {
-    let produces = matches!(s.exp, Exp::ArrayLit(_) | Exp::Prim(..) | Exp::Loop { .. });
+    // (a `transpose` or `reverse` left by the optimizer is a view)
+    let produces = matches!(s.exp, Exp::ArrayLit(_) | Exp::Prim(..) | Exp::Loop { .. })
+        && !matches!(s.exp, Exp::Prim(Builtin::Transpose | Builtin::Reverse, _));
     usize::from(produces && has_array(&s.ty))
 }
 
