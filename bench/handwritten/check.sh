@@ -41,6 +41,8 @@ entry_of() {  # KIND -> "weir-file entry"
         histogram) echo "examples/histogram.weir histogram" ;;
         filter) echo "examples/filter.weir positives" ;;
         partition) echo "examples/partition.weir partition3" ;;
+        padstencil) echo "examples/pad_stencil.weir pad_stencil" ;;
+        transposecat) echo "examples/transpose_cat.weir transpose_cat" ;;
     esac
 }
 
@@ -116,6 +118,16 @@ for s in 1 2 3; do check_case partition --n 1000 --seed $s; done
 check_case partition --n 0
 check_case partition --n 1 --seed 4
 
+# pad then stencil (n = 0, 1, 2: the peeled first and last elements), and
+# transpose then concatenate (sizes that leave partial 64 x 64 tiles, empty
+# parts; not n = 0 with m > 0: Weir's text `[]` for a gives m = 0)
+for s in 1 2 3; do check_case padstencil --n 1000 --seed $s; done
+for n in 0 1 2; do check_case padstencil --n $n --seed 4; done
+check_case transposecat --n 70 --m 45 --k 9 --seed 1
+check_case transposecat --n 130 --m 64 --k 1 --seed 2
+check_case transposecat --n 5 --m 0 --k 3 --seed 3
+check_case transposecat --n 3 --m 4 --k 0 --seed 4
+
 # hand-made edge cases (text inputs, converted to binary)
 edge() {  # KIND "text values"
     kind=$1
@@ -142,6 +154,10 @@ edge partition '[-0.5, 0.5, -0.0, 0.0, nan, inf, -inf, -0.5000000000000001, 0.49
 edge partition '[-1.0, -2.0]'
 edge partition '[0.0, 0.25]'
 edge partition '[2.0, nan]'
+edge padstencil '[1.0, 1e16, -1e16]'
+edge padstencil '[-0.0]'
+edge padstencil '[-0.0, -0.0, -0.0]'
+edge padstencil '[inf, -inf, nan, 1.0]'
 
 check_data gmm_objective gmm_test
 check_data gmm_objective gmm_d2_K5

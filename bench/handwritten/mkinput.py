@@ -21,6 +21,9 @@ Writes the inputs of one benchmark entry, either in the programs' binary format
   python3 mkinput.py partition --n 10000000 --seed 1 -o partition.bin   (standard
       normal: about 31%, 38% and 31% of the values fall below -0.5, in
       [-0.5, 0.5) and above, in random order)
+  python3 mkinput.py padstencil --n 10000000 --seed 1 -o ps.bin    (uniform in [-1, 1))
+  python3 mkinput.py transposecat --n 2000 --m 2000 --k 100 --seed 1 -o tc.bin
+      (a: n x m, b: k x n, uniform in [-1, 1), a's elements first)
 
 ADBench instances (../../../shared/data/adbench/, format in its FileFormat.md),
 built exactly as `weir adbench gmm|ba FILE` builds them (a BA file stores one
@@ -100,6 +103,8 @@ SIGNATURES = {
     'histogram': [('k', 'i64', ()), ('is', 'i64', (None,))],
     'filter': [('a', 'f64', (None,))],
     'partition': [('a', 'f64', (None,))],
+    'padstencil': [('a', 'f64', (None,))],
+    'transposecat': [('a', 'f64', (None, None)), ('b', 'f64', (None, None))],
 }
 
 # Result types, in the same form (a list: tuple components in order).
@@ -120,6 +125,8 @@ RESULTS = {
     'histogram': [('i64', (None,))],
     'filter': [('f64', (None,))],
     'partition': [('f64', (None,)), ('f64', (None,)), ('f64', (None,))],
+    'padstencil': [('f64', (None,))],
+    'transposecat': [('f64', (None, None))],
 }
 
 # Weir program and entry point of each benchmark (relative to the repository root).
@@ -140,6 +147,8 @@ ENTRIES = {
     'histogram': ('examples/histogram.weir', 'histogram'),
     'filter': ('examples/filter.weir', 'positives'),
     'partition': ('examples/partition.weir', 'partition3'),
+    'padstencil': ('examples/pad_stencil.weir', 'pad_stencil'),
+    'transposecat': ('examples/transpose_cat.weir', 'transpose_cat'),
 }
 
 # PolyBench/C 4.2.1 dataset sizes, in the order of --dims.
@@ -295,6 +304,22 @@ def gen_partition(rng, a):
     # goes to random (a branch on it mispredicts often)
     g = rng.gauss
     return [Arr((a.n,), array.array('d', (g(0.0, 1.0) for _ in range(a.n))))]
+
+
+def gen_padstencil(rng, a):
+    # uniform in [-1, 1), one rng.random() each, straight into an array as
+    # for scan
+    r = rng.random
+    return [Arr((a.n,), array.array('d', (2.0 * r() - 1.0 for _ in range(a.n))))]
+
+
+def gen_transposecat(rng, a):
+    # a: n x m, then b: k x n, uniform in [-1, 1) as for scan
+    if a.m < 0:
+        sys.exit('mkinput: --m must be >= 0')
+    r = rng.random
+    return [Arr((a.n, a.m), array.array('d', (2.0 * r() - 1.0 for _ in range(a.n * a.m)))),
+            Arr((a.k, a.n), array.array('d', (2.0 * r() - 1.0 for _ in range(a.k * a.n))))]
 
 
 # ---------------------------------------------------------------------------
@@ -453,7 +478,8 @@ GENERATORS = {
     'gemm': gen_gemm, 'mm2': gen_mm2, 'mm3': gen_mm3,
     'jacobi1d': gen_jacobi1d, 'jacobi2d': gen_jacobi2d, 'seidel2d': gen_seidel2d,
     'scan': gen_scan, 'histogram': gen_histogram, 'filter': gen_filter,
-    'partition': gen_partition,
+    'partition': gen_partition, 'padstencil': gen_padstencil,
+    'transposecat': gen_transposecat,
 }
 
 ADBENCH_READERS = {'gmm_objective': adbench_gmm, 'ba_objective': adbench_ba}
@@ -647,12 +673,15 @@ def main():
                     help='PolyBench kernels: explicit sizes instead of --size (order above)')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--n', type=int, default=100,
-                    help='add3, scan, histogram, filter, partition: length; gmm: number of points')
+                    help='add3, scan, histogram, filter, partition, padstencil: length; '
+                    'gmm: number of points; transposecat: rows of a, columns of b')
     ap.add_argument('--bins', type=int, default=1000, help='histogram: number of bins k')
     ap.add_argument('--d', type=int, default=3, help='gmm: dimension')
-    ap.add_argument('--k', type=int, default=5, help='gmm: number of components')
+    ap.add_argument('--k', type=int, default=5,
+                    help='gmm: number of components; transposecat: rows of b')
     ap.add_argument('--gamma', type=float, default=1.0, help='gmm: Wishart gamma')
-    ap.add_argument('--m', type=int, default=0, help='gmm: Wishart m')
+    ap.add_argument('--m', type=int, default=0,
+                    help='gmm: Wishart m; transposecat: columns of a')
     ap.add_argument('--cams', type=int, default=3, help='ba_objective: cameras')
     ap.add_argument('--pts', type=int, default=5, help='ba_objective: points')
     ap.add_argument('--obs', type=int, default=10, help='ba_objective: observations')

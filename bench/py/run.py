@@ -6,11 +6,12 @@ one implementation (NumPy, JAX or Numba) under the suite's protocol.
 
 IMPL is numpy, jax or numba; KERNEL one of add3 cross ba_project ba_objective
 gmm_objective ht gemm mm2 mm3 jacobi1d jacobi2d seidel2d scan histogram
-filter partition.  The inputs are read from FILE (default stdin) in the
-suite's binary format, W untimed warm-up calls come before the N timed ones
-(the JIT peers compile during the first warm-up call, or in an extra untimed
-call during set-up when W is 0), and the result of the last call goes to FILE
-(default stdout).  With --stats one line goes to stderr:
+filter partition padstencil transposecat.  The inputs are read from FILE
+(default stdin) in the suite's binary format, W untimed warm-up calls come
+before the N timed ones (the JIT peers compile during the first warm-up call,
+or in an extra untimed call during set-up when W is 0), and the result of the
+last call goes to FILE (default stdout).  With --stats one line goes to
+stderr:
 
   stats: runs=N total_ns=T ns_per_run=X peak_rss_kb=K sys_allocs=-1 peak_bytes=-1
 

@@ -94,6 +94,13 @@ def tiny_inputs(kernel, rng):
         x[rng.random(x.shape) < 0.1] = -0.0
         x[rng.random(x.shape) < 0.1] = np.nan
         return [x]
+    if kernel == 'padstencil':
+        # lengths 0..8, as for scan (0, 1 and 2 take the peeled ends' paths)
+        return [u(-10, 10, int(rng.integers(0, 9)))]
+    if kernel == 'transposecat':
+        # up to 150 x 150: several 64 x 64 tiles, partial ones at the edges
+        n, m, k = int(rng.integers(0, 150)), int(rng.integers(0, 150)), int(rng.integers(0, 4))
+        return [u(-10, 10, (n, m)), u(-10, 10, (k, n))]
     raise ValueError(kernel)
 
 

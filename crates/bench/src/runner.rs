@@ -242,6 +242,18 @@ pub fn work(kernel: &str, inputs: &[Leaf]) -> Work {
                 w.flops = Some(2.0 * (ni * nk * nj + nj * nm * nl + ni * nj * nl));
             }
         }
+        // (bytes read and written once: the input and the output)
+        "padstencil" => {
+            if let Some(n) = d(0, 0) {
+                w.bytes = Some(2.0 * 8.0 * n);
+                w.flops = Some(3.0 * n);
+            }
+        }
+        "transposecat" => {
+            if let (Some(n), Some(m), Some(k)) = (d(0, 0), d(0, 1), d(1, 0)) {
+                w.bytes = Some(2.0 * 8.0 * (n * m + k * n));
+            }
+        }
         "jacobi1d" => {
             if let (Some(t), Some(n)) = (s(0), d(1, 0)) {
                 w.flops = Some(t * 2.0 * (n - 2.0).max(0.0) * 3.0);

@@ -130,8 +130,12 @@ enum Cmd {
     /// Developer tools: print the program after a pass.
     Dev {
         /// The pass after which to print (`parse`, `elaborate`); `list` to list them.
+        #[arg(long, required_unless_present = "explain_views")]
+        dump_after: Option<String>,
+        /// Say, for every `transpose` and `reverse`, whether it is a view of
+        /// its argument's memory or computed, and why (under `--views`).
         #[arg(long)]
-        dump_after: String,
+        explain_views: bool,
         file: Option<PathBuf>,
     },
     /// Run the benchmark suite (bench/suite.toml) against the peers; see bench/README.md.
@@ -560,8 +564,38 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
         }
         Cmd::Dev {
             dump_after: pass,
+            explain_views,
             file,
         } => {
+            if explain_views {
+                let Some(file) = file else {
+                    return fail("`weir dev --explain-views FILE` needs a file");
+                };
+                let c = match compile_file(&file) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        eprint!("{}", e.render(color));
+                        return ExitCode::FAILURE;
+                    }
+                };
+                let inlined = match weir_driver::pipeline::optimize(&c.program, Some("inline")) {
+                    Ok(p) => p,
+                    Err(e) => return fail(e),
+                };
+                let decisions = weir_opt::lower::explain(&inlined, weir_driver::pipeline::views());
+                if decisions.is_empty() {
+                    println!("{}: no `transpose` or `reverse`", file.display());
+                }
+                for (span, b, _, why) in decisions {
+                    println!(
+                        "{}: `{}`: {why}",
+                        weir_driver::native::locate(&c, span),
+                        b.name()
+                    );
+                }
+                return ExitCode::SUCCESS;
+            }
+            let pass = pass.unwrap_or_default();
             if pass == "list" {
                 for (p, what) in all_passes() {
                     println!("{p:<12} {what}");

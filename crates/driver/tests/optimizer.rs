@@ -586,6 +586,13 @@ fn the_views_decision_keeps_what_is_used_whole() {
             .count()
     };
     for (src, keep) in cases {
+        // `weir dev --explain-views` says the same
+        let c = weir_driver::compile_source("v.weir", src)
+            .unwrap_or_else(|e| panic!("{}", e.render(false)));
+        let inlined = weir_driver::pipeline::optimize(&c.program, Some("inline")).expect("inline");
+        let said = weir_opt::lower::explain(&inlined, Views::Heuristic);
+        assert!(!said.is_empty(), "{src}");
+        assert_eq!(said.iter().any(|d| d.2), keep, "explain: {src}: {said:?}");
         assert_eq!(views(src, Views::None), 0, "--views=none: {src}");
         assert!(views(src, Views::All) >= 1, "--views=all: {src}");
         assert_eq!(views(src, Views::Heuristic) >= 1, keep, "heuristic: {src}");

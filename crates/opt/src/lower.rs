@@ -144,6 +144,49 @@ struct Cx {
     keep: HashSet<Name>,
 }
 
+/// The views decision of every `transpose` and `reverse` of `prog` (after
+/// inlining, as [`run_with`] sees it): its span, the builtin, whether it is
+/// a view, and why (`weir dev --explain-views`).
+pub fn explain(prog: &Program, views: crate::Views) -> Vec<(Span, Builtin, bool, &'static str)> {
+    let mut out = Vec::new();
+    for d in &prog.defs {
+        let (whole, dense) = whole_uses(&d.body);
+        let mut found: Vec<(Name, Span, Builtin)> = Vec::new();
+        fn go(b: &Body, found: &mut Vec<(Name, Span, Builtin)>) {
+            for s in &b.stmts {
+                if let Exp::Prim(p, _) = &s.exp
+                    && VIEW_PRIMS.contains(p)
+                {
+                    found.push((s.var.clone(), s.span, *p));
+                }
+                weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, found));
+            }
+        }
+        go(&d.body, &mut found);
+        for (var, span, p) in found {
+            let (keep, why) = match views {
+                crate::Views::None => (false, "computed: --views=none"),
+                crate::Views::All => (true, "a view: --views=all"),
+                crate::Views::Heuristic if dense.contains(&var) => (
+                    false,
+                    "computed: a use needs dense memory (flatten, unflatten, a call), where a view would be copied first",
+                ),
+                crate::Views::Heuristic if whole.contains(&var) => (
+                    true,
+                    "a view: used whole (returned, concatenated, a loop's state, ...), so no temporary and no copy of its own",
+                ),
+                crate::Views::Heuristic => (
+                    false,
+                    "computed: read by index only, so fused into its readers (or computed once for contiguous reads)",
+                ),
+            };
+            out.push((span, p, keep, why));
+        }
+    }
+    out.sort_by_key(|(sp, ..)| (sp.file, sp.start));
+    out
+}
+
 /// The builtins that are views of their argument when not lowered.
 const VIEW_PRIMS: &[Builtin] = &[Builtin::Transpose, Builtin::Reverse];
 
