@@ -64,6 +64,9 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
             unit_locs: &mut unit.locs,
             arrays: HashMap::new(),
             strided: Default::default(),
+            placed: Default::default(),
+            counts: HashMap::new(),
+            is_entry: f.entry,
             scalars: HashMap::new(),
             canon: HashMap::new(),
             counters: HashMap::new(),
@@ -154,6 +157,14 @@ struct Lower<'a> {
     /// element `[0, …, 0]`). Every other array's strides are implicit, the
     /// products of its inner dims.
     strided: std::collections::HashSet<Name>,
+    /// The arrays made by a placed view ([`View::Placed`]): a copy from one
+    /// into its own part copies nothing.
+    placed: std::collections::HashSet<Name>,
+    /// The element-count variable of each lazily allocated buffer (-1: too
+    /// large for memory, its out-of-memory error still to come).
+    counts: HashMap<Name, Name>,
+    /// Is the function an entry point (whose results may be missing)?
+    is_entry: bool,
     scalars: HashMap<Name, PrimType>,
     /// Facts: this scalar / dimension equals that atom.
     canon: HashMap<String, Atom>,
@@ -625,6 +636,11 @@ impl Lower<'_> {
         // A view touches no memory: a check due at it waits for the first
         // use of the buffer or of the view.
         let viewed = match s {
+            // (a placed view touches its storage only where it exists)
+            Stmt::View {
+                view: View::Placed { .. },
+                ..
+            } => None,
             Stmt::View { var, view, .. } => Some((var.clone(), view_source(view).clone())),
             _ => None,
         };
@@ -641,7 +657,7 @@ impl Lower<'_> {
         if !self.need_inside.is_empty() {
             let (due, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.need_inside)
                 .into_iter()
-                .partition(|(v, _)| mentions(std::slice::from_ref(s), v));
+                .partition(|(v, _)| needs_at(s, v));
             self.need_inside = rest;
             let mut placed = Vec::new();
             for (v, n) in due {
@@ -945,6 +961,7 @@ impl Lower<'_> {
                     let n = self.alloc_buf(
                         &b.var, b.elem, &b.dims, &b.when, b.span, true, &mut inner, &mut frees,
                     );
+                    self.counts.insert(b.var.clone(), n.clone());
                     let dims = (0..b.dims.len())
                         .map(|k| Exp::Var(dim_name(&b.var, k)))
                         .collect();
@@ -966,7 +983,7 @@ impl Lower<'_> {
                 for st in &body.stmts {
                     let (now, later): (Vec<_>, Vec<_>) = std::mem::take(&mut pending)
                         .into_iter()
-                        .partition(|(v, _, _)| mentions(std::slice::from_ref(st), v));
+                        .partition(|(v, _, _)| needs_at(st, v));
                     pending = later;
                     self.stmt_with_needs(st, now, &mut inner);
                 }
@@ -1019,12 +1036,22 @@ impl Lower<'_> {
             }
             Stmt::Copy { dest, src, .. } => {
                 let elems = self.elems_from(src, 0);
-                out.push(I::Copy {
+                let copy = I::Copy {
                     dst: c_name(dest),
                     src: c_name(src),
                     elem: self.elem(src),
                     elems,
-                });
+                };
+                // (a piece placed in its part: nothing to copy)
+                if self.placed.contains(src) {
+                    out.push(I::If(
+                        Exp::op("!=", Exp::Var(c_name(dest)), Exp::Var(c_name(src))),
+                        vec![copy],
+                        vec![],
+                    ));
+                } else {
+                    out.push(copy);
+                }
             }
             Stmt::If {
                 outs,
@@ -1185,19 +1212,6 @@ impl Lower<'_> {
             xs.get(k).map(|x| this.atom(x)).unwrap_or(Exp::i64(0))
         };
         let c = match g {
-            Guard::Fits { dims, elem } => {
-                let n = self.fresh("fits");
-                let loc = self.loc(span);
-                out.push(I::Count {
-                    var: n,
-                    dims: dims.iter().map(|d| self.atom(d)).collect(),
-                    when: vec![],
-                    elem: *elem,
-                    loc,
-                    lazy: false,
-                });
-                return;
-            }
             Guard::Split { k, len } => {
                 if self.opts.checks {
                     let loc = self.loc(span);
@@ -1527,6 +1541,71 @@ impl Lower<'_> {
                 }
                 for k in 0..rank {
                     self.equate(dkey(var, k), &Atom::Var(dkey(a, k + 1)));
+                }
+            }
+            View::Placed { part, lo, hi, root } => {
+                let mut dims = vec![Exp::op("-", self.atom(hi), self.atom(lo))];
+                dims.extend((1..rank).map(|k| self.dim(part, k)));
+                let row = self.stride(part, 0);
+                let at = Exp::Offset(c_name(part), Box::new(Exp::op("*", self.atom(lo), row)));
+                self.declare_array(out, var, elem, Exp::Null, dims.clone(), false);
+                // In place where the storage exists and the part is in
+                // bounds; else (an entry result too large for memory, a
+                // buffer whose lazy allocation was too large, sizes of a
+                // construct whose evaluation fails first) storage of its own,
+                // out of memory here if it does not fit either: the program
+                // then runs as it would without the view.
+                let (l, h) = (self.atom(lo), self.atom(hi));
+                let mut present = Exp::op(
+                    "&&",
+                    Exp::op(
+                        "&&",
+                        Exp::op(">=", l.clone(), Exp::i64(0)),
+                        Exp::op("<=", l, h.clone()),
+                    ),
+                    Exp::op("<=", h, self.dim(part, 0)),
+                );
+                if self.is_entry
+                    && let Some(&k) = self.dest_index.get(root)
+                {
+                    let missing = Exp::Call(
+                        "weir_dest_missing".into(),
+                        vec![Exp::var("ctx"), Exp::Const(Const::I32(k as i32))],
+                    );
+                    present = Exp::op("&&", Exp::Pre("!", Box::new(missing)), present);
+                }
+                if let Some(n) = self.counts.get(root) {
+                    present = Exp::op(
+                        "&&",
+                        Exp::op(">=", Exp::Var(n.clone()), Exp::i64(0)),
+                        present,
+                    );
+                }
+                let n = self.fresh("placed_n");
+                let own = self.fresh("placed");
+                let loc = self.loc(span);
+                let missing = vec![
+                    I::Count {
+                        var: n.clone(),
+                        dims,
+                        when: vec![],
+                        elem,
+                        loc,
+                        lazy: false,
+                    },
+                    I::Alloc {
+                        ptr: own.clone(),
+                        elem,
+                        elems: Exp::Var(n),
+                        kind: AllocKind::Region,
+                        loc,
+                    },
+                    I::Set(c_name(var), Exp::Var(own)),
+                ];
+                out.push(I::If(present, vec![I::Set(c_name(var), at)], missing));
+                self.placed.insert(var.to_string());
+                for k in 1..rank {
+                    self.equate(dkey(var, k), &Atom::Var(dkey(part, k)));
                 }
             }
             View::Transpose(a) => {
@@ -2383,6 +2462,18 @@ fn fails_before_use(s: &Stmt, v: &str) -> bool {
         }
     }
     false
+}
+
+/// Is `s` the first statement that needs the (lazily allocated) array `v`?
+/// A placed view does not: it tests whether `v`'s storage exists.
+fn needs_at(s: &Stmt, v: &str) -> bool {
+    !matches!(
+        s,
+        Stmt::View {
+            view: View::Placed { .. },
+            ..
+        }
+    ) && mentions(std::slice::from_ref(s), v)
 }
 
 /// The array a view is a view of.

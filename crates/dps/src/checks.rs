@@ -406,7 +406,13 @@ fn prove_block(stmts: &mut Vec<Stmt>, vn: &mut Vn, unstable: &HashSet<Name>) -> 
                         let r = *rank + 1;
                         Some(vn.dims(a, r, unstable).into_iter().skip(1).collect())
                     }
-                    View::Slice(a, s, e) => {
+                    View::Slice(a, s, e)
+                    | View::Placed {
+                        part: a,
+                        lo: s,
+                        hi: e,
+                        ..
+                    } => {
                         let r = *rank;
                         let inner: Vec<usize> =
                             vn.dims(a, r, unstable).into_iter().skip(1).collect();

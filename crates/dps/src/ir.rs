@@ -78,6 +78,20 @@ pub enum View {
     /// `reverse a`: the rows in reverse order, an index function change
     /// (offset to the last row, outer stride negated), no copy.
     Reverse(Name),
+    /// `d[lo:hi]` (bounds-checked), where the storage `root` that `d` is a
+    /// view of exists; where it is missing (an entry result too large for
+    /// memory, passed as none; a buffer whose lazy allocation was too large),
+    /// storage of its own of the same dims, allocated here (out of memory at
+    /// the view's construct). An array short-circuited into its consumer's
+    /// storage ([`crate::shortcircuit`]) whose computation may fail before
+    /// that storage is first used: its errors, and its own out-of-memory
+    /// error, stay where the interpreter has them.
+    Placed {
+        part: Name,
+        lo: Atom,
+        hi: Atom,
+        root: Name,
+    },
 }
 
 impl View {
@@ -89,7 +103,8 @@ impl View {
             | View::Slice(x, ..)
             | View::Reshape(x, _)
             | View::Transpose(x)
-            | View::Reverse(x) => x,
+            | View::Reverse(x)
+            | View::Placed { part: x, .. } => x,
         }
     }
 
@@ -184,12 +199,6 @@ pub enum Guard {
     /// only unless that `build` fails in its first row (as
     /// [`Guard::DestReady`]).
     Grown { dest: Name, build: Vec<Atom> },
-    /// Out of memory here if an array of `dims` of `elem` would not fit:
-    /// what the allocation of an array computed in place (short-circuited
-    /// into its consumer's storage, [`crate::simplify`]) would have
-    /// reported, at the construct that computes it (the interpreter's
-    /// location), before the consumer's storage is touched.
-    Fits { dims: Vec<Atom>, elem: PrimType },
 }
 
 /// An array part of a loop's state: `var` is the current state inside the body,
@@ -522,6 +531,11 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
                 out.extend(ds.iter().filter_map(a));
             }
             View::Transpose(x) | View::Reverse(x) => out.push(x),
+            View::Placed { part, lo, hi, root } => {
+                out.push(part);
+                out.push(root);
+                out.extend(a(lo).into_iter().chain(a(hi)));
+            }
         },
         Stmt::Alloc { bufs, body, .. } => {
             for b in bufs {
@@ -607,7 +621,6 @@ pub fn guard_atoms(g: &Guard) -> Vec<&Atom> {
         Guard::DestReady { build, .. } => build.iter().collect(),
         Guard::DestRows { rows, .. } => vec![rows],
         Guard::Grown { build, .. } => build.iter().collect(),
-        Guard::Fits { dims, .. } => dims.iter().collect(),
         Guard::Irregular {
             at,
             first,

@@ -320,7 +320,7 @@ impl Parser<'_> {
                 })
             }
             "assert_split" | "assert_slide" | "assert_rows" | "assert_regular"
-            | "assert_allocated" | "assert_grown" | "assert_fits" => {
+            | "assert_allocated" | "assert_grown" => {
                 self.c.bump();
                 let guard = match w {
                     "assert_split" => Guard::Split {
@@ -348,12 +348,6 @@ impl Parser<'_> {
                             got,
                             inner,
                         }
-                    }
-                    "assert_fits" => {
-                        self.c.expect(&Tok::LBracket)?;
-                        let dims = self.c.atoms_until(&Tok::RBracket)?;
-                        let elem = self.prim()?;
-                        Guard::Fits { dims, elem }
                     }
                     "assert_allocated" => {
                         let dest = self.c.ident()?;
@@ -408,6 +402,23 @@ impl Parser<'_> {
                     {
                         self.c.bump();
                         View::Transpose(self.c.ident()?)
+                    } else if is_word(self.c.peek(), "placed")
+                        && matches!(self.c.peek_at(1), Tok::Ident(_))
+                    {
+                        self.c.bump();
+                        let part = self.c.ident()?;
+                        self.c.expect(&Tok::LBracket)?;
+                        let lo = self.c.atom()?;
+                        self.c.expect(&Tok::Colon)?;
+                        let hi = self.c.atom()?;
+                        self.c.expect(&Tok::RBracket)?;
+                        self.c.expect(&Tok::In)?;
+                        View::Placed {
+                            part,
+                            lo,
+                            hi,
+                            root: self.c.ident()?,
+                        }
                     } else if is_word(self.c.peek(), "reverse")
                         && matches!(self.c.peek_at(1), Tok::Ident(_))
                     {

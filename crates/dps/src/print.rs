@@ -148,9 +148,6 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                     "assert_grown {dest} unless build [{}] fails in its first row",
                     atoms(build, ", ")
                 ),
-                Guard::Fits { dims, elem } => {
-                    format!("assert_fits [{}]{}", atoms(dims, ", "), elem.name())
-                }
                 Guard::Irregular {
                     at,
                     first,
@@ -180,6 +177,9 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                 View::Reshape(x, ds) => format!("reshape [{}] {x}", atoms(ds, ", ")),
                 View::Transpose(x) => format!("transpose {x}"),
                 View::Reverse(x) => format!("reverse {x}"),
+                View::Placed { part, lo, hi, root } => {
+                    format!("placed {part}[{}:{}] in {root}", a(lo), a(hi))
+                }
             };
             let _ = writeln!(
                 s,

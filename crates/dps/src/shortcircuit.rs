@@ -10,11 +10,18 @@
 //! | rule | effect |
 //! | --- | --- |
 //! | `hoist-size-lets` | a scalar computed at the top of an `alloc` body from names outside it, by arithmetic that cannot fail, moves in front of the scope (so a scope nested further in, sized by it, can merge with this one) |
-//! | `short-circuit` | `alloc b { …b written…; view v = D[lo:hi]; copy v := b }`, with `D`, `lo`, `hi` known before the scope, `b`'s dims provably `v`'s, nothing reading `D` in between, and `b` dead after the copy: `b` becomes the view `D[lo:hi]` at the start of the scope and the copy goes |
+//! | `short-circuit` | `alloc b { …b written…; view v = D[lo:hi]; copy v := b }`, with `D`, `lo`, `hi` known where `b` is first written, `b`'s dims provably `v`'s, nothing reading `D` before the copy, and `b` dead after it: `b` becomes `placed D[lo:hi] in root` there, and the buffer goes |
 //!
-//! Errors keep their place: the out-of-memory error the buffer's allocation
-//! would have raised is an `assert_fits` at the buffer's construct, and an
-//! entry result's `assert_allocated` in the scope moves in front of the view.
+//! A placed view ([`View::Placed`]) is the part where it exists and is in
+//! bounds, else storage of its own allocated there, at the buffer's
+//! construct: where the storage is missing (an entry result too large for
+//! memory, a buffer whose lazy allocation is too large) or the part out of
+//! bounds (sizes computed for a construct whose evaluation fails first), the
+//! program runs exactly as before. The copy stays, and copies nothing when
+//! the piece is in place (source and destination are the same memory); the
+//! view it writes through and the copy keep the part's bounds check and the
+//! storage's out-of-memory check where they were, so errors keep the
+//! interpreter's order.
 
 use crate::ir::*;
 use crate::simplify::{Fresh, everywhere, top_binds};
@@ -218,10 +225,10 @@ impl Sizes {
             Some(ArrDef::View(v)) => match v {
                 View::Alias(x) => self.dim(x, k, fuel),
                 View::Row(x, _) => self.dim(x, k + 1, fuel),
-                View::Slice(x, lo, hi) if k == 0 => {
+                View::Slice(_, lo, hi) | View::Placed { lo, hi, .. } if k == 0 => {
                     Dim::Sub(Box::new(self.atom(hi, fuel)), Box::new(self.atom(lo, fuel)))
                 }
-                View::Slice(x, ..) => self.dim(x, k, fuel),
+                View::Slice(x, ..) | View::Placed { part: x, .. } => self.dim(x, k, fuel),
                 View::Reshape(_, ds) => match ds.get(k) {
                     Some(d) => self.atom(d, fuel),
                     None => Dim::DimOf(a.clone(), k),
@@ -256,7 +263,13 @@ impl Sizes {
 const FUEL: usize = 64;
 
 /// `short-circuit`.
-pub(crate) fn short_circuit(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
+pub(crate) fn short_circuit(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
+    // (once the scopes are merged: what a scope's body used before a piece
+    // is then in the body)
+    let mut probe = stmts.clone();
+    if hoist_size_lets(&mut probe, fresh) || crate::simplify::merge_allocations(&mut probe, fresh) {
+        return false;
+    }
     let strided = strided_views(stmts);
     let sizes = Sizes::of(stmts);
     let grown: HashSet<Name> = grown_outs(stmts).into_iter().collect();
@@ -306,21 +319,20 @@ fn loop_storage(stmts: &[Stmt], out: &mut HashSet<Name>) {
 }
 
 struct Plan {
-    /// Index of the copy in the scope's body.
+    /// Index of the copy in the scope's body (it stays: a copy of an array
+    /// onto itself, skipped at run time, where the piece is in place).
     copy: usize,
-    /// Index of the view the copy writes (dead once the copy goes).
-    target: Option<usize>,
     /// Index of the first statement that mentions the buffer: where the
-    /// view it becomes is made (and its out-of-memory check).
+    /// view it becomes is made.
     first: usize,
     /// The view the buffer becomes.
     view: View,
-    /// Statements to move in front of it, in order: an entry result's
-    /// allocation guard, the view of the storage written into (when it is
-    /// made in the scope, after `first`).
+    /// Statements to move in front of it: the view of the storage written
+    /// into, when it is made in the scope after `first`.
     moves: Vec<usize>,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn plan_for(
     b: &Buf,
     body: &Block,
@@ -390,7 +402,7 @@ fn plan_for(
     if !atoms.iter().all(|a| known(a)) {
         return None;
     }
-    let mut moves = Vec::new();
+
     let d_view = if later.contains(d) {
         let k = body.stmts[first..c]
             .iter()
@@ -423,76 +435,23 @@ fn plan_for(
             return None;
         }
     }
-    // nothing before the copy touches `d`'s storage but views of it, its
-    // dims, its allocation guard and writes into other parts of it
-    let mut ready = None;
-    for (k, s) in body.stmts[..c].iter().enumerate() {
-        if let Stmt::Guard {
-            guard: Guard::DestReady { dest, build },
-            ..
-        } = s
-            && sizes.root(dest) == &root
-        {
-            if !build.is_empty() {
-                return None;
-            }
-            ready.get_or_insert(k);
-            continue;
-        }
-        if reads_root(s, &root, sizes) {
+    // nothing before the copy reads `d`'s storage
+    for st in &body.stmts[..c] {
+        if reads_root(st, &root, sizes) {
             return None;
         }
     }
-    // The storage of `d` is now touched from `first` on (its allocation
-    // guard, or the out-of-memory check of its lazy allocation, with it):
-    // where it was first touched later, what runs in between must not be
-    // able to fail, so that no error moves behind an out-of-memory error of
-    // storage too large for memory (`concat (build (n - 1) f) huge`: the
-    // negative count first, as in the interpreter).
-    let touched = body.stmts[..c]
-        .iter()
-        .position(|s| touches_root(s, &root, sizes))
-        .unwrap_or(c);
-    // (buffers already used before `first` have had their lazy check)
-    let used: HashSet<Name> = body.stmts[..first]
-        .iter()
-        .flat_map(|s| {
-            let mut v: Vec<Name> = Vec::new();
-            uses_deep(s, &mut v);
-            v
-        })
-        .map(|n| sizes.root(&n).clone())
-        .collect();
-    if touched > first
-        && !body.stmts[first..touched]
-            .iter()
-            .all(|s| infallible(s, &b.var, &used, sizes))
-    {
-        return None;
-    }
-    if let Some(k) = ready
-        && k > first
-    {
-        moves.push(k);
-    }
-    moves.extend(d_view);
+    // the part, as a placed view: `d[lo:hi]`, or all of `d`
+    let (part, lo, hi) = match &view {
+        View::Slice(d, lo, hi) => (d.clone(), lo.clone(), hi.clone()),
+        _ => return None,
+    };
     Some(Plan {
         copy: c,
-        target,
         first,
-        view,
-        moves,
+        view: View::Placed { part, lo, hi, root },
+        moves: d_view.into_iter().collect(),
     })
-}
-
-/// The names `s` reads, nested statements included.
-fn uses_deep(s: &Stmt, out: &mut Vec<Name>) {
-    out.extend(stmt_uses(s).into_iter().cloned());
-    for b in nested_blocks(s) {
-        for t in b {
-            uses_deep(t, out);
-        }
-    }
 }
 
 /// Every name bound in `stmts`, nested statements included.
@@ -540,41 +499,6 @@ fn defined_in(stmts: &[Stmt]) -> HashSet<Name> {
     out
 }
 
-/// Does `s` (nested included) mention storage whose root is `root`?
-fn touches_root(s: &Stmt, root: &Name, sizes: &Sizes) -> bool {
-    stmt_uses(s).iter().any(|n| sizes.root(n) == root)
-        || nested_blocks(s)
-            .iter()
-            .any(|b| b.iter().any(|t| touches_root(t, root, sizes)))
-}
-
-/// Can `s` not fail at run time (no check, no read of an element, no
-/// allocation)? A view of the buffer `own` being short-circuited is made by
-/// the translation in its bounds.
-fn infallible(s: &Stmt, own: &Name, used: &HashSet<Name>, sizes: &Sizes) -> bool {
-    let nested = |bs: Vec<&Vec<Stmt>>| {
-        bs.iter()
-            .all(|b| b.iter().all(|t| infallible(t, own, used, sizes)))
-    };
-    // (the first use of another buffer checks its lazy allocation)
-    if stmt_uses(s).iter().any(|n| {
-        let r = sizes.root(n);
-        r != own && !used.contains(r) && matches!(sizes.arrays.get(r), Some(ArrDef::Buf(_)))
-    }) {
-        return false;
-    }
-    match s {
-        Stmt::View { view, .. } => !stmt_can_fail(s) || sizes.root(view.source()) == own,
-        Stmt::For { .. } | Stmt::Fold { .. } | Stmt::If { .. } => nested(nested_blocks(s)),
-        Stmt::Alloc { .. }
-        | Stmt::Reduce { .. }
-        | Stmt::Loop { .. }
-        | Stmt::Call { .. }
-        | Stmt::Grow { .. } => false,
-        _ => !stmt_can_fail(s),
-    }
-}
-
 /// Does `s` (nested included) read, grow or guard storage whose root is
 /// `root` (other than through a view, a `dim`, or a write)?
 fn reads_root(s: &Stmt, root: &Name, sizes: &Sizes) -> bool {
@@ -584,15 +508,17 @@ fn reads_root(s: &Stmt, root: &Name, sizes: &Sizes) -> bool {
             exp: SExp::Load(a, _) | SExp::LoadOr0(a, _),
             ..
         } => hit(a),
-        Stmt::Copy { src, .. } => hit(src),
+        // (a copy from a placed piece reads its own storage, or nothing)
+        Stmt::Copy { src, .. } => {
+            hit(src)
+                && !matches!(
+                    sizes.arrays.get(src),
+                    Some(ArrDef::View(View::Placed { .. }))
+                )
+        }
         Stmt::Call { args, .. } => args.iter().any(|a| matches!(a, Atom::Var(x) if hit(x))),
         Stmt::Loop { arrays, .. } => arrays.iter().any(|st| hit(&st.out)),
         Stmt::Grow { dest, .. } => hit(dest),
-        Stmt::Guard {
-            guard:
-                Guard::DestReady { dest, .. } | Guard::DestRows { dest, .. } | Guard::Grown { dest, .. },
-            ..
-        } => hit(dest),
         _ => false,
     };
     direct
@@ -606,26 +532,8 @@ fn apply(scope: &mut Stmt, bi: usize, plan: Plan) {
         return;
     };
     let b = bufs.remove(bi);
-    // (an array of constant dims of fewer than 2^32 elements always fits)
-    let small = b
-        .dims
-        .iter()
-        .try_fold(1i64, |acc, d| match d {
-            Atom::Const(Const::I64(k)) => acc.checked_mul((*k).max(0)),
-            _ => None,
-        })
-        .is_some_and(|n| n < 1 << 32);
-    let mut front = Vec::new();
-    if !small {
-        front.push(Stmt::Guard {
-            guard: Guard::Fits {
-                dims: b.dims.clone(),
-                elem: b.elem,
-            },
-            span: b.span,
-        });
-    }
-    front.extend(plan.moves.iter().map(|&k| body.stmts[k].clone()));
+    let _ = plan.copy;
+    let mut front: Vec<Stmt> = plan.moves.iter().map(|&k| body.stmts[k].clone()).collect();
     front.push(Stmt::View {
         var: b.var.clone(),
         elem: b.elem,
@@ -633,37 +541,12 @@ fn apply(scope: &mut Stmt, bi: usize, plan: Plan) {
         view: plan.view,
         span: b.span,
     });
-    // (the copy, the view it wrote through, and what moved go; the view is
-    // dead without the copy, and its bounds are the new view's)
-    let target_dead = plan.target.and_then(|t| match &body.stmts[t] {
-        Stmt::View { var, .. } => {
-            let rest: Vec<Stmt> = body
-                .stmts
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| *k != plan.copy && *k != t)
-                .map(|(_, s)| s.clone())
-                .collect();
-            let used = mentions(&rest, var)
-                || body
-                    .results
-                    .iter()
-                    .any(|r| matches!(r, Atom::Var(x) if x == var));
-            (!used).then_some(t)
-        }
-        _ => None,
-    });
-    let mut gone: Vec<usize> = plan.moves.clone();
-    gone.push(plan.copy);
-    gone.extend(target_dead);
-    gone.sort_unstable();
-    gone.dedup();
     let mut kept = Vec::new();
     for (k, s) in std::mem::take(&mut body.stmts).into_iter().enumerate() {
         if k == plan.first {
             kept.append(&mut front);
         }
-        if !gone.contains(&k) {
+        if !plan.moves.contains(&k) {
             kept.push(s);
         }
     }

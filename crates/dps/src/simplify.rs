@@ -180,7 +180,7 @@ pub(crate) fn top_binds(ss: &[Stmt]) -> HashSet<Name> {
         .collect()
 }
 
-fn merge_allocations(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
+pub(crate) fn merge_allocations(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
     everywhere(stmts, &mut |ss| {
         let mut changed = false;
         for s in ss.iter_mut() {

@@ -192,6 +192,18 @@ impl V<'_> {
                             self.err(format!("slice `{var}` of rank {rank} of `{x}` of rank {r}"));
                         }
                     }
+                    View::Placed { part, lo, hi, root } => {
+                        self.scalar(env, lo);
+                        self.scalar(env, hi);
+                        self.array(env, root);
+                        if let Some((_, r)) = self.array(env, part)
+                            && r != *rank
+                        {
+                            self.err(format!(
+                                "placed `{var}` of rank {rank} of `{part}` of rank {r}"
+                            ));
+                        }
+                    }
                     View::Transpose(x) => {
                         if let Some((_, r)) = self.array(env, x)
                             && (r != *rank || r < 2)
