@@ -1553,18 +1553,17 @@ impl Lower<'_> {
                 // bounds; else (an entry result too large for memory, a
                 // buffer whose lazy allocation was too large, sizes of a
                 // construct whose evaluation fails first) storage of its own,
-                // out of memory here if it does not fit either: the program
-                // then runs as it would without the view.
-                let (l, h) = (self.atom(lo), self.atom(hi));
-                let mut present = Exp::op(
-                    "&&",
-                    Exp::op(
-                        "&&",
-                        Exp::op(">=", l.clone(), Exp::i64(0)),
-                        Exp::op("<=", l, h.clone()),
-                    ),
-                    Exp::op("<=", h, self.dim(part, 0)),
-                );
+                // allocated lazily as the buffer was (out of memory at its
+                // first use, at the piece's construct): the program then runs
+                // as it would without the view.
+                let mut conds = Vec::new();
+                if !matches!(lo, Atom::Const(Const::I64(c)) if *c >= 0) {
+                    conds.push(Exp::op(">=", self.atom(lo), Exp::i64(0)));
+                }
+                if lo != hi {
+                    conds.push(Exp::op("<=", self.atom(lo), self.atom(hi)));
+                }
+                conds.push(Exp::op("<=", self.atom(hi), self.dim(part, 0)));
                 if self.is_entry
                     && let Some(&k) = self.dest_index.get(root)
                 {
@@ -1572,38 +1571,58 @@ impl Lower<'_> {
                         "weir_dest_missing".into(),
                         vec![Exp::var("ctx"), Exp::Const(Const::I32(k as i32))],
                     );
-                    present = Exp::op("&&", Exp::Pre("!", Box::new(missing)), present);
+                    conds.insert(0, Exp::Pre("!", Box::new(missing)));
                 }
-                if let Some(n) = self.counts.get(root) {
-                    present = Exp::op(
-                        "&&",
-                        Exp::op(">=", Exp::Var(n.clone()), Exp::i64(0)),
-                        present,
-                    );
+                for src in [root, part] {
+                    if let Some(n) = self.counts.get(src) {
+                        conds.insert(0, Exp::op(">=", Exp::Var(n.clone()), Exp::i64(0)));
+                    }
                 }
-                let n = self.fresh("placed_n");
+                let present = conds
+                    .into_iter()
+                    .reduce(|a, b| Exp::op("&&", a, b))
+                    .unwrap_or(Exp::i64(1));
+                let n = self.fresh(&format!("{}_n", c_name(var)));
+                let lazy_n = self.fresh("placed_n");
                 let own = self.fresh("placed");
                 let loc = self.loc(span);
+                out.push(I::Decl(
+                    n.clone(),
+                    CTy::Prim(PrimType::I64),
+                    Some(Exp::i64(0)),
+                ));
                 let missing = vec![
                     I::Count {
-                        var: n.clone(),
-                        dims,
+                        var: lazy_n.clone(),
+                        dims: dims.clone(),
                         when: vec![],
                         elem,
                         loc,
-                        lazy: false,
+                        lazy: true,
                     },
                     I::Alloc {
                         ptr: own.clone(),
                         elem,
-                        elems: Exp::Var(n),
+                        elems: Exp::Call("weir_lazy_n".into(), vec![Exp::Var(lazy_n.clone())]),
                         kind: AllocKind::Region,
                         loc,
                     },
                     I::Set(c_name(var), Exp::Var(own)),
+                    I::Set(n.clone(), Exp::Var(lazy_n)),
                 ];
                 out.push(I::If(present, vec![I::Set(c_name(var), at)], missing));
                 self.placed.insert(var.to_string());
+                self.counts.insert(var.to_string(), n.clone());
+                // (its out-of-memory check waits for its first use)
+                self.need_inside.push((
+                    var.to_string(),
+                    I::NeedCount {
+                        var: n,
+                        dims,
+                        elem,
+                        loc,
+                    },
+                ));
                 for k in 1..rank {
                     self.equate(dkey(var, k), &Atom::Var(dkey(part, k)));
                 }
