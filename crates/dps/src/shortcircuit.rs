@@ -73,17 +73,13 @@ pub(crate) fn hoist_size_lets(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
 
 /// Arithmetic that cannot fail and reads no element.
 fn pure_size(e: &SExp) -> bool {
-    match e {
-        SExp::Atom(_)
-        | SExp::Un(..)
-        | SExp::Convert(..)
-        | SExp::Math(..)
-        | SExp::Dim(..)
-        | SExp::DivOr0(..)
-        | SExp::RemOr0(..) => true,
-        SExp::Bin(op, ..) => !matches!(op, BinOp::Div | BinOp::Rem | BinOp::Pow),
-        SExp::Load(..) | SExp::LoadOr0(..) => false,
-    }
+    let s = Stmt::Let {
+        var: String::new(),
+        ty: PrimType::I64,
+        exp: e.clone(),
+        span: Span::default(),
+    };
+    !matches!(e, SExp::Load(..) | SExp::LoadOr0(..)) && !stmt_can_fail(&s)
 }
 
 fn sexp_names(e: &SExp) -> Vec<&Name> {
@@ -460,36 +456,10 @@ fn defined_in(stmts: &[Stmt]) -> HashSet<Name> {
     fn go(stmts: &[Stmt], out: &mut HashSet<Name>) {
         for s in stmts {
             out.extend(stmt_binds(s).into_iter().cloned());
-            match s {
-                Stmt::Alloc { bufs, .. } => out.extend(bufs.iter().map(|b| b.var.clone())),
-                Stmt::For { i, .. } => {
-                    out.insert(i.clone());
-                }
-                Stmt::Fold { acc, i, .. } => {
-                    out.insert(i.clone());
-                    out.extend(acc.iter().map(|(n, _)| n.clone()));
-                }
-                Stmt::Reduce { i, op, .. } => {
-                    out.insert(i.clone());
-                    out.extend(op.a.iter().chain(&op.b).cloned());
-                }
-                Stmt::Loop {
-                    scalars,
-                    arrays,
-                    form,
-                    ..
-                } => {
-                    out.extend(scalars.iter().map(|(n, _, _)| n.clone()));
-                    for st in arrays {
-                        out.insert(st.var.clone());
-                        out.insert(st.next.clone());
-                    }
-                    if let LoopForm::For(i, _) = form {
-                        out.insert(i.clone());
-                    }
-                }
-                _ => {}
+            if let Stmt::Alloc { bufs, .. } = s {
+                out.extend(bufs.iter().map(|b| b.var.clone()));
             }
+            out.extend(crate::simplify::loop_params(s));
             for b in nested_blocks(s) {
                 go(b, out);
             }

@@ -216,7 +216,7 @@ pub(crate) fn merge_allocations(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
 }
 
 /// The names a loop statement binds for its body (index, accumulators, state).
-fn loop_params(s: &Stmt) -> HashSet<Name> {
+pub(crate) fn loop_params(s: &Stmt) -> HashSet<Name> {
     let mut v = HashSet::new();
     match s {
         Stmt::For { i, .. } => {
