@@ -13,27 +13,9 @@
 pub use weir_ir::{Atom, BinOp, Const, MathFn, Name, PrimType, Span, UnOp};
 use weir_shape::Dim;
 
-/// The type of a DPS variable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DType {
-    Scalar(PrimType),
-    /// A dense row-major array of `rank` dimensions (its dims travel with it).
-    Array(PrimType, usize),
-}
-
-impl DType {
-    pub fn prim(self) -> PrimType {
-        match self {
-            DType::Scalar(p) | DType::Array(p, _) => p,
-        }
-    }
-    pub fn rank(self) -> usize {
-        match self {
-            DType::Scalar(_) => 0,
-            DType::Array(_, r) => r,
-        }
-    }
-}
+/// The type of a DPS variable: a scalar, or a dense row-major array of
+/// `rank` dimensions (the shape stage's leaf type).
+pub use weir_shape::walk::DType;
 
 /// Scalar expressions.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,11 +1,17 @@
-//! The DPS translation (dps-ftilde §3.2, Fig. 6) together with the shape
-//! translation (Fig. 7) it relies on.
+//! The DPS translation (dps-ftilde §3.2, Fig. 6), consuming the shape stage.
 //!
 //! Input: the optimized core IR (first-order; `build`/`ifold`/`ireduce`, loops and
 //! a few kept primitives). Output: a [`crate::ir::Program`] in which every
 //! array-returning function takes its destinations first and every intermediate
 //! array lives in an `alloc` scope whose size was computed, before its values,
 //! from shapes only.
+//!
+//! The shapes come from the shape stage, `weir_shape::walk` (Fig. 7 and size
+//! slicing: existentials named at their producers, loop shape slices, the
+//! E0801 rejections): each function's translation owns a
+//! [`weir_shape::walk::ShapeWalk`] (`FunTr::w`), asks it for the shape of
+//! every statement it translates ([`ShapeWalk::shape_exp`]) and binds the
+//! leaves it creates itself (buffers, views, loop states) in it.
 //!
 //! Rules, in the paper's terms:
 //! - (D-Let) `let x = e1 in e2` with an array `e1`: `alloc (S[e1]) (λr. D[e1] r; D[e2] d)`
@@ -18,7 +24,8 @@
 //! - (D-VarVector) an array variable returned where a destination is expected is
 //!   copied.
 //! - (S-If), (S-Reduce): an `if` whose branches have different shapes, or a loop
-//!   whose array state changes shape, is rejected with both shapes in the message.
+//!   whose array state changes shape, is sized by existentials where size
+//!   slicing can bound them, else rejected with both shapes in the message.
 //!
 //! Where a shape cannot be proved equal to the destination it is written into, an
 //! explicit run-time [`Stmt::Check`] guards the write.
@@ -26,77 +33,15 @@
 use crate::ir::*;
 use std::collections::HashMap;
 use weir_ir::{self as core, Builtin, Size, Type};
-use weir_shape::env::{LeafRule, Read, ShapeEnv};
-use weir_shape::{Dim, SliceDim};
+use weir_shape::Dim;
+use weir_shape::walk::{
+    Leaf, R, ShapeSig, ShapeWalk, error, filter_count, flat_type, has_elem, if_count, if_dim,
+    loop_dim, loop_size, lparam, outer, part_count, row_size, unbounded,
+};
 
-/// A translation error (the construct is outside what the C backend compiles).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Error {
-    pub span: Span,
-    pub message: String,
-    pub help: String,
-    /// Where the value a rejected size depends on is computed, and a label
-    /// for it (a secondary span of the diagnostic).
-    pub note: Option<(Span, String)>,
-}
-
-type R<T> = Result<T, Error>;
-
-fn error<T>(span: Span, message: impl Into<String>, help: impl Into<String>) -> R<T> {
-    Err(Error {
-        span,
-        message: message.into(),
-        help: help.into(),
-        note: None,
-    })
-}
-
-/// One flattened component of a core value.
-#[derive(Clone, Debug, PartialEq)]
-struct Leaf {
-    atom: Atom,
-    ty: DType,
-}
-
-impl Leaf {
-    fn name(&self) -> Option<&Name> {
-        match &self.atom {
-            Atom::Var(v) => Some(v),
-            Atom::Const(_) => None,
-        }
-    }
-}
-
-/// Leaf types of a core type, with their sizes (outer dimension first).
-fn flat_type(t: &Type) -> Option<Vec<(DType, Vec<Size>)>> {
-    match t {
-        Type::Prim(p) => Some(vec![(DType::Scalar(*p), vec![])]),
-        Type::Tuple(ts) => {
-            let mut v = Vec::new();
-            for t in ts {
-                v.extend(flat_type(t)?);
-            }
-            Some(v)
-        }
-        Type::Array(sz, e) => Some(
-            flat_type(e)?
-                .into_iter()
-                .map(|(d, mut szs)| {
-                    szs.insert(0, sz.clone());
-                    (DType::Array(d.prim(), d.rank() + 1), szs)
-                })
-                .collect(),
-        ),
-        Type::Fun(..) | Type::Infer(_) => None,
-    }
-}
-
-/// The callee information a call site needs.
-#[derive(Clone, Debug)]
-struct Sig {
-    params: Vec<Param>,
-    dests: Vec<DestParam>,
-}
+/// A translation error (the construct is outside what the C backend
+/// compiles): the shape stage's.
+pub use weir_shape::walk::Error;
 
 /// Translate a whole (optimized, first-order) program. Errors are collected per
 /// function; a function with an error is left out.
@@ -114,7 +59,7 @@ pub fn translate(prog: &core::Program) -> Result<Program, Vec<Error>> {
 /// one left out is left out too (its error says so).
 pub fn translate_partial(prog: &core::Program) -> (Program, Vec<(Name, Error)>) {
     let mut out = Program::default();
-    let mut sigs: HashMap<Name, Sig> = HashMap::new();
+    let mut sigs: HashMap<Name, ShapeSig> = HashMap::new();
     let mut errors = Vec::new();
     // Callees come before callers in the core program (no recursion).
     for d in &prog.defs {
@@ -124,9 +69,13 @@ pub fn translate_partial(prog: &core::Program) -> (Program, Vec<(Name, Error)>) 
                 crate::materialize::run(&mut f);
                 sigs.insert(
                     f.name.clone(),
-                    Sig {
-                        params: f.params.clone(),
-                        dests: f.dests.clone(),
+                    ShapeSig {
+                        params: f.params.iter().map(|p| p.name.clone()).collect(),
+                        dests: f
+                            .dests
+                            .iter()
+                            .map(|dp| (dp.shape.clone(), dp.spans.clone()))
+                            .collect(),
                     },
                 );
                 out.funs.push(f);
@@ -137,33 +86,18 @@ pub fn translate_partial(prog: &core::Program) -> (Program, Vec<(Name, Error)>) 
     (out, errors)
 }
 
+/// The translation of one function: its shape walk (`weir_shape::walk`),
+/// which it consumes, and the state of the value translation.
 struct FunTr<'a> {
-    sigs: &'a HashMap<Name, Sig>,
-    /// What is known about the function's sizes (`weir_shape::env`).
-    sh: ShapeEnv,
-    /// Core variable → its leaves.
-    vars: HashMap<Name, Vec<Leaf>>,
-    /// Core variable → its core type.
-    types: HashMap<Name, Type>,
-    /// DPS array variable → shape.
-    shapes: HashMap<Name, Vec<Dim>>,
-    fresh: usize,
-    /// Types of scalar variables introduced by the translation.
-    scalar_types: HashMap<Name, PrimType>,
-    /// The location of each local's definition (for E0801's note on the
-    /// value a size depends on).
-    def_spans: HashMap<Name, Span>,
+    /// The shapes of the function's leaves and what is known about its
+    /// sizes.
+    w: ShapeWalk<'a>,
     /// The function's result destinations: for each dim, the size its
     /// declared type names (checked with the interpreter's message).
     result_sizes: HashMap<Name, Vec<Option<String>>>,
     fun_name: Name,
     /// Results already guarded by a [`Guard::DestReady`] on this path.
     ready: std::collections::HashSet<Name>,
-    /// The row length of a `build` whose rows are filtered
-    /// ([`FunTr::build_rows_stmt`]) when it has no rows: the row's size with
-    /// every `filter` count 0 (the interpreter's probe of an empty `build`
-    /// filters an empty stand-in row).
-    row_empty: HashMap<Name, Dim>,
     /// An entry's results whose outer size is existential: the caller
     /// allocates an upper bound, the entry writes the first rows and returns
     /// their number ([`ResultPart::Size`]).
@@ -186,19 +120,10 @@ struct FunTr<'a> {
     /// row views of the `build`s of rows writing them: the storage, whose
     /// [`Guard::Grown`] each row gets where it is first written.
     soft_rows: HashMap<Name, Name>,
-    /// The next lengths of loop states no size bounds ([`unbounded`]): the
-    /// error to report if the body writes such a state directly.
-    unbounded: HashMap<Name, Error>,
     /// Set when the body wrote such a state directly.
     unbounded_hit: Option<Error>,
-    /// The final length of a loop's changing array state, as the loop's shape
-    /// slice run ([`Dim::Slice`]; at least 0): what a later loop's slice starts from.
-    final_sizes: HashMap<Name, Dim>,
     /// Uses of each variable in the function (nested bodies included).
     uses: HashMap<Name, usize>,
-    /// `i64` scalars computed from data: neither shape arithmetic
-    /// ([`FunTr::defs`]) nor a read of an argument ([`FunTr::reads`]).
-    data: std::collections::HashSet<Name>,
     /// An entry's results written only once known: of existential outer
     /// size with no bound from the arguments ([`DestParam::unbounded`]), or
     /// of existential inner size ([`FunTr::exist_dim`]). Nothing is written
@@ -213,44 +138,21 @@ struct FunTr<'a> {
 }
 
 impl<'a> FunTr<'a> {
-    fn new(sigs: &'a HashMap<Name, Sig>, _d: &core::FunDef) -> R<FunTr<'a>> {
+    fn new(sigs: &'a HashMap<Name, ShapeSig>, d: &core::FunDef) -> R<FunTr<'a>> {
         Ok(FunTr {
-            sigs,
-            sh: ShapeEnv {
-                entry: _d.entry,
-                ..ShapeEnv::default()
-            },
-            vars: HashMap::new(),
-            types: HashMap::new(),
-            shapes: HashMap::new(),
-            fresh: 0,
-            scalar_types: HashMap::new(),
-            def_spans: HashMap::new(),
+            w: ShapeWalk::new(sigs, d.entry),
             result_sizes: HashMap::new(),
-            fun_name: _d.name.clone(),
+            fun_name: d.name.clone(),
             ready: Default::default(),
-            row_empty: HashMap::new(),
             exist_dests: Default::default(),
             lazy_grow: HashMap::new(),
             result_rows: HashMap::new(),
             soft_rows: HashMap::new(),
-            unbounded: HashMap::new(),
             unbounded_hit: None,
-            uses: weir_ir::visit::use_counts(_d),
-            final_sizes: HashMap::new(),
-            data: Default::default(),
+            uses: weir_ir::visit::use_counts(d),
             late_dests: Default::default(),
             exist_dim: HashMap::new(),
         })
-    }
-
-    fn fresh(&mut self, base: &str) -> Name {
-        self.fresh += 1;
-        format!("{base}{}", self.fresh)
-    }
-
-    fn bind_depth(&mut self, n: &Name) {
-        self.sh.depth.insert(n.clone(), self.sh.cur);
     }
 
     fn run(mut self, d: &core::FunDef) -> R<Fun> {
@@ -266,7 +168,7 @@ impl<'a> FunTr<'a> {
                     "the C backend compiles first-order programs; this function should have been inlined",
                 );
             };
-            self.types.insert(p.clone(), t.clone());
+            self.w.types.insert(p.clone(), t.clone());
             let mut ls = Vec::new();
             for (k, (ty, sizes)) in leaves.iter().enumerate() {
                 let name = if leaves.len() == 1 {
@@ -278,7 +180,7 @@ impl<'a> FunTr<'a> {
                     name: name.clone(),
                     ty: *ty,
                 });
-                self.bind_depth(&name);
+                self.w.bind_depth(&name);
                 if let DType::Array(..) = ty {
                     let mut shape = Vec::new();
                     for (j, sz) in sizes.iter().enumerate() {
@@ -287,7 +189,7 @@ impl<'a> FunTr<'a> {
                             Size::Var(n) if d.size_params.contains(n) => {
                                 if let Some(prev) = size_home.get(n) {
                                     // A repeated size parameter: check it.
-                                    let got = self.fresh("s");
+                                    let got = self.w.fresh("s");
                                     prologue.push(Stmt::Let {
                                         var: got.clone(),
                                         ty: PrimType::I64,
@@ -317,10 +219,10 @@ impl<'a> FunTr<'a> {
                                         exp: SExp::Dim(name.clone(), j),
                                         span: d.span,
                                     });
-                                    self.bind_depth(n);
-                                    self.sh.defs.insert(n.clone(), here.clone());
-                                    self.scalar_types.insert(n.clone(), PrimType::I64);
-                                    self.vars.insert(
+                                    self.w.bind_depth(n);
+                                    self.w.sh.defs.insert(n.clone(), here.clone());
+                                    self.w.scalar_types.insert(n.clone(), PrimType::I64);
+                                    self.w.vars.insert(
                                         n.clone(),
                                         vec![Leaf {
                                             atom: Atom::Var(n.clone()),
@@ -332,7 +234,7 @@ impl<'a> FunTr<'a> {
                             }
                             Size::Const(c) => {
                                 // Checked at the boundary like a size parameter.
-                                let got = self.fresh("s");
+                                let got = self.w.fresh("s");
                                 prologue.push(Stmt::Let {
                                     var: got.clone(),
                                     ty: PrimType::I64,
@@ -358,18 +260,18 @@ impl<'a> FunTr<'a> {
                             _ => shape.push(here),
                         }
                     }
-                    self.shapes.insert(name.clone(), shape);
+                    self.w.shapes.insert(name.clone(), shape);
                 }
                 ls.push(Leaf {
                     atom: Atom::Var(name),
                     ty: *ty,
                 });
             }
-            self.vars.insert(p.clone(), ls);
+            self.w.vars.insert(p.clone(), ls);
         }
         // Size parameters that only appear in scalar positions are bound by
         // their home; scalar i64 params are shape leaves themselves.
-        self.sh.size_home = size_home.clone();
+        self.w.sh.size_home = size_home.clone();
         // Result shape template.
         let Some(ret_leaves) = flat_type(&d.ret) else {
             return error(
@@ -385,7 +287,7 @@ impl<'a> FunTr<'a> {
         // Declared result sizes checked after the body: (destination, dimension,
         // declared size in terms of the parameters, its name in the type).
         let mut deferred: Vec<(usize, usize, Dim, Size)> = Vec::new();
-        let structural = self.shape_of_body_result(&d.body)?;
+        let structural = self.w.shape_of_body_result(&d.body)?;
         let mut si = 0;
         for (ty, sizes) in &ret_leaves {
             match ty {
@@ -415,7 +317,7 @@ impl<'a> FunTr<'a> {
                         // interpreter does (an error inside the body comes first).
                         let body_dim = st
                             .get(j)
-                            .and_then(|s| self.sh.expand_to_params(s, &size_home).ok());
+                            .and_then(|s| self.w.sh.expand_to_params(s, &size_home).ok());
                         let dim = match from_type {
                             Some(x) => match body_dim {
                                 Some(b) if !weir_shape::same_dim(&b, &x) => {
@@ -432,7 +334,7 @@ impl<'a> FunTr<'a> {
                                         "declare the result sizes in terms of the parameters",
                                     );
                                 };
-                                let exact = self.sh.expand_to_params(s, &size_home);
+                                let exact = self.w.sh.expand_to_params(s, &size_home);
                                 // An entry's outer size known only once the body
                                 // has run (a filter's count, an `if`'s length):
                                 // the caller allocates an upper bound computed
@@ -441,7 +343,7 @@ impl<'a> FunTr<'a> {
                                 // bound, except an outer one alone: below)
                                 let bound = match &exact {
                                     Err(_) if d.entry && !unbounded => {
-                                        self.sh.param_bound(s, true, &size_home, 64)
+                                        self.w.sh.param_bound(s, true, &size_home, 64)
                                     }
                                     _ => None,
                                 };
@@ -463,11 +365,11 @@ impl<'a> FunTr<'a> {
                                 } else {
                                     exact.map_err(|v| Error {
                                     span: d.span,
-                                    note: self.size_note(&v),
+                                    note: self.w.size_note(&v),
                                     message: format!(
                                         "the result shape of `{}` depends on {}, a value computed inside it",
                                         d.name,
-                                        self.size_desc(&v)
+                                        self.w.size_desc(&v)
                                     ),
                                     help: if d.entry {
                                         "an entry point may return an array whose outer size is known only once it has run (a filter, an `if` with branches of different lengths): the caller allocates an upper bound computed from the arguments. Here no such bound was found (an inner size, or a size with no bound from the arguments); declare the result sizes with size parameters, or run with --interp".into()
@@ -478,7 +380,7 @@ impl<'a> FunTr<'a> {
                                 }
                             }
                         };
-                        spans.push(self.sh.origin_of(&dim).unwrap_or(d.span));
+                        spans.push(self.w.sh.origin_of(&dim).unwrap_or(d.span));
                         declared.push(match sz {
                             Size::Const(c) => Some(c.to_string()),
                             Size::Var(n) => Some(n.clone()),
@@ -486,7 +388,7 @@ impl<'a> FunTr<'a> {
                         });
                         shape.push(dim);
                     }
-                    let name = self.fresh("out");
+                    let name = self.w.fresh("out");
                     self.result_sizes.insert(name.clone(), declared);
                     results.push(ResultPart::Dest(dests.len()));
                     if unbounded {
@@ -539,8 +441,8 @@ impl<'a> FunTr<'a> {
                     }
                 })
                 .collect();
-            self.shapes.insert(dp.name.clone(), shape);
-            self.bind_depth(&dp.name);
+            self.w.shapes.insert(dp.name.clone(), shape);
+            self.w.bind_depth(&dp.name);
             dest_names.push(Some(dp.name.clone()));
         }
         // Results map onto destinations (scalar parts stay results).
@@ -606,24 +508,10 @@ impl<'a> FunTr<'a> {
         })
     }
 
-    /// `d` in terms of variables in scope here; an error if it depends on a
-    /// value that is only known after the array is computed.
-    fn resolve_here(&self, d: &Dim, span: Span) -> R<Dim> {
-        self.sh.resolve(d, self.sh.cur).map_err(|bad| Error {
-            span,
-            message: format!(
-                "the shape of this array depends on {}, which is not known before the array is computed",
-                self.size_desc(&bad)
-            ),
-            help: "Weir allocates every array before computing it (destination-passing style); data-dependent shapes are not supported by the C backend yet; run with --interp".into(),
-            note: self.size_note(&bad),
-        })
-    }
-
     /// `build n`'s check that `n` is not negative (the interpreter's error),
     /// unless it provably is not.
     fn build_count_guard(&self, n: &Atom, out: &mut Vec<Stmt>, span: Span) {
-        if !self.provably_nonneg(n) {
+        if !self.w.provably_nonneg(n) {
             out.push(Stmt::Guard {
                 guard: Guard::Core(core::Check::new(
                     core::CheckKind::NonNeg,
@@ -632,27 +520,6 @@ impl<'a> FunTr<'a> {
                 )),
                 span,
             });
-        }
-    }
-
-    /// Is the size `a` non-negative whatever the inputs (a constant, a dim)?
-    fn provably_nonneg(&self, a: &Atom) -> bool {
-        matches!(
-            self.sh.expand(&self.atom_dim(a)).simplify(),
-            Dim::Const(c) if c >= 0
-        ) || matches!(self.sh.expand(&self.atom_dim(a)).simplify(), Dim::DimOf(..))
-    }
-
-    /// Is the size `d` known to be at least 0 (its lower bound is)?
-    fn nonneg_dim(&self, d: &Dim) -> bool {
-        let lo = self
-            .sh
-            .bound(&self.sh.expand(d), false, 64)
-            .map(|b| b.simplify());
-        match lo {
-            Some(Dim::Const(c)) => c >= 0,
-            Some(Dim::DimOf(..)) => true,
-            _ => false,
         }
     }
 
@@ -695,7 +562,8 @@ impl<'a> FunTr<'a> {
             Some(r) => r.clone(),
             None => d.clone(),
         };
-        if self.sh.entry && self.result_sizes.contains_key(&root) && self.ready.insert(d.clone()) {
+        if self.w.sh.entry && self.result_sizes.contains_key(&root) && self.ready.insert(d.clone())
+        {
             out.push(Stmt::Guard {
                 guard: Guard::DestReady { dest: root, build },
                 span,
@@ -731,9 +599,9 @@ impl<'a> FunTr<'a> {
         }
         let rows = match (rows, &bound) {
             (Some(r), _) => r.clone(),
-            (None, Atom::Var(u)) if self.unbounded.contains_key(u) => {
+            (None, Atom::Var(u)) if self.w.unbounded.contains_key(u) => {
                 if self.unbounded_hit.is_none() {
-                    self.unbounded_hit = self.unbounded.get(u).cloned();
+                    self.unbounded_hit = self.w.unbounded.get(u).cloned();
                 }
                 return;
             }
@@ -778,237 +646,6 @@ impl<'a> FunTr<'a> {
         }
     }
 
-    /// Expand local variables (bound deeper than `max`) into their definitions.
-    /// The length `d` of the rows of a `build`, which depends on what a
-    /// `filter` in the row keeps: (an upper bound, its value for a `build` of
-    /// no rows), both from sizes known outside the `build`; `None` if it
-    /// depends on anything else computed in the row.
-    fn row_size(&mut self, d: &Dim, i: &Name, n: &Dim) -> Option<(Dim, Dim)> {
-        let max = self.sh.cur;
-        let empty = self
-            .sh
-            .expand_by(d, &|l| match l {
-                Dim::Var(v) | Dim::DimOf(v, _)
-                    if self.sh.depth.get(v).is_some_and(|x| *x <= max) =>
-                {
-                    LeafRule::Keep
-                }
-                // what the interpreter's probe of an empty `build` keeps
-                // (docs §6): nothing, in a filter and in every part of a
-                // partition
-                Dim::Var(v) if is_kept_count(v) && self.sh.exist_bounds.contains_key(v) => {
-                    LeafRule::Replace(Dim::Const(0))
-                }
-                // (the probe's index: 0)
-                Dim::Var(v) if v == i => LeafRule::Replace(Dim::Const(0)),
-                // the length of rows inside the row: the probe's, as for them
-                Dim::Var(v) if self.row_empty.contains_key(v) => {
-                    LeafRule::Replace(self.row_empty.get(v).cloned().unwrap_or(Dim::Const(0)))
-                }
-                _ => LeafRule::Expand,
-            })
-            .ok()?;
-        // (what that brought in, in names outside, the index 0)
-        let empty = self
-            .sh
-            .resolve_keeping(&empty, max, Some(i))
-            .ok()?
-            .map_leaves(&mut |l| match l {
-                Dim::Var(v) if v == i => Some(Dim::Const(0)),
-                _ => None,
-            });
-        let bound = self.sh.bound(d, true, 64)?;
-        let bound = self
-            .sh
-            .resolve_keeping(&bound, max, Some(i))
-            .ok()?
-            .simplify();
-        // a bound that depends on the index (`filter p (replicate i x)`): its
-        // largest value over the rows, a loop slice run before the `build`
-        let mut ls = Vec::new();
-        bound.leaves(&mut ls);
-        let bound = if ls.iter().any(|v| v == i) {
-            let n = self.sh.resolve(n, max).ok()?;
-            self.largest_over_rows(&bound, i, n)
-        } else {
-            bound
-        };
-        Some((bound, empty.simplify()))
-    }
-
-    /// The length `d` of the rows of `build n (\i -> ...)` where it depends on
-    /// the index `i` (and on elements of array parameters read at indices
-    /// computed from it: `map (\x -> iota x) a`), an O(1) shape slice per
-    /// row: (an upper bound, the largest length over all rows, a loop slice
-    /// of `n` O(1) steps run before the `build`; the length of row 0, which
-    /// is what the interpreter's probe of a `build` of no rows computes).
-    /// The rows are then written as a filter's rows are (`build_rows_stmt`):
-    /// each checked against row 0 after all ran, as the interpreter checks a
-    /// `build`'s rows are regular. `None` where the length depends on
-    /// anything else computed in the row.
-    fn index_row_size(&mut self, d: &Dim, i: &Name, n: &Dim) -> Option<(Dim, Dim)> {
-        // (the final length of a loop in the row: its slice)
-        let finals = &self.final_sizes;
-        let by_slice = d.map_leaves(&mut |l| match l {
-            Dim::Var(x) => finals.get(x).cloned(),
-            _ => None,
-        });
-        let r = self
-            .sh
-            .resolve_keeping(d, self.sh.cur, Some(i))
-            .or_else(|_| self.sh.resolve_keeping(&by_slice, self.sh.cur, Some(i)))
-            .ok()?
-            .simplify();
-        let n = self.sh.resolve(n, self.sh.cur).ok()?;
-        let mut ls = Vec::new();
-        r.leaves(&mut ls);
-        if !ls.iter().any(|v| v == i) {
-            return None;
-        }
-        let empty = at_index(&r, i, &Dim::Const(0));
-        let bound = self.largest_over_rows(&r, i, n);
-        Some((bound, empty))
-    }
-
-    /// The largest value of `d` (in terms of the index `i` of a `build` of
-    /// `n` rows and names outside it) over the rows: a loop slice of `n` O(1)
-    /// steps, starting from its value at index 0.
-    fn largest_over_rows(&mut self, d: &Dim, i: &Name, n: Dim) -> Dim {
-        let (j, len) = (self.fresh("j"), self.fresh("len"));
-        Dim::Slice(Box::new(SliceDim {
-            lens: vec![len],
-            step: vec![at_index(d, i, &Dim::Var(j.clone()))],
-            index: j,
-            init: vec![at_index(d, i, &Dim::Const(0))],
-            trips: n,
-            which: 0,
-            most: true,
-        }))
-    }
-
-    /// What the size `v` is, in words, for E0801: a named existential's
-    /// construct, or a local by its source name; a temporary the front end
-    /// made (no source name) as the value its note marks.
-    fn size_desc(&self, v: &Name) -> String {
-        let named = size_name(v);
-        if named.starts_with('`') && self.def_spans.contains_key(v) {
-            let shown = core::display_name(v);
-            if TEMPS.contains(&shown) {
-                return "a value computed from data (marked)".into();
-            }
-            return format!("{named} (marked)");
-        }
-        named
-    }
-
-    /// The location where `v` is computed, labelled (see [`Error::note`]).
-    fn size_note(&self, v: &Name) -> Option<(Span, String)> {
-        // an existential is named after the variable its construct binds
-        // (`t_13_count`, `x_5_ifdim0_1`): the nearest defined prefix
-        let mut base = v.as_str();
-        let span = loop {
-            if let Some(s) = self.def_spans.get(base) {
-                break *s;
-            }
-            base = &base[..base.rfind('_')?];
-        };
-        (span != Span::default()).then(|| {
-            (
-                span,
-                "the size depends on the value computed here".to_string(),
-            )
-        })
-    }
-
-    /// A shape for messages: parameters and sizes by their source names.
-    fn show_shape(&self, s: &[Dim]) -> String {
-        fn show(d: &Dim) -> String {
-            match d {
-                Dim::Const(c) => c.to_string(),
-                // a size the translation names: what it is, not its name
-                Dim::Var(v) => match size_name(v) {
-                    n if n.starts_with('`') => core::display_name(v).to_string(),
-                    n => format!("({n})"),
-                },
-                Dim::DimOf(a, 0) => format!("length {}", core::display_name(a)),
-                Dim::DimOf(a, k) => format!("dim {k} of {}", core::display_name(a)),
-                Dim::Add(a, b) => format!("{} + {}", show(a), show(b)),
-                Dim::Sub(a, b) => format!("{} - {}", show(a), show(b)),
-                Dim::Mul(a, b) => format!("{} * {}", show(a), show(b)),
-                Dim::Div(a, b) => format!("{} / {}", show(a), show(b)),
-                Dim::Rem(a, b) => format!("{} % {}", show(a), show(b)),
-                Dim::Max(a, b) => format!("max {} {}", show(a), show(b)),
-                Dim::Min(a, b) => format!("min {} {}", show(a), show(b)),
-                Dim::Elem(a, idx) => format!(
-                    "{}[{}]",
-                    core::display_name(a),
-                    idx.iter().map(show).collect::<Vec<_>>().join("][")
-                ),
-                Dim::Slice(sl) => format!(
-                    "the {} length of a loop's array state",
-                    if sl.most { "largest" } else { "final" }
-                ),
-            }
-        }
-        let parts: Vec<String> = s
-            .iter()
-            .map(|d| {
-                let r = self.sh.resolve(d, 0).unwrap_or_else(|_| self.sh.expand(d));
-                show(&r.simplify())
-            })
-            .collect();
-        format!("[{}]", parts.join(", "))
-    }
-
-    fn atom_dim(&self, a: &Atom) -> Dim {
-        match a {
-            Atom::Const(Const::I64(c)) => Dim::Const(*c),
-            Atom::Const(Const::I32(c)) => Dim::Const(*c as i64),
-            Atom::Const(_) => Dim::Const(0),
-            Atom::Var(v) => match self.vars.get(v).and_then(|l| l.first()) {
-                Some(Leaf {
-                    atom: Atom::Const(Const::I64(c)),
-                    ..
-                }) => Dim::Const(*c),
-                Some(Leaf {
-                    atom: Atom::Var(n), ..
-                }) => Dim::Var(n.clone()),
-                _ => Dim::Var(v.clone()),
-            },
-        }
-    }
-
-    fn leaves(&self, a: &Atom, span: Span) -> R<Vec<Leaf>> {
-        match a {
-            Atom::Const(c) => Ok(vec![Leaf {
-                atom: a.clone(),
-                ty: DType::Scalar(c.prim()),
-            }]),
-            Atom::Var(v) => match self.vars.get(v) {
-                Some(l) => Ok(l.clone()),
-                None => error(
-                    span,
-                    format!("internal error: `{v}` is not bound in the DPS translation"),
-                    "please report this",
-                ),
-            },
-        }
-    }
-
-    fn shape(&self, leaf: &Leaf, span: Span) -> R<Vec<Dim>> {
-        match (&leaf.atom, leaf.ty) {
-            (Atom::Var(v), DType::Array(..)) => match self.shapes.get(v) {
-                Some(s) => Ok(s.clone()),
-                None => error(
-                    span,
-                    format!("internal error: no shape for `{v}`"),
-                    "please report this",
-                ),
-            },
-            _ => Ok(vec![]),
-        }
-    }
-
     /// Emit statements computing `d` and return it as an atom.
     fn emit_dim(&mut self, d: &Dim, out: &mut Vec<Stmt>, span: Span) -> Atom {
         let d = d.simplify();
@@ -1021,15 +658,15 @@ impl<'a> FunTr<'a> {
                     .map(|x| self.emit_dim(x, out, span))
                     .collect();
                 let n = self.emit_dim(&sl.trips, out, span);
-                let lens: Vec<Name> = sl.lens.iter().map(|_| self.fresh("len")).collect();
-                let most = self.fresh("most");
-                let i = self.fresh("i");
+                let lens: Vec<Name> = sl.lens.iter().map(|_| self.w.fresh("len")).collect();
+                let most = self.w.fresh("most");
+                let i = self.w.fresh("i");
                 let mut map: HashMap<Name, Name> =
                     sl.lens.iter().cloned().zip(lens.clone()).collect();
                 map.insert(sl.index.clone(), i.clone());
                 for x in lens.iter().chain([&most, &i]) {
-                    self.bind_depth(x);
-                    self.scalar_types.insert(x.clone(), PrimType::I64);
+                    self.w.bind_depth(x);
+                    self.w.scalar_types.insert(x.clone(), PrimType::I64);
                 }
                 let mut fb = Vec::new();
                 let mut next = Vec::new();
@@ -1047,7 +684,7 @@ impl<'a> FunTr<'a> {
                 let m = self.emit_dim(
                     &Dim::Max(
                         Box::new(Dim::Var(most.clone())),
-                        Box::new(self.atom_dim(&cur)),
+                        Box::new(self.w.atom_dim(&cur)),
                     ),
                     &mut fb,
                     span,
@@ -1064,11 +701,11 @@ impl<'a> FunTr<'a> {
                 );
                 let outs: Vec<(Name, PrimType)> = acc
                     .iter()
-                    .map(|_| (self.fresh("sl"), PrimType::I64))
+                    .map(|_| (self.w.fresh("sl"), PrimType::I64))
                     .collect();
                 for (o, _) in &outs {
-                    self.bind_depth(o);
-                    self.scalar_types.insert(o.clone(), PrimType::I64);
+                    self.w.bind_depth(o);
+                    self.w.scalar_types.insert(o.clone(), PrimType::I64);
                 }
                 let pick = if sl.most { outs.len() - 1 } else { sl.which };
                 let r = outs
@@ -1143,9 +780,11 @@ impl<'a> FunTr<'a> {
             view: View::Reshape(buf.clone(), vec![cap.clone()]),
             span,
         });
-        self.shapes.insert(flat.clone(), vec![self.atom_dim(&cap)]);
-        self.bind_depth(&flat);
-        let depth = self.sh.cur;
+        self.w
+            .shapes
+            .insert(flat.clone(), vec![self.w.atom_dim(&cap)]);
+        self.w.bind_depth(&flat);
+        let depth = self.w.sh.cur;
         self.flat_front(
             &flat,
             (elem, rank),
@@ -1180,9 +819,9 @@ impl<'a> FunTr<'a> {
                 self.emit_dim(&c, out, span)
             })
             .collect();
-        let b = self.fresh(base);
-        self.shapes.insert(b.clone(), dims_d);
-        self.bind_depth(&b);
+        let b = self.w.fresh(base);
+        self.w.shapes.insert(b.clone(), dims_d);
+        self.w.bind_depth(&b);
         Buf {
             var: b,
             elem,
@@ -1212,14 +851,14 @@ impl<'a> FunTr<'a> {
         out: &mut Vec<Stmt>,
         span: Span,
     ) -> Atom {
-        let t = self.fresh(base);
+        let t = self.w.fresh(base);
         out.push(Stmt::Let {
             var: t.clone(),
             ty,
             exp,
             span,
         });
-        self.bind_depth(&t);
+        self.w.bind_depth(&t);
         Atom::Var(t)
     }
 
@@ -1243,14 +882,15 @@ impl<'a> FunTr<'a> {
         let mut got_min: Option<Atom> = None;
         for (j, (g, w)) in got.iter().zip(want).enumerate() {
             if self
+                .w
                 .sh
                 .same_shape(std::slice::from_ref(g), std::slice::from_ref(w))
             {
                 continue;
             }
             // A write whose shape cannot be checked is not compiled.
-            let g = self.resolve_here(g, span)?;
-            let w = self.resolve_here(w, span)?;
+            let g = self.w.resolve_here(g, span)?;
+            let w = self.w.resolve_here(w, span)?;
             let ga = self.emit_dim(&g, out, span);
             let wa = self.emit_dim(&w, out, span);
             // A negative size was never evaluated (its construct reports it
@@ -1268,7 +908,7 @@ impl<'a> FunTr<'a> {
                         None => {
                             let mut m = Atom::Const(Const::I64(1));
                             for d in got {
-                                let d = self.resolve_here(d, span)?;
+                                let d = self.w.resolve_here(d, span)?;
                                 let x = self.emit_dim(&d, out, span);
                                 m = self.shape_let(SExp::Math(MathFn::Min, vec![m, x]), out, span);
                             }
@@ -1335,820 +975,6 @@ impl<'a> FunTr<'a> {
     // Shape translation (Fig. 7): the shape of each array leaf of an
     // expression, without evaluating it.
 
-    /// Run `f` in a scratch copy of the environment (variables, types,
-    /// shapes, depths), restored afterwards: a symbolic walk that binds
-    /// nothing for the translation.
-    fn in_scratch<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
-        let saved = (
-            self.vars.clone(),
-            self.types.clone(),
-            self.shapes.clone(),
-            self.sh.depth.clone(),
-        );
-        let r = f(self);
-        (self.vars, self.types, self.shapes, self.sh.depth) = saved;
-        r
-    }
-
-    /// Shapes of the array leaves of a body's result (the body is walked
-    /// symbolically; its local definitions are recorded for expansion).
-    fn shape_of_body_result(&mut self, b: &core::Body) -> R<Vec<Vec<Dim>>> {
-        // Walk in a scratch copy of the environment.
-        self.in_scratch(|this| {
-            this.sh.cur += 1;
-            let r = (|| {
-                for s in &b.stmts {
-                    this.shape_bind(s)?;
-                }
-                let ls = this.leaves(&b.result, Span::default())?;
-                let mut v = Vec::new();
-                for l in ls.iter().filter(|l| matches!(l.ty, DType::Array(..))) {
-                    v.push(this.shape(l, Span::default())?);
-                }
-                Ok(v)
-            })();
-            this.sh.cur -= 1;
-            r
-        })
-    }
-
-    /// Bind a statement's variable symbolically (shapes and scalar definitions only).
-    fn shape_bind(&mut self, s: &core::Stmt) -> R<()> {
-        let leaves_t = self.flat(&s.ty, s.span)?;
-        let shapes = self.shape_exp(s)?;
-        self.record_defs(s);
-        let mut ls = Vec::new();
-        let mut si = 0;
-        let single = leaves_t.len() == 1;
-        for (k, (ty, _)) in leaves_t.iter().enumerate() {
-            let name = if single {
-                s.var.clone()
-            } else {
-                format!("{}c{k}", s.var)
-            };
-            self.bind_depth(&name);
-            if let DType::Array(..) = ty {
-                self.shapes
-                    .insert(name.clone(), shapes.get(si).cloned().unwrap_or_default());
-                si += 1;
-            }
-            ls.push(Leaf {
-                atom: Atom::Var(name),
-                ty: *ty,
-            });
-        }
-        self.types.insert(s.var.clone(), s.ty.clone());
-        self.vars.insert(s.var.clone(), ls);
-        Ok(())
-    }
-
-    fn flat(&self, t: &Type, span: Span) -> R<Vec<(DType, Vec<Size>)>> {
-        match flat_type(t) {
-            Some(v) => Ok(v),
-            None => error(
-                span,
-                "a function value where the C backend needs data",
-                "the program should be first-order after optimisation; please report this",
-            ),
-        }
-    }
-
-    /// Remember `i64` scalar definitions (for shape expansion).
-    /// Record `s` in [`FunTr::reads`] when it reads an integer of an array
-    /// parameter (or a row or slice of one) (size slicing's cost
-    /// model: a shape slice of O(1) reads and arithmetic). A read is a pure
-    /// function of the arguments, wherever it is: one whose indices depend on
-    /// a lambda's or a loop's names is not a shape slice (its indices do not
-    /// expand to the parameters), and one in a branch not taken reads 0 where
-    /// it is out of bounds ([`Dim::Elem`]).
-    fn record_read(&mut self, s: &core::Stmt) {
-        let base = |this: &Self, a: &Atom| -> Option<Read> {
-            let Atom::Var(x) = a else { return None };
-            if let Some(r) = this.sh.reads.get(x) {
-                return (r.idx.len() < r.rank).then(|| r.clone());
-            }
-            let ls = this.vars.get(x)?;
-            let [l] = ls.as_slice() else { return None };
-            let (Atom::Var(v), DType::Array(p, rank)) = (&l.atom, l.ty) else {
-                return None;
-            };
-            (this.sh.depth.get(v) == Some(&0) && matches!(p, PrimType::I64 | PrimType::I32)).then(
-                || Read {
-                    arr: v.clone(),
-                    idx: Vec::new(),
-                    off: Dim::Const(0),
-                    rank,
-                },
-            )
-        };
-        let r = match &s.exp {
-            core::Exp::Index(a, i) => base(self, a).map(|mut r| {
-                let i = Dim::plus(r.off.clone(), self.atom_dim(i));
-                r.idx.push(i);
-                r.off = Dim::Const(0);
-                r
-            }),
-            core::Exp::Slice(a, from, _) => base(self, a).map(|mut r| {
-                r.off = Dim::plus(r.off.clone(), self.atom_dim(from));
-                r
-            }),
-            // an `i32` read as `i64` keeps its value
-            core::Exp::Convert(PrimType::I64, Atom::Var(x)) => self
-                .sh
-                .reads
-                .get(x)
-                .filter(|r| r.idx.len() == r.rank)
-                .cloned(),
-            _ => None,
-        };
-        let Some(r) = r else { return };
-        let complete = r.idx.len() == r.rank;
-        let ok = if complete {
-            matches!(s.ty, Type::Prim(PrimType::I64 | PrimType::I32))
-        } else {
-            matches!(s.ty, Type::Array(..))
-        };
-        if ok {
-            self.sh.reads.insert(s.var.clone(), r);
-        }
-    }
-
-    fn record_defs(&mut self, s: &core::Stmt) {
-        self.def_spans.entry(s.var.clone()).or_insert(s.span);
-        self.record_read(s);
-        if s.ty != Type::I64 {
-            return;
-        }
-        let d = match &s.exp {
-            core::Exp::Atom(a) => Some(self.atom_dim(a)),
-            core::Exp::Bin(op, a, b) => {
-                let (x, y) = (Box::new(self.atom_dim(a)), Box::new(self.atom_dim(b)));
-                match op {
-                    BinOp::Add => Some(Dim::Add(x, y)),
-                    BinOp::Sub => Some(Dim::Sub(x, y)),
-                    BinOp::Mul => Some(Dim::Mul(x, y)),
-                    BinOp::Div => Some(Dim::Div(x, y)),
-                    BinOp::Rem => Some(Dim::Rem(x, y)),
-                    _ => None,
-                }
-            }
-            core::Exp::Math(MathFn::Max, xs) if xs.len() == 2 => Some(Dim::Max(
-                Box::new(self.atom_dim(&xs[0])),
-                Box::new(self.atom_dim(&xs[1])),
-            )),
-            core::Exp::Math(MathFn::Min, xs) if xs.len() == 2 => Some(Dim::Min(
-                Box::new(self.atom_dim(&xs[0])),
-                Box::new(self.atom_dim(&xs[1])),
-            )),
-            core::Exp::Dim(..) | core::Exp::Prim(Builtin::Length, _) => {
-                let (a, k) = match &s.exp {
-                    core::Exp::Dim(a, k) => (a.clone(), *k),
-                    core::Exp::Prim(_, args) => match args.first() {
-                        Some(core::Arg::Atom(a)) => (a.clone(), 0),
-                        _ => return,
-                    },
-                    _ => return,
-                };
-                self.leaves(&a, s.span)
-                    .ok()
-                    .and_then(|ls| {
-                        ls.into_iter()
-                            .find(|l| matches!(l.ty, DType::Array(..)))
-                            .and_then(|l| self.shape(&l, s.span).ok())
-                    })
-                    .and_then(|sh| sh.get(k).cloned())
-                    // a negative size is one never evaluated, inside an empty
-                    // array: the interpreter does not know it, and `dim`
-                    // reads 0 (fuzz seed 89, program 29244)
-                    .map(|d| {
-                        if k > 0 && !self.nonneg_dim(&d) {
-                            dim_read(d)
-                        } else {
-                            match d.as_const() {
-                                Some(c) if c < 0 => Dim::Const(0),
-                                _ => d,
-                            }
-                        }
-                    })
-            }
-            core::Exp::CheckSize(c) => Some(self.atom_dim(&c.got)),
-            core::Exp::Check(c) => c.args.first().map(|a| self.atom_dim(a)),
-            _ => None,
-        };
-        match d {
-            Some(d) => {
-                self.sh.defs.insert(s.var.clone(), d);
-            }
-            None if !self.sh.reads.contains_key(&s.var) => {
-                self.data.insert(s.var.clone());
-            }
-            None => {}
-        }
-    }
-
-    fn array_leaf_shapes(&self, a: &Atom, span: Span) -> R<Vec<Vec<Dim>>> {
-        let mut v = Vec::new();
-        for l in self.leaves(a, span)? {
-            if let DType::Array(..) = l.ty {
-                v.push(self.shape(&l, span)?);
-            }
-        }
-        Ok(v)
-    }
-
-    /// The shapes of the array leaves of the value of `s.exp`.
-    fn shape_exp(&mut self, s: &core::Stmt) -> R<Vec<Vec<Dim>>> {
-        use core::Exp as E;
-        let span = s.span;
-        let n_arrays = self
-            .flat(&s.ty, span)?
-            .iter()
-            .filter(|(t, _)| matches!(t, DType::Array(..)))
-            .count();
-        if n_arrays == 0 {
-            return Ok(vec![]);
-        }
-        let arg = |args: &[core::Arg], k: usize| -> R<Atom> {
-            match args.get(k) {
-                Some(core::Arg::Atom(a)) => Ok(a.clone()),
-                _ => error(
-                    span,
-                    "internal error: malformed builtin call",
-                    "please report this",
-                ),
-            }
-        };
-        Ok(match &s.exp {
-            E::Atom(a) => self.array_leaf_shapes(a, span)?,
-            E::Tuple(xs) => {
-                let mut v = Vec::new();
-                for x in xs {
-                    v.extend(self.array_leaf_shapes(x, span)?);
-                }
-                v
-            }
-            E::Proj(a, k) => {
-                let ls = self.proj_leaves(a, *k, span)?;
-                let mut v = Vec::new();
-                for l in ls.iter().filter(|l| matches!(l.ty, DType::Array(..))) {
-                    v.push(self.shape(l, span)?);
-                }
-                v
-            }
-            E::Index(a, _) => self
-                .array_leaf_shapes(a, span)?
-                .into_iter()
-                .filter(|sh| sh.len() >= 2)
-                .map(|sh| sh[1..].to_vec())
-                .collect(),
-            E::Slice(a, st, en) => {
-                let len = Dim::minus(self.atom_dim(en), self.atom_dim(st));
-                self.sh.record_origin(&len, span);
-                let input = self.array_leaf_shapes(a, span)?;
-                // Bounds computed from data (not shape arithmetic on sizes,
-                // scalars, loop counters and lengths, existentials and reads
-                // of arguments): an existential length, bounded by the
-                // input's (the slice is in bounds, or an error), its value
-                // the bounds' difference where they are known.
-                let mut leaves = Vec::new();
-                self.sh.expand(&len).leaves(&mut leaves);
-                let from_data = leaves.iter().any(|v| self.data.contains(v));
-                let len = match (from_data, input.first()) {
-                    (true, Some(sh)) => {
-                        let k = slice_len(&s.var);
-                        self.sh.defs.insert(k.clone(), len);
-                        self.sh.exist_bounds.insert(k.clone(), outer(sh));
-                        Dim::Var(k)
-                    }
-                    _ => len,
-                };
-                input
-                    .into_iter()
-                    .map(|mut sh| {
-                        if let Some(d) = sh.first_mut() {
-                            *d = len.clone();
-                        }
-                        sh
-                    })
-                    .collect()
-            }
-            E::ArrayLit(xs) => {
-                let n = Dim::Const(xs.len() as i64);
-                match xs.first() {
-                    Some(x) => {
-                        let el = self.leaves(x, span)?;
-                        let mut v = Vec::new();
-                        for l in &el {
-                            let mut sh = vec![n.clone()];
-                            sh.extend(self.shape(l, span)?);
-                            v.push(sh);
-                        }
-                        v
-                    }
-                    None => self.type_shapes(&s.ty, span)?,
-                }
-            }
-            E::If(_, t, e) => {
-                let st = self.shape_of_body_result(t)?;
-                let se = self.shape_of_body_result(e)?;
-                let mut v = Vec::new();
-                for (j, (a, b)) in st.iter().zip(&se).enumerate() {
-                    if self.sh.same_shape(a, b) {
-                        v.push(a.clone());
-                        continue;
-                    }
-                    // Rows of the same shape, different lengths: an existential
-                    // length, chosen by the branch (see `if_stmt`).
-                    if a.len() == b.len()
-                        && self
-                            .sh
-                            .same_shape(&a[1.min(a.len())..], &b[1.min(b.len())..])
-                    {
-                        let k = if_count(&s.var, j);
-                        // (bound where the `if` is, as its other dims below)
-                        self.sh.depth.insert(k.clone(), self.sh.cur);
-                        self.sh.exist_bounds.insert(
-                            k.clone(),
-                            Dim::Max(
-                                Box::new(Dim::Max(Box::new(outer(a)), Box::new(outer(b)))),
-                                Box::new(Dim::Const(0)),
-                            ),
-                        );
-                        let mut x = vec![Dim::Var(k)];
-                        x.extend(a.iter().skip(1).cloned());
-                        v.push(x);
-                        continue;
-                    }
-                    // Inner dims that differ too (`if c then transpose a
-                    // else a`): every dim an existential, the taken branch's
-                    // (the condition is known before the `if`; see `if_stmt`).
-                    if a.len() == b.len() {
-                        let mut x = Vec::new();
-                        for (k, (da, db)) in a.iter().zip(b).enumerate() {
-                            let d = if_dim(&s.var, j, k);
-                            // (bound where the `if` is, before its branches)
-                            self.sh.depth.insert(d.clone(), self.sh.cur);
-                            self.sh.exist_bounds.insert(
-                                d.clone(),
-                                Dim::Max(
-                                    Box::new(Dim::Max(Box::new(da.clone()), Box::new(db.clone()))),
-                                    Box::new(Dim::Const(0)),
-                                ),
-                            );
-                            x.push(Dim::Var(d));
-                        }
-                        v.push(x);
-                        continue;
-                    }
-                    {
-                        return error(
-                            span,
-                            format!(
-                                "the branches of this `if` return arrays of different shapes: {} and {}",
-                                self.show_shape(a),
-                                self.show_shape(b)
-                            ),
-                            "Weir allocates the result of an `if` before choosing a branch (destination-passing style, F-tilde rule S-If): the branches may differ in length only, and only where the result is used inside the function; or run with --interp",
-                        );
-                    }
-                }
-                v
-            }
-            E::Loop {
-                state,
-                init,
-                form,
-                body,
-            } => {
-                let (index, trips) = match form {
-                    core::LoopForm::For(i, n) => (Some(i), Some(self.atom_dim(n))),
-                    core::LoopForm::While(_) => (None, None),
-                };
-                if let Some(steps) = self.loop_every(s, &state.0, &state.1, init, index, body)? {
-                    let slice = index.zip(trips);
-                    self.every_shapes(s, init, &steps, slice, span)?
-                } else {
-                    let growth = self.loop_growth(s, &state.0, &state.1, init, index, body)?;
-                    self.grown_shapes(s, init, &growth, trips, index, span)?
-                }
-            }
-            E::Call(f, args) => {
-                let Some(sig) = self.sigs.get(f).cloned() else {
-                    return error(
-                        span,
-                        format!("call of `{f}`, which the C backend could not compile"),
-                        "see the error reported for that function",
-                    );
-                };
-                let flat_args = self.flat_args(args, span)?;
-                let mut v = Vec::new();
-                for dp in &sig.dests {
-                    let mut sh = Vec::new();
-                    for (j, d) in dp.shape.iter().enumerate() {
-                        let x = self.subst_template(d, &sig.params, &flat_args, span)?;
-                        self.sh
-                            .record_origin(&x, dp.spans.get(j).copied().unwrap_or(span));
-                        sh.push(x);
-                    }
-                    v.push(sh);
-                }
-                v
-            }
-            E::Prim(b, args) => match b {
-                Builtin::Build => {
-                    let n = self.atom_dim(&arg(args, 0)?);
-                    self.sh.record_origin(&n, span);
-                    let Some(core::Arg::Fun(core::Fun::Lambda(l))) = args.get(1) else {
-                        return error(
-                            span,
-                            "internal error: build without a lambda",
-                            "please report this",
-                        );
-                    };
-                    let (i, _) = lparam(l, 0, span)?;
-                    self.sh.depth.insert(i.clone(), self.sh.cur + 1);
-                    self.vars.insert(
-                        i.clone(),
-                        vec![Leaf {
-                            atom: Atom::Var(i.clone()),
-                            ty: DType::Scalar(PrimType::I64),
-                        }],
-                    );
-                    let inner = self.shape_of_body_result(&l.body)?;
-                    let el = self.flat(&l.ret, span)?;
-                    let mut v = Vec::new();
-                    let mut ii = 0;
-                    for (t, _) in &el {
-                        let mut sh = vec![n.clone()];
-                        if let DType::Array(..) = t {
-                            sh.extend(inner.get(ii).cloned().unwrap_or_default());
-                            ii += 1;
-                        }
-                        v.push(sh);
-                    }
-                    // Element shapes must not depend on the index (rectangular
-                    // arrays), except the length of rows that are what a
-                    // `filter` keeps (an existential, bounded by sizes known
-                    // outside; the rows are checked regular after the loop:
-                    // see `build_rows_stmt`).
-                    let single = v.len() == 1;
-                    for (leaf, sh) in v.iter_mut().enumerate() {
-                        // (one existential dim per leaf: the rows' length,
-                        // or a length inside them, `map (\x -> map (\y ->
-                        // iota y) a) a`)
-                        let mut exist_done = false;
-                        for (k, d) in sh.iter_mut().enumerate() {
-                            // the final length of a sliced loop in the row:
-                            // its slice, when that is in names outside
-                            if self.sh.resolve(d, self.sh.cur).is_err() {
-                                let finals = &self.final_sizes;
-                                let by_slice = d.map_leaves(&mut |l| match l {
-                                    Dim::Var(x) => finals.get(x).cloned(),
-                                    _ => None,
-                                });
-                                if self.sh.resolve(&by_slice, self.sh.cur).is_ok() {
-                                    *d = by_slice;
-                                }
-                            }
-                            // a size that mentions the index only in terms
-                            // that cancel (`i % 2 + 2 - i % 2`)
-                            if self.sh.resolve(d, self.sh.cur).is_err()
-                                && let Ok(r) = self.sh.resolve_keeping(d, self.sh.cur, Some(i))
-                                && let r = r.simplify()
-                                && self.sh.resolve(&r, self.sh.cur).is_ok()
-                            {
-                                *d = r;
-                            }
-                            if self.sh.resolve(d, self.sh.cur).is_err()
-                                && k >= 1
-                                && !exist_done
-                                && let Some((bound, empty)) = self
-                                    .row_size(d, i, &n)
-                                    .or_else(|| self.index_row_size(d, i, &n))
-                            {
-                                exist_done = true;
-                                let rs = match (single, k) {
-                                    (true, 1) => row_size(&s.var),
-                                    (false, 1) => row_size_leaf(&s.var, leaf),
-                                    _ => format!("{}_{k}", row_size_leaf(&s.var, leaf)),
-                                };
-                                self.sh.exist_bounds.insert(rs.clone(), bound);
-                                self.row_empty.insert(rs.clone(), empty);
-                                self.sh.depth.insert(rs.clone(), self.sh.cur);
-                                *d = Dim::Var(rs);
-                                continue;
-                            }
-                            if let Err(bad) = self.sh.resolve(d, self.sh.cur) {
-                                return Err(Error {
-                                    span,
-                                    message: format!(
-                                        "the size of the rows of this array depends on {}, computed inside the `build`",
-                                        self.size_desc(&bad)
-                                    ),
-                                    help: "Weir allocates an array before filling it, so its rows' size must be computable outside the loop from sizes, the index and elements of the arguments (F-tilde's shape restriction, widened by size slicing); or run with --interp".into(),
-                                    note: self.size_note(&bad),
-                                });
-                            }
-                        }
-                    }
-                    v
-                }
-                Builtin::IFold => {
-                    let Some(core::Arg::Fun(core::Fun::Lambda(l))) = args.first() else {
-                        return error(
-                            span,
-                            "internal error: malformed ifold",
-                            "please report this",
-                        );
-                    };
-                    let (acc, at) = lparam(l, 0, span)?;
-                    let (i, _) = lparam(l, 1, span)?;
-                    let init = arg(args, 1)?;
-                    let (acc, at, i) = (acc.clone(), at.clone(), i.clone());
-                    let trips = self.atom_dim(&arg(args, 2)?);
-                    if let Some(steps) = self.loop_every(s, &acc, &at, &init, Some(&i), &l.body)? {
-                        self.every_shapes(s, &init, &steps, Some((&i, trips)), span)?
-                    } else {
-                        let growth = self.loop_growth(s, &acc, &at, &init, Some(&i), &l.body)?;
-                        self.grown_shapes(s, &init, &growth, Some(trips), Some(&i), span)?
-                    }
-                }
-                // A scan has its input's shape.
-                Builtin::Scan => self.array_leaf_shapes(&arg(args, 2)?, span)?,
-                // An existential outer size, known once the filter has run (bound
-                // by the statement: see `filter_stmt`).
-                Builtin::Filter => {
-                    let k = filter_count(&s.var);
-                    let input = self.array_leaf_shapes(&arg(args, 1)?, span)?;
-                    if let Some(sh) = input.first() {
-                        self.sh.exist_bounds.insert(k.clone(), outer(sh));
-                    }
-                    input
-                        .into_iter()
-                        .map(|sh| {
-                            let mut v = vec![Dim::Var(k.clone())];
-                            v.extend(sh.iter().skip(1).cloned());
-                            v
-                        })
-                        .collect()
-                }
-                // Writes into a copy of the destination: its shape.
-                Builtin::Scatter | Builtin::ReduceByIndex | Builtin::IReduceByIndex => {
-                    self.array_leaf_shapes(&arg(args, 0)?, span)?
-                }
-                Builtin::Concat => {
-                    let a = self.array_leaf_shapes(&arg(args, 0)?, span)?;
-                    let b = self.array_leaf_shapes(&arg(args, 1)?, span)?;
-                    let mut v = Vec::new();
-                    for (mut x, y) in a.into_iter().zip(b) {
-                        let total = Dim::plus(outer(&x), outer(&y));
-                        self.sh.record_origin(&total, span);
-                        if let Some(d) = x.first_mut() {
-                            *d = total;
-                        }
-                        // Rows of different sizes (checked equal where both
-                        // are known): the larger, so that an empty operand
-                        // whose rows have a negative size (never evaluated,
-                        // unknown to the interpreter) takes the other's
-                        // (fuzz seed 101, program 24807)
-                        for (k, yk) in y.iter().enumerate().skip(1) {
-                            if let Some(xk) = x.get_mut(k)
-                                && !self
-                                    .sh
-                                    .same_shape(std::slice::from_ref(xk), std::slice::from_ref(yk))
-                            {
-                                *xk = Dim::Max(Box::new(xk.clone()), Box::new(yk.clone()));
-                            }
-                        }
-                        v.push(x);
-                    }
-                    v
-                }
-                Builtin::Flatten => {
-                    let mut v = Vec::new();
-                    for sh in self.array_leaf_shapes(&arg(args, 0)?, span)? {
-                        let n = Dim::times(outer(&sh), sh.get(1).cloned().unwrap_or(Dim::Const(1)));
-                        self.sh.record_origin(&n, span);
-                        let mut x = vec![n];
-                        x.extend(sh.iter().skip(2).cloned());
-                        v.push(x);
-                    }
-                    v
-                }
-                Builtin::Unflatten => {
-                    let n = self.atom_dim(&arg(args, 0)?);
-                    let m = self.atom_dim(&arg(args, 1)?);
-                    self.sh.record_origin(&n, span);
-                    self.sh.record_origin(&m, span);
-                    self.array_leaf_shapes(&arg(args, 2)?, span)?
-                        .into_iter()
-                        .map(|sh| {
-                            let mut v = vec![n.clone(), m.clone()];
-                            v.extend(sh.iter().skip(1).cloned());
-                            v
-                        })
-                        .collect()
-                }
-                // One existential length per part, each at most the input's.
-                b @ (Builtin::Partition | Builtin::Partition2) => {
-                    let k = if *b == Builtin::Partition { 1 } else { 2 };
-                    let input = self.array_leaf_shapes(&arg(args, k)?, span)?;
-                    let mut v = Vec::new();
-                    for j in 0..=k {
-                        let c = part_count(&s.var, j);
-                        if let Some(sh) = input.first() {
-                            self.sh.exist_bounds.insert(c.clone(), outer(sh));
-                        }
-                        for sh in &input {
-                            let mut x = vec![Dim::Var(c.clone())];
-                            x.extend(sh.iter().skip(1).cloned());
-                            v.push(x);
-                        }
-                    }
-                    v
-                }
-                // `(n - w) / s + 1` windows of `w` rows (checked by the
-                // statement: `w <= n`, `s >= 1`)
-                Builtin::Slide => {
-                    let w = self.atom_dim(&arg(args, 0)?);
-                    let st = self.atom_dim(&arg(args, 1)?);
-                    let sh = self.array_leaf_shapes(&arg(args, 2)?, span)?;
-                    let mut v = Vec::new();
-                    for x in &sh {
-                        let count = Dim::Add(
-                            Box::new(Dim::Div(
-                                Box::new(Dim::minus(outer(x), w.clone())),
-                                Box::new(st.clone()),
-                            )),
-                            Box::new(Dim::Const(1)),
-                        );
-                        self.sh.record_origin(&count, span);
-                        let mut a = vec![count, w.clone()];
-                        a.extend(x.iter().skip(1).cloned());
-                        v.push(a);
-                    }
-                    v
-                }
-                // the first two dims swapped (an inner size of an empty
-                // array may be negative where it was never evaluated: as an
-                // outer size it is 0, as `dim` reads it)
-                Builtin::Transpose => self
-                    .array_leaf_shapes(&arg(args, 0)?, span)?
-                    .into_iter()
-                    .map(|mut sh| {
-                        if sh.len() >= 2 {
-                            sh.swap(0, 1);
-                            if !self.nonneg_dim(&sh[0]) {
-                                sh[0] = dim_read(sh[0].clone());
-                            }
-                        }
-                        sh
-                    })
-                    .collect(),
-                Builtin::Reverse => self.array_leaf_shapes(&arg(args, 0)?, span)?,
-                Builtin::Split => {
-                    let k = self.atom_dim(&arg(args, 0)?);
-                    let sh = self.array_leaf_shapes(&arg(args, 1)?, span)?;
-                    let mut v = Vec::new();
-                    for x in &sh {
-                        let mut a = x.clone();
-                        if let Some(d) = a.first_mut() {
-                            *d = k.clone();
-                        }
-                        v.push(a);
-                    }
-                    for x in &sh {
-                        let mut b = x.clone();
-                        let rest = Dim::minus(outer(x), k.clone());
-                        self.sh.record_origin(&rest, span);
-                        if let Some(d) = b.first_mut() {
-                            *d = rest;
-                        }
-                        v.push(b);
-                    }
-                    self.sh.record_origin(&k, span);
-                    v
-                }
-                _ => self.type_shapes(&s.ty, span)?,
-            },
-            _ => self.type_shapes(&s.ty, span)?,
-        })
-    }
-
-    /// Shapes read off a type (when every size is known).
-    fn type_shapes(&self, t: &Type, span: Span) -> R<Vec<Vec<Dim>>> {
-        let mut v = Vec::new();
-        for (ty, sizes) in self.flat(t, span)? {
-            if let DType::Array(..) = ty {
-                let mut sh = Vec::new();
-                for sz in sizes {
-                    match sz {
-                        Size::Const(c) => sh.push(Dim::Const(c)),
-                        Size::Var(n) => sh.push(Dim::Var(n)),
-                        _ => {
-                            return error(
-                                span,
-                                "the C backend cannot compute the shape of this array before computing it",
-                                "this construct is not supported by the C backend yet; run with --interp",
-                            );
-                        }
-                    }
-                }
-                v.push(sh);
-            }
-        }
-        Ok(v)
-    }
-
-    fn proj_leaves(&self, a: &Atom, k: usize, span: Span) -> R<Vec<Leaf>> {
-        let ls = self.leaves(a, span)?;
-        let ty = match a {
-            Atom::Var(v) => self.types.get(v).cloned(),
-            _ => None,
-        };
-        let Some(Type::Tuple(ts)) = ty else {
-            return error(
-                span,
-                "internal error: projection of a non-tuple",
-                "please report this",
-            );
-        };
-        let mut start = 0;
-        for t in &ts[..k] {
-            start += self.flat(t, span)?.len();
-        }
-        let len = self.flat(&ts[k], span)?.len();
-        match ls.get(start..start + len) {
-            Some(x) => Ok(x.to_vec()),
-            None => error(
-                span,
-                "internal error: projection out of range",
-                "please report this",
-            ),
-        }
-    }
-
-    fn flat_args(&self, args: &[core::Arg], span: Span) -> R<Vec<Leaf>> {
-        let mut v = Vec::new();
-        for a in args {
-            match a {
-                core::Arg::Atom(x) => v.extend(self.leaves(x, span)?),
-                core::Arg::Fun(_) => {
-                    return error(
-                        span,
-                        "a call passing a function survived specialisation",
-                        "please report this",
-                    );
-                }
-            }
-        }
-        Ok(v)
-    }
-
-    /// Substitute a callee's shape template with the actual arguments.
-    fn subst_template(&self, d: &Dim, params: &[Param], args: &[Leaf], span: Span) -> R<Dim> {
-        let mut bad = false;
-        let r = d.map_leaves(&mut |l| match l {
-            Dim::Var(v) => match params.iter().position(|p| &p.name == v) {
-                Some(i) => match args
-                    .get(i)
-                    .map(|l| &l.atom)
-                    .unwrap_or(&Atom::Const(Const::Bool(false)))
-                {
-                    Atom::Const(Const::I64(c)) => Some(Dim::Const(*c)),
-                    Atom::Var(n) => Some(Dim::Var(n.clone())),
-                    _ => {
-                        bad = true;
-                        None
-                    }
-                },
-                None => {
-                    bad = true;
-                    None
-                }
-            },
-            Dim::DimOf(v, k) => match params.iter().position(|p| &p.name == v) {
-                Some(i) => args
-                    .get(i)
-                    .and_then(|a| self.shape(a, span).ok())
-                    .and_then(|s| s.get(*k).cloned()),
-                None => {
-                    bad = true;
-                    None
-                }
-            },
-            _ => None,
-        });
-        if bad {
-            return error(
-                span,
-                "internal error: a shape template mentions a non-parameter",
-                "please report this",
-            );
-        }
-        Ok(r.simplify())
-    }
-
     // ---------------------------------------------------------------------
     // The value translation (Fig. 6).
 
@@ -2156,7 +982,7 @@ impl<'a> FunTr<'a> {
     /// `Some(dest)` for an array leaf, `None` for a scalar leaf, which becomes a
     /// block result).
     fn body(&mut self, b: &core::Body, dests: &[Option<Name>]) -> R<Block> {
-        self.sh.cur += 1;
+        self.w.sh.cur += 1;
         // A result of existential size is computed into storage of its own
         // and copied at the end (see `stmts`), never written straight into.
         // (`direct` names them; only a `filter` writes into one, see `stmts`.)
@@ -2186,7 +1012,7 @@ impl<'a> FunTr<'a> {
                                 .map(|f| f.len())
                                 // A variable bound outside this body (a
                                 // parameter, an outer `let`): its leaves.
-                                .or_else(|| self.vars.get(v).map(|ls| ls.len()))
+                                .or_else(|| self.w.vars.get(v).map(|ls| ls.len()))
                                 .unwrap_or(1),
                             Atom::Const(_) => 1,
                         };
@@ -2251,7 +1077,7 @@ impl<'a> FunTr<'a> {
         let ready = self.ready.clone();
         let r = self.stmts(&b.stmts, &b.result, dests, &direct);
         self.ready = ready;
-        self.sh.leave_scope();
+        self.w.sh.leave_scope();
         r
     }
 
@@ -2271,12 +1097,12 @@ impl<'a> FunTr<'a> {
             .iter()
             .map(|a| {
                 let p = self.atom_prim(a);
-                (self.fresh("o"), p)
+                (self.w.fresh("o"), p)
             })
             .collect();
         for (o, p) in &outs {
-            self.bind_depth(o);
-            self.scalar_types.insert(o.clone(), *p);
+            self.w.bind_depth(o);
+            self.w.scalar_types.insert(o.clone(), *p);
         }
         pre.push(Stmt::Alloc {
             outs: outs.clone(),
@@ -2301,7 +1127,7 @@ impl<'a> FunTr<'a> {
     ) -> R<Block> {
         let mut out = Vec::new();
         for (idx, s) in stmts.iter().enumerate() {
-            let flat = self.flat(&s.ty, s.span)?;
+            let flat = self.w.flat(&s.ty, s.span)?;
             let has_array = flat.iter().any(|(t, _)| matches!(t, DType::Array(..)));
             // Written straight into a destination of a known size (a result
             // of existential size is not: only a filter writes into it).
@@ -2340,7 +1166,7 @@ impl<'a> FunTr<'a> {
                     &s.exp,
                     core::Exp::Loop { .. } | core::Exp::Prim(Builtin::IFold, _)
                 )
-                && self.shape_exp(s)?.iter().flat_map(|sh| sh.first()).any(
+                && self.w.shape_exp(s)?.iter().flat_map(|sh| sh.first()).any(
                     |d| matches!(d, Dim::Var(v) if v.starts_with(&format!("{}_loopsize", s.var))),
                 )
             {
@@ -2349,7 +1175,7 @@ impl<'a> FunTr<'a> {
                 return Ok(self.alloc_scope(out, bufs, inner, rest));
             }
             if has_array
-                && self.shape_exp(s)?.iter().flatten().any(
+                && self.w.shape_exp(s)?.iter().flatten().any(
                     |d| matches!(d, Dim::Var(v) if v.starts_with(&format!("{}_loopdim", s.var))),
                 )
             {
@@ -2359,7 +1185,7 @@ impl<'a> FunTr<'a> {
             }
             if has_array
                 && matches!(&s.exp, core::Exp::Prim(Builtin::Build, _))
-                && self.shape_exp(s)?.iter().any(|sh| {
+                && self.w.shape_exp(s)?.iter().any(|sh| {
                     sh.iter()
                         .any(|d| matches!(d, Dim::Var(v) if v.starts_with(&row_size(&s.var))))
                 })
@@ -2370,7 +1196,7 @@ impl<'a> FunTr<'a> {
             }
             if let core::Exp::If(c, t, e) = &s.exp
                 && has_array
-                && let shapes = self.shape_exp(s)?
+                && let shapes = self.w.shape_exp(s)?
                 && shapes.iter().flat_map(|sh| sh.first()).any(|d| {
                     matches!(d, Dim::Var(v) if v.starts_with(&format!("{}_ifsize", s.var))
                         || v.starts_with(&format!("{}_ifdim", s.var)))
@@ -2382,7 +1208,7 @@ impl<'a> FunTr<'a> {
             }
             if has_array && needs_storage(&s.exp) {
                 // Where does each array leaf go?
-                let shapes = self.shape_exp(s)?;
+                let shapes = self.w.shape_exp(s)?;
                 let given = direct.get(&s.var);
                 let mut leaf_dests = Vec::new();
                 let mut bufs = Vec::new();
@@ -2406,14 +1232,15 @@ impl<'a> FunTr<'a> {
                                     .result_sizes
                                     .get(d)
                                     .is_some_and(|v| v.iter().any(Option::is_some))
-                                && !self.sh.same_shape(
+                                && !self.w.sh.same_shape(
                                     &sh,
-                                    &self.shapes.get(d).cloned().unwrap_or_default(),
+                                    &self.w.shapes.get(d).cloned().unwrap_or_default(),
                                 )
-                                && sh.iter().all(|x| self.resolve_here(x, s.span).is_ok())
+                                && sh.iter().all(|x| self.w.resolve_here(x, s.span).is_ok())
                                 && self
+                                    .w
                                     .sh
-                                    .expand_to_params(&outer(&sh), &self.sh.size_home.clone())
+                                    .expand_to_params(&outer(&sh), &self.w.sh.size_home.clone())
                                     .is_err()
                             {
                                 target = None;
@@ -2426,7 +1253,7 @@ impl<'a> FunTr<'a> {
                                         core::Exp::Prim(Builtin::Build, _) if sh.len() >= 2 => {
                                             let mut v = Vec::new();
                                             for x in &sh {
-                                                let x = self.resolve_here(x, s.span)?;
+                                                let x = self.w.resolve_here(x, s.span)?;
                                                 let x =
                                                     Dim::Max(Box::new(x), Box::new(Dim::Const(0)));
                                                 v.push(self.emit_dim(&x, &mut out, s.span));
@@ -2445,7 +1272,7 @@ impl<'a> FunTr<'a> {
                                     if !branches {
                                         self.dest_ready_rows(&d, row, &mut out, s.span);
                                     }
-                                    let want = self.shapes.get(&d).cloned().unwrap_or_default();
+                                    let want = self.w.shapes.get(&d).cloned().unwrap_or_default();
                                     self.guard(
                                         &sh,
                                         &want,
@@ -2457,19 +1284,19 @@ impl<'a> FunTr<'a> {
                                     leaf_dests.push(Some(d));
                                 }
                                 None => {
-                                    let name = self.fresh("b");
+                                    let name = self.w.fresh("b");
                                     let mut dims = Vec::new();
                                     let mut resolved = Vec::new();
                                     for d in &sh {
-                                        let rd = self.resolve_here(d, s.span)?;
+                                        let rd = self.w.resolve_here(d, s.span)?;
                                         dims.push(self.emit_dim(&rd, &mut out, s.span));
                                         resolved.push(rd);
                                     }
                                     // The buffer's shape in terms of names in
                                     // scope here (not the construct's locals,
                                     // which a later sibling block cannot see).
-                                    self.shapes.insert(name.clone(), resolved);
-                                    self.bind_depth(&name);
+                                    self.w.shapes.insert(name.clone(), resolved);
+                                    self.w.bind_depth(&name);
                                     bufs.push(Buf {
                                         var: name.clone(),
                                         elem: *p,
@@ -2488,7 +1315,7 @@ impl<'a> FunTr<'a> {
                 let scalars = self.exp_into(s, &leaf_dests, &mut inner)?;
                 // Bind the variable: array leaves are the destinations.
                 self.bind_leaves(s, &flat, &leaf_dests, &scalars);
-                self.record_defs(s);
+                self.w.record_defs(s);
                 if bufs.is_empty() {
                     out.extend(inner);
                     continue;
@@ -2499,7 +1326,7 @@ impl<'a> FunTr<'a> {
             self.plain(s, &flat, &mut out)?;
         }
         // The result.
-        let ls = self.leaves(result, Span::default())?;
+        let ls = self.w.leaves(result, Span::default())?;
         let mut results = Vec::new();
         let mut sizes = Vec::new();
         for (l, d) in ls.iter().zip(dests.iter().chain(std::iter::repeat(&None))) {
@@ -2513,15 +1340,16 @@ impl<'a> FunTr<'a> {
                     let span = Span::default();
                     let js = self.exist_dim.get(d).cloned().unwrap_or_default();
                     let got: Vec<Dim> = self
+                        .w
                         .shape(l, span)?
                         .iter()
-                        .map(|x| self.resolve_here(x, span))
+                        .map(|x| self.w.resolve_here(x, span))
                         .collect::<R<_>>()?;
                     let dims: Vec<Atom> = got
                         .iter()
                         .map(|x| self.emit_dim(x, &mut out, span))
                         .collect();
-                    let cap_d = self.shapes.get(d).cloned().unwrap_or_default();
+                    let cap_d = self.w.shapes.get(d).cloned().unwrap_or_default();
                     let cap = self.emit_dim(
                         &cap_d.iter().cloned().fold(Dim::Const(1), Dim::times),
                         &mut out,
@@ -2547,7 +1375,7 @@ impl<'a> FunTr<'a> {
                         })
                         .collect();
                     self.guard(&got, &want, "the result", Some(d), &mut out, span)?;
-                    let names = [self.fresh("x"), self.fresh("x"), self.fresh("x")];
+                    let names = [self.w.fresh("x"), self.w.fresh("x"), self.w.fresh("x")];
                     let v = self.front_view(
                         d,
                         (p, r),
@@ -2570,14 +1398,16 @@ impl<'a> FunTr<'a> {
                     // The first rows of the caller's upper-bound storage, and
                     // their number returned.
                     let span = Span::default();
-                    let got = self.shape(l, span)?;
-                    let len = self.resolve_here(&outer(&got), span)?;
+                    let got = self.w.shape(l, span)?;
+                    let len = self.w.resolve_here(&outer(&got), span)?;
                     let k = self.emit_dim(&len, &mut out, span);
                     // (a loop's next state grown in the loop: to these rows)
                     self.define_grown(d, Some(&k), vec![], &mut out, span);
                     // (an entry's result: the caller may have passed no
                     // storage or fewer rows; it learns how many it needs)
-                    if self.sh.entry && self.result_sizes.contains_key(d) && !self.ready.contains(d)
+                    if self.w.sh.entry
+                        && self.result_sizes.contains_key(d)
+                        && !self.ready.contains(d)
                     {
                         out.push(Stmt::Guard {
                             guard: Guard::DestRows {
@@ -2588,7 +1418,7 @@ impl<'a> FunTr<'a> {
                         });
                         self.ready.insert(d.clone());
                     }
-                    let v = self.fresh("x");
+                    let v = self.w.fresh("x");
                     out.push(Stmt::View {
                         var: v.clone(),
                         elem: p,
@@ -2596,12 +1426,12 @@ impl<'a> FunTr<'a> {
                         view: View::Slice(d.clone(), Atom::Const(Const::I64(0)), k.clone()),
                         span,
                     });
-                    let mut vsh = self.shapes.get(d).cloned().unwrap_or_default();
+                    let mut vsh = self.w.shapes.get(d).cloned().unwrap_or_default();
                     if let Some(x) = vsh.first_mut() {
                         *x = len;
                     }
-                    self.shapes.insert(v.clone(), vsh.clone());
-                    self.bind_depth(&v);
+                    self.w.shapes.insert(v.clone(), vsh.clone());
+                    self.w.bind_depth(&v);
                     self.guard(&got, &vsh, "the result", None, &mut out, span)?;
                     if l.name() != Some(&v) {
                         out.push(Stmt::Copy {
@@ -2615,8 +1445,8 @@ impl<'a> FunTr<'a> {
                 (DType::Array(..), Some(d)) => {
                     if l.name() != Some(d) {
                         self.dest_ready(d, &mut out, Span::default());
-                        let got = self.shape(l, Span::default())?;
-                        let want = self.shapes.get(d).cloned().unwrap_or_default();
+                        let got = self.w.shape(l, Span::default())?;
+                        let want = self.w.shapes.get(d).cloned().unwrap_or_default();
                         self.guard(
                             &got,
                             &want,
@@ -2653,11 +1483,12 @@ impl<'a> FunTr<'a> {
         match a {
             Atom::Const(c) => c.prim(),
             Atom::Var(v) => self
+                .w
                 .vars
                 .get(v)
                 .and_then(|l| l.first())
                 .map(|l| l.ty.prim())
-                .or_else(|| self.scalar_types.get(v).copied())
+                .or_else(|| self.w.scalar_types.get(v).copied())
                 .unwrap_or(PrimType::I64),
         }
     }
@@ -2693,8 +1524,8 @@ impl<'a> FunTr<'a> {
         );
         let (mut dims_d, mut td, mut ed) = (Vec::new(), Vec::new(), Vec::new());
         for (k, (da, db)) in a.iter().zip(b).enumerate() {
-            let lt = self.resolve_here(da, span)?;
-            let le = self.resolve_here(db, span)?;
+            let lt = self.w.resolve_here(da, span)?;
+            let le = self.w.resolve_here(db, span)?;
             let lta = self.emit_dim(&lt, pre, span);
             let lea = self.emit_dim(&le, pre, span);
             let t1 = self.shape_let(SExp::Bin(BinOp::Mul, ci.clone(), lta), pre, span);
@@ -2707,15 +1538,15 @@ impl<'a> FunTr<'a> {
                 exp: SExp::Math(MathFn::Max, vec![sel, Atom::Const(Const::I64(0))]),
                 span,
             });
-            self.bind_depth(&d);
-            self.scalar_types.insert(d.clone(), PrimType::I64);
+            self.w.bind_depth(&d);
+            self.w.scalar_types.insert(d.clone(), PrimType::I64);
             dims_d.push(Dim::Var(d));
             td.push(lt);
             ed.push(le);
         }
-        let name = self.fresh("b");
-        self.shapes.insert(name.clone(), dims_d.clone());
-        self.bind_depth(&name);
+        let name = self.w.fresh("b");
+        self.w.shapes.insert(name.clone(), dims_d.clone());
+        self.w.bind_depth(&name);
         Ok((name, dims_d, td, ed))
     }
 
@@ -2730,9 +1561,9 @@ impl<'a> FunTr<'a> {
         bufs: &mut Vec<Buf>,
         span: Span,
     ) -> Name {
-        let name = self.fresh("b");
-        self.shapes.insert(name.clone(), dims_d.to_vec());
-        self.bind_depth(&name);
+        let name = self.w.fresh("b");
+        self.w.shapes.insert(name.clone(), dims_d.to_vec());
+        self.w.bind_depth(&name);
         bufs.push(Buf {
             var: name.clone(),
             elem,
@@ -2756,8 +1587,8 @@ impl<'a> FunTr<'a> {
         pre: &mut Vec<Stmt>,
     ) -> R<(Vec<Buf>, Vec<Stmt>)> {
         let span = s.span;
-        let st = self.shape_of_body_result(t)?;
-        let se = self.shape_of_body_result(e)?;
+        let st = self.w.shape_of_body_result(t)?;
+        let se = self.w.shape_of_body_result(e)?;
         let mut bufs = Vec::new();
         // per array leaf: (buffer, then-length, else-length, existential or not)
         let mut leaves = Vec::new();
@@ -2805,12 +1636,12 @@ impl<'a> FunTr<'a> {
             // it): its upper bound here, and the branch returns its length.
             let mut late = (false, false);
             let len_or_bound = |me: &mut Self, d: &Dim, late: &mut bool| -> R<Dim> {
-                match me.resolve_here(d, span) {
+                match me.w.resolve_here(d, span) {
                     Ok(x) => Ok(x),
-                    Err(e) if exist => match me.sh.bound(d, true, 64) {
+                    Err(e) if exist => match me.w.sh.bound(d, true, 64) {
                         Some(b) => {
                             *late = true;
-                            me.resolve_here(&b, span).map_err(|_| e)
+                            me.w.resolve_here(&b, span).map_err(|_| e)
                         }
                         None => Err(e),
                     },
@@ -2829,10 +1660,10 @@ impl<'a> FunTr<'a> {
                     // ([`Buf::grown`], [`FunTr::lazy_grow`]); both branches
                     // return their lengths.
                     let u = unbounded(&format!("{}_if{j}", s.var));
-                    self.unbounded.insert(u.clone(), err);
+                    self.w.unbounded.insert(u.clone(), err);
                     let mut dims_d = vec![Dim::Var(u.clone())];
                     for d in a.iter().skip(1) {
-                        dims_d.push(self.resolve_here(d, span)?);
+                        dims_d.push(self.w.resolve_here(d, span)?);
                     }
                     let mut dims = vec![Atom::Const(Const::I64(0))];
                     dims.extend(
@@ -2857,14 +1688,14 @@ impl<'a> FunTr<'a> {
                 let lta = self.emit_dim(&lt, pre, span);
                 let lea = self.emit_dim(&le, pre, span);
                 let mut let_ = |this: &mut Self, exp: SExp| {
-                    let x = this.fresh("len");
+                    let x = this.w.fresh("len");
                     pre.push(Stmt::Let {
                         var: x.clone(),
                         ty: PrimType::I64,
                         exp,
                         span,
                     });
-                    this.bind_depth(&x);
+                    this.w.bind_depth(&x);
                     Atom::Var(x)
                 };
                 let ci = let_(self, SExp::Convert(PrimType::I64, cond));
@@ -2872,12 +1703,12 @@ impl<'a> FunTr<'a> {
                 let nc = let_(self, SExp::Bin(BinOp::Sub, Atom::Const(Const::I64(1)), ci));
                 let t2 = let_(self, SExp::Bin(BinOp::Mul, nc, lea));
                 let sel = let_(self, SExp::Bin(BinOp::Add, t1, t2));
-                Dim::Max(Box::new(self.atom_dim(&sel)), Box::new(Dim::Const(0)))
+                Dim::Max(Box::new(self.w.atom_dim(&sel)), Box::new(Dim::Const(0)))
             } else {
                 lt.clone()
             }];
             for d in a.iter().skip(1) {
-                dims_d.push(self.resolve_here(d, span)?);
+                dims_d.push(self.w.resolve_here(d, span)?);
             }
             let dims: Vec<Atom> = dims_d.iter().map(|d| self.emit_dim(d, pre, span)).collect();
             let name = self.if_buf(elem, &dims_d, dims, false, &mut bufs, span);
@@ -2911,7 +1742,7 @@ impl<'a> FunTr<'a> {
                         // are the buffer's when this branch is taken)
                         if let Some(Some((td, ed))) = every.get(ai - 1) {
                             let own = if then { td } else { ed };
-                            let v = me.fresh("v");
+                            let v = me.w.fresh("v");
                             let dims: Vec<Atom> = own
                                 .iter()
                                 .map(|d| {
@@ -2926,8 +1757,8 @@ impl<'a> FunTr<'a> {
                                 view: View::Reshape(b.clone(), dims),
                                 span,
                             });
-                            me.shapes.insert(v.clone(), own.clone());
-                            me.bind_depth(&v);
+                            me.w.shapes.insert(v.clone(), own.clone());
+                            me.w.bind_depth(&v);
                             dests.push(Some(v));
                             continue;
                         }
@@ -2937,13 +1768,13 @@ impl<'a> FunTr<'a> {
                         }
                         if late
                             && let Some(Dim::Var(u)) = dims_d.first()
-                            && me.unbounded.contains_key(u)
+                            && me.w.unbounded.contains_key(u)
                         {
                             // (the grown storage: this branch's view of it
                             // is bound where the branch writes it)
-                            let nv = me.fresh("nx");
-                            me.shapes.insert(nv.clone(), dims_d.clone());
-                            me.bind_depth(&nv);
+                            let nv = me.w.fresh("nx");
+                            me.w.shapes.insert(nv.clone(), dims_d.clone());
+                            me.w.bind_depth(&nv);
                             me.exist_dests.insert(nv.clone());
                             lent.push(nv.clone());
                             me.lazy_grow.insert(
@@ -2954,7 +1785,7 @@ impl<'a> FunTr<'a> {
                             continue;
                         }
                         if late {
-                            me.shapes.insert(b.clone(), dims_d.clone());
+                            me.w.shapes.insert(b.clone(), dims_d.clone());
                             if me.exist_dests.insert(b.clone()) {
                                 lent.push(b.clone());
                             }
@@ -2962,7 +1793,7 @@ impl<'a> FunTr<'a> {
                             continue;
                         }
                         let len = if then { lt.clone() } else { le.clone() };
-                        let v = me.fresh("v");
+                        let v = me.w.fresh("v");
                         let mut pre_v = Vec::new();
                         // A negative length is the branch's own error, reported by
                         // the construct that computes it (the view never fails; when
@@ -2992,8 +1823,8 @@ impl<'a> FunTr<'a> {
                         if let Some(d0) = vsh.first_mut() {
                             *d0 = len;
                         }
-                        me.shapes.insert(v.clone(), vsh);
-                        me.bind_depth(&v);
+                        me.w.shapes.insert(v.clone(), vsh);
+                        me.w.bind_depth(&v);
                         dests.push(Some(v));
                         sizes.push(hi);
                     }
@@ -3021,8 +1852,8 @@ impl<'a> FunTr<'a> {
         for (j, (_, _, _, exist, _)) in leaves.iter().enumerate() {
             if *exist {
                 let k = if_count(&s.var, j);
-                self.bind_depth(&k);
-                self.scalar_types.insert(k.clone(), PrimType::I64);
+                self.w.bind_depth(&k);
+                self.w.scalar_types.insert(k.clone(), PrimType::I64);
                 outs.push((k.clone(), PrimType::I64));
                 counts.push(k);
             }
@@ -3055,7 +1886,7 @@ impl<'a> FunTr<'a> {
                     }
                     let k = if_count(&s.var, ai - 1);
                     // (the buffer's shape is `dims_d`)
-                    self.shapes.insert(b.clone(), dims_d.clone());
+                    self.w.shapes.insert(b.clone(), dims_d.clone());
                     let v = self.prefix_view(b, *p, *r, &k, &mut inner, span);
                     dests.push(Some(v));
                 }
@@ -3087,16 +1918,16 @@ impl<'a> FunTr<'a> {
                 "please report this",
             );
         };
-        let ash = self.shape(&first, span)?;
-        let n_dim = self.resolve_here(&outer(&ash), span)?;
+        let ash = self.w.shape(&first, span)?;
+        let n_dim = self.w.resolve_here(&outer(&ash), span)?;
         let n = self.emit_dim(&n_dim, pre, span);
         let mut row_shapes = Vec::new();
         let mut leaf_dims = Vec::new();
         for l in a_l {
-            let lsh = self.shape(l, span)?;
+            let lsh = self.w.shape(l, span)?;
             let mut rows = Vec::new();
             for d in lsh.iter().skip(1) {
-                rows.push(self.resolve_here(d, span)?);
+                rows.push(self.w.resolve_here(d, span)?);
             }
             let mut dims = vec![n.clone()];
             for d in &rows {
@@ -3119,16 +1950,17 @@ impl<'a> FunTr<'a> {
                 if let Some(d) = given.get(j * a_l.len() + li).cloned().flatten()
                     && self.exist_dests.contains(&d)
                     && self
+                        .w
                         .sh
-                        .same_shape(&dims_d, &self.shapes.get(&d).cloned().unwrap_or_default())
+                        .same_shape(&dims_d, &self.w.shapes.get(&d).cloned().unwrap_or_default())
                 {
                     self.dest_ready(&d, pre, span);
                     part.push(d);
                     continue;
                 }
-                let b = self.fresh("b");
-                self.shapes.insert(b.clone(), dims_d);
-                self.bind_depth(&b);
+                let b = self.w.fresh("b");
+                self.w.shapes.insert(b.clone(), dims_d);
+                self.w.bind_depth(&b);
                 part.push(b.clone());
                 bufs.push(Buf {
                     var: b,
@@ -3167,7 +1999,7 @@ impl<'a> FunTr<'a> {
                         view: View::Row(sn, Atom::Var(i.clone())),
                         span,
                     });
-                    self.shapes.insert(xn, rows.clone());
+                    self.w.shapes.insert(xn, rows.clone());
                 }
                 DType::Scalar(p) => out.push(Stmt::Let {
                     var: xn,
@@ -3195,7 +2027,7 @@ impl<'a> FunTr<'a> {
             let xn = x.name().cloned().unwrap_or_default();
             match x.ty {
                 DType::Array(p, r) => {
-                    let v = self.fresh("r");
+                    let v = self.w.fresh("r");
                     out.push(Stmt::View {
                         var: v.clone(),
                         elem: p,
@@ -3203,8 +2035,8 @@ impl<'a> FunTr<'a> {
                         view: View::Row(b.clone(), Atom::Var(c.clone())),
                         span,
                     });
-                    self.shapes.insert(v.clone(), rows.clone());
-                    self.bind_depth(&v);
+                    self.w.shapes.insert(v.clone(), rows.clone());
+                    self.w.bind_depth(&v);
                     out.push(Stmt::Copy {
                         dest: v,
                         src: xn,
@@ -3233,7 +2065,7 @@ impl<'a> FunTr<'a> {
         inner: &mut Vec<Stmt>,
         span: Span,
     ) -> Name {
-        let v = self.fresh("f");
+        let v = self.w.fresh("f");
         inner.push(Stmt::View {
             var: v.clone(),
             elem,
@@ -3241,12 +2073,12 @@ impl<'a> FunTr<'a> {
             view: View::Slice(b.clone(), Atom::Const(Const::I64(0)), Atom::Var(k.clone())),
             span,
         });
-        let mut vsh = self.shapes.get(b).cloned().unwrap_or_default();
+        let mut vsh = self.w.shapes.get(b).cloned().unwrap_or_default();
         if let Some(d) = vsh.first_mut() {
             *d = Dim::Var(k.clone());
         }
-        self.shapes.insert(v.clone(), vsh);
-        self.bind_depth(&v);
+        self.w.shapes.insert(v.clone(), vsh);
+        self.w.bind_depth(&v);
         v
     }
 
@@ -3309,16 +2141,16 @@ impl<'a> FunTr<'a> {
                 "please report this",
             );
         };
-        let a_l = self.leaves(a, span)?;
+        let a_l = self.w.leaves(a, span)?;
         let scalar = a_l.iter().all(|l| l.ty.rank() == 1);
         let (n, row_shapes, targets, bufs) =
             self.compaction_buffers(&a_l, k + 1, given, pre, span)?;
         // the loop
-        let i = self.fresh("i");
-        self.bind_param(&i, &Type::I64, span)?;
-        let counts: Vec<Name> = (0..=k).map(|_| self.fresh("c")).collect();
+        let i = self.w.fresh("i");
+        self.w.bind_param(&i, &Type::I64, span)?;
+        let counts: Vec<Name> = (0..=k).map(|_| self.w.fresh("c")).collect();
         for c in &counts {
-            self.bind_param(c, &Type::I64, span)?;
+            self.w.bind_param(c, &Type::I64, span)?;
         }
         let mut body = Vec::new();
         // the element, bound to each predicate's parameter
@@ -3326,7 +2158,7 @@ impl<'a> FunTr<'a> {
         let mut tests = Vec::new();
         for (j, f) in preds.iter().enumerate() {
             let (px, tx) = lparam(f, 0, span)?;
-            let x_l = self.bind_param(px, tx, span)?;
+            let x_l = self.w.bind_param(px, tx, span)?;
             let bind = self.bind_element(&x_l, &a_l, &row_shapes, &i, span);
             if j == 0 {
                 first_x = x_l.clone();
@@ -3351,7 +2183,7 @@ impl<'a> FunTr<'a> {
         body.extend(s0);
         let mut inds = vec![t0.clone()];
         let not = |this: &mut Self, x: Atom, body: &mut Vec<Stmt>| {
-            let v = this.fresh("t");
+            let v = this.w.fresh("t");
             body.push(Stmt::Let {
                 var: v.clone(),
                 ty: PrimType::Bool,
@@ -3361,7 +2193,7 @@ impl<'a> FunTr<'a> {
             Atom::Var(v)
         };
         if let Some((s1, t1, q_fails)) = tests.next() {
-            let u = self.fresh("t");
+            let u = self.w.fresh("t");
             if q_fails {
                 body.push(Stmt::If {
                     outs: vec![(u.clone(), PrimType::Bool)],
@@ -3386,7 +2218,7 @@ impl<'a> FunTr<'a> {
                     span,
                 });
             }
-            let either = self.fresh("t");
+            let either = self.w.fresh("t");
             body.push(Stmt::Let {
                 var: either.clone(),
                 ty: PrimType::Bool,
@@ -3425,8 +2257,8 @@ impl<'a> FunTr<'a> {
         let outs: Vec<(Name, PrimType)> = (0..=k)
             .map(|j| {
                 let c = part_count(&s.var, j);
-                self.bind_depth(&c);
-                self.scalar_types.insert(c.clone(), PrimType::I64);
+                self.w.bind_depth(&c);
+                self.w.scalar_types.insert(c.clone(), PrimType::I64);
                 (c, PrimType::I64)
             })
             .collect();
@@ -3452,14 +2284,14 @@ impl<'a> FunTr<'a> {
 
     /// `c + (ind ? 1 : 0)`, as a new variable.
     fn count_up(&mut self, c: &Name, ind: Atom, body: &mut Vec<Stmt>, span: Span) -> Atom {
-        let inc = self.fresh("c");
+        let inc = self.w.fresh("c");
         body.push(Stmt::Let {
             var: inc.clone(),
             ty: PrimType::I64,
             exp: SExp::Convert(PrimType::I64, ind),
             span,
         });
-        let c2 = self.fresh("c");
+        let c2 = self.w.fresh("c");
         body.push(Stmt::Let {
             var: c2.clone(),
             ty: PrimType::I64,
@@ -3496,16 +2328,16 @@ impl<'a> FunTr<'a> {
                 "please report this",
             );
         };
-        let a_l = self.leaves(a, span)?;
+        let a_l = self.w.leaves(a, span)?;
         let (n, row_shapes, targets, bufs) = self.compaction_buffers(&a_l, 1, given, pre, span)?;
         let targets = targets.into_iter().next().unwrap_or_default();
         // the loop: test each element, store the kept ones at the count
-        let i = self.fresh("i");
-        self.bind_param(&i, &Type::I64, span)?;
-        let c = self.fresh("c");
-        self.bind_param(&c, &Type::I64, span)?;
+        let i = self.w.fresh("i");
+        self.w.bind_param(&i, &Type::I64, span)?;
+        let c = self.w.fresh("c");
+        self.w.bind_param(&c, &Type::I64, span)?;
         let (px, tx) = lparam(f, 0, span)?;
-        let x_l = self.bind_param(px, tx, span)?;
+        let x_l = self.w.bind_param(px, tx, span)?;
         let mut body = self.bind_element(&x_l, &a_l, &row_shapes, &i, span);
         let pred = self.body(&f.body, &[None])?;
         body.extend(pred.stmts);
@@ -3538,8 +2370,8 @@ impl<'a> FunTr<'a> {
         }
         let c2 = self.count_up(&c, cond, &mut body, span);
         let k = filter_count(&s.var);
-        self.bind_depth(&k);
-        self.scalar_types.insert(k.clone(), PrimType::I64);
+        self.w.bind_depth(&k);
+        self.w.scalar_types.insert(k.clone(), PrimType::I64);
         let mut inner = vec![Stmt::Fold {
             outs: vec![(k.clone(), PrimType::I64)],
             acc: vec![(c, PrimType::I64)],
@@ -3582,14 +2414,14 @@ impl<'a> FunTr<'a> {
                         .unwrap_or(Atom::Const(Const::I64(0)));
                     si += 1;
                     if let Atom::Var(v) = &a {
-                        self.scalar_types.insert(v.clone(), *p);
+                        self.w.scalar_types.insert(v.clone(), *p);
                     }
                     ls.push(Leaf { atom: a, ty: *ty });
                 }
             }
         }
-        self.types.insert(s.var.clone(), s.ty.clone());
-        self.vars.insert(s.var.clone(), ls);
+        self.w.types.insert(s.var.clone(), s.ty.clone());
+        self.w.vars.insert(s.var.clone(), ls);
     }
 }
 
@@ -3619,32 +2451,6 @@ fn needs_storage(e: &core::Exp) -> bool {
 }
 
 impl FunTr<'_> {
-    /// Bind a lambda or loop parameter (leaf names derived from `name`) one level
-    /// deeper than the current one.
-    fn bind_param(&mut self, name: &Name, ty: &Type, span: Span) -> R<Vec<Leaf>> {
-        let flat = self.flat(ty, span)?;
-        let single = flat.len() == 1;
-        let mut ls = Vec::new();
-        for (k, (t, _)) in flat.iter().enumerate() {
-            let n = if single {
-                name.clone()
-            } else {
-                format!("{name}c{k}")
-            };
-            self.sh.depth.insert(n.clone(), self.sh.cur + 1);
-            if let DType::Scalar(p) = t {
-                self.scalar_types.insert(n.clone(), *p);
-            }
-            ls.push(Leaf {
-                atom: Atom::Var(n),
-                ty: *t,
-            });
-        }
-        self.types.insert(name.clone(), ty.clone());
-        self.vars.insert(name.clone(), ls.clone());
-        Ok(ls)
-    }
-
     fn leaf_names(&self, s: &core::Stmt, n: usize) -> Vec<Name> {
         if n == 1 {
             vec![s.var.clone()]
@@ -3659,8 +2465,8 @@ impl FunTr<'_> {
         let span = s.span;
         let names = self.leaf_names(s, flat.len());
         let bind = |this: &mut Self, ls: Vec<Leaf>| {
-            this.types.insert(s.var.clone(), s.ty.clone());
-            this.vars.insert(s.var.clone(), ls);
+            this.w.types.insert(s.var.clone(), s.ty.clone());
+            this.w.vars.insert(s.var.clone(), ls);
         };
         let scalar = |this: &mut Self, exp: SExp, out: &mut Vec<Stmt>| -> R<()> {
             let Some((DType::Scalar(p), _)) = flat.first() else {
@@ -3676,17 +2482,17 @@ impl FunTr<'_> {
                 exp,
                 span,
             });
-            this.bind_depth(&s.var);
-            this.scalar_types.insert(s.var.clone(), *p);
-            this.vars.insert(
+            this.w.bind_depth(&s.var);
+            this.w.scalar_types.insert(s.var.clone(), *p);
+            this.w.vars.insert(
                 s.var.clone(),
                 vec![Leaf {
                     atom: Atom::Var(s.var.clone()),
                     ty: DType::Scalar(*p),
                 }],
             );
-            this.types.insert(s.var.clone(), s.ty.clone());
-            this.record_defs(s);
+            this.w.types.insert(s.var.clone(), s.ty.clone());
+            this.w.record_defs(s);
             Ok(())
         };
         let arg = |args: &[core::Arg], k: usize| -> R<Atom> {
@@ -3702,22 +2508,22 @@ impl FunTr<'_> {
         match &s.exp {
             E::Atom(a) => {
                 // A copy of a scalar constant or variable, or an array alias.
-                let ls = self.leaves(a, span)?;
+                let ls = self.w.leaves(a, span)?;
                 if ls.len() == 1 && matches!(ls[0].ty, DType::Scalar(_)) {
                     return scalar(self, SExp::Atom(ls[0].atom.clone()), out);
                 }
                 bind(self, ls);
-                self.record_defs(s);
+                self.w.record_defs(s);
             }
             E::Tuple(xs) => {
                 let mut ls = Vec::new();
                 for x in xs {
-                    ls.extend(self.leaves(x, span)?);
+                    ls.extend(self.w.leaves(x, span)?);
                 }
                 bind(self, ls);
             }
             E::Proj(a, k) => {
-                let ls = self.proj_leaves(a, *k, span)?;
+                let ls = self.w.proj_leaves(a, *k, span)?;
                 if ls.len() == 1 && matches!(ls[0].ty, DType::Scalar(_)) {
                     return scalar(self, SExp::Atom(ls[0].atom.clone()), out);
                 }
@@ -3741,13 +2547,13 @@ impl FunTr<'_> {
                     _ => unreachable_exp(span)?,
                 };
                 let leaf = self.first_array_leaf(&a, span)?;
-                let sh = self.shape(&leaf, span)?;
+                let sh = self.w.shape(&leaf, span)?;
                 // Partial evaluation: a statically known dim needs no read.
                 let exp = match sh.get(k).map(|d| d.simplify()) {
                     // (negative: never evaluated, 0 as in `record_defs`)
                     Some(Dim::Const(c)) => SExp::Atom(Atom::Const(Const::I64(c.max(0)))),
                     Some(Dim::Var(v))
-                        if self.sh.depth.get(&v).is_some_and(|x| *x <= self.sh.cur) =>
+                        if self.w.sh.depth.get(&v).is_some_and(|x| *x <= self.w.sh.cur) =>
                     {
                         SExp::Atom(Atom::Var(v))
                     }
@@ -3759,8 +2565,8 @@ impl FunTr<'_> {
                 // failed probe counts it. (An outer size was checked where
                 // the array was made.)
                 let exp = match exp {
-                    SExp::Atom(x) if k > 0 && !self.provably_nonneg(&x) => {
-                        let d = self.atom_dim(&x);
+                    SExp::Atom(x) if k > 0 && !self.w.provably_nonneg(&x) => {
+                        let d = self.w.atom_dim(&x);
                         let m = self.emit_dim(
                             &Dim::Max(Box::new(d), Box::new(Dim::Const(0))),
                             out,
@@ -3769,9 +2575,9 @@ impl FunTr<'_> {
                         SExp::Atom(m)
                     }
                     SExp::Dim(x, k) if k > 0 => {
-                        let t = self.fresh("d");
-                        self.bind_depth(&t);
-                        self.scalar_types.insert(t.clone(), PrimType::I64);
+                        let t = self.w.fresh("d");
+                        self.w.bind_depth(&t);
+                        self.w.scalar_types.insert(t.clone(), PrimType::I64);
                         out.push(Stmt::Let {
                             var: t.clone(),
                             ty: PrimType::I64,
@@ -3820,10 +2626,10 @@ impl FunTr<'_> {
             }
             E::Index(a, i) => {
                 let i = self.scalar_atom(i);
-                let ls = self.leaves(a, span)?;
+                let ls = self.w.leaves(a, span)?;
                 let mut nl = Vec::new();
                 for (k, l) in ls.iter().enumerate() {
-                    let name = names.get(k).cloned().unwrap_or_else(|| self.fresh("x"));
+                    let name = names.get(k).cloned().unwrap_or_else(|| self.w.fresh("x"));
                     let src = l.name().cloned().unwrap_or_default();
                     match l.ty {
                         DType::Array(p, 1) => {
@@ -3833,7 +2639,7 @@ impl FunTr<'_> {
                                 exp: SExp::Load(src, vec![i.clone()]),
                                 span,
                             });
-                            self.scalar_types.insert(name.clone(), p);
+                            self.w.scalar_types.insert(name.clone(), p);
                             nl.push(Leaf {
                                 atom: Atom::Var(name.clone()),
                                 ty: DType::Scalar(p),
@@ -3847,8 +2653,9 @@ impl FunTr<'_> {
                                 view: View::Row(src, i.clone()),
                                 span,
                             });
-                            let sh = self.shape(l, span)?;
-                            self.shapes
+                            let sh = self.w.shape(l, span)?;
+                            self.w
+                                .shapes
                                 .insert(name.clone(), sh.get(1..).unwrap_or_default().to_vec());
                             nl.push(Leaf {
                                 atom: Atom::Var(name.clone()),
@@ -3863,17 +2670,17 @@ impl FunTr<'_> {
                             );
                         }
                     }
-                    self.bind_depth(&name);
+                    self.w.bind_depth(&name);
                 }
                 bind(self, nl);
             }
             E::Slice(a, st, en) => {
                 let (st, en) = (self.scalar_atom(st), self.scalar_atom(en));
-                let len = Dim::minus(self.atom_dim(&en), self.atom_dim(&st));
-                let ls = self.leaves(a, span)?;
+                let len = Dim::minus(self.w.atom_dim(&en), self.w.atom_dim(&st));
+                let ls = self.w.leaves(a, span)?;
                 let mut nl = Vec::new();
                 for (k, l) in ls.iter().enumerate() {
-                    let name = names.get(k).cloned().unwrap_or_else(|| self.fresh("x"));
+                    let name = names.get(k).cloned().unwrap_or_else(|| self.w.fresh("x"));
                     let DType::Array(p, r) = l.ty else {
                         return error(
                             span,
@@ -3892,12 +2699,12 @@ impl FunTr<'_> {
                         ),
                         span,
                     });
-                    let mut sh = self.shape(l, span)?;
+                    let mut sh = self.w.shape(l, span)?;
                     if let Some(d) = sh.first_mut() {
                         *d = len.clone();
                     }
-                    self.shapes.insert(name.clone(), sh);
-                    self.bind_depth(&name);
+                    self.w.shapes.insert(name.clone(), sh);
+                    self.w.bind_depth(&name);
                     nl.push(Leaf {
                         atom: Atom::Var(name),
                         ty: l.ty,
@@ -3907,8 +2714,8 @@ impl FunTr<'_> {
             }
             // Index function changes (source views), no copy.
             E::Prim(b @ (Builtin::Transpose | Builtin::Reverse), args) => {
-                let shapes = self.shape_exp(s)?;
-                let ls = self.leaves(&arg(args, 0)?, span)?;
+                let shapes = self.w.shape_exp(s)?;
+                let ls = self.w.leaves(&arg(args, 0)?, span)?;
                 let mut nl = Vec::new();
                 for (j, l) in ls.iter().enumerate() {
                     let DType::Array(p, r) = l.ty else {
@@ -3919,7 +2726,7 @@ impl FunTr<'_> {
                         );
                     };
                     let src = l.name().cloned().unwrap_or_default();
-                    let name = names.get(j).cloned().unwrap_or_else(|| self.fresh("x"));
+                    let name = names.get(j).cloned().unwrap_or_else(|| self.w.fresh("x"));
                     out.push(Stmt::View {
                         var: name.clone(),
                         elem: p,
@@ -3931,9 +2738,10 @@ impl FunTr<'_> {
                         },
                         span,
                     });
-                    self.shapes
+                    self.w
+                        .shapes
                         .insert(name.clone(), shapes.get(j).cloned().unwrap_or_default());
-                    self.bind_depth(&name);
+                    self.w.bind_depth(&name);
                     nl.push(Leaf {
                         atom: Atom::Var(name),
                         ty: l.ty,
@@ -3942,13 +2750,13 @@ impl FunTr<'_> {
                 bind(self, nl);
             }
             E::Prim(b @ (Builtin::Flatten | Builtin::Unflatten | Builtin::Split), args) => {
-                let shapes = self.shape_exp(s)?;
+                let shapes = self.w.shape_exp(s)?;
                 let src_atom = match b {
                     Builtin::Flatten => arg(args, 0)?,
                     Builtin::Unflatten => arg(args, 2)?,
                     _ => arg(args, 1)?,
                 };
-                let ls = self.leaves(&src_atom, span)?;
+                let ls = self.w.leaves(&src_atom, span)?;
                 let mut nl = Vec::new();
                 if *b == Builtin::Split {
                     let k = self.scalar_atom(&arg(args, 0)?);
@@ -3963,7 +2771,7 @@ impl FunTr<'_> {
                             );
                         };
                         let src = l.name().cloned().unwrap_or_default();
-                        let len = self.emit_dim(&outer(&self.shape(l, span)?), out, span);
+                        let len = self.emit_dim(&outer(&self.w.shape(l, span)?), out, span);
                         if j == 0 {
                             out.push(Stmt::Guard {
                                 guard: Guard::Split {
@@ -3978,7 +2786,7 @@ impl FunTr<'_> {
                             (k.clone(), len.clone()),
                         ];
                         for (half, (lo, hi)) in halves.into_iter().enumerate() {
-                            let name = self.fresh("x");
+                            let name = self.w.fresh("x");
                             out.push(Stmt::View {
                                 var: name.clone(),
                                 elem: p,
@@ -3987,8 +2795,8 @@ impl FunTr<'_> {
                                 span,
                             });
                             let sh = shapes.get(half * ls.len() + j).cloned().unwrap_or_default();
-                            self.shapes.insert(name.clone(), sh);
-                            self.bind_depth(&name);
+                            self.w.shapes.insert(name.clone(), sh);
+                            self.w.bind_depth(&name);
                             let leaf = Leaf {
                                 atom: Atom::Var(name),
                                 ty: l.ty,
@@ -4008,7 +2816,7 @@ impl FunTr<'_> {
                     {
                         let n = self.scalar_atom(&arg(args, 0)?);
                         let m = self.scalar_atom(&arg(args, 1)?);
-                        let len = self.emit_dim(&outer(&self.shape(l, span)?), out, span);
+                        let len = self.emit_dim(&outer(&self.w.shape(l, span)?), out, span);
                         out.push(Stmt::Guard {
                             guard: Guard::Core(core::Check::new(
                                 core::CheckKind::Unflatten,
@@ -4030,10 +2838,10 @@ impl FunTr<'_> {
                         let sh_len = sh.len();
                         let mut dims = Vec::new();
                         for d in &sh {
-                            let rd = self.resolve_here(d, span)?;
+                            let rd = self.w.resolve_here(d, span)?;
                             dims.push(self.emit_dim(&rd, out, span));
                         }
-                        let name = names.get(j).cloned().unwrap_or_else(|| self.fresh("x"));
+                        let name = names.get(j).cloned().unwrap_or_else(|| self.w.fresh("x"));
                         out.push(Stmt::View {
                             var: name.clone(),
                             elem: p,
@@ -4041,8 +2849,8 @@ impl FunTr<'_> {
                             view: View::Reshape(l.name().cloned().unwrap_or_default(), dims),
                             span,
                         });
-                        self.shapes.insert(name.clone(), sh);
-                        self.bind_depth(&name);
+                        self.w.shapes.insert(name.clone(), sh);
+                        self.w.bind_depth(&name);
                         nl.push(Leaf {
                             atom: Atom::Var(name),
                             ty: DType::Array(p, sh_len),
@@ -4056,7 +2864,7 @@ impl FunTr<'_> {
                 let dests = vec![None; flat.len()];
                 let scalars = self.exp_into(s, &dests, out)?;
                 self.bind_leaves(s, flat, &dests, &scalars);
-                self.record_defs(s);
+                self.w.record_defs(s);
             }
         }
         Ok(())
@@ -4064,7 +2872,7 @@ impl FunTr<'_> {
 
     fn scalar_atom(&self, a: &Atom) -> Atom {
         match a {
-            Atom::Var(v) => match self.vars.get(v).and_then(|l| l.first()) {
+            Atom::Var(v) => match self.w.vars.get(v).and_then(|l| l.first()) {
                 Some(l) => l.atom.clone(),
                 None => a.clone(),
             },
@@ -4074,6 +2882,7 @@ impl FunTr<'_> {
 
     fn first_array_leaf(&self, a: &Atom, span: Span) -> R<Leaf> {
         match self
+            .w
             .leaves(a, span)?
             .into_iter()
             .find(|l| matches!(l.ty, DType::Array(..)))
@@ -4091,9 +2900,9 @@ impl FunTr<'_> {
         let mut v = Vec::new();
         for (t, _) in flat {
             if let DType::Scalar(p) = t {
-                let n = self.fresh("o");
-                self.bind_depth(&n);
-                self.scalar_types.insert(n.clone(), *p);
+                let n = self.w.fresh("o");
+                self.w.bind_depth(&n);
+                self.w.scalar_types.insert(n.clone(), *p);
                 v.push((n, *p));
             }
         }
@@ -4110,7 +2919,7 @@ impl FunTr<'_> {
     ) -> R<Vec<Atom>> {
         use core::Exp as E;
         let span = s.span;
-        let flat = self.flat(&s.ty, span)?;
+        let flat = self.w.flat(&s.ty, span)?;
         let dest_of = |k: usize| -> Name { dests.get(k).cloned().flatten().unwrap_or_default() };
         let arg = |args: &[core::Arg], k: usize| -> R<Atom> {
             match args.get(k) {
@@ -4135,7 +2944,7 @@ impl FunTr<'_> {
         match &s.exp {
             E::ArrayLit(xs) => {
                 for (j, x) in xs.iter().enumerate() {
-                    let el = self.leaves(x, span)?;
+                    let el = self.w.leaves(x, span)?;
                     for (k, l) in el.iter().enumerate() {
                         let d = dest_of(k);
                         match l.ty {
@@ -4146,7 +2955,7 @@ impl FunTr<'_> {
                                 span,
                             }),
                             DType::Array(p, r) => {
-                                let row = self.fresh("r");
+                                let row = self.w.fresh("r");
                                 out.push(Stmt::View {
                                     var: row.clone(),
                                     elem: p,
@@ -4154,11 +2963,11 @@ impl FunTr<'_> {
                                     view: View::Row(d.clone(), Atom::Const(Const::I64(j as i64))),
                                     span,
                                 });
-                                let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
+                                let dsh = self.w.shapes.get(&d).cloned().unwrap_or_default();
                                 let rsh = dsh.get(1..).map(|x| x.to_vec()).unwrap_or_default();
-                                self.shapes.insert(row.clone(), rsh.clone());
-                                self.bind_depth(&row);
-                                let got = self.shape(l, span)?;
+                                self.w.shapes.insert(row.clone(), rsh.clone());
+                                self.w.bind_depth(&row);
+                                let got = self.w.shape(l, span)?;
                                 self.guard(&got, &rsh, "an array literal", None, out, span)?;
                                 out.push(Stmt::Copy {
                                     dest: row,
@@ -4186,6 +2995,7 @@ impl FunTr<'_> {
             }
             E::Call(f, args) => {
                 let flat_args: Vec<Atom> = self
+                    .w
                     .flat_args(args, span)?
                     .into_iter()
                     .map(|l| l.atom)
@@ -4228,8 +3038,8 @@ impl FunTr<'_> {
                 let n = self.scalar_atom(&arg(args, 0)?);
                 let l = lambda(args, 1)?;
                 let (i, it) = lparam(&l, 0, span)?;
-                self.bind_param(i, it, span)?;
-                let el = self.flat(&l.ret, span)?;
+                self.w.bind_param(i, it, span)?;
+                let el = self.w.flat(&l.ret, span)?;
                 let mut pre = Vec::new();
                 let mut inner_dests = Vec::new();
                 for (k, (t, _)) in el.iter().enumerate() {
@@ -4237,7 +3047,7 @@ impl FunTr<'_> {
                         DType::Scalar(_) => inner_dests.push(None),
                         DType::Array(p, r) => {
                             let d = dest_of(k);
-                            let row = self.fresh("r");
+                            let row = self.w.fresh("r");
                             pre.push(Stmt::View {
                                 var: row.clone(),
                                 elem: *p,
@@ -4245,21 +3055,21 @@ impl FunTr<'_> {
                                 view: View::Row(d.clone(), Atom::Var(i.clone())),
                                 span,
                             });
-                            let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
-                            self.shapes.insert(
+                            let dsh = self.w.shapes.get(&d).cloned().unwrap_or_default();
+                            self.w.shapes.insert(
                                 row.clone(),
                                 dsh.get(1..).map(|x| x.to_vec()).unwrap_or_default(),
                             );
-                            self.sh.depth.insert(row.clone(), self.sh.cur + 1);
+                            self.w.sh.depth.insert(row.clone(), self.w.sh.cur + 1);
                             // (an entry's result: checked where the row is
                             // first made, when a row is too large for memory)
                             // (a row of constant dims always fits: the
                             // check before the `build` covers it)
                             let root = self.result_rows.get(&d).cloned().unwrap_or(d.clone());
                             let small = dsh.iter().skip(1).all(|x| {
-                                matches!(self.sh.expand(x).simplify(), Dim::Const(c) if c < 1 << 32)
+                                matches!(self.w.sh.expand(x).simplify(), Dim::Const(c) if c < 1 << 32)
                             });
-                            if self.sh.entry && !small && self.result_sizes.contains_key(&root) {
+                            if self.w.sh.entry && !small && self.result_sizes.contains_key(&root) {
                                 self.result_rows.insert(row.clone(), root);
                             }
                             // (a row of a loop state grown softly: the same,
@@ -4308,7 +3118,7 @@ impl FunTr<'_> {
                 let n = self.scalar_atom(&arg(args, 2)?);
                 let (acc, at) = lparam(&l, 0, span)?;
                 let (i, _) = lparam(&l, 1, span)?;
-                let state_flat = self.flat(at, span)?;
+                let state_flat = self.w.flat(at, span)?;
                 if state_flat
                     .iter()
                     .any(|(t, _)| matches!(t, DType::Array(..)))
@@ -4328,9 +3138,9 @@ impl FunTr<'_> {
                         &mut Vec::new(),
                     );
                 }
-                let init_l = self.leaves(&init, span)?;
-                let acc_l = self.bind_param(acc, at, span)?;
-                self.bind_param(i, &Type::I64, span)?;
+                let init_l = self.w.leaves(&init, span)?;
+                let acc_l = self.w.bind_param(acc, at, span)?;
+                self.w.bind_param(i, &Type::I64, span)?;
                 let body = self.body(&l.body, &vec![None; state_flat.len()])?;
                 let outs = self.outs_for(&flat);
                 out.push(Stmt::Fold {
@@ -4385,14 +3195,14 @@ impl FunTr<'_> {
                         &mut Vec::new(),
                     );
                 }
-                let ne_l = self.leaves(&ne, span)?;
+                let ne_l = self.w.leaves(&ne, span)?;
                 let (i, _) = lparam(&g, 0, span)?;
-                self.bind_param(i, &Type::I64, span)?;
+                self.w.bind_param(i, &Type::I64, span)?;
                 let elem = self.body(&g.body, &vec![None; flat.len()])?;
                 let (pa, ta) = lparam(&op, 0, span)?;
                 let (pb, tb) = lparam(&op, 1, span)?;
-                let a = self.bind_param(pa, ta, span)?;
-                let b = self.bind_param(pb, tb, span)?;
+                let a = self.w.bind_param(pa, ta, span)?;
+                let b = self.w.bind_param(pb, tb, span)?;
                 let ob = self.body(&op.body, &vec![None; flat.len()])?;
                 let outs = self.outs_for(&flat);
                 let names = |ls: &[Leaf]| {
@@ -4415,8 +3225,8 @@ impl FunTr<'_> {
                 Ok(outs.into_iter().map(|(n, _)| Atom::Var(n)).collect())
             }
             E::Prim(Builtin::Concat, args) => {
-                let a = self.leaves(&arg(args, 0)?, span)?;
-                let b = self.leaves(&arg(args, 1)?, span)?;
+                let a = self.w.leaves(&arg(args, 0)?, span)?;
+                let b = self.w.leaves(&arg(args, 1)?, span)?;
                 for (k, (la, lb)) in a.iter().zip(&b).enumerate() {
                     let d = dest_of(k);
                     let DType::Array(p, r) = la.ty else {
@@ -4426,19 +3236,19 @@ impl FunTr<'_> {
                             "please report this",
                         );
                     };
-                    let sa = self.shape(la, span)?;
-                    let sb = self.shape(lb, span)?;
-                    let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
-                    let lena = self.resolve_here(&outer(&sa), span)?;
+                    let sa = self.w.shape(la, span)?;
+                    let sb = self.w.shape(lb, span)?;
+                    let dsh = self.w.shapes.get(&d).cloned().unwrap_or_default();
+                    let lena = self.w.resolve_here(&outer(&sa), span)?;
                     let total = Dim::plus(lena.clone(), outer(&sb));
-                    let total = self.resolve_here(&total, span)?;
+                    let total = self.w.resolve_here(&total, span)?;
                     let lo = self.emit_dim(&lena, out, span);
                     let hi = self.emit_dim(&total, out, span);
                     for (part, (from, to), src, ssh) in [
                         (0, (Atom::Const(Const::I64(0)), lo.clone()), la, &sa),
                         (1, (lo.clone(), hi.clone()), lb, &sb),
                     ] {
-                        let v = self.fresh("x");
+                        let v = self.w.fresh("x");
                         let len = if part == 0 { lena.clone() } else { outer(&sb) };
                         out.push(Stmt::View {
                             var: v.clone(),
@@ -4451,8 +3261,8 @@ impl FunTr<'_> {
                         if let Some(d) = vsh.first_mut() {
                             *d = len.clone();
                         }
-                        self.shapes.insert(v.clone(), vsh.clone());
-                        self.bind_depth(&v);
+                        self.w.shapes.insert(v.clone(), vsh.clone());
+                        self.w.bind_depth(&v);
                         // An empty operand whose rows have a negative size
                         // (never evaluated: the interpreter cannot tell their
                         // shape) fits any rows; it copies nothing.
@@ -4460,26 +3270,27 @@ impl FunTr<'_> {
                         for (j, g) in ssh.iter_mut().enumerate().skip(1) {
                             let Some(w) = vsh.get(j) else { continue };
                             if self
+                                .w
                                 .sh
                                 .same_shape(std::slice::from_ref(g), std::slice::from_ref(w))
                             {
                                 continue;
                             }
-                            let ga = self.resolve_here(g, span)?;
+                            let ga = self.w.resolve_here(g, span)?;
                             let ga = self.emit_dim(&ga, out, span);
-                            let wa = self.resolve_here(w, span)?;
+                            let wa = self.w.resolve_here(w, span)?;
                             let wa = self.emit_dim(&wa, out, span);
-                            let la = self.resolve_here(&len, span)?;
+                            let la = self.w.resolve_here(&len, span)?;
                             let la = self.emit_dim(&la, out, span);
                             let mut let_ = |this: &mut Self, ty: PrimType, exp: SExp| {
-                                let x = this.fresh("t");
+                                let x = this.w.fresh("t");
                                 out.push(Stmt::Let {
                                     var: x.clone(),
                                     ty,
                                     exp,
                                     span,
                                 });
-                                this.bind_depth(&x);
+                                this.w.bind_depth(&x);
                                 Atom::Var(x)
                             };
                             let zero = Atom::Const(Const::I64(0));
@@ -4494,7 +3305,7 @@ impl FunTr<'_> {
                                 let_(self, PrimType::I64, SExp::Bin(BinOp::Sub, wa, ga.clone()));
                             let adj = let_(self, PrimType::I64, SExp::Bin(BinOp::Mul, bi, diff));
                             let g2 = let_(self, PrimType::I64, SExp::Bin(BinOp::Add, ga, adj));
-                            *g = self.atom_dim(&g2);
+                            *g = self.w.atom_dim(&g2);
                         }
                         self.guard(&ssh, &vsh, "`++`", None, out, span)?;
                         out.push(Stmt::Copy {
@@ -4514,7 +3325,7 @@ impl FunTr<'_> {
                 // place), then one write (or one step of the operator) per
                 // index in bounds, in order: the interpreter's.
                 let scatter = *b == Builtin::Scatter;
-                let d_l = self.leaves(&arg(args, 0)?, span)?;
+                let d_l = self.w.leaves(&arg(args, 0)?, span)?;
                 if !scatter && d_l.iter().any(|l| l.ty.rank() != 1) {
                     return error(
                         span,
@@ -4532,7 +3343,7 @@ impl FunTr<'_> {
                     let m = self.scalar_atom(&arg(args, 3)?);
                     let g = lambda(args, 4)?;
                     let (j, _) = lparam(&g, 0, span)?;
-                    self.bind_param(j, &Type::I64, span)?;
+                    self.w.bind_param(j, &Type::I64, span)?;
                     let blk = self.body(&g.body, &vec![None; 1 + d_l.len()])?;
                     let Some((ix, vals)) = blk.results.split_first() else {
                         return error(
@@ -4545,8 +3356,8 @@ impl FunTr<'_> {
                     (j.clone(), m, blk.stmts, ix, vals, vec![])
                 } else {
                     let (ii, vi) = if scatter { (1, 2) } else { (3, 4) };
-                    let is_l = self.leaves(&arg(args, ii)?, span)?;
-                    let v_l = self.leaves(&arg(args, vi)?, span)?;
+                    let is_l = self.w.leaves(&arg(args, ii)?, span)?;
+                    let v_l = self.w.leaves(&arg(args, vi)?, span)?;
                     let (Some(is0), Some(v0)) = (is_l.first(), v_l.first()) else {
                         return error(
                             span,
@@ -4555,15 +3366,16 @@ impl FunTr<'_> {
                         );
                     };
                     let (is0, v0) = (is0.clone(), v0.clone());
-                    let ish = self.shape(&is0, span)?;
-                    let vsh = self.shape(&v0, span)?;
-                    let m_dim = self.resolve_here(&outer(&ish), span)?;
+                    let ish = self.w.shape(&is0, span)?;
+                    let vsh = self.w.shape(&v0, span)?;
+                    let m_dim = self.w.resolve_here(&outer(&ish), span)?;
                     let m = self.emit_dim(&m_dim, out, span);
                     if !self
+                        .w
                         .sh
                         .same_shape(&ish[..1.min(ish.len())], &vsh[..1.min(vsh.len())])
                     {
-                        let v_dim = self.resolve_here(&outer(&vsh), span)?;
+                        let v_dim = self.w.resolve_here(&outer(&vsh), span)?;
                         let mv = self.emit_dim(&v_dim, out, span);
                         out.push(Stmt::Check {
                             check: Check {
@@ -4580,9 +3392,9 @@ impl FunTr<'_> {
                             span,
                         });
                     }
-                    let j = self.fresh("j");
-                    self.bind_param(&j, &Type::I64, span)?;
-                    let ix = self.fresh("ix");
+                    let j = self.w.fresh("j");
+                    self.w.bind_param(&j, &Type::I64, span)?;
+                    let ix = self.w.fresh("ix");
                     let body = vec![Stmt::Let {
                         var: ix.clone(),
                         ty: PrimType::I64,
@@ -4598,7 +3410,7 @@ impl FunTr<'_> {
                             vals.push(Atom::Var(vn));
                             continue;
                         }
-                        let x = self.fresh("x");
+                        let x = self.w.fresh("x");
                         then.push(Stmt::Let {
                             var: x.clone(),
                             ty: v.ty.prim(),
@@ -4622,10 +3434,10 @@ impl FunTr<'_> {
                 }
                 // In bounds of the destination itself (so the C back end
                 // knows the accesses below are).
-                let len = self.fresh("len");
-                let lo = self.fresh("lo");
-                let hi = self.fresh("hi");
-                let inb = self.fresh("inb");
+                let len = self.w.fresh("len");
+                let lo = self.w.fresh("lo");
+                let hi = self.w.fresh("hi");
+                let inb = self.w.fresh("inb");
                 out.push(Stmt::Let {
                     var: len.clone(),
                     ty: PrimType::I64,
@@ -4676,8 +3488,8 @@ impl FunTr<'_> {
                             );
                         };
                         for t in 1..rank {
-                            let got = self.fresh("n");
-                            let want = self.fresh("n");
+                            let got = self.w.fresh("n");
+                            let want = self.w.fresh("n");
                             then.push(Stmt::Let {
                                 var: got.clone(),
                                 ty: PrimType::I64,
@@ -4707,8 +3519,8 @@ impl FunTr<'_> {
                                 span,
                             });
                         }
-                        let dr = self.fresh("row");
-                        let vr = self.fresh("row");
+                        let dr = self.w.fresh("row");
+                        let vr = self.w.fresh("row");
                         then.push(Stmt::View {
                             var: dr.clone(),
                             elem: p,
@@ -4733,8 +3545,8 @@ impl FunTr<'_> {
                     let op = lambda(args, 1)?;
                     let (pa, ta) = lparam(&op, 0, span)?;
                     let (pb, tb) = lparam(&op, 1, span)?;
-                    let a_l = self.bind_param(pa, ta, span)?;
-                    let b_l = self.bind_param(pb, tb, span)?;
+                    let a_l = self.w.bind_param(pa, ta, span)?;
+                    let b_l = self.w.bind_param(pb, tb, span)?;
                     for (k, (a, bl)) in a_l.iter().zip(&b_l).enumerate() {
                         then.push(Stmt::Let {
                             var: a.name().cloned().unwrap_or_default(),
@@ -4779,7 +3591,7 @@ impl FunTr<'_> {
                 // k of the result, after the interpreter's checks.
                 let w = self.scalar_atom(&arg(args, 0)?);
                 let st = self.scalar_atom(&arg(args, 1)?);
-                let a_l = self.leaves(&arg(args, 2)?, span)?;
+                let a_l = self.w.leaves(&arg(args, 2)?, span)?;
                 for (k, l) in a_l.iter().enumerate() {
                     let d = dest_of(k);
                     let DType::Array(p, r) = l.ty else {
@@ -4789,8 +3601,8 @@ impl FunTr<'_> {
                             "please report this",
                         );
                     };
-                    let ash = self.shape(l, span)?;
-                    let len = self.resolve_here(&outer(&ash), span)?;
+                    let ash = self.w.shape(l, span)?;
+                    let len = self.w.resolve_here(&outer(&ash), span)?;
                     let n = self.emit_dim(&len, out, span);
                     if k == 0 {
                         out.push(Stmt::Guard {
@@ -4803,15 +3615,15 @@ impl FunTr<'_> {
                         });
                     }
                     self.dest_ready(&d, out, span);
-                    let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
-                    let count = self.resolve_here(&outer(&dsh), span)?;
+                    let dsh = self.w.shapes.get(&d).cloned().unwrap_or_default();
+                    let count = self.w.resolve_here(&outer(&dsh), span)?;
                     let count = self.emit_dim(&count, out, span);
-                    let j = self.fresh("j");
-                    self.bind_param(&j, &Type::I64, span)?;
-                    let lo = self.fresh("lo");
-                    let hi = self.fresh("hi");
-                    let row = self.fresh("r");
-                    let win = self.fresh("w");
+                    let j = self.w.fresh("j");
+                    self.w.bind_param(&j, &Type::I64, span)?;
+                    let lo = self.w.fresh("lo");
+                    let hi = self.w.fresh("hi");
+                    let row = self.w.fresh("r");
+                    let win = self.w.fresh("w");
                     let row_sh: Vec<Dim> = dsh.iter().skip(1).cloned().collect();
                     let body = vec![
                         Stmt::Let {
@@ -4850,8 +3662,8 @@ impl FunTr<'_> {
                             span,
                         },
                     ];
-                    self.shapes.insert(row, row_sh.clone());
-                    self.shapes.insert(win, row_sh);
+                    self.w.shapes.insert(row, row_sh.clone());
+                    self.w.shapes.insert(win, row_sh);
                     out.push(Stmt::For {
                         i: j,
                         n: count,
@@ -4867,7 +3679,7 @@ impl FunTr<'_> {
                 let op = lambda(args, 0)?;
                 let ne = arg(args, 1)?;
                 let a = arg(args, 2)?;
-                let a_l = self.leaves(&a, span)?;
+                let a_l = self.w.leaves(&a, span)?;
                 if !a_l.is_empty() && a_l.iter().all(|l| l.ty.rank() > 1) {
                     return self.scan_rows(&op, &ne, &a_l, &dest_of, out, span);
                 }
@@ -4884,16 +3696,16 @@ impl FunTr<'_> {
                     help: "please report this".into(),
                     note: None,
                 })?;
-                let sh = self.shape(&first, span)?;
-                let len = self.resolve_here(&outer(&sh), span)?;
+                let sh = self.w.shape(&first, span)?;
+                let len = self.w.resolve_here(&outer(&sh), span)?;
                 let n = self.emit_dim(&len, out, span);
-                let ne_l = self.leaves(&ne, span)?;
+                let ne_l = self.w.leaves(&ne, span)?;
                 let (pa, ta) = lparam(&op, 0, span)?;
                 let (pb, tb) = lparam(&op, 1, span)?;
-                let acc_l = self.bind_param(pa, ta, span)?;
-                let x_l = self.bind_param(pb, tb, span)?;
-                let i = self.fresh("i");
-                self.bind_param(&i, &Type::I64, span)?;
+                let acc_l = self.w.bind_param(pa, ta, span)?;
+                let x_l = self.w.bind_param(pb, tb, span)?;
+                let i = self.w.fresh("i");
+                self.w.bind_param(&i, &Type::I64, span)?;
                 for k in 0..a_l.len() {
                     self.dest_ready(&dest_of(k), out, span);
                 }
@@ -4922,9 +3734,9 @@ impl FunTr<'_> {
                 let outs: Vec<(Name, PrimType)> = acc_l
                     .iter()
                     .map(|l| {
-                        let o = self.fresh("o");
-                        self.bind_depth(&o);
-                        self.scalar_types.insert(o.clone(), l.ty.prim());
+                        let o = self.w.fresh("o");
+                        self.w.bind_depth(&o);
+                        self.w.scalar_types.insert(o.clone(), l.ty.prim());
                         (o, l.ty.prim())
                     })
                     .collect();
@@ -5006,7 +3818,9 @@ impl FunTr<'_> {
                 "please report this",
             );
         };
-        let growth = self.loop_growth(s, &state, &st_ty, &init, Some(&index), &body)?;
+        let growth = self
+            .w
+            .loop_growth(s, &state, &st_ty, &init, Some(&index), &body)?;
         // A length that depends on values computed in the loop: the storage
         // grows in it, to each next length's bound (a slice of the bounds
         // would compound them: `x ++ filter p x` over n steps is 2^n times
@@ -5022,7 +3836,7 @@ impl FunTr<'_> {
                 pre,
             );
         }
-        let init_l = self.leaves(&init, span)?;
+        let init_l = self.w.leaves(&init, span)?;
         let inits: Vec<Leaf> = init_l
             .iter()
             .filter(|l| matches!(l.ty, DType::Array(..)))
@@ -5034,16 +3848,16 @@ impl FunTr<'_> {
         let mut macc = Vec::new();
         for (il, g) in inits.iter().zip(&growth) {
             if g.is_some() {
-                let ish = self.shape(il, span)?;
-                let d = self.resolve_here(&outer(&ish), span)?;
+                let ish = self.w.shape(il, span)?;
+                let d = self.w.resolve_here(&outer(&ish), span)?;
                 len0.push(Some(self.emit_dim(&d, pre, span)));
-                acc.push(self.fresh("len"));
-                macc.push(self.fresh("most"));
+                acc.push(self.w.fresh("len"));
+                macc.push(self.w.fresh("most"));
             } else {
                 len0.push(None);
             }
         }
-        let i2 = self.fresh("i");
+        let i2 = self.w.fresh("i");
         let subst = |d: &Dim, growth: &[Option<(Name, Dim, bool)>], acc: &[Name]| {
             let mut map = HashMap::new();
             for (g, a) in growth.iter().flatten().zip(acc) {
@@ -5061,7 +3875,10 @@ impl FunTr<'_> {
         for (g, m) in growth.iter().flatten().zip(&macc) {
             let f = subst(&g.1, &growth, &acc);
             let nl = self.emit_dim(&f, &mut fb, span);
-            let most = Dim::Max(Box::new(Dim::Var(m.clone())), Box::new(self.atom_dim(&nl)));
+            let most = Dim::Max(
+                Box::new(Dim::Var(m.clone())),
+                Box::new(self.w.atom_dim(&nl)),
+            );
             next_most.push(self.emit_dim(&most, &mut fb, span));
             next_len.push(nl);
         }
@@ -5071,13 +3888,13 @@ impl FunTr<'_> {
         for (a, l0) in acc.iter().zip(len0.iter().flatten()) {
             fold_acc.push((a.clone(), PrimType::I64));
             fold_init.push(l0.clone());
-            outs.push((self.fresh("len"), PrimType::I64));
+            outs.push((self.w.fresh("len"), PrimType::I64));
         }
         let mut caps = Vec::new();
         for (m, l0) in macc.iter().zip(len0.iter().flatten()) {
             fold_acc.push((m.clone(), PrimType::I64));
             fold_init.push(l0.clone());
-            let o = self.fresh("cap");
+            let o = self.w.fresh("cap");
             caps.push(o.clone());
             outs.push((o, PrimType::I64));
         }
@@ -5169,7 +3986,7 @@ impl FunTr<'_> {
             return bad("malformed build");
         };
         let n = self.scalar_atom(n);
-        let shapes = self.shape_exp(s)?;
+        let shapes = self.w.shape_exp(s)?;
         if shapes.len() != flat.len() {
             return bad("the leaves of a build");
         }
@@ -5209,7 +4026,7 @@ impl FunTr<'_> {
             let Some((kq, rs)) = rowed else {
                 let mut dims_d = Vec::new();
                 for d in sh {
-                    dims_d.push(self.resolve_here(d, span)?);
+                    dims_d.push(self.w.resolve_here(d, span)?);
                 }
                 let buf = self.dense_buf("b", p, dims_d, true, pre, span);
                 parts.push((p, r, Part::Plain(buf.var.clone())));
@@ -5217,20 +4034,20 @@ impl FunTr<'_> {
                 continue;
             };
             let (Some(bound), Some(empty)) = (
-                self.sh.exist_bounds.get(&rs).cloned(),
-                self.row_empty.get(&rs).cloned(),
+                self.w.sh.exist_bounds.get(&rs).cloned(),
+                self.w.row_empty.get(&rs).cloned(),
             ) else {
                 return bad("row sizes");
             };
-            let bound = self.resolve_here(&bound, span)?;
-            let empty = self.resolve_here(&empty, span)?;
+            let bound = self.w.resolve_here(&bound, span)?;
+            let empty = self.w.resolve_here(&empty, span)?;
             let mut before_d = Vec::new();
             for d in &sh[1..kq] {
-                before_d.push(self.resolve_here(d, span)?);
+                before_d.push(self.w.resolve_here(d, span)?);
             }
             let mut rest_d = Vec::new();
             for d in sh.iter().skip(kq + 1) {
-                rest_d.push(self.resolve_here(d, span)?);
+                rest_d.push(self.w.resolve_here(d, span)?);
             }
             let nb = self.emit_dim(
                 &Dim::Max(Box::new(bound), Box::new(Dim::Const(0))),
@@ -5249,14 +4066,14 @@ impl FunTr<'_> {
             dims.extend(before.iter().cloned());
             dims.push(nb.clone());
             dims.extend(rest.iter().cloned());
-            let mut dims_d = vec![self.atom_dim(&n)];
-            dims_d.extend(before.iter().map(|x| self.atom_dim(x)));
-            dims_d.push(self.atom_dim(&nb));
+            let mut dims_d = vec![self.w.atom_dim(&n)];
+            dims_d.extend(before.iter().map(|x| self.w.atom_dim(x)));
+            dims_d.push(self.w.atom_dim(&nb));
             dims_d.extend(rest_d.iter().cloned());
-            let (b, c) = (self.fresh("b"), self.fresh("b"));
+            let (b, c) = (self.w.fresh("b"), self.w.fresh("b"));
             for x in [&b, &c] {
-                self.shapes.insert(x.clone(), dims_d.clone());
-                self.bind_depth(x);
+                self.w.shapes.insert(x.clone(), dims_d.clone());
+                self.w.bind_depth(x);
                 bufs.push(Buf {
                     var: x.clone(),
                     elem: p,
@@ -5290,7 +4107,7 @@ impl FunTr<'_> {
         // for an existential length)
         let (i, it) = lparam(l, 0, span)?;
         let i = i.clone();
-        self.bind_param(&i, it, span)?;
+        self.w.bind_param(&i, it, span)?;
         let iv = Atom::Var(i.clone());
         let mut body = Vec::new();
         let mut row_dests = Vec::new();
@@ -5303,20 +4120,21 @@ impl FunTr<'_> {
                 }
                 Part::Plain(b) => (
                     b,
-                    self.shapes
+                    self.w
+                        .shapes
                         .get(b)
                         .and_then(|x| x.get(1..))
                         .map(|x| x.to_vec())
                         .unwrap_or_default(),
                 ),
                 Part::Rows(rw) => {
-                    let mut sh: Vec<Dim> = rw.before.iter().map(|x| self.atom_dim(x)).collect();
-                    sh.push(self.atom_dim(&rw.nb));
+                    let mut sh: Vec<Dim> = rw.before.iter().map(|x| self.w.atom_dim(x)).collect();
+                    sh.push(self.w.atom_dim(&rw.nb));
                     sh.extend(rw.rest_d.iter().cloned());
                     (&rw.b, sh)
                 }
             };
-            let row = self.fresh("r");
+            let row = self.w.fresh("r");
             body.push(Stmt::View {
                 var: row.clone(),
                 elem: *p,
@@ -5324,8 +4142,8 @@ impl FunTr<'_> {
                 view: View::Row(buf.clone(), iv.clone()),
                 span,
             });
-            self.shapes.insert(row.clone(), row_sh);
-            self.sh.depth.insert(row.clone(), self.sh.cur + 1);
+            self.w.shapes.insert(row.clone(), row_sh);
+            self.w.sh.depth.insert(row.clone(), self.w.sh.cur + 1);
             if let Part::Rows(rw) = part {
                 self.exist_dests.insert(row.clone());
                 // (a length inside the row: the row is written densely at
@@ -5362,7 +4180,7 @@ impl FunTr<'_> {
             }
         }
         let let_ = |me: &mut Self, out: &mut Vec<Stmt>, ty: PrimType, exp: SExp| {
-            let x = me.fresh("t");
+            let x = me.w.fresh("t");
             out.push(Stmt::Let {
                 var: x.clone(),
                 ty,
@@ -5378,10 +4196,10 @@ impl FunTr<'_> {
             SExp::Bin(BinOp::Eq, iv.clone(), zero.clone()),
         );
         // each existential leaf's row-0 length, kept
-        let kks: Vec<Name> = cnts.iter().map(|_| self.fresh("k")).collect();
+        let kks: Vec<Name> = cnts.iter().map(|_| self.w.fresh("k")).collect();
         let mut k2s = Vec::new();
         for (cnt, kk) in cnts.iter().zip(&kks) {
-            let k2 = self.fresh("k");
+            let k2 = self.w.fresh("k");
             body.push(Stmt::If {
                 outs: vec![(k2.clone(), i64t)],
                 cond: first.clone(),
@@ -5398,7 +4216,7 @@ impl FunTr<'_> {
         }
         // the first row whose length differs in some leaf: (row, row 0's
         // length, its length) of the first leaf that differs there
-        let (at, ft, got) = (self.fresh("at"), self.fresh("ft"), self.fresh("got"));
+        let (at, ft, got) = (self.w.fresh("at"), self.w.fresh("ft"), self.w.fresh("got"));
         let mut differs: Option<Atom> = None;
         let (mut sel_f, mut sel_g) = (zero.clone(), zero.clone());
         for (cnt, kk) in cnts.iter().zip(&kks).rev() {
@@ -5408,7 +4226,7 @@ impl FunTr<'_> {
                 PrimType::Bool,
                 SExp::Bin(BinOp::Ne, cnt.clone(), Atom::Var(kk.clone())),
             );
-            let (f2, g2) = (self.fresh("ft"), self.fresh("got"));
+            let (f2, g2) = (self.w.fresh("ft"), self.w.fresh("got"));
             body.push(Stmt::If {
                 outs: vec![(f2.clone(), i64t), (g2.clone(), i64t)],
                 cond: d.clone(),
@@ -5453,7 +4271,7 @@ impl FunTr<'_> {
             PrimType::Bool,
             SExp::Bin(BinOp::And, m1, none),
         );
-        let (at2, ft2, got2) = (self.fresh("at"), self.fresh("ft"), self.fresh("got"));
+        let (at2, ft2, got2) = (self.w.fresh("at"), self.w.fresh("ft"), self.w.fresh("got"));
         body.push(Stmt::If {
             outs: vec![
                 (at2.clone(), i64t),
@@ -5480,10 +4298,10 @@ impl FunTr<'_> {
         init.extend([Atom::Const(Const::I64(-1)), zero.clone(), zero.clone()]);
         let mut results = k2s;
         results.extend([Atom::Var(at2), Atom::Var(ft2), Atom::Var(got2)]);
-        let outs: Vec<(Name, PrimType)> = acc.iter().map(|_| (self.fresh("k"), i64t)).collect();
+        let outs: Vec<(Name, PrimType)> = acc.iter().map(|_| (self.w.fresh("k"), i64t)).collect();
         for (o, _) in &outs {
-            self.bind_depth(o);
-            self.scalar_types.insert(o.clone(), i64t);
+            self.w.bind_depth(o);
+            self.w.scalar_types.insert(o.clone(), i64t);
         }
         inner.push(Stmt::Fold {
             outs: outs.clone(),
@@ -5555,8 +4373,8 @@ impl FunTr<'_> {
                     results: vec![ea],
                 },
             });
-            self.bind_depth(&rs);
-            self.scalar_types.insert(rs.clone(), i64t);
+            self.w.bind_depth(&rs);
+            self.w.scalar_types.insert(rs.clone(), i64t);
             // `y`: the first k of each row, densely in `c`
             let mul = |me: &mut Self, out: &mut Vec<Stmt>, xs: Vec<Atom>| {
                 let mut acc = Atom::Const(Const::I64(1));
@@ -5583,7 +4401,7 @@ impl FunTr<'_> {
                 &mut inner,
                 std::iter::once(n.clone()).chain(row_all.clone()).collect(),
             );
-            let names = [self.fresh("c"), self.fresh("c"), self.fresh("y")];
+            let names = [self.w.fresh("c"), self.w.fresh("c"), self.w.fresh("y")];
             let mut ydims = vec![n.clone()];
             ydims.extend(row_all.iter().cloned());
             let row_all_d: Vec<Dim> = rw
@@ -5593,7 +4411,7 @@ impl FunTr<'_> {
                 .chain(std::iter::once(Dim::Var(rs.clone())))
                 .chain(rw.rest_d.iter().cloned())
                 .collect();
-            let mut ysh = vec![self.atom_dim(&n)];
+            let mut ysh = vec![self.w.atom_dim(&n)];
             ysh.extend(row_all_d.iter().cloned());
             let y = self.front_view(
                 &rw.c,
@@ -5604,8 +4422,8 @@ impl FunTr<'_> {
                 &mut inner,
                 span,
             );
-            let j = self.fresh("j");
-            let (rb, rbk, ry) = (self.fresh("r"), self.fresh("r"), self.fresh("r"));
+            let j = self.w.fresh("j");
+            let (rb, rbk, ry) = (self.w.fresh("r"), self.w.fresh("r"), self.w.fresh("r"));
             let jv = Atom::Var(j.clone());
             let mut lb = vec![Stmt::View {
                 var: rb.clone(),
@@ -5629,11 +4447,11 @@ impl FunTr<'_> {
                 let rcap = mul(self, &mut inner, row_cap.clone());
                 let rall = mul(self, &mut inner, row_all.clone());
                 let mut rsh: Vec<Dim> = rw.before_d.clone();
-                rsh.push(self.atom_dim(&rw.nb));
+                rsh.push(self.w.atom_dim(&rw.nb));
                 rsh.extend(rw.rest_d.iter().cloned());
-                self.shapes.insert(rb.clone(), rsh);
-                self.bind_depth(&rb);
-                let names = [self.fresh("c"), self.fresh("c"), self.fresh("x")];
+                self.w.shapes.insert(rb.clone(), rsh);
+                self.w.bind_depth(&rb);
+                let names = [self.w.fresh("c"), self.w.fresh("c"), self.w.fresh("x")];
                 self.front_view(
                     &rb,
                     (p, r - 1),
@@ -5672,7 +4490,7 @@ impl FunTr<'_> {
     /// trip count to slice over), or a loop whose next length depends on
     /// values computed in the body (`x ++ filter p x`). Each changing leaf
     /// starts in a buffer of the initial value's shape; every iteration
-    /// computes the next length from sizes (`F` of [`FunTr::loop_growth`]), or
+    /// computes the next length from sizes (`F` of [`ShapeWalk::loop_growth`]), or
     /// an upper bound of it (the body then writes the first rows and passes
     /// their number out, as into an existential destination), and grows the
     /// next state's storage to it ([`Stmt::Grow`], geometric) before the body
@@ -5695,8 +4513,10 @@ impl FunTr<'_> {
             LoopKind::For(i, _) => Some(i.clone()),
             LoopKind::While(_) => None,
         };
-        let growth = self.loop_growth(s, &state.0, &state.1, init, index.as_ref(), body)?;
-        let init_l = self.leaves(init, span)?;
+        let growth = self
+            .w
+            .loop_growth(s, &state.0, &state.1, init, index.as_ref(), body)?;
+        let init_l = self.w.leaves(init, span)?;
         let inits: Vec<Leaf> = init_l
             .iter()
             .filter(|l| matches!(l.ty, DType::Array(..)))
@@ -5764,12 +4584,12 @@ impl FunTr<'_> {
         pre: &mut Vec<Stmt>,
         span: Span,
     ) -> R<Buf> {
-        let ish = self.shape(il, span)?;
+        let ish = self.w.shape(il, span)?;
         let mut dims_d = Vec::new();
         for (k, d) in ish.iter().enumerate() {
             match (&outer, k) {
                 (Some(o), 0) => dims_d.push(o.clone()),
-                _ => dims_d.push(self.resolve_here(d, span)?),
+                _ => dims_d.push(self.w.resolve_here(d, span)?),
             }
         }
         Ok(self.dense_buf("b", elem, dims_d, false, pre, span))
@@ -5816,8 +4636,8 @@ impl FunTr<'_> {
                 exp: SExp::Atom(len),
                 span,
             });
-            self.bind_depth(&k);
-            self.scalar_types.insert(k.clone(), PrimType::I64);
+            self.w.bind_depth(&k);
+            self.w.scalar_types.insert(k.clone(), PrimType::I64);
             let v = self.prefix_view(fin.as_ref().unwrap_or(b), *p, *r, &k, inner, span);
             views.push(Some(v));
         }
@@ -5847,16 +4667,16 @@ impl FunTr<'_> {
                 "please report this",
             );
         };
-        let sh = self.shape(first, span)?;
-        let len = self.resolve_here(&outer(&sh), span)?;
+        let sh = self.w.shape(first, span)?;
+        let len = self.w.resolve_here(&outer(&sh), span)?;
         let n = self.emit_dim(&len, out, span);
-        let ne_l = self.leaves(ne, span)?;
+        let ne_l = self.w.leaves(ne, span)?;
         let (pa, ta) = lparam(op, 0, span)?;
         let (pb, tb) = lparam(op, 1, span)?;
-        let acc_l = self.bind_param(pa, ta, span)?;
-        let x_l = self.bind_param(pb, tb, span)?;
-        let i = self.fresh("i");
-        self.bind_param(&i, &Type::I64, span)?;
+        let acc_l = self.w.bind_param(pa, ta, span)?;
+        let x_l = self.w.bind_param(pb, tb, span)?;
+        let i = self.w.fresh("i");
+        self.w.bind_param(&i, &Type::I64, span)?;
         let mut bufs = Vec::new();
         let mut inner = Vec::new();
         let mut body = Vec::new();
@@ -5870,13 +4690,13 @@ impl FunTr<'_> {
                 return error(span, "internal error: scan of arrays", "please report this");
             };
             // the accumulator: a copy of `ne`, of the result's row shape
-            let nsh = self.shape(nl, span)?;
-            let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
+            let nsh = self.w.shape(nl, span)?;
+            let dsh = self.w.shapes.get(&d).cloned().unwrap_or_default();
             let row_sh: Vec<Dim> = dsh.iter().skip(1).cloned().collect();
             self.guard(&nsh, &row_sh, "`scan`", None, out, span)?;
             let mut dims_d = Vec::new();
             for x in &row_sh {
-                dims_d.push(self.resolve_here(x, span)?);
+                dims_d.push(self.w.resolve_here(x, span)?);
             }
             let buf = self.dense_buf("acc", p, dims_d.clone(), false, out, span);
             let b = buf.var.clone();
@@ -5895,9 +4715,9 @@ impl FunTr<'_> {
                 view: View::Alias(b.clone()),
                 span,
             });
-            self.shapes.insert(an, dims_d.clone());
+            self.w.shapes.insert(an, dims_d.clone());
             let xn = x.name().cloned().unwrap_or_default();
-            let ssh = self.shape(src, span)?;
+            let ssh = self.w.shape(src, span)?;
             body.push(Stmt::View {
                 var: xn.clone(),
                 elem: p,
@@ -5908,9 +4728,10 @@ impl FunTr<'_> {
                 ),
                 span,
             });
-            self.shapes
+            self.w
+                .shapes
                 .insert(xn, ssh.iter().skip(1).cloned().collect());
-            let row = self.fresh("r");
+            let row = self.w.fresh("r");
             body.push(Stmt::View {
                 var: row.clone(),
                 elem: p,
@@ -5918,8 +4739,8 @@ impl FunTr<'_> {
                 view: View::Row(d, Atom::Var(i.clone())),
                 span,
             });
-            self.shapes.insert(row.clone(), row_sh);
-            self.sh.depth.insert(row.clone(), self.sh.cur + 1);
+            self.w.shapes.insert(row.clone(), row_sh);
+            self.w.sh.depth.insert(row.clone(), self.w.sh.cur + 1);
             rows.push((row, b));
         }
         let slots: Vec<Option<Name>> = rows.iter().map(|(r, _)| Some(r.clone())).collect();
@@ -5942,376 +4763,6 @@ impl FunTr<'_> {
             },
         });
         Ok(vec![])
-    }
-
-    /// The shapes of a loop's array leaves: the initial value's, with an
-    /// existential outer size (named by [`loop_size`]) where it changes.
-    fn grown_shapes(
-        &mut self,
-        s: &core::Stmt,
-        init: &Atom,
-        growth: &[Option<(Name, Dim, bool)>],
-        trips: Option<Dim>,
-        index: Option<&Name>,
-        span: Span,
-    ) -> R<Vec<Vec<Dim>>> {
-        let mut v = self.array_leaf_shapes(init, span)?;
-        // A length that depends on values computed in the loop: the slice
-        // runs its bound, an upper bound of every length when each step is
-        // non-decreasing in the lengths; else no slice.
-        let exact = growth.iter().flatten().all(|g| g.2);
-        let trips = trips.filter(|_| exact || slices_bounds(growth));
-        // The shape slice, for a bound of each changing length: the largest
-        // it ever has (what an entry returning the state allocates).
-        let lens: Vec<Name> = growth.iter().flatten().map(|g| g.0.clone()).collect();
-        let steps: Vec<Dim> = growth.iter().flatten().map(|g| g.1.clone()).collect();
-        // (an earlier loop's final length, where the state starts from one)
-        let finals = self.final_sizes.clone();
-        let inits: Vec<Dim> = v
-            .iter()
-            .zip(growth)
-            .filter(|(_, g)| g.is_some())
-            .map(|(sh, _)| {
-                outer(sh).map_leaves(&mut |l| match l {
-                    Dim::Var(x) => finals.get(x).cloned(),
-                    _ => None,
-                })
-            })
-            .collect();
-        let mut which = 0;
-        for (j, (sh, g)) in v.iter_mut().zip(growth).enumerate() {
-            if g.is_some()
-                && let Some(d) = sh.first_mut()
-            {
-                *d = Dim::Var(loop_size(&s.var, j));
-                if let (Some(trips), Some(index)) = (&trips, index) {
-                    let slice = SliceDim {
-                        lens: lens.clone(),
-                        index: index.clone(),
-                        init: inits.clone(),
-                        step: steps.clone(),
-                        trips: trips.clone(),
-                        which,
-                        most: true,
-                    };
-                    let last = SliceDim {
-                        most: false,
-                        ..slice.clone()
-                    };
-                    self.sh
-                        .exist_bounds
-                        .insert(loop_size(&s.var, j), Dim::Slice(Box::new(slice)));
-                    if exact {
-                        self.final_sizes.insert(
-                            loop_size(&s.var, j),
-                            Dim::Max(
-                                Box::new(Dim::Slice(Box::new(last))),
-                                Box::new(Dim::Const(0)),
-                            ),
-                        );
-                    }
-                }
-                which += 1;
-            }
-        }
-        Ok(v)
-    }
-
-    /// Size slicing of a loop whose array state changes length (size-slicing
-    /// §3): for each array leaf of the state, `None` if its shape stays that
-    /// of the initial value, else `(len, F, exact)`: its outer size after an
-    /// iteration as a function `F` of `len` (the state's outer size at the
-    /// start of the iteration, a variable named by [`loop_len`]) and of the
-    /// loop index and names outside the loop. `F` comes from sizes only (the
-    /// loop's *shape slice*, cheap: no array is read), so for a `for` loop the
-    /// largest length can be computed before the loop runs, and a `while`
-    /// loop knows the next length before its body writes it (its storage
-    /// grows then). Where the length depends on values computed in the loop
-    /// (a `filter`'s count), `F` is an upper bound of it from sizes
-    /// (`exact` false: the storage grows to the bound, the body says how
-    /// long the state is). An error where the state's inner sizes change, or
-    /// where no such bound exists (a slice at an index read from an array).
-    #[allow(clippy::type_complexity)]
-    fn loop_growth(
-        &mut self,
-        s: &core::Stmt,
-        state: &Name,
-        st_ty: &Type,
-        init: &Atom,
-        index: Option<&Name>,
-        body: &core::Body,
-    ) -> R<Vec<Option<(Name, Dim, bool)>>> {
-        let span = s.span;
-        let init_l = self.leaves(init, span)?;
-        self.in_scratch(|this| {
-            // First as F-tilde's rule S-Reduce has it: the state has the
-            // initial value's shape; a leaf whose shape the body keeps stays so.
-            let (st_l, before) = this.bind_state_as_init(state, st_ty, &init_l, span)?;
-            if let Some(i) = index {
-                this.bind_param(i, &Type::I64, span)?;
-            }
-            let after0 = this.shape_of_body_result(body)?;
-            let kept: Vec<bool> = before
-                .iter()
-                .zip(&after0)
-                .map(|(b, a)| this.sh.same_shape(b, a))
-                .collect();
-            if kept.iter().all(|k| *k) {
-                return Ok(vec![None; before.len()]);
-            }
-            // Then with the outer length of each changing leaf a variable.
-            let mut lens = Vec::new();
-            let mut aj = 0;
-            for l in &st_l {
-                if let DType::Array(..) = l.ty {
-                    let len = loop_len(&s.var, aj);
-                    if !kept.get(aj).copied().unwrap_or(true)
-                        && let (Some(n), Some(ish)) = (l.name(), before.get(aj))
-                    {
-                        this.sh.depth.insert(len.clone(), this.sh.cur + 1);
-                        let mut sh = vec![Dim::Var(len.clone())];
-                        sh.extend(ish.iter().skip(1).cloned());
-                        this.shapes.insert(n.clone(), sh);
-                    }
-                    aj += 1;
-                    lens.push(len);
-                }
-            }
-            let after = this.shape_of_body_result(body)?;
-            let mut v = Vec::new();
-            for (((len, ish), a), k) in lens.iter().zip(&before).zip(&after).zip(&kept) {
-                if *k {
-                    v.push(None);
-                    continue;
-                }
-                let changes = || {
-                    format!(
-                        "the state of this loop changes shape: it starts as {} and an iteration returns {}",
-                        this.show_shape(ish),
-                        this.show_shape(a)
-                    )
-                };
-                if a.len() != ish.len()
-                    || !this.sh.same_shape(&ish[1.min(ish.len())..], &a[1.min(a.len())..])
-                {
-                    return error(
-                        span,
-                        changes(),
-                        "only the outer length of a loop's array state may change from one iteration to the next (its storage is reused across iterations); or run with --interp",
-                    );
-                }
-                let max = this.sh.cur;
-                let keep = |l: &Dim| match l {
-                    Dim::Var(x) if lens.contains(x) || Some(x) == index => LeafRule::Keep,
-                    Dim::Var(x) | Dim::DimOf(x, _)
-                        if this.sh.depth.get(x).is_some_and(|d| *d <= max) =>
-                    {
-                        LeafRule::Keep
-                    }
-                    _ => LeafRule::Expand,
-                };
-                let exact = this.sh.expand_by(&outer(a), &keep);
-                if exact.is_err()
-                    && let Some(b) = this.sh.bound(&outer(a), true, 64)
-                    && let Ok(f) = this.sh.expand_by(&b, &keep)
-                {
-                    v.push(Some((len.clone(), f.simplify(), false)));
-                    continue;
-                }
-                let f = match exact {
-                    Ok(f) => f,
-                    Err(bad) => {
-                        // No bound from sizes: the body computes the next
-                        // state elsewhere and the storage grows to its
-                        // length where it is copied in ([`unbounded`]); the
-                        // error stands if the body would write it directly.
-                        let e = Error {
-                            span,
-                            note: this.size_note(&bad),
-                            message: format!(
-                                "{}, by a length that depends on {}, which is known only inside the loop",
-                                changes(),
-                                this.size_desc(&bad)
-                            ),
-                            help: "the C backend needs each next length of a loop's array state, or an upper bound of it, from sizes alone before the iteration writes into it, unless the iteration computes the whole next state first (size slicing; a `filter`'s count is bounded by its input's length, a slice at an index read from an array is not bounded); or run with --interp".into(),
-                        };
-                        let u = unbounded(len);
-                        this.unbounded.insert(u.clone(), e);
-                        v.push(Some((len.clone(), Dim::Var(u), false)));
-                        continue;
-                    }
-                };
-                v.push(Some((len.clone(), f.simplify(), true)));
-            }
-            Ok(v)
-        })
-    }
-
-    /// Size slicing of a counted loop (`for`, `ifold`) whose array state
-    /// changes an inner size (`loop m = a for i < k do transpose m`, an image
-    /// pyramid halving both dims): `None` when no leaf's inner size changes
-    /// (see [`FunTr::loop_growth`]) or when a next size is not a function of
-    /// the sizes before the iteration, the index and names outside the loop.
-    /// Else, for each array leaf, each dim's variable at the start of an
-    /// iteration ([`loop_cur_dim`]) and its value after it (the *shape
-    /// slice*'s step, every dim of every leaf at once).
-    #[allow(clippy::type_complexity)]
-    fn loop_every(
-        &mut self,
-        s: &core::Stmt,
-        state: &Name,
-        st_ty: &Type,
-        init: &Atom,
-        index: Option<&Name>,
-        body: &core::Body,
-    ) -> R<Option<Vec<Vec<(Name, Dim)>>>> {
-        let span = s.span;
-        let init_l = self.leaves(init, span)?;
-        self.in_scratch(|this| {
-            let (st_l, before) = this.bind_state_as_init(state, st_ty, &init_l, span)?;
-            if let Some(i) = index {
-                this.bind_param(i, &Type::I64, span)?;
-            }
-            let after0 = this.shape_of_body_result(body)?;
-            let inner_change = before.iter().zip(&after0).any(|(b, a)| {
-                a.len() == b.len()
-                    && !this
-                        .sh
-                        .same_shape(&b[1.min(b.len())..], &a[1.min(a.len())..])
-            });
-            if !inner_change {
-                return Ok(None);
-            }
-            // Every dim of every array leaf a variable.
-            let mut vars = Vec::new();
-            let mut aj = 0;
-            for l in &st_l {
-                if let DType::Array(_, r) = l.ty {
-                    let names: Vec<Name> = (0..r).map(|k| loop_cur_dim(&s.var, aj, k)).collect();
-                    for n in &names {
-                        this.sh.depth.insert(n.clone(), this.sh.cur + 1);
-                    }
-                    if let Some(n) = l.name() {
-                        this.shapes.insert(
-                            n.clone(),
-                            names.iter().map(|x| Dim::Var(x.clone())).collect(),
-                        );
-                    }
-                    vars.push(names);
-                    aj += 1;
-                }
-            }
-            let after = this.shape_of_body_result(body)?;
-            let all: Vec<&Name> = vars.iter().flatten().collect();
-            let max = this.sh.cur;
-            let keep = |l: &Dim| match l {
-                Dim::Var(x) if all.contains(&x) || Some(x) == index => LeafRule::Keep,
-                Dim::Var(x) | Dim::DimOf(x, _)
-                    if this.sh.depth.get(x).is_some_and(|d| *d <= max) =>
-                {
-                    LeafRule::Keep
-                }
-                _ => LeafRule::Expand,
-            };
-            let mut steps = Vec::new();
-            for (names, a) in vars.iter().zip(&after) {
-                if a.len() != names.len() {
-                    return Ok(None);
-                }
-                let mut leaf = Vec::new();
-                for (n, d) in names.iter().zip(a) {
-                    let Ok(f) = this.sh.expand_by(d, &keep) else {
-                        return Ok(None);
-                    };
-                    leaf.push((n.clone(), f.simplify()));
-                }
-                steps.push(leaf);
-            }
-            Ok(Some(steps))
-        })
-    }
-
-    /// The shapes of a loop analysed by [`FunTr::loop_every`]: every dim an
-    /// existential ([`loop_dim`]) bound by the loop, whose bound is the
-    /// largest value its shape slice gives it and whose value (for a later
-    /// loop's slice) is the slice's final one.
-    fn every_shapes(
-        &mut self,
-        s: &core::Stmt,
-        init: &Atom,
-        steps: &[Vec<(Name, Dim)>],
-        slice: Option<(&Name, Dim)>,
-        span: Span,
-    ) -> R<Vec<Vec<Dim>>> {
-        let ishapes = self.array_leaf_shapes(init, span)?;
-        let finals = self.final_sizes.clone();
-        let lens: Vec<Name> = steps.iter().flatten().map(|(n, _)| n.clone()).collect();
-        let step: Vec<Dim> = steps.iter().flatten().map(|(_, f)| f.clone()).collect();
-        let mut inits = Vec::new();
-        for sh in &ishapes {
-            for d in sh {
-                inits.push(d.map_leaves(&mut |l| match l {
-                    Dim::Var(x) => finals.get(x).cloned(),
-                    _ => None,
-                }));
-            }
-        }
-        if inits.len() != lens.len() {
-            return error(span, "internal error: loop dims", "please report this");
-        }
-        let mut v = Vec::new();
-        let mut which = 0;
-        for (j, leaf) in steps.iter().enumerate() {
-            let mut sh = Vec::new();
-            for k in 0..leaf.len() {
-                let name = loop_dim(&s.var, j, k);
-                self.sh.depth.insert(name.clone(), self.sh.cur);
-                // (a `while` loop: no bound, its trips known once it has run)
-                if let Some((index, trips)) = &slice {
-                    let most = SliceDim {
-                        lens: lens.clone(),
-                        index: (*index).clone(),
-                        init: inits.clone(),
-                        step: step.clone(),
-                        trips: trips.clone(),
-                        which,
-                        most: true,
-                    };
-                    let last = SliceDim {
-                        most: false,
-                        ..most.clone()
-                    };
-                    self.sh
-                        .exist_bounds
-                        .insert(name.clone(), Dim::Slice(Box::new(most)));
-                    self.final_sizes.insert(
-                        name.clone(),
-                        Dim::Max(
-                            Box::new(Dim::Slice(Box::new(last))),
-                            Box::new(Dim::Const(0)),
-                        ),
-                    );
-                }
-                // A `while` loop whose step never lengthens this dim (`len -
-                // 1`, `len / 2`, `min len k`): the initial dim bounds it (an
-                // entry's result gets that bound, the loop's own storage
-                // still grows to each state as it comes)
-                if slice.is_none()
-                    && let (Some(f), Some(l), Some(d0)) =
-                        (step.get(which), lens.get(which), inits.get(which))
-                    && non_increasing(f, l)
-                {
-                    self.sh.exist_bounds.insert(
-                        name.clone(),
-                        Dim::Max(Box::new(d0.clone()), Box::new(Dim::Const(0))),
-                    );
-                }
-                sh.push(Dim::Var(name));
-                which += 1;
-            }
-            v.push(sh);
-        }
-        Ok(v)
     }
 
     /// `x * y` of non-negative sizes, at most 2^62 (a capacity: an array
@@ -6375,10 +4826,12 @@ impl FunTr<'_> {
             view: View::Reshape(front.clone(), dims),
             span,
         });
-        self.shapes.insert(front.clone(), vec![self.atom_dim(&all)]);
-        self.shapes.insert(v.clone(), shape);
-        self.sh.depth.insert(front, depth);
-        self.sh.depth.insert(v.clone(), depth);
+        self.w
+            .shapes
+            .insert(front.clone(), vec![self.w.atom_dim(&all)]);
+        self.w.shapes.insert(v.clone(), shape);
+        self.w.sh.depth.insert(front, depth);
+        self.w.sh.depth.insert(v.clone(), depth);
         v
     }
 
@@ -6394,8 +4847,8 @@ impl FunTr<'_> {
         pre: &mut Vec<Stmt>,
     ) {
         for (o, _) in &outs {
-            self.bind_depth(o);
-            self.scalar_types.insert(o.clone(), PrimType::I64);
+            self.w.bind_depth(o);
+            self.w.scalar_types.insert(o.clone(), PrimType::I64);
         }
         pre.push(Stmt::Fold {
             outs,
@@ -6405,29 +4858,6 @@ impl FunTr<'_> {
             n,
             body: Block { stmts, results },
         });
-    }
-
-    /// Bind a loop's state with the shapes of its initial value (F-tilde's
-    /// rule S-Reduce): its leaves, and each array leaf's shape.
-    fn bind_state_as_init(
-        &mut self,
-        state: &Name,
-        st_ty: &Type,
-        init_l: &[Leaf],
-        span: Span,
-    ) -> R<(Vec<Leaf>, Vec<Vec<Dim>>)> {
-        let st_l = self.bind_param(state, st_ty, span)?;
-        let mut before = Vec::new();
-        for (l, il) in st_l.iter().zip(init_l) {
-            if let DType::Array(..) = l.ty {
-                let ish = self.shape(il, span)?;
-                if let Some(n) = l.name() {
-                    self.shapes.insert(n.clone(), ish.clone());
-                }
-                before.push(ish);
-            }
-        }
-        Ok((st_l, before))
     }
 
     /// The parts of a loop statement (`loop` or `ifold`): the state, its
@@ -6481,7 +4911,7 @@ impl FunTr<'_> {
         }
     }
 
-    /// `let y = loop ...` analysed by [`FunTr::loop_every`]: every array leaf
+    /// `let y = loop ...` analysed by [`ShapeWalk::loop_every`]: every array leaf
     /// of the state is a dense array at the front of flat storage,
     /// double-buffered as any loop state; the loop carries each dim as a
     /// scalar, the body (and a `while` loop's condition) sees the state as
@@ -6505,10 +4935,13 @@ impl FunTr<'_> {
             LoopKind::For(i, _) => Some(i.clone()),
             LoopKind::While(_) => None,
         };
-        let Some(steps) = self.loop_every(s, &state, &st_ty, &init, index.as_ref(), &body)? else {
+        let Some(steps) = self
+            .w
+            .loop_every(s, &state, &st_ty, &init, index.as_ref(), &body)?
+        else {
             return error(span, "internal error: loop dims", "please report this");
         };
-        let init_l = self.leaves(&init, span)?;
+        let init_l = self.w.leaves(&init, span)?;
         let inits: Vec<Leaf> = init_l
             .iter()
             .filter(|l| matches!(l.ty, DType::Array(..)))
@@ -6517,10 +4950,10 @@ impl FunTr<'_> {
         // initial dims
         let mut dims0: Vec<Vec<Atom>> = Vec::new();
         for il in &inits {
-            let ish = self.shape(il, span)?;
+            let ish = self.w.shape(il, span)?;
             let mut v = Vec::new();
             for d in &ish {
-                let rd = self.resolve_here(d, span)?;
+                let rd = self.w.resolve_here(d, span)?;
                 let c = Dim::Max(Box::new(rd), Box::new(Dim::Const(0)));
                 v.push(self.emit_dim(&c, pre, span));
             }
@@ -6529,10 +4962,10 @@ impl FunTr<'_> {
         let mut caps = Vec::new();
         if let LoopKind::For(index, n) = &kind {
             // the slice: every dim, and each leaf's largest element count
-            let i2 = self.fresh("i");
+            let i2 = self.w.fresh("i");
             let acc: Vec<Vec<Name>> = steps
                 .iter()
-                .map(|leaf| leaf.iter().map(|_| self.fresh("dim")).collect())
+                .map(|leaf| leaf.iter().map(|_| self.w.fresh("dim")).collect())
                 .collect();
             let mut map = HashMap::new();
             for (leaf, names) in steps.iter().zip(&acc) {
@@ -6550,7 +4983,7 @@ impl FunTr<'_> {
             let mut fb = Vec::new();
             let mut next_dims = Vec::new();
             let mut next_most = Vec::new();
-            let most: Vec<Name> = steps.iter().map(|_| self.fresh("most")).collect();
+            let most: Vec<Name> = steps.iter().map(|_| self.w.fresh("most")).collect();
             for (leaf, m) in steps.iter().zip(&most) {
                 let mut nd = Vec::new();
                 for (_, f) in leaf {
@@ -6573,14 +5006,14 @@ impl FunTr<'_> {
                 for (a, d) in names.iter().zip(d0) {
                     fold_acc.push((a.clone(), PrimType::I64));
                     fold_init.push(d.clone());
-                    outs.push((self.fresh("dim"), PrimType::I64));
+                    outs.push((self.w.fresh("dim"), PrimType::I64));
                 }
             }
             for (m, d0) in most.iter().zip(&dims0) {
                 let c0 = self.sat_product(d0, pre, span);
                 fold_acc.push((m.clone(), PrimType::I64));
                 fold_init.push(c0);
-                let o = self.fresh("cap");
+                let o = self.w.fresh("cap");
                 caps.push(Atom::Var(o.clone()));
                 outs.push((o, PrimType::I64));
             }
@@ -6608,9 +5041,9 @@ impl FunTr<'_> {
         let mut bufs = Vec::new();
         let mut outs_buf = Vec::new();
         for (il, cap) in inits.iter().zip(&caps) {
-            let b = self.fresh("b");
-            self.shapes.insert(b.clone(), vec![self.atom_dim(cap)]);
-            self.bind_depth(&b);
+            let b = self.w.fresh("b");
+            self.w.shapes.insert(b.clone(), vec![self.w.atom_dim(cap)]);
+            self.w.bind_depth(&b);
             bufs.push(Buf {
                 var: b.clone(),
                 elem: il.ty.prim(),
@@ -6625,15 +5058,15 @@ impl FunTr<'_> {
         // the initial state at the front of its storage
         for ((il, b), d0) in inits.iter().zip(&outs_buf).zip(&dims0) {
             let count = self.sat_product(d0, &mut inner, span);
-            let ish = self.shape(il, span)?;
-            let names = [self.fresh("x"), self.fresh("x")];
+            let ish = self.w.shape(il, span)?;
+            let names = [self.w.fresh("x"), self.w.fresh("x")];
             let v0 = self.flat_front(
                 b,
                 (il.ty.prim(), il.ty.rank()),
                 count,
                 (d0.clone(), ish),
                 names,
-                self.sh.cur,
+                self.w.sh.cur,
                 &mut inner,
                 span,
             );
@@ -6646,11 +5079,11 @@ impl FunTr<'_> {
             }
         }
         // the loop
-        let st_l = self.bind_param(&state, &st_ty, span)?;
+        let st_l = self.w.bind_param(&state, &st_ty, span)?;
         if let Some(i) = &index {
-            self.bind_param(i, &Type::I64, span)?;
+            self.w.bind_param(i, &Type::I64, span)?;
         }
-        let inside = self.sh.cur + 1;
+        let inside = self.w.sh.cur + 1;
         let mut scalars = Vec::new();
         let mut arrays = Vec::new();
         let mut leaves_at = Vec::new();
@@ -6670,21 +5103,23 @@ impl FunTr<'_> {
                         return error(span, "internal error: loop leaves", "please report this");
                     };
                     ai += 1;
-                    let full = self.fresh("st");
-                    let next = self.fresh("nx");
+                    let full = self.w.fresh("st");
+                    let next = self.w.fresh("nx");
                     for x in [&full, &next] {
-                        self.shapes.insert(x.clone(), vec![self.atom_dim(cap)]);
-                        self.sh.depth.insert(x.clone(), inside);
+                        self.w.shapes.insert(x.clone(), vec![self.w.atom_dim(cap)]);
+                        self.w.sh.depth.insert(x.clone(), inside);
                     }
                     for ((v, _), x0) in leaf.iter().zip(d0) {
-                        self.sh.depth.insert(v.clone(), inside);
-                        self.scalar_types.insert(v.clone(), PrimType::I64);
+                        self.w.sh.depth.insert(v.clone(), inside);
+                        self.w.scalar_types.insert(v.clone(), PrimType::I64);
                         dim_scalars.push((v.clone(), PrimType::I64, x0.clone()));
                     }
                     let fin = grows.then(|| {
-                        let fin = self.fresh("fin");
-                        self.shapes.insert(fin.clone(), vec![self.atom_dim(cap)]);
-                        self.bind_depth(&fin);
+                        let fin = self.w.fresh("fin");
+                        self.w
+                            .shapes
+                            .insert(fin.clone(), vec![self.w.atom_dim(cap)]);
+                        self.w.bind_depth(&fin);
                         fin
                     });
                     fins.push(fin.clone());
@@ -6711,7 +5146,7 @@ impl FunTr<'_> {
             let cur: Vec<Atom> = leaf.iter().map(|(v, _)| Atom::Var(v.clone())).collect();
             let count = me.sat_product(&cur, out, span);
             let shape: Vec<Dim> = leaf.iter().map(|(v, _)| Dim::Var(v.clone())).collect();
-            let front = me.fresh("x");
+            let front = me.w.fresh("x");
             me.flat_front(
                 full,
                 (p, r),
@@ -6727,18 +5162,18 @@ impl FunTr<'_> {
             LoopKind::For(i, n) => LoopForm::For(i, n),
             LoopKind::While(c) => {
                 // the condition sees views of its own
-                let saved = self.vars.get(&state).cloned();
+                let saved = self.w.vars.get(&state).cloned();
                 let mut views = Vec::new();
                 for (k, p, r, leaf, full, _) in &leaves_at {
-                    let cv = self.fresh("sv");
+                    let cv = self.w.fresh("sv");
                     state_view(self, (*p, *r, leaf), full, cv.clone(), &mut views);
-                    if let Some(l) = self.vars.get_mut(&state).and_then(|ls| ls.get_mut(*k)) {
+                    if let Some(l) = self.w.vars.get_mut(&state).and_then(|ls| ls.get_mut(*k)) {
                         l.atom = Atom::Var(cv);
                     }
                 }
                 let cond = self.body(&c, &[None]);
                 if let Some(ls) = saved {
-                    self.vars.insert(state.clone(), ls);
+                    self.w.vars.insert(state.clone(), ls);
                 }
                 let mut cond = cond?;
                 views.append(&mut cond.stmts);
@@ -6746,14 +5181,14 @@ impl FunTr<'_> {
                 // (leaving the condition's scope dropped the loop's names)
                 for l in &st_l {
                     if let Some(n) = l.name() {
-                        self.sh.depth.insert(n.clone(), inside);
+                        self.w.sh.depth.insert(n.clone(), inside);
                     }
                 }
                 for (_, _, _, leaf, full, next) in &leaves_at {
-                    self.sh.depth.insert(full.clone(), inside);
-                    self.sh.depth.insert(next.clone(), inside);
+                    self.w.sh.depth.insert(full.clone(), inside);
+                    self.w.sh.depth.insert(next.clone(), inside);
                     for (v, _) in leaf {
-                        self.sh.depth.insert(v.clone(), inside);
+                        self.w.sh.depth.insert(v.clone(), inside);
                     }
                 }
                 LoopForm::While(cond)
@@ -6780,7 +5215,7 @@ impl FunTr<'_> {
             }
             let ncount = self.sat_product(&nd, &mut prefix, span);
             // the next state's view, bound where the body first writes it
-            let (front, nv) = (self.fresh("x"), self.fresh("nx"));
+            let (front, nv) = (self.w.fresh("x"), self.w.fresh("nx"));
             let hint = hints.get(li).cloned().flatten();
             self.lazy_grow.insert(
                 nv.clone(),
@@ -6794,11 +5229,12 @@ impl FunTr<'_> {
                     Some((front.clone(), nd.clone())),
                 ),
             );
-            self.shapes
-                .insert(front.clone(), vec![self.atom_dim(&ncount)]);
-            self.shapes.insert(nv.clone(), nshape);
-            self.sh.depth.insert(front, inside);
-            self.sh.depth.insert(nv.clone(), inside);
+            self.w
+                .shapes
+                .insert(front.clone(), vec![self.w.atom_dim(&ncount)]);
+            self.w.shapes.insert(nv.clone(), nshape);
+            self.w.sh.depth.insert(front, inside);
+            self.w.sh.depth.insert(nv.clone(), inside);
             lazy.push(nv.clone());
             next_atoms.extend(nd);
             if let Some(slot) = body_dests.get_mut(*k) {
@@ -6819,9 +5255,9 @@ impl FunTr<'_> {
         for leaf in &steps {
             let mut f = Vec::new();
             for _ in leaf {
-                let o = self.fresh("dim");
-                self.bind_depth(&o);
-                self.scalar_types.insert(o.clone(), PrimType::I64);
+                let o = self.w.fresh("dim");
+                self.w.bind_depth(&o);
+                self.w.scalar_types.insert(o.clone(), PrimType::I64);
                 all_outs.push((o.clone(), PrimType::I64));
                 f.push(o);
             }
@@ -6856,21 +5292,21 @@ impl FunTr<'_> {
                     exp: SExp::Atom(Atom::Var(o.clone())),
                     span,
                 });
-                self.bind_depth(&name);
-                self.scalar_types.insert(name.clone(), PrimType::I64);
+                self.w.bind_depth(&name);
+                self.w.scalar_types.insert(name.clone(), PrimType::I64);
                 dims.push(Atom::Var(name.clone()));
                 shape.push(Dim::Var(name));
             }
             ai += 1;
             let count = self.sat_product(&dims, &mut inner, span);
-            let names = [self.fresh("x"), self.fresh("y")];
+            let names = [self.w.fresh("x"), self.w.fresh("y")];
             let v = self.flat_front(
                 &storage,
                 (*p, *r),
                 count,
                 (dims, shape),
                 names,
-                self.sh.cur,
+                self.w.sh.cur,
                 &mut inner,
                 span,
             );
@@ -6897,15 +5333,15 @@ impl FunTr<'_> {
     ) -> R<Vec<Atom>> {
         let span = s.span;
         let mut fins = Vec::new();
-        let flat = self.flat(&s.ty, span)?;
-        let init_l = self.leaves(init, span)?;
+        let flat = self.w.flat(&s.ty, span)?;
+        let init_l = self.w.leaves(init, span)?;
         // The state's shape is the initial value's (F-tilde rule S-Reduce),
         // except the outer length of a leaf that grows or shrinks (`growth`,
         // see `loop_stmt`): its buffers have the largest length, and the loop
         // carries the length as a scalar.
         let mut arrays = Vec::new();
         let mut scalars = Vec::new();
-        let st_l = self.bind_param(state, st_ty, span)?;
+        let st_l = self.w.bind_param(state, st_ty, span)?;
         let mut body_dests = Vec::new();
         let mut prefix = Vec::new();
         let mut lens = Vec::new();
@@ -6924,10 +5360,10 @@ impl FunTr<'_> {
                     let grows_in_loop = true;
                     ai += 1;
                     let d = dests.get(k).cloned().flatten().unwrap_or_default();
-                    let ish = self.shape(il, span)?;
-                    let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
+                    let ish = self.w.shape(il, span)?;
+                    let dsh = self.w.shapes.get(&d).cloned().unwrap_or_default();
                     // the initial value into the first len0 rows
-                    let v0 = self.fresh("x");
+                    let v0 = self.w.fresh("x");
                     out.push(Stmt::View {
                         var: v0.clone(),
                         elem: p,
@@ -6937,10 +5373,10 @@ impl FunTr<'_> {
                     });
                     let mut v0sh = dsh.clone();
                     if let Some(x) = v0sh.first_mut() {
-                        *x = self.atom_dim(&len0);
+                        *x = self.w.atom_dim(&len0);
                     }
-                    self.shapes.insert(v0.clone(), v0sh.clone());
-                    self.bind_depth(&v0);
+                    self.w.shapes.insert(v0.clone(), v0sh.clone());
+                    self.w.bind_depth(&v0);
                     self.guard(&ish, &v0sh, "the loop", None, out, span)?;
                     if il.name() != Some(&v0) {
                         out.push(Stmt::Copy {
@@ -6951,20 +5387,20 @@ impl FunTr<'_> {
                     }
                     let mut dims = Vec::new();
                     for dd in &dsh {
-                        let rd = self.resolve_here(dd, span)?;
+                        let rd = self.w.resolve_here(dd, span)?;
                         dims.push(self.emit_dim(&rd, out, span));
                     }
                     // the whole buffers, and in the body views of the current
                     // length (the state) and of the next (the destination)
                     let var = l.name().cloned().unwrap_or_default();
-                    let full = self.fresh("st");
-                    let next = self.fresh("nx");
-                    self.shapes.insert(full.clone(), dsh.clone());
-                    self.shapes.insert(next.clone(), dsh.clone());
-                    self.sh.depth.insert(full.clone(), self.sh.cur + 1);
-                    self.sh.depth.insert(next.clone(), self.sh.cur + 1);
-                    self.sh.depth.insert(len.clone(), self.sh.cur + 1);
-                    self.scalar_types.insert(len.clone(), PrimType::I64);
+                    let full = self.w.fresh("st");
+                    let next = self.w.fresh("nx");
+                    self.w.shapes.insert(full.clone(), dsh.clone());
+                    self.w.shapes.insert(next.clone(), dsh.clone());
+                    self.w.sh.depth.insert(full.clone(), self.w.sh.cur + 1);
+                    self.w.sh.depth.insert(next.clone(), self.w.sh.cur + 1);
+                    self.w.sh.depth.insert(len.clone(), self.w.sh.cur + 1);
+                    self.w.scalar_types.insert(len.clone(), PrimType::I64);
                     modes.push(mode);
                     lens.push((
                         k,
@@ -6980,9 +5416,9 @@ impl FunTr<'_> {
                     ));
                     // (a `while` loop: the final state's storage, bound after it)
                     let grow = grows_in_loop.then(|| {
-                        let fin = self.fresh("fin");
-                        self.shapes.insert(fin.clone(), dsh.clone());
-                        self.bind_depth(&fin);
+                        let fin = self.w.fresh("fin");
+                        self.w.shapes.insert(fin.clone(), dsh.clone());
+                        self.w.bind_depth(&fin);
                         fin
                     });
                     fins.push(grow.clone());
@@ -7000,8 +5436,8 @@ impl FunTr<'_> {
                 DType::Array(p, _) => {
                     ai += 1;
                     let d = dests.get(k).cloned().flatten().unwrap_or_default();
-                    let ish = self.shape(il, span)?;
-                    let dsh = self.shapes.get(&d).cloned().unwrap_or_default();
+                    let ish = self.w.shape(il, span)?;
+                    let dsh = self.w.shapes.get(&d).cloned().unwrap_or_default();
                     self.guard(&ish, &dsh, "the loop", Some(&d), out, span)?;
                     if il.name() != Some(&d) {
                         out.push(Stmt::Copy {
@@ -7012,14 +5448,14 @@ impl FunTr<'_> {
                     }
                     let mut dims = Vec::new();
                     for dd in &dsh {
-                        let rd = self.resolve_here(dd, span)?;
+                        let rd = self.w.resolve_here(dd, span)?;
                         dims.push(self.emit_dim(&rd, out, span));
                     }
                     let var = l.name().cloned().unwrap_or_default();
-                    let next = self.fresh("nx");
-                    self.shapes.insert(var.clone(), dsh.clone());
-                    self.shapes.insert(next.clone(), dsh.clone());
-                    self.sh.depth.insert(next.clone(), self.sh.cur + 1);
+                    let next = self.w.fresh("nx");
+                    self.w.shapes.insert(var.clone(), dsh.clone());
+                    self.w.shapes.insert(next.clone(), dsh.clone());
+                    self.w.sh.depth.insert(next.clone(), self.w.sh.cur + 1);
                     body_dests.push(Some(next.clone()));
                     arrays.push(ArrState {
                         var,
@@ -7035,16 +5471,16 @@ impl FunTr<'_> {
         }
         let form = match form {
             LoopKind::For(i, n) => {
-                self.bind_param(&i, &Type::I64, span)?;
+                self.w.bind_param(&i, &Type::I64, span)?;
                 LoopForm::For(i, n)
             }
             LoopKind::While(c) => {
                 // A growing leaf: the condition sees a view of the state's
                 // current length (the body makes its own, below).
                 let mut views = Vec::new();
-                let saved = self.vars.get(state).cloned();
+                let saved = self.w.vars.get(state).cloned();
                 for (k, len, _, _, full, _, p, r, _, dsh) in &lens {
-                    let cv = self.fresh("sv");
+                    let cv = self.w.fresh("sv");
                     views.push(Stmt::View {
                         var: cv.clone(),
                         elem: *p,
@@ -7058,15 +5494,15 @@ impl FunTr<'_> {
                     });
                     let mut sh = vec![Dim::Var(len.clone())];
                     sh.extend(dsh.iter().skip(1).cloned());
-                    self.shapes.insert(cv.clone(), sh);
-                    self.sh.depth.insert(cv.clone(), self.sh.cur + 1);
-                    if let Some(l) = self.vars.get_mut(state).and_then(|ls| ls.get_mut(*k)) {
+                    self.w.shapes.insert(cv.clone(), sh);
+                    self.w.sh.depth.insert(cv.clone(), self.w.sh.cur + 1);
+                    if let Some(l) = self.w.vars.get_mut(state).and_then(|ls| ls.get_mut(*k)) {
                         l.atom = Atom::Var(cv);
                     }
                 }
                 let mut cond = self.body(&c, &[None])?;
                 if let Some(ls) = saved {
-                    self.vars.insert(state.clone(), ls);
+                    self.w.vars.insert(state.clone(), ls);
                 }
                 views.append(&mut cond.stmts);
                 cond.stmts = views;
@@ -7074,15 +5510,15 @@ impl FunTr<'_> {
                 // body sees the state too.
                 for l in &st_l {
                     if let Some(n) = l.name() {
-                        self.sh.depth.insert(n.clone(), self.sh.cur + 1);
+                        self.w.sh.depth.insert(n.clone(), self.w.sh.cur + 1);
                     }
                 }
                 for st in &arrays {
-                    self.sh.depth.insert(st.next.clone(), self.sh.cur + 1);
-                    self.sh.depth.insert(st.var.clone(), self.sh.cur + 1);
+                    self.w.sh.depth.insert(st.next.clone(), self.w.sh.cur + 1);
+                    self.w.sh.depth.insert(st.var.clone(), self.w.sh.cur + 1);
                 }
                 for (_, len, ..) in &lens {
-                    self.sh.depth.insert(len.clone(), self.sh.cur + 1);
+                    self.w.sh.depth.insert(len.clone(), self.w.sh.cur + 1);
                 }
                 LoopForm::While(cond)
             }
@@ -7096,7 +5532,7 @@ impl FunTr<'_> {
         for ((k, len, len0, f, full, next, p, r, var, dsh), mode) in lens.into_iter().zip(&modes) {
             let mut sh = vec![Dim::Var(len.clone())];
             sh.extend(dsh.iter().skip(1).cloned());
-            self.shapes.insert(var.clone(), sh);
+            self.w.shapes.insert(var.clone(), sh);
             prefix.push(Stmt::View {
                 var,
                 elem: p,
@@ -7106,17 +5542,17 @@ impl FunTr<'_> {
             });
             let (nl, nlc) = match &f {
                 // (no bound: the body says; `nlc` names it for `define_grown`)
-                Dim::Var(u) if self.unbounded.contains_key(u) => {
+                Dim::Var(u) if self.w.unbounded.contains_key(u) => {
                     (Atom::Const(Const::I64(0)), Atom::Var(u.clone()))
                 }
                 _ => {
                     let nl = self.emit_dim(&f, &mut prefix, span);
-                    let nlc = Dim::Max(Box::new(self.atom_dim(&nl)), Box::new(Dim::Const(0)));
+                    let nlc = Dim::Max(Box::new(self.w.atom_dim(&nl)), Box::new(Dim::Const(0)));
                     (nl.clone(), self.emit_dim(&nlc, &mut prefix, span))
                 }
             };
             let by_body = *mode == GrowMode::Bounded;
-            let nv = self.fresh("nx");
+            let nv = self.w.fresh("nx");
             let hint = match mode {
                 GrowMode::Sliced(cap) => Some(cap.clone()),
                 _ => None,
@@ -7125,10 +5561,10 @@ impl FunTr<'_> {
                 .insert(nv.clone(), (next, nlc.clone(), p, r, span, hint, None));
             // (bounded: `nl` is the bound; the body writes the first rows of
             // `nv` as of an existential destination and passes their number)
-            let mut nsh = vec![if by_body { self.atom_dim(&nlc) } else { f }];
+            let mut nsh = vec![if by_body { self.w.atom_dim(&nlc) } else { f }];
             nsh.extend(dsh.iter().skip(1).cloned());
-            self.shapes.insert(nv.clone(), nsh);
-            self.sh.depth.insert(nv.clone(), self.sh.cur + 1);
+            self.w.shapes.insert(nv.clone(), nsh);
+            self.w.sh.depth.insert(nv.clone(), self.w.sh.cur + 1);
             if by_body {
                 self.exist_dests.insert(nv.clone());
                 bounded.push(nv.clone());
@@ -7140,7 +5576,7 @@ impl FunTr<'_> {
             next_lens.push((nl, by_body));
         }
         // (S-Reduce): the body must return the same shape.
-        let after = self.shape_of_body_result(body)?;
+        let after = self.w.shape_of_body_result(body)?;
         let mut ai = 0;
         for (l, il) in st_l.iter().zip(&init_l) {
             if let DType::Array(..) = l.ty
@@ -7150,16 +5586,16 @@ impl FunTr<'_> {
                 continue;
             }
             if let DType::Array(..) = l.ty {
-                let before = self.shape(il, span)?;
+                let before = self.w.shape(il, span)?;
                 if let Some(a) = after.get(ai)
-                    && !self.sh.same_shape(&before, a)
+                    && !self.w.sh.same_shape(&before, a)
                 {
                     return error(
                         span,
                         format!(
                             "the state of this loop changes shape: it starts as {} and an iteration returns {}",
-                            self.show_shape(&before),
-                            self.show_shape(a)
+                            self.w.show_shape(&before),
+                            self.w.show_shape(a)
                         ),
                         "Weir reuses the state's storage across iterations, so its shape must stay the same (F-tilde rule S-Reduce); or run with --interp",
                     );
@@ -7198,9 +5634,9 @@ impl FunTr<'_> {
         let outs = self.outs_for(&flat);
         let mut all_outs = outs.clone();
         for (k, _) in next_lens.iter().enumerate() {
-            let o = self.fresh("len");
-            self.bind_depth(&o);
-            self.scalar_types.insert(o.clone(), PrimType::I64);
+            let o = self.w.fresh("len");
+            self.w.bind_depth(&o);
+            self.w.scalar_types.insert(o.clone(), PrimType::I64);
             finals.push((Atom::Var(o.clone()), fins.get(k).cloned().flatten()));
             all_outs.push((o, PrimType::I64));
         }
@@ -7213,202 +5649,6 @@ impl FunTr<'_> {
         });
         Ok(outs.into_iter().map(|(n, _)| Atom::Var(n)).collect())
     }
-}
-
-/// Parameter `k` of a lambda.
-fn lparam(l: &core::Lambda, k: usize, span: Span) -> R<&(Name, Type)> {
-    match l.params.get(k) {
-        Some(p) => Ok(p),
-        None => error(
-            span,
-            "internal error: a lambda with too few parameters",
-            "please report this",
-        ),
-    }
-}
-
-/// A size variable for messages: `` `n` ``, or what a `filter`'s count is.
-/// `d` with the index `i` replaced by `x`, simplified.
-fn at_index(d: &Dim, i: &Name, x: &Dim) -> Dim {
-    d.map_leaves(&mut |l| match l {
-        Dim::Var(v) if v == i => Some(x.clone()),
-        _ => None,
-    })
-    .simplify()
-}
-
-/// Is the loop step `f` of the length `l` (a length: never negative) never
-/// more than `l`, whatever the values of its leaves?
-fn non_increasing(f: &Dim, l: &Name) -> bool {
-    // (`max l 0` is `l`)
-    let f = &f.map_leaves(&mut |x| match x {
-        Dim::Max(a, b) if **a == Dim::Var(l.clone()) && b.as_const() == Some(0) => {
-            Some(Dim::Var(l.clone()))
-        }
-        _ => None,
-    });
-    if Dim::minus(f.clone(), Dim::Var(l.clone()))
-        .as_const()
-        .is_some_and(|c| c <= 0)
-    {
-        return true;
-    }
-    match f {
-        // (a quotient of at most `l` is at most `max(a, 0)`)
-        Dim::Div(a, b) => b.as_const().is_some_and(|c| c >= 1) && non_increasing(a, l),
-        Dim::Min(a, b) => non_increasing(a, l) || non_increasing(b, l),
-        Dim::Max(a, b) => non_increasing(a, l) && (non_increasing(b, l) || b.as_const() == Some(0)),
-        _ => false,
-    }
-}
-
-/// The base names of the temporaries the front end and the optimizer make
-/// (a source variable of one of these names is described as a temporary is:
-/// by its marked location).
-const TEMPS: &[&str] = &["t", "x", "p", "chk", "r", "q", "u", "m", "n", "c", "s", "j"];
-
-fn size_name(v: &Name) -> String {
-    if v.ends_with("_count") {
-        "the number of elements a `filter` keeps".to_string()
-    } else if v.contains("_ifsize") {
-        "the length of the branch an `if` takes".to_string()
-    } else if v.contains("_ifdim") {
-        "a size of the array the branch an `if` takes returns".to_string()
-    } else if v.contains("_part")
-        && v.rsplit("_part")
-            .next()
-            .is_some_and(|d| d.parse::<usize>().is_ok())
-    {
-        "the number of elements in a part of a `partition`".to_string()
-    } else if v.ends_with("_slicelen") {
-        "the length of a slice whose bounds are computed from data".to_string()
-    } else if v.ends_with("_rowsize")
-        || v.rsplit_once("_rowsize")
-            .is_some_and(|(_, j)| !j.is_empty() && j.bytes().all(|b| b.is_ascii_digit()))
-    {
-        "the length of the rows of a `build` whose rows are filtered".to_string()
-    } else if v.contains("_loopdim") {
-        "a size of a loop's array state after the loop".to_string()
-    } else if v.contains("_loopcur") {
-        "a size of a loop's array state".to_string()
-    } else if v.contains("_loopsize") {
-        "the length of a loop's array state after the loop".to_string()
-    } else if v.contains("_looplen") {
-        "the length of a loop's array state".to_string()
-    } else {
-        format!("`{}`", core::display_name(v))
-    }
-}
-
-/// The name of the existential length of array leaf `j` of the result of the
-/// `if` bound to `var` (branches of different lengths).
-fn if_count(var: &Name, j: usize) -> Name {
-    format!("{var}_ifsize{j}")
-}
-
-/// Dim `k` of array leaf `j` of the result of the `if` bound to `var`, whose
-/// branches differ in an inner dim (the taken branch's).
-fn if_dim(var: &Name, j: usize, k: usize) -> Name {
-    format!("{var}_ifdim{j}_{k}")
-}
-
-/// The length of array leaf `j` of a loop's state bound to `var` at the start
-/// of an iteration (a scalar of the loop's state, see [`FunTr::loop_growth`]).
-/// The stand-in next length of a loop state's leaf whose length `len` no
-/// size bounds (see [`FunTr::unbounded`]).
-fn unbounded(len: &Name) -> Name {
-    format!("{len}_unbounded")
-}
-
-fn is_unbounded(v: &Name) -> bool {
-    v.ends_with("_unbounded")
-}
-
-fn loop_len(var: &Name, j: usize) -> Name {
-    format!("{var}_looplen{j}")
-}
-
-/// Dim `k` of array leaf `j` of the state of the loop bound to `var` at the
-/// start of an iteration (a loop whose state changes an inner size, see
-/// [`FunTr::loop_every`]).
-fn loop_cur_dim(var: &Name, j: usize, k: usize) -> Name {
-    format!("{var}_loopcur{j}_{k}")
-}
-
-/// Dim `k` of array leaf `j` of the loop bound to `var` whose state changes
-/// an inner size, after it has run (an existential).
-fn loop_dim(var: &Name, j: usize, k: usize) -> Name {
-    format!("{var}_loopdim{j}_{k}")
-}
-
-/// The existential length of array leaf `j` of the loop bound to `var`, after
-/// it has run.
-fn loop_size(var: &Name, j: usize) -> Name {
-    format!("{var}_loopsize{j}")
-}
-
-/// Does `d` read an argument's elements ([`Dim::Elem`])?
-fn has_elem(d: &Dim) -> bool {
-    let mut found = false;
-    d.map_leaves(&mut |l| {
-        found |= matches!(l, Dim::Elem(..));
-        None
-    });
-    found
-}
-
-/// The existential length of the rows of the `build` bound to `var` (what a
-/// `filter` keeps in each row: see [`FunTr::build_rows_stmt`]).
-fn row_size(var: &Name) -> Name {
-    format!("{var}_rowsize")
-}
-
-/// [`row_size`] of array leaf `leaf` of a `build` of tuples.
-fn row_size_leaf(var: &Name, leaf: usize) -> Name {
-    format!("{var}_rowsize{leaf}")
-}
-
-/// The existential length of the slice bound to `var` whose bounds are
-/// computed from data (bounded by the sliced array's length).
-fn slice_len(var: &Name) -> Name {
-    format!("{var}_slicelen")
-}
-
-/// The existential length of part `j` of the `partition` bound to `var`.
-fn part_count(var: &Name, j: usize) -> Name {
-    format!("{var}_part{j}")
-}
-
-/// Is `v` what a `filter` or a part of a `partition` keeps ([`filter_count`],
-/// [`part_count`])?
-fn is_kept_count(v: &str) -> bool {
-    v.ends_with("_count")
-        || v.rsplit_once("_part")
-            .is_some_and(|(_, j)| !j.is_empty() && j.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// The name of the existential size of `filter`'s result bound to `var`.
-/// An inner size read as `dim` reads it: an inner size may be negative
-/// where it was never evaluated (`map (\x -> replicate (n - 1) 0) a[n:]`
-/// with `n = 0`), and reads as 0 (an outer one was checked).
-fn dim_read(d: Dim) -> Dim {
-    match d.as_const() {
-        Some(c) if c < 0 => Dim::Const(0),
-        Some(_) => d,
-        None if !matches!(d.simplify(), Dim::DimOf(..)) => {
-            Dim::Max(Box::new(d), Box::new(Dim::Const(0)))
-        }
-        None => d,
-    }
-}
-
-fn filter_count(var: &Name) -> Name {
-    format!("{var}_count")
-}
-
-/// The outer dimension of a shape (0 for a malformed, empty one).
-fn outer(sh: &[Dim]) -> Dim {
-    sh.first().cloned().unwrap_or(Dim::Const(0))
 }
 
 /// A loop's next state grown where the body first writes it
@@ -7435,82 +5675,6 @@ enum GrowMode {
     /// Grown in the loop to an upper bound of the next length; the body
     /// writes the first rows and says how many.
     Bounded,
-}
-
-/// Can a loop's shape slice run the bounds of its inexact lengths (see
-/// [`FunTr::loop_growth`]) to bound an entry's result? When every step is
-/// non-decreasing in the lengths, the lengths the slice computes from bounds
-/// stay above the real ones (by induction: each real length is at most its
-/// bound, and a step of smaller lengths is no larger), so its largest is an
-/// upper bound of the state's. Only where each step mentions its own length
-/// at most once, and no other (`x ++ filter p x` would bound `n` steps by
-/// `2^n` times the length, more than memory holds for a loop the
-/// interpreter runs in no time): the bound grows by at most a sum of sizes
-/// per step.
-fn slices_bounds(growth: &[Option<(Name, Dim, bool)>]) -> bool {
-    let lens: Vec<Name> = growth.iter().flatten().map(|g| g.0.clone()).collect();
-    growth.iter().flatten().all(|g| {
-        if matches!(&g.1, Dim::Var(v) if is_unbounded(v)) {
-            return false;
-        }
-        let mut own = 0;
-        let mut other = false;
-        g.1.map_leaves(&mut |l| {
-            if let Dim::Var(v) = l {
-                own += usize::from(*v == g.0);
-                other |= *v != g.0 && lens.contains(v);
-            }
-            None
-        });
-        own <= 1 && !other && monotone(&g.1, &lens) && !scaled(&g.1, &lens)
-    })
-}
-
-/// Does a length of `vars` occur under a multiplication or division in `d`?
-fn scaled(d: &Dim, vars: &[Name]) -> bool {
-    let uses = |x: &Dim| {
-        let mut u = false;
-        x.map_leaves(&mut |l| {
-            if let Dim::Var(v) = l {
-                u |= vars.contains(v);
-            }
-            None
-        });
-        u
-    };
-    match d {
-        Dim::Mul(..) | Dim::Div(..) | Dim::Rem(..) | Dim::Slice(..) | Dim::Elem(..) => uses(d),
-        Dim::Add(x, y) | Dim::Sub(x, y) | Dim::Max(x, y) | Dim::Min(x, y) => {
-            scaled(x, vars) || scaled(y, vars)
-        }
-        Dim::Const(_) | Dim::Var(_) | Dim::DimOf(..) => false,
-    }
-}
-
-/// Is `d` non-decreasing in each variable of `vars` (the others fixed)?
-fn monotone(d: &Dim, vars: &[Name]) -> bool {
-    let free = |x: &Dim| {
-        let mut uses = false;
-        x.map_leaves(&mut |l| {
-            if let Dim::Var(v) = l {
-                uses |= vars.contains(v);
-            }
-            None
-        });
-        !uses
-    };
-    let m = |x: &Dim| monotone(x, vars);
-    match d {
-        Dim::Const(_) | Dim::Var(_) | Dim::DimOf(..) => true,
-        Dim::Add(x, y) | Dim::Max(x, y) | Dim::Min(x, y) => m(x) && m(y),
-        Dim::Sub(x, y) => m(x) && free(y),
-        Dim::Mul(x, y) => match (&**x, &**y) {
-            (Dim::Const(c), e) | (e, Dim::Const(c)) if *c >= 0 => m(e),
-            _ => free(d),
-        },
-        Dim::Div(x, y) => matches!(&**y, Dim::Const(c) if *c > 0) && m(x) || free(d),
-        Dim::Rem(..) | Dim::Slice(..) | Dim::Elem(..) => free(d),
-    }
 }
 
 enum LoopKind {

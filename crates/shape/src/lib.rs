@@ -11,15 +11,16 @@
 //! - [`to_core`]: an entry's result shapes as a core IR function (its *shape
 //!   function*), which the core verifier checks, the optimizer optimizes and
 //!   the interpreter runs.
-//!
-//! The DPS translation (`weir_dps::translate`) still computes the shapes of a
-//! function's arrays as it translates it, in this language; moving that walk
-//! here, so the DPS translation only consumes shapes, is the next step
-//! (issue 15).
+//! - [`walk`]: the shape of every array of a function, statement by
+//!   statement (Fig. 7): leaves of flattened values, existentials named at
+//!   their producers with their bounds, loop shape slices, and the E0801
+//!   rejections. The DPS translation (`weir_dps::translate`) owns a
+//!   [`walk::ShapeWalk`] per function and only consumes its shapes.
 
 pub mod dim;
 pub mod env;
 pub mod parse;
 pub mod to_core;
+pub mod walk;
 
 pub use dim::{Dim, SliceDim, same, same_dim, shape_to_string};
