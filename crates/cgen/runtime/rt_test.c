@@ -217,6 +217,21 @@ static void test_first_row(void) {
     weir_ctx_free(ctx);
 }
 
+static void test_overlap(void) {
+    double buf[8];
+    const int64_t d2[] = {2}, d3x2[] = {3, 2}, neg[] = {-1}, huge[] = {(int64_t)1 << 62, 8};
+    CHECK(weir__extent(d2, 1, 8) == 16);
+    CHECK(weir__extent(d3x2, 2, 8) == 48);
+    CHECK(weir__extent(neg, 1, 8) == 0);
+    CHECK(weir__extent(huge, 2, 8) == UINT64_MAX);
+    CHECK(weir_overlap(buf, 16, buf + 1, 8));      /* inside */
+    CHECK(weir_overlap(buf + 1, 8, buf, 16));      /* either order */
+    CHECK(!weir_overlap(buf, 16, buf + 2, 16));    /* adjacent */
+    CHECK(!weir_overlap(buf + 2, 16, buf, 16));
+    CHECK(!weir_overlap(buf, 0, buf, 16));         /* an empty array */
+    CHECK(!weir_overlap(NULL, 16, buf, 16));       /* no storage */
+}
+
 static void test_steady_state(void) {
     weir_ctx *ctx = weir_ctx_new();
     const weir_stats *st = weir_ctx_stats(ctx);
@@ -578,6 +593,7 @@ int main(void) {
     test_sizes();
     test_growth();
     test_first_row();
+    test_overlap();
     test_steady_state();
     test_sys();
     test_errors();

@@ -325,6 +325,38 @@ static inline int weir_check_arg(weir_ctx *c, const char *loc, const char *name,
                           name, dims);
 }
 
+/* The bytes an array of dims d[0..r) of elem_size-byte elements spans (0
+   when it has no element; UINT64_MAX when the product overflows). */
+static inline uint64_t weir__extent(const int64_t *d, int r, size_t elem_size) {
+    uint64_t n = (uint64_t)elem_size;
+    for (int j = 0; j < r; j++) {
+        if (d[j] <= 0) return 0;
+        if (__builtin_mul_overflow(n, (uint64_t)d[j], &n)) return UINT64_MAX;
+    }
+    return n;
+}
+
+/* Do pb bytes at p and qb bytes at q share a byte? */
+static inline int weir_overlap(const void *p, uint64_t pb, const void *q, uint64_t qb) {
+    if (!p || !q || pb == 0 || qb == 0) return 0;
+    uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
+    return a <= b ? (uint64_t)(b - a) < pb : (uint64_t)(a - b) < qb;
+}
+
+/* Inside an entry: fail when destination k of entry `entry` (pb bytes at p)
+   overlaps `what` (qb bytes at q), an argument or another destination: the
+   generated code writes results into storage of their own (its destinations
+   are `restrict`), so a result written over an argument would be undefined. */
+static inline void weir_check_disjoint(weir_ctx *c, const char *loc, const char *entry, int k,
+                                       const void *p, uint64_t pb, const char *what, const void *q,
+                                       uint64_t qb) {
+    if (WEIR_LIKELY(!weir_overlap(p, pb, q, qb))) return;
+    weir_fail(c, loc,
+              "invalid argument: destination %d of `%s` overlaps %s (results are written into "
+              "storage of their own: pass a separate buffer)",
+              k, entry, what);
+}
+
 /* Inside an entry: fail unless destination k of entry `entry`, at p, of dims
    got[0..r), has exactly the dims want[0..r) of the result (so nothing is
    written past its end) and a size that fits in memory. A result too large

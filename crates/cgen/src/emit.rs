@@ -362,7 +362,7 @@ pub fn func(s: &mut String, f: &Func, public: bool) {
         .params
         .iter()
         .map(|(n, t)| match t {
-            CTy::Ptr(p, false) if n.starts_with("out") => {
+            CTy::Ptr(p, false) if f.restrict.contains(n) => {
                 format!("{} *restrict {n} WEIR_UNUSED", ctype(*p))
             }
             _ => format!(
@@ -569,6 +569,44 @@ fn small_dims(name: &str, r: usize) -> String {
 }
 
 /// `{a, b}` of the dims `name_d0`, `name_d1`, ...
+/// The bytes the array `name` of rank `r` spans (C, `weir__extent`).
+fn extent(name: &str, r: usize, t: PrimType) -> String {
+    format!(
+        "weir__extent({}, {r}, sizeof({}))",
+        dims_literal(name, r),
+        ctype(t)
+    )
+}
+
+/// The pairs an entry checks for overlap: each destination against every
+/// array argument and every later destination (what it is, in words; the
+/// other pointer; its extent).
+fn overlaps(e: &crate::lower::EntryInfo, f: &Fun) -> Vec<(usize, String, String, String)> {
+    let mut v = Vec::new();
+    for k in 0..e.dests.len() {
+        for p in &f.params {
+            if let DType::Array(t, r) = p.ty {
+                let pn = c_name(&p.name);
+                v.push((
+                    k,
+                    format!("argument `{}`", weir_ir::display_name(&p.name)),
+                    pn.clone(),
+                    extent(&pn, r, t),
+                ));
+            }
+        }
+        for (j, (t, r)) in e.dests.iter().enumerate().skip(k + 1) {
+            v.push((
+                k,
+                format!("destination {j}"),
+                format!("out{j}"),
+                extent(&format!("out{j}"), *r, *t),
+            ));
+        }
+    }
+    v
+}
+
 fn dims_literal(name: &str, r: usize) -> String {
     let ds: Vec<String> = (0..r).map(|k| format!("{name}_d{k}")).collect();
     format!("(const int64_t[]){{{}}}", ds.join(", "))
@@ -803,6 +841,20 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
             ctype(*t),
             if unbounded { 2 } else { i32::from(exist) }
         );
+    }
+    // (checked after the dims, with the caller's pointers: a missing result
+    // overlaps nothing)
+    for (k, what, q, qb) in overlaps(e, f) {
+        let _ = writeln!(
+            s,
+            "    weir_check_disjoint(ctx, WEIR_LOC({}), {}, {k}, out{k}, {}, {}, {q}, {qb});",
+            e.loc,
+            c_string(&e.name),
+            extent(&format!("out{k}"), e.dests[k].1, e.dests[k].0),
+            c_string(&what),
+        );
+    }
+    for k in 0..e.dests.len() {
         // (no storage: a result too large for memory, or of no elements;
         // nothing is written into it, but its views are computed, and
         // arithmetic on NULL is undefined even with a zero offset; a
@@ -836,6 +888,12 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
         let from = usize::from(f.dests.get(k).is_some_and(|d| d.unbounded));
         fast.extend((from..*r).map(|j| format!("out{k}_d{j} == want{k}[{j}]")));
         fast.push(small_dims(&format!("out{k}"), *r));
+    }
+    for (k, _, q, qb) in overlaps(e, f) {
+        fast.push(format!(
+            "!weir_overlap(out{k}, {}, {q}, {qb})",
+            extent(&format!("out{k}"), e.dests[k].1, e.dests[k].0)
+        ));
     }
     if !fast.is_empty() {
         let _ = writeln!(

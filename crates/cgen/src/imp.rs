@@ -201,6 +201,9 @@ pub struct Func {
     pub name: String,
     pub params: Vec<(Name, CTy)>,
     pub body: Vec<Stmt>,
+    /// The pointer parameters declared `restrict`: destinations that
+    /// overlap no other argument at any call ([`crate::alias`]).
+    pub restrict: Vec<Name>,
 }
 
 /// A whole translation unit.

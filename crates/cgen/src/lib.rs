@@ -2,6 +2,7 @@
 //! ([`lower`]) and the C printer ([`emit`]) with the runtime header
 //! (`runtime/weir_rt.h`, embedded in every generated file).
 
+pub mod alias;
 pub mod emit;
 pub mod imp;
 pub mod lower;

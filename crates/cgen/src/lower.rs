@@ -56,6 +56,9 @@ pub fn fun_c_name(f: &str) -> String {
 pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> String) -> imp::Unit {
     let mut unit = imp::Unit::default();
     let mut locs: HashMap<String, usize> = HashMap::new();
+    // (which destinations may be `restrict`: from where every array's memory
+    // comes, `crate::alias`)
+    let restrict = crate::alias::restrict_dests(p);
     for f in &p.funs {
         let mut l = Lower {
             opts,
@@ -95,7 +98,14 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
                 .map(|(k, d)| (d.name.clone(), k))
                 .collect(),
         };
-        let func = l.fun(f);
+        let mut func = l.fun(f);
+        func.restrict = f
+            .dests
+            .iter()
+            .zip(restrict.get(&f.name).into_iter().flatten())
+            .filter(|(_, ok)| **ok)
+            .map(|(d, _)| c_name(&d.name))
+            .collect();
         unit.funcs.push(func);
         if f.entry {
             let loc = l.loc(f.span);
@@ -610,6 +620,7 @@ impl Lower<'_> {
             name: fun_c_name(&f.name),
             params,
             body,
+            restrict: Vec::new(),
         }
     }
 

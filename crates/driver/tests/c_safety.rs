@@ -400,6 +400,7 @@ entry rows (n: i64) : [][]i64 = build 0 (\\i -> iota (n - 1))
 entry ramp (a: []i64) : []i64 = iota (reduce (+) 0 a)
 entry head (a: []i64) : []i64 = iota a[0]
 entry flip (t: bool) (a: [][]f64) : [][]f64 = if t then transpose a else a
+entry two [n] (a: [n]f64) : ([n]f64, [n]f64) = (map (\\x -> x + 1.0) a, map (\\x -> x * 2.0) a)
 ";
 
 /// A C program calling the entry points directly.
@@ -489,6 +490,21 @@ int main(void) {
     EXPECT(f9[1] == 2 && f9[3] == 4 && f9[5] == 6);
     EXPECT(weir_flip(ctx, f9, 3, 2, 0, a, 2, 3, &p, &q) == 1);
     EXPECT(strstr(weir_error(ctx), "size mismatch: destination 0 of `flip`"));
+    /* A destination overlapping an argument or another destination is
+       refused (results are written into storage of their own, `restrict`),
+       also where they only share part of their bytes; apart, it runs. */
+    double buf[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    EXPECT(weir_scale(ctx, buf, 2, 3, buf, 2, 3, 2.0) == 1);
+    EXPECT(strstr(weir_error(ctx), "invalid argument: destination 0 of `scale` overlaps argument `a`"));
+    EXPECT(weir_scale(ctx, buf + 2, 2, 3, buf, 2, 3, 2.0) == 1);
+    EXPECT(weir_scale(ctx, buf, 1, 2, buf + 2, 2, 3, 2.0) == 1);
+    EXPECT(strstr(weir_error(ctx), "size mismatch"));
+    EXPECT(weir_scale(ctx, buf, 1, 2, buf + 2, 1, 2, 2.0) == 0 && buf[0] == 6.0 && buf[1] == 8.0);
+    double o1[4], o2[4];
+    EXPECT(weir_two(ctx, o1, 4, o1 + 2, 4, a, 4) == 1);
+    EXPECT(strstr(weir_error(ctx), "destination 0 of `two` overlaps destination 1"));
+    EXPECT(weir_two(ctx, o1, 4, o2, 4, a, 4) == 0 && o1[3] == 5.0 && o2[3] == 8.0);
+    EXPECT(weir_two(ctx, o1, 0, o1, 0, a, 0) == 0);
     weir_ctx_free(ctx);
     puts("ok");
     return 0;
