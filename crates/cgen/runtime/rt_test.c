@@ -229,7 +229,8 @@ static void test_overlap(void) {
     CHECK(!weir_overlap(buf, 16, buf + 2, 16));    /* adjacent */
     CHECK(!weir_overlap(buf + 2, 16, buf, 16));
     CHECK(!weir_overlap(buf, 0, buf, 16));         /* an empty array */
-    CHECK(!weir_overlap(NULL, 16, buf, 16));       /* no storage */
+    CHECK(!weir_overlap(buf, 16, buf + 1, 0));
+    CHECK(weir_overlap(buf, 16, buf, 16));         /* the same */
 }
 
 static void test_steady_state(void) {

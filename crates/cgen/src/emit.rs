@@ -568,9 +568,14 @@ fn small_dims(name: &str, r: usize) -> String {
     )
 }
 
-/// `{a, b}` of the dims `name_d0`, `name_d1`, ...
-/// The bytes the array `name` of rank `r` spans (C, `weir__extent`).
+/// The bytes the array `name` of rank `r` spans (C, `weir__extent`). A
+/// vector's is its length times the element size, inline: the entry's fast
+/// path has checked the length is below 2^56 before, so it cannot overflow,
+/// and the slow path that it is a valid size.
 fn extent(name: &str, r: usize, t: PrimType) -> String {
+    if r == 1 {
+        return format!("((uint64_t){name}_d0 * sizeof({}))", ctype(t));
+    }
     format!(
         "weir__extent({}, {r}, sizeof({}))",
         dims_literal(name, r),
@@ -607,6 +612,7 @@ fn overlaps(e: &crate::lower::EntryInfo, f: &Fun) -> Vec<(usize, String, String,
     v
 }
 
+/// `{a, b}` of the dims `name_d0`, `name_d1`, ...
 fn dims_literal(name: &str, r: usize) -> String {
     let ds: Vec<String> = (0..r).map(|k| format!("{name}_d{k}")).collect();
     format!("(const int64_t[]){{{}}}", ds.join(", "))
