@@ -55,14 +55,19 @@ pub const RULES: &[Rule] = &[
 /// Rounds of the rule table are bounded by this.
 pub const MAX_ROUNDS: usize = 50;
 
-/// Fresh names for the simplifier (`h1`, `h2`, … never clash with the translation's).
+/// What a rule knows of the function it rewrites beyond its statements:
+/// fresh names (`hz1`, `hz2`, … never clash with the translation's) and the
+/// shapes of its destinations (in terms of its parameters).
 #[derive(Default)]
-pub struct Fresh(usize);
+pub struct Fresh {
+    n: usize,
+    pub(crate) dest_dims: std::collections::HashMap<Name, Vec<weir_shape::Dim>>,
+}
 
 impl Fresh {
-    fn name(&mut self) -> Name {
-        self.0 += 1;
-        format!("hz{}", self.0)
+    pub(crate) fn name(&mut self) -> Name {
+        self.n += 1;
+        format!("hz{}", self.n)
     }
 }
 
@@ -75,7 +80,14 @@ pub fn run(p: &mut Program, after: &mut dyn FnMut(&Program, &str)) {
 /// Apply only the given rules (for the ablation variants and tests).
 pub fn run_rules(p: &mut Program, rules: &[Rule], after: &mut dyn FnMut(&Program, &str)) {
     for fi in 0..p.funs.len() {
-        let mut fresh = Fresh(max_hz(&p.funs[fi].body.stmts));
+        let mut fresh = Fresh {
+            n: max_hz(&p.funs[fi].body.stmts),
+            dest_dims: p.funs[fi]
+                .dests
+                .iter()
+                .map(|d| (d.name.clone(), d.shape.clone()))
+                .collect(),
+        };
         for _ in 0..MAX_ROUNDS {
             let mut changed = false;
             for (name, _, rule) in rules {
