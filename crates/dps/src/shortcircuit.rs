@@ -10,7 +10,7 @@
 //! | rule | effect |
 //! | --- | --- |
 //! | `hoist-size-lets` | a scalar computed at the top of an `alloc` body from names outside it, by arithmetic that cannot fail, moves in front of the scope (so a scope nested further in, sized by it, can merge with this one) |
-//! | `short-circuit` | `alloc b { …b written…; view v = D[lo:hi]; copy v := b }`, with `D`, `lo`, `hi` known where `b` is first written, `b`'s dims provably `v`'s, nothing reading `D` before the copy, and `b` dead after it: `b` becomes `placed D[lo:hi] in root` there, and the buffer goes. Also through a transpose (a *destination view*): `view t = transpose b; copy v := t`, with `v` a part or a whole destination, `b`'s dims `v`'s swapped and `b` used only where strided memory will do (no call, reshape or loop state): `b` becomes `transpose (placed v[0:rows])`, written through the inverse index function |
+//! | `short-circuit` | `alloc b { …b written…; view v = D[lo:hi]; copy v := b }`, with `D`, `lo`, `hi` known where `b` is first written, `b`'s dims provably `v`'s, nothing reading `D` before the copy, and `b` dead after it: `b` becomes `placed D[lo:hi] in root` there, and the buffer goes |
 //!
 //! A placed view ([`View::Placed`]) is the part where it exists and is in
 //! bounds, else storage of its own allocated there, at the buffer's
@@ -18,8 +18,7 @@
 //! memory, a buffer whose lazy allocation is too large) or the part out of
 //! bounds (sizes computed for a construct whose evaluation fails first), the
 //! program runs exactly as before. The copy stays, and copies nothing when
-//! the piece is in place (source and destination are the same memory, with
-//! the same index function for a transposed piece, tested at run time); the
+//! the piece is in place (source and destination are the same memory); the
 //! view it writes through and the copy keep the part's bounds check and the
 //! storage's out-of-memory check where they were, so errors keep the
 //! interpreter's order.
@@ -274,10 +273,10 @@ pub(crate) fn short_circuit(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
         return false;
     }
     let strided = strided_views(stmts);
+    // (a destination's dims are its shape template: a piece's dims are
+    // proved equal to a part of it)
     let mut sizes = Sizes::of(stmts);
-    for (d, dims) in &fresh.dest_dims {
-        sizes.dests.insert(d.clone(), dims.clone());
-    }
+    sizes.dests = fresh.dest_dims.clone();
     let grown: HashSet<Name> = grown_outs(stmts).into_iter().collect();
     let mut loop_arrays = HashSet::new();
     loop_storage(stmts, &mut loop_arrays);
@@ -295,7 +294,7 @@ pub(crate) fn short_circuit(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
                 plan_for(b, body, &strided, &sizes, &grown, &loop_arrays).map(|p| (bi, p))
             });
             if let Some((bi, plan)) = found {
-                apply(scope, bi, plan, fresh);
+                apply(scope, bi, plan);
                 done = true;
                 return true;
             }
@@ -336,14 +335,6 @@ struct Plan {
     /// Statements to move in front of it: the view of the storage written
     /// into, when it is made in the scope after `first`.
     moves: Vec<usize>,
-    /// The buffer was copied through `transpose` (`view t = transpose b;
-    /// copy v := t`): it becomes the transpose of the placed part (a
-    /// destination view: written through the inverse index function, which
-    /// for a transpose is a transpose).
-    transposed: bool,
-    /// The part's upper bound, `dim v 0`, where `v` is a whole array (made
-    /// in front of the view).
-    whole: Option<Name>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -359,40 +350,11 @@ fn plan_for(
         return None;
     }
     // the one copy out of `b`, at the top level of the body, after which
-    // `b` is dead; or out of its transpose `t` (`view t = transpose b`, the
-    // one use of `t`, after which `b` is not used)
-    let direct = body
+    // `b` is dead
+    let c = body
         .stmts
         .iter()
-        .position(|s| matches!(s, Stmt::Copy { src, .. } if *src == b.var));
-    let (c, transposed) = match direct {
-        Some(c) => (c, false),
-        None => {
-            let tp = body.stmts.iter().position(
-                |s| matches!(s, Stmt::View { view: View::Transpose(x), .. } if *x == b.var),
-            )?;
-            let Stmt::View { var: tv, .. } = &body.stmts[tp] else {
-                return None;
-            };
-            let c = body
-                .stmts
-                .iter()
-                .position(|s| matches!(s, Stmt::Copy { src, .. } if src == tv))?;
-            if c < tp
-                || mentions(&body.stmts[tp + 1..c], &b.var)
-                || mentions(&body.stmts[tp + 1..c], tv)
-                || mentions(&body.stmts[c + 1..], tv)
-                || body
-                    .results
-                    .iter()
-                    .any(|r| matches!(r, Atom::Var(x) if x == tv))
-                || !dense_uses(&body.stmts[..tp], &b.var)
-            {
-                return None;
-            }
-            (c, true)
-        }
-    };
+        .position(|s| matches!(s, Stmt::Copy { src, .. } if *src == b.var))?;
     let Stmt::Copy { dest: v, .. } = &body.stmts[c] else {
         return None;
     };
@@ -470,17 +432,9 @@ fn plan_for(
     if grown.contains(&root) || loop_arrays.contains(&root) || loop_arrays.contains(d) {
         return None;
     }
-    // `b`'s dims are `v`'s (its transpose's, when copied through one)
-    if transposed && b.dims.len() < 2 {
-        return None;
-    }
+    // `b`'s dims are `v`'s
     for (k, dk) in b.dims.iter().enumerate() {
-        let vk = match (transposed, k) {
-            (true, 0) => 1,
-            (true, 1) => 0,
-            _ => k,
-        };
-        let want = sizes.dim(v, vk, FUEL);
+        let want = sizes.dim(v, k, FUEL);
         let got = sizes.atom(dk, FUEL);
         if !weir_shape::dim::same_dim(&got, &want) {
             return None;
@@ -492,20 +446,9 @@ fn plan_for(
             return None;
         }
     }
-    // the part, as a placed view: `d[lo:hi]`, or all of `d` (for a
-    // transpose, whose copy into a whole destination the translation does
-    // not write in place itself)
-    let (part, lo, hi, whole) = match &view {
-        View::Slice(d, lo, hi) => (d.clone(), lo.clone(), hi.clone(), None),
-        View::Alias(d) if transposed => {
-            let h = format!("{}_rows", b.var);
-            (
-                d.clone(),
-                Atom::Const(Const::I64(0)),
-                Atom::Var(h.clone()),
-                Some(h),
-            )
-        }
+    // the part, as a placed view: `d[lo:hi]`, or all of `d`
+    let (part, lo, hi) = match &view {
+        View::Slice(d, lo, hi) => (d.clone(), lo.clone(), hi.clone()),
         _ => return None,
     };
     Some(Plan {
@@ -513,53 +456,7 @@ fn plan_for(
         first,
         view: View::Placed { part, lo, hi, root },
         moves: d_view.into_iter().collect(),
-        transposed,
-        whole,
     })
-}
-
-/// Is every use of the buffer `b` in `stmts` one that a strided array
-/// allows (a store, a load, a row or slice view, a copy, ...), and none
-/// that needs dense row-major memory (a call, a reshape, a loop's or a
-/// grown state), through the views made of it too?
-fn dense_uses(stmts: &[Stmt], b: &Name) -> bool {
-    let mut of_b: HashSet<Name> = HashSet::from([b.clone()]);
-    fn go(stmts: &[Stmt], of_b: &mut HashSet<Name>) -> bool {
-        for s in stmts {
-            match s {
-                Stmt::View { var, view, .. } if of_b.contains(view.source()) => {
-                    if matches!(view, View::Reshape(..)) {
-                        return false;
-                    }
-                    of_b.insert(var.clone());
-                }
-                Stmt::Call { dests, args, .. }
-                    if dests.iter().any(|d| of_b.contains(d))
-                        || args
-                            .iter()
-                            .any(|a| matches!(a, Atom::Var(x) if of_b.contains(x))) =>
-                {
-                    return false;
-                }
-                Stmt::Loop { arrays, .. }
-                    if arrays.iter().any(|st| {
-                        of_b.contains(&st.out) || st.grow.as_ref().is_some_and(|g| of_b.contains(g))
-                    }) =>
-                {
-                    return false;
-                }
-                Stmt::Grow { dest, .. } if of_b.contains(dest) => return false,
-                _ => {}
-            }
-            for nb in nested_blocks(s) {
-                if !go(nb, of_b) {
-                    return false;
-                }
-            }
-        }
-        true
-    }
-    go(stmts, &mut of_b)
 }
 
 /// Every name bound in `stmts`, nested statements included.
@@ -609,47 +506,20 @@ fn reads_root(s: &Stmt, root: &Name, sizes: &Sizes) -> bool {
             .any(|b| b.iter().any(|t| reads_root(t, root, sizes)))
 }
 
-fn apply(scope: &mut Stmt, bi: usize, plan: Plan, fresh: &mut Fresh) {
+fn apply(scope: &mut Stmt, bi: usize, plan: Plan) {
     let Stmt::Alloc { bufs, body, .. } = scope else {
         return;
     };
     let b = bufs.remove(bi);
     let _ = plan.copy;
     let mut front: Vec<Stmt> = plan.moves.iter().map(|&k| body.stmts[k].clone()).collect();
-    if let (Some(h), View::Placed { part, .. }) = (&plan.whole, &plan.view) {
-        front.push(Stmt::Let {
-            var: h.clone(),
-            ty: PrimType::I64,
-            exp: SExp::Dim(part.clone(), 0),
-            span: b.span,
-        });
-    }
-    if plan.transposed {
-        // the part, then the buffer as its transpose
-        let p = fresh.name();
-        front.push(Stmt::View {
-            var: p.clone(),
-            elem: b.elem,
-            rank: b.dims.len(),
-            view: plan.view,
-            span: b.span,
-        });
-        front.push(Stmt::View {
-            var: b.var.clone(),
-            elem: b.elem,
-            rank: b.dims.len(),
-            view: View::Transpose(p),
-            span: b.span,
-        });
-    } else {
-        front.push(Stmt::View {
-            var: b.var.clone(),
-            elem: b.elem,
-            rank: b.dims.len(),
-            view: plan.view,
-            span: b.span,
-        });
-    }
+    front.push(Stmt::View {
+        var: b.var.clone(),
+        elem: b.elem,
+        rank: b.dims.len(),
+        view: plan.view,
+        span: b.span,
+    });
     let mut kept = Vec::new();
     for (k, s) in std::mem::take(&mut body.stmts).into_iter().enumerate() {
         if k == plan.first {

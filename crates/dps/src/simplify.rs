@@ -65,7 +65,7 @@ pub struct Fresh {
 }
 
 impl Fresh {
-    pub(crate) fn name(&mut self) -> Name {
+    fn name(&mut self) -> Name {
         self.n += 1;
         format!("hz{}", self.n)
     }

@@ -173,7 +173,7 @@ pub fn explain(prog: &Program, views: crate::Views) -> Vec<(Span, Builtin, bool,
                 ),
                 crate::Views::Heuristic if whole.contains(&var) => (
                     true,
-                    "a view: used whole (returned, concatenated, a loop's state, ...), so no temporary and no copy of its own",
+                    "a view: used whole (returned, concatenated, a loop's state, ...), so it is read through its index function where it is copied: no temporary of its own (an array it transposes that is computed still has one)",
                 ),
                 crate::Views::Heuristic => (
                     false,
