@@ -28,9 +28,11 @@ fn nest(dims: &[i64], data: &[Value]) -> Option<Value> {
     let Some((&d0, inner)) = dims.split_first() else {
         return data.first().cloned();
     };
-    if dims.contains(&0) {
+    // (an empty array remembers the shape of its absent elements: the dims
+    // after its outer 0; rows of no elements are rows, `[[]]` is one row)
+    if d0 == 0 {
         let mut shape = Shape::Scalar;
-        for d in dims.iter().rev() {
+        for d in inner.iter().rev() {
             shape = Shape::Array(Some(usize::try_from(*d).ok()?), std::rc::Rc::new(shape));
         }
         return Some(Value::Empty(std::rc::Rc::new(shape)));
