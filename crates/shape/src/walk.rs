@@ -1370,6 +1370,29 @@ impl<'a> ShapeWalk<'a> {
         Ok(v)
     }
 
+    /// A loop body walked once with the state bound to the initial value's
+    /// shapes (and the counter, if any, bound): the state's leaves, their
+    /// shapes before the iteration and the body result's shapes after it
+    /// (the first step of [`ShapeWalk::loop_growth`] and
+    /// [`ShapeWalk::loop_every`], in their scratch environment).
+    #[allow(clippy::type_complexity)]
+    fn walk_body_from_init(
+        &mut self,
+        state: &Name,
+        st_ty: &Type,
+        init_l: &[Leaf],
+        index: Option<&Name>,
+        body: &core::Body,
+        span: Span,
+    ) -> R<(Vec<Leaf>, Vec<Vec<Dim>>, Vec<Vec<Dim>>)> {
+        let (st_l, before) = self.bind_state_as_init(state, st_ty, init_l, span)?;
+        if let Some(i) = index {
+            self.bind_param(i, &Type::I64, span)?;
+        }
+        let after0 = self.shape_of_body_result(body)?;
+        Ok((st_l, before, after0))
+    }
+
     /// Size slicing of a loop whose array state changes length (size-slicing
     /// §3): for each array leaf of the state, `None` if its shape stays that
     /// of the initial value, else `(len, F, exact)`: its outer size after an
@@ -1399,11 +1422,8 @@ impl<'a> ShapeWalk<'a> {
         self.in_scratch(|this| {
             // First as F-tilde's rule S-Reduce has it: the state has the
             // initial value's shape; a leaf whose shape the body keeps stays so.
-            let (st_l, before) = this.bind_state_as_init(state, st_ty, &init_l, span)?;
-            if let Some(i) = index {
-                this.bind_param(i, &Type::I64, span)?;
-            }
-            let after0 = this.shape_of_body_result(body)?;
+            let (st_l, before, after0) =
+                this.walk_body_from_init(state, st_ty, &init_l, index, body, span)?;
             let kept: Vec<bool> = before
                 .iter()
                 .zip(&after0)
@@ -1521,11 +1541,8 @@ impl<'a> ShapeWalk<'a> {
         let span = s.span;
         let init_l = self.leaves(init, span)?;
         self.in_scratch(|this| {
-            let (st_l, before) = this.bind_state_as_init(state, st_ty, &init_l, span)?;
-            if let Some(i) = index {
-                this.bind_param(i, &Type::I64, span)?;
-            }
-            let after0 = this.shape_of_body_result(body)?;
+            let (st_l, before, after0) =
+                this.walk_body_from_init(state, st_ty, &init_l, index, body, span)?;
             let inner_change = before.iter().zip(&after0).any(|(b, a)| {
                 a.len() == b.len()
                     && !this
