@@ -8,8 +8,9 @@ use weir_driver::native::{BuildOptions, Variant};
 /// What kind of program an implementation is.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Kind {
-    /// Weir's C backend in one of its variants (DFBs is the default).
-    Weir(Variant),
+    /// Weir's C backend in one of its variants (DFBs is the default), with
+    /// a views decision (`--views`; dps-views ch. 7 compares them).
+    Weir(Variant, weir_opt::Views),
     /// bench/handwritten/KERNEL.c
     C,
     /// bench/cpp/KERNEL.cpp (std::vector)
@@ -32,7 +33,7 @@ pub struct Impl {
 
 impl Impl {
     pub fn is_weir(&self) -> bool {
-        matches!(self.kind, Kind::Weir(_))
+        matches!(self.kind, Kind::Weir(..))
     }
     /// Weir's default pipeline.
     pub fn is_weir_default(&self) -> bool {
@@ -50,7 +51,10 @@ pub fn all(with_variants: bool) -> Vec<Impl> {
     let mut v = vec![Impl {
         id: "weir".into(),
         label: "Weir (DFBs)".into(),
-        kind: Kind::Weir(weir_driver::native::default_variant()),
+        kind: Kind::Weir(
+            weir_driver::native::default_variant(),
+            weir_opt::Views::Heuristic,
+        ),
     }];
     if with_variants {
         for var in weir_driver::native::VARIANTS {
@@ -60,7 +64,23 @@ pub fn all(with_variants: bool) -> Vec<Impl> {
             v.push(Impl {
                 id: format!("weir-{}", var.name),
                 label: format!("Weir {}", var.name),
-                kind: Kind::Weir(*var),
+                kind: Kind::Weir(*var, weir_opt::Views::Heuristic),
+            });
+        }
+        // the views comparison of dps-views ch. 7 (none: F-tilde without
+        // views; all: every transpose/reverse a view)
+        for (id, label, views) in [
+            (
+                "weir-views-none",
+                "Weir --views=none",
+                weir_opt::Views::None,
+            ),
+            ("weir-views-all", "Weir --views=all", weir_opt::Views::All),
+        ] {
+            v.push(Impl {
+                id: id.into(),
+                label: label.into(),
+                kind: Kind::Weir(weir_driver::native::default_variant(), views),
             });
         }
     }
@@ -277,9 +297,10 @@ pub fn build(
 ) -> Result<Launch, String> {
     let bin = root.join("bench/build/bin");
     match imp.kind {
-        Kind::Weir(variant) => {
+        Kind::Weir(variant, views) => {
             let file = root.join(weir.0);
-            let c = weir_driver::pipeline::compile_file(&file).map_err(|e| e.render(false))?;
+            let c = weir_driver::pipeline::compile_file_views(&file, views)
+                .map_err(|e| e.render(false))?;
             if c.program.find(weir.1).is_none() {
                 return Err(format!("{} has no entry `{}`", file.display(), weir.1));
             }

@@ -65,6 +65,9 @@ pub struct Checker<'a> {
     /// The source text of the size expressions of annotations, by the
     /// variable that holds their value (for messages).
     size_texts: HashMap<Name, String>,
+    /// The views annotations met (`#[view] e`, ...): the span of the
+    /// statement annotated and the effect asked for.
+    pub effects: Vec<(Span, weir_ir::Effect)>,
 }
 
 /// A size of a signature checked at run time: where it is (the component of a
@@ -179,6 +182,7 @@ impl<'a> Checker<'a> {
             var_spans: HashMap::new(),
             value_sizes: HashSet::new(),
             size_texts: HashMap::new(),
+            effects: Vec::new(),
         }
     }
 
@@ -1036,12 +1040,72 @@ impl<'a> Checker<'a> {
         self.diags.push(d);
     }
 
+    // ------------------------------------------------------------ annotations
+
+    /// `#[view] e`, `#[dest] e`, `#[eager] e`: `e` must elaborate to a
+    /// primitive that can take the effect (dps-views Fig. 4.6); the
+    /// statement is recorded with it.
+    fn effect(
+        &mut self,
+        effect: ast::Effect,
+        attr: Span,
+        inner: &Expr,
+        expected: Option<&Type>,
+    ) -> R<(Atom, Type)> {
+        use weir_ir::Effect as E;
+        let (at, ty) = self.expr(inner, expected)?;
+        let (want, allowed): (E, &[Builtin]) = match effect {
+            ast::Effect::View => (E::Source, &[Builtin::Transpose, Builtin::Reverse]),
+            ast::Effect::Dest => (E::Dest, &[Builtin::Concat, Builtin::Pad]),
+            ast::Effect::Eager => (
+                E::Eager,
+                &[
+                    Builtin::Transpose,
+                    Builtin::Reverse,
+                    Builtin::Concat,
+                    Builtin::Pad,
+                ],
+            ),
+        };
+        let found = match &at {
+            Atom::Var(v) => self
+                .blocks
+                .last()
+                .and_then(|b| b.iter().rev().find(|s| &s.var == v))
+                .and_then(|s| match &s.exp {
+                    Exp::Prim(p, _) if allowed.contains(p) => Some(s.span),
+                    _ => None,
+                }),
+            Atom::Const(_) => None,
+        };
+        let Some(stmt_span) = found else {
+            let what = match effect {
+                ast::Effect::View => "a `transpose` or a `reverse`",
+                ast::Effect::Dest => "a `++`, a `concat` or a `pad`",
+                ast::Effect::Eager => "a `transpose`, a `reverse`, a `++`, a `concat` or a `pad`",
+            };
+            return self.fail(
+                Diagnostic::new(
+                    "E0601",
+                    inner.span,
+                    format!("`#[{}]` annotates {what}, not this expression", effect.name()),
+                )
+                .with_label("not a primitive this annotation applies to")
+                .with_secondary(attr, "the annotation")
+                .with_help("`#[view]` applies to `transpose` and `reverse`, `#[dest]` to `++`, `concat` and `pad`, `#[eager]` to all of them; an annotation covers the application that follows it, so an operator's operands need parentheses: `#[dest] (a ++ b)`"),
+            );
+        };
+        self.effects.push((stmt_span, want));
+        Ok((at, ty))
+    }
+
     // ------------------------------------------------------------ expressions
 
     pub fn expr(&mut self, e: &Expr, expected: Option<&Type>) -> R<(Atom, Type)> {
         let span = e.span;
         match &e.kind {
             ExprKind::Error => Err(Failed),
+            ExprKind::Effect(effect, attr, inner) => self.effect(*effect, *attr, inner, expected),
             ExprKind::Var(id) => self.var(id),
             ExprKind::Int(v, suffix) => self.int_lit(*v, *suffix, expected, span),
             ExprKind::Float(v, suffix) => self.float_lit(*v, *suffix, expected, span),

@@ -4,6 +4,7 @@
 // Diagnostics are large and returned only on the cold error path; boxing them buys nothing.
 #![allow(clippy::result_large_err)]
 
+mod effects;
 mod elab;
 mod infer;
 mod zonk;
@@ -64,12 +65,16 @@ pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
             let mut ck = elab::Checker::new(&sigs, &later, &mut counter);
             let r = ck.def(d);
             diags.append(&mut ck.diags);
+            out.effects.append(&mut ck.effects);
             r
         };
         if let Ok((def, sig)) = result {
             sigs.insert(d.name.name.clone(), sig);
             out.defs.push(def);
         }
+    }
+    if diags.is_empty() {
+        diags.extend(effects::check(&out));
     }
     (out, diags)
 }

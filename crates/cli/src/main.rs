@@ -133,7 +133,9 @@ enum Cmd {
         #[arg(long, required_unless_present = "explain_views")]
         dump_after: Option<String>,
         /// Say, for every `transpose` and `reverse`, whether it is a view of
-        /// its argument's memory or computed, and why (under `--views`).
+        /// its argument's memory or computed, for every `++` and `pad`
+        /// whether its pieces are written in place, and why (under `--views`
+        /// and the program's `#[view]`/`#[dest]`/`#[eager]` annotations).
         #[arg(long)]
         explain_views: bool,
         file: Option<PathBuf>,
@@ -584,7 +586,10 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
                 };
                 let decisions = weir_opt::lower::explain(&inlined, weir_driver::pipeline::views());
                 if decisions.is_empty() {
-                    println!("{}: no `transpose` or `reverse`", file.display());
+                    println!(
+                        "{}: no `transpose`, `reverse`, `++`/`concat` or `pad`",
+                        file.display()
+                    );
                 }
                 for (span, b, _, why) in decisions {
                     println!(

@@ -291,7 +291,11 @@ pub(crate) fn short_circuit(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
                 continue;
             };
             let found = bufs.iter().enumerate().find_map(|(bi, b)| {
-                plan_for(b, body, &strided, &sizes, &grown, &loop_arrays).map(|p| (bi, p))
+                plan_for(b, body, &strided, &sizes, &grown, &loop_arrays)
+                    .filter(|p| {
+                        !matches!(&body.stmts[p.copy], Stmt::Copy { span, .. } if fresh.eager.contains(span))
+                    })
+                    .map(|p| (bi, p))
             });
             if let Some((bi, plan)) = found {
                 apply(scope, bi, plan);

@@ -62,6 +62,9 @@ pub const MAX_ROUNDS: usize = 50;
 pub struct Fresh {
     n: usize,
     pub(crate) dest_dims: std::collections::HashMap<Name, Vec<weir_shape::Dim>>,
+    /// The spans of the `++`/`concat`/`pad` computed eagerly (`#[eager]`,
+    /// `--views=none`): the copies of their pieces are never short-circuited.
+    pub(crate) eager: HashSet<Span>,
 }
 
 impl Fresh {
@@ -77,8 +80,24 @@ pub fn run(p: &mut Program, after: &mut dyn FnMut(&Program, &str)) {
     run_rules(p, RULES, after);
 }
 
+/// [`run`], with the spans of the `++`/`concat`/`pad` whose pieces are
+/// computed eagerly (copied into it, never short-circuited: the core
+/// program's [`weir_ir::Effect::Eager`] statements).
+pub fn run_eager(p: &mut Program, eager: &HashSet<Span>, after: &mut dyn FnMut(&Program, &str)) {
+    run_rules_eager(p, RULES, eager, after);
+}
+
 /// Apply only the given rules (for the ablation variants and tests).
 pub fn run_rules(p: &mut Program, rules: &[Rule], after: &mut dyn FnMut(&Program, &str)) {
+    run_rules_eager(p, rules, &HashSet::new(), after);
+}
+
+fn run_rules_eager(
+    p: &mut Program,
+    rules: &[Rule],
+    eager: &HashSet<Span>,
+    after: &mut dyn FnMut(&Program, &str),
+) {
     for fi in 0..p.funs.len() {
         let mut fresh = Fresh {
             n: max_hz(&p.funs[fi].body.stmts),
@@ -87,6 +106,7 @@ pub fn run_rules(p: &mut Program, rules: &[Rule], after: &mut dyn FnMut(&Program
                 .iter()
                 .map(|d| (d.name.clone(), d.shape.clone()))
                 .collect(),
+            eager: eager.clone(),
         };
         for _ in 0..MAX_ROUNDS {
             let mut changed = false;

@@ -371,7 +371,29 @@ pub fn to_dps_partial(
                 err = Some(e);
             }
         };
-        weir_dps::simplify::run(&mut p, &mut after);
+        // (the `++`s computed eagerly: `pad`s are `++`s by now)
+        let mut eager = std::collections::HashSet::new();
+        fn concats(
+            b: &weir_ir::Body,
+            core: &Program,
+            out: &mut std::collections::HashSet<weir_ir::Span>,
+        ) {
+            for s in &b.stmts {
+                if let weir_ir::Exp::Prim(weir_ir::Builtin::Concat | weir_ir::Builtin::Pad, _) =
+                    &s.exp
+                    && core.effect_at(s.span) == Some(weir_ir::Effect::Eager)
+                {
+                    out.insert(s.span);
+                }
+                weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| concats(nb, core, out));
+            }
+        }
+        if !core.effects.is_empty() {
+            for d in &core.defs {
+                concats(&d.body, core, &mut eager);
+            }
+        }
+        weir_dps::simplify::run_eager(&mut p, &eager, &mut after);
         weir_dps::checks::run(&mut p, &mut after);
         if let Some(e) = err {
             return Err(e);

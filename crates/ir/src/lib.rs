@@ -684,6 +684,39 @@ pub struct FunDef {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Program {
     pub defs: Vec<FunDef>,
+    /// The views annotations of the source (`#[view]`, `#[dest]`,
+    /// `#[eager]`), by the span of the statement they annotate (every copy
+    /// of it an inlining makes keeps that span), and those the views
+    /// decision adds (`--views=none` makes every `concat` and `pad`
+    /// [`Effect::Eager`]). Non-semantic: the interpreter ignores them, and
+    /// they are not part of the text form; they say how a primitive is
+    /// realised in memory (dps-views ch. 4).
+    pub effects: Vec<(Span, Effect)>,
+}
+
+/// How an array primitive is realised (dps-views Fig. 4.6: the effect type
+/// it takes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Effect {
+    /// A source view (S): read through an index function over its
+    /// argument's memory, never computed (`transpose`, `reverse`).
+    Source,
+    /// A destination view (D): its pieces are written straight into its
+    /// result (`concat`, `pad`).
+    Dest,
+    /// Eager (E): computed into storage of its own.
+    Eager,
+}
+
+impl Effect {
+    /// The annotation that asks for it.
+    pub fn annotation(self) -> &'static str {
+        match self {
+            Effect::Source => "#[view]",
+            Effect::Dest => "#[dest]",
+            Effect::Eager => "#[eager]",
+        }
+    }
 }
 
 impl Program {
@@ -692,5 +725,14 @@ impl Program {
     }
     pub fn entries(&self) -> impl Iterator<Item = &FunDef> {
         self.defs.iter().filter(|d| d.entry)
+    }
+    /// The effect asked for the statement of span `span`, if any (the last
+    /// one recorded wins).
+    pub fn effect_at(&self, span: Span) -> Option<Effect> {
+        self.effects
+            .iter()
+            .rev()
+            .find(|(s, _)| *s == span)
+            .map(|(_, e)| *e)
     }
 }

@@ -193,7 +193,10 @@ fn program() -> impl Strategy<Value = Program> {
             body,
             span: Span::default(),
         });
-    prop::collection::vec(def, 1..3).prop_map(|defs| Program { defs })
+    prop::collection::vec(def, 1..3).prop_map(|defs| Program {
+        defs,
+        effects: vec![],
+    })
 }
 
 proptest! {

@@ -108,11 +108,43 @@ pub fn run(prog: &mut Program) -> bool {
 /// the temporary), and lowers those only read by index (where fusion
 /// computes the elements in place, or materialises the transpose once for
 /// contiguous reads in an inner loop, as in a matrix product).
+///
+/// A statement annotated in the source (`#[view]`, `#[eager]`: an
+/// [`Effect`] of `prog`) gets what it asks for whatever the setting. With
+/// [`crate::Views::None`], every `++`/`concat`/`pad` not annotated
+/// `#[dest]` is recorded [`Effect::Eager`]: its pieces are computed into
+/// storage of their own and copied (F-tilde without destination views, the
+/// thesis's baseline).
 pub fn run_with(prog: &mut Program, views: crate::Views) -> bool {
     let mut changed = false;
+    if views == crate::Views::None {
+        let mut eager = Vec::new();
+        for d in &prog.defs {
+            for (span, p) in prims_with_spans(&d.body) {
+                if matches!(p, Builtin::Concat | Builtin::Pad)
+                    && prog.effect_at(span) != Some(Effect::Dest)
+                {
+                    eager.push((span, Effect::Eager));
+                }
+            }
+        }
+        for e in eager {
+            if !prog.effects.contains(&e) {
+                prog.effects.push(e);
+            }
+        }
+    }
+    let effects = prog.effects.clone();
+    let forced = |span: Span| -> Option<bool> {
+        match effects.iter().rev().find(|(s, _)| *s == span)?.1 {
+            Effect::Source => Some(true),
+            Effect::Eager => Some(false),
+            Effect::Dest => None,
+        }
+    };
     for d in &mut prog.defs {
         let env = type_env(d);
-        let keep = match views {
+        let mut keep: HashSet<Name> = match views {
             crate::Views::None => HashSet::new(),
             crate::Views::All => view_prims(&d.body),
             crate::Views::Heuristic => {
@@ -123,6 +155,17 @@ pub fn run_with(prog: &mut Program, views: crate::Views) -> bool {
                     .collect()
             }
         };
+        for (var, span, _) in view_prims_spanned(&d.body) {
+            match forced(span) {
+                Some(true) => {
+                    keep.insert(var);
+                }
+                Some(false) => {
+                    keep.remove(&var);
+                }
+                None => {}
+            }
+        }
         let mut cx = Cx {
             env,
             fresh: Fresh::for_fun(d),
@@ -144,46 +187,150 @@ struct Cx {
     keep: HashSet<Name>,
 }
 
-/// The views decision of every `transpose` and `reverse` of `prog` (after
-/// inlining, as [`run_with`] sees it): its span, the builtin, whether it is
-/// a view, and why (`weir dev --explain-views`).
-pub fn explain(prog: &Program, views: crate::Views) -> Vec<(Span, Builtin, bool, &'static str)> {
+/// The views decision of every `transpose`, `reverse`, `++`/`concat` and
+/// `pad` of `prog` (after inlining, as [`run_with`] sees it): its span, the
+/// builtin, whether it is a view (a source view for `transpose`/`reverse`;
+/// pieces written in place, a destination view, for the others), and why
+/// (`weir dev --explain-views`). A source view that is a piece of a
+/// destination view is copied into its place (Materialize, dps-views
+/// Fig. 4.7): the why says so.
+pub fn explain(prog: &Program, views: crate::Views) -> Vec<(Span, Builtin, bool, String)> {
     let mut out = Vec::new();
     for d in &prog.defs {
         let (whole, dense) = whole_uses(&d.body);
-        let mut found: Vec<(Name, Span, Builtin)> = Vec::new();
-        fn go(b: &Body, found: &mut Vec<(Name, Span, Builtin)>) {
-            for s in &b.stmts {
-                if let Exp::Prim(p, _) = &s.exp
-                    && VIEW_PRIMS.contains(p)
-                {
-                    found.push((s.var.clone(), s.span, *p));
-                }
-                weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, found));
-            }
-        }
-        go(&d.body, &mut found);
-        for (var, span, p) in found {
-            let (keep, why) = match views {
-                crate::Views::None => (false, "computed: --views=none"),
-                crate::Views::All => (true, "a view: --views=all"),
-                crate::Views::Heuristic if dense.contains(&var) => (
-                    false,
-                    "computed: a use needs dense memory (flatten, unflatten, a call), where a view would be copied first",
-                ),
-                crate::Views::Heuristic if whole.contains(&var) => (
+        let placed = placed_operands(&d.body);
+        for (var, span, p) in view_prims_spanned(&d.body) {
+            let (keep, why) = match (prog.effect_at(span), views) {
+                (Some(Effect::Source), _) if dense.contains(&var) => (
                     true,
-                    "a view: used whole (returned, concatenated, a loop's state, ...), so it is read through its index function where it is copied: no temporary of its own (an array it transposes that is computed still has one)",
+                    "a view, as `#[view]` asks; a use needs dense memory (flatten, unflatten, a call), so that use copies it first".to_string(),
                 ),
-                crate::Views::Heuristic => (
+                (Some(Effect::Source), _) => (true, "a view, as `#[view]` asks".to_string()),
+                (Some(Effect::Eager), _) => (
                     false,
-                    "computed: read by index only, so fused into its readers (or computed once for contiguous reads)",
+                    "computed, as `#[eager]` asks (a `build`; fusion may still compute its elements where they are read)".to_string(),
                 ),
+                (_, crate::Views::None) => (false, "computed: --views=none".to_string()),
+                (_, crate::Views::All) => (true, "a view: --views=all".to_string()),
+                (_, crate::Views::Heuristic) if dense.contains(&var) => (
+                    false,
+                    "computed: a use needs dense memory (flatten, unflatten, a call), where a view would be copied first".to_string(),
+                ),
+                (_, crate::Views::Heuristic) if whole.contains(&var) => (
+                    true,
+                    "a view: used whole (returned, concatenated, a loop's state, ...), so it is read through its index function where it is copied: no temporary of its own (an array it transposes that is computed still has one)".to_string(),
+                ),
+                (_, crate::Views::Heuristic) => (
+                    false,
+                    "computed: read by index only, so fused into its readers (or computed once for contiguous reads)".to_string(),
+                ),
+            };
+            let why = match placed.get(&var) {
+                Some(c)
+                    if keep
+                        && match prog.effect_at(*c) {
+                            Some(Effect::Dest) => true,
+                            Some(Effect::Eager) => false,
+                            _ => views != crate::Views::None,
+                        } =>
+                {
+                    format!(
+                        "{why}; it is a piece of a `++`/`pad` written in place, where a source view cannot be computed: it is copied into its place (Materialize)"
+                    )
+                }
+                _ => why,
             };
             out.push((span, p, keep, why));
         }
+        let mut seen = HashSet::new();
+        for (span, p) in prims_with_spans(&d.body) {
+            if !matches!(p, Builtin::Concat | Builtin::Pad) || !seen.insert(span) {
+                continue;
+            }
+            let (keep, why) = match prog.effect_at(span) {
+                Some(Effect::Dest) => (
+                    true,
+                    "pieces written in place, as `#[dest]` asks (where the interpreter's order of errors allows)",
+                ),
+                Some(Effect::Eager) => (
+                    false,
+                    "computed into storage of its own, its pieces copied, as `#[eager]` asks",
+                ),
+                _ if views == crate::Views::None => (
+                    false,
+                    "computed into storage of its own, its pieces copied: --views=none",
+                ),
+                _ => (
+                    true,
+                    "pieces written in place: a destination view (where the interpreter's order of errors allows)",
+                ),
+            };
+            out.push((span, p, keep, why.to_string()));
+        }
     }
     out.sort_by_key(|(sp, ..)| (sp.file, sp.start));
+    out.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+    out
+}
+
+/// The arrays that are operands of a `++` (a `pad` is lowered to two):
+/// each with the span of the concatenation it is a piece of.
+fn placed_operands(b: &Body) -> HashMap<Name, Span> {
+    let mut out = HashMap::new();
+    fn go(b: &Body, out: &mut HashMap<Name, Span>) {
+        for s in &b.stmts {
+            match &s.exp {
+                Exp::Prim(Builtin::Concat, args) => {
+                    for a in args {
+                        if let Arg::Atom(Atom::Var(v)) = a {
+                            out.insert(v.clone(), s.span);
+                        }
+                    }
+                }
+                Exp::Prim(Builtin::Pad, args) => {
+                    if let Some(Arg::Atom(Atom::Var(v))) = args.get(3) {
+                        out.insert(v.clone(), s.span);
+                    }
+                }
+                _ => {}
+            }
+            weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, out));
+        }
+    }
+    go(b, &mut out);
+    out
+}
+
+/// Every primitive statement of `b` (nested included): its span and builtin.
+fn prims_with_spans(b: &Body) -> Vec<(Span, Builtin)> {
+    let mut out = Vec::new();
+    fn go(b: &Body, out: &mut Vec<(Span, Builtin)>) {
+        for s in &b.stmts {
+            if let Exp::Prim(p, _) = &s.exp {
+                out.push((s.span, *p));
+            }
+            weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, out));
+        }
+    }
+    go(b, &mut out);
+    out
+}
+
+/// The `transpose`/`reverse` statements of `b` (nested included): variable,
+/// span, builtin.
+fn view_prims_spanned(b: &Body) -> Vec<(Name, Span, Builtin)> {
+    let mut out = Vec::new();
+    fn go(b: &Body, out: &mut Vec<(Name, Span, Builtin)>) {
+        for s in &b.stmts {
+            if let Exp::Prim(p, _) = &s.exp
+                && VIEW_PRIMS.contains(p)
+            {
+                out.push((s.var.clone(), s.span, *p));
+            }
+            weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, out));
+        }
+    }
+    go(b, &mut out);
     out
 }
 

@@ -363,7 +363,10 @@ mod tests {
             span: Span::default(),
         };
         let f = shape_fun(&sig).expect("lowers");
-        let prog = weir_ir::Program { defs: vec![f] };
+        let prog = weir_ir::Program {
+            defs: vec![f],
+            effects: vec![],
+        };
         weir_ir::verify::verify_program(&prog).expect("verifies");
         let text = weir_ir::print::program_to_string(&prog);
         assert!(text.contains("f_shape"), "{text}");
@@ -432,7 +435,10 @@ mod tests {
             span: Span::default(),
         };
         let f = shape_fun(&sig).expect("lowers");
-        let text = weir_ir::print::program_to_string(&weir_ir::Program { defs: vec![f] });
+        let text = weir_ir::print::program_to_string(&weir_ir::Program {
+            defs: vec![f],
+            effects: vec![],
+        });
         let prog = weir_ir::parse::parse_program(&text).expect("parses back");
         weir_ir::verify::verify_program(&prog).expect("verifies");
         let av = [3i64, 9, -4];

@@ -141,6 +141,35 @@ pub enum UnOp {
     Not,
 }
 
+/// A views annotation (dps-views Fig. 4.6: the effect a primitive takes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// `#[view]`: a source view (read through an index function, never computed).
+    View,
+    /// `#[dest]`: a destination view (its pieces written straight into its result).
+    Dest,
+    /// `#[eager]`: computed into storage of its own.
+    Eager,
+}
+
+impl Effect {
+    pub fn from_name(s: &str) -> Option<Effect> {
+        match s {
+            "view" => Some(Effect::View),
+            "dest" => Some(Effect::Dest),
+            "eager" => Some(Effect::Eager),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Effect::View => "view",
+            Effect::Dest => "dest",
+            Effect::Eager => "eager",
+        }
+    }
+}
+
 /// One entry between `[` and `]` of an index expression.
 #[derive(Clone, Debug, PartialEq)]
 pub enum IndexEntry {
@@ -174,6 +203,10 @@ pub enum ExprKind {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Lambda(Vec<Pat>, Box<Expr>),
     Loop(Pat, Box<Expr>, LoopForm, Box<Expr>),
+    /// `#[view] e`, `#[dest] e`, `#[eager] e`: how the array primitive `e`
+    /// is realised (dps-views ch. 4: a source view, a destination view, or
+    /// computed into storage of its own); the span is the annotation's.
+    Effect(Effect, Span, Box<Expr>),
     /// A placeholder for a sub-expression that failed to parse.
     Error,
 }

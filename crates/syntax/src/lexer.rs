@@ -107,6 +107,9 @@ pub enum Tok {
     Pipe,
     #[token("'")]
     Quote,
+    /// `#[`, the start of an annotation (`#[view] e`).
+    #[token("#[")]
+    HashBracket,
     /// A character no token starts with.
     Error(String),
     Eof,
@@ -171,6 +174,7 @@ impl Tok {
             Tok::PlusPlus => "++",
             Tok::Pipe => "|>",
             Tok::Quote => "'",
+            Tok::HashBracket => "#[",
             Tok::Eof => "<eof>",
         }
     }
