@@ -197,6 +197,8 @@ fn every_rule_is_tested() {
             "short-circuit"
         ]
     );
+    // (filetests, one per rule: tests/dps/dead_allocation.dps (with
+    // empty-allocation), merge_allocations.dps, hoist_allocation.dps)
     // (the short-circuiting rules: filetests tests/dps/short_circuit.dps,
     // hoist_size_lets.dps, and the `structure` lines of
     // tests/regress/in_place.weir)
