@@ -1678,6 +1678,18 @@ impl Lower<'_> {
                     self.equate(dkey(var, k), &Atom::Var(dkey(a, k)));
                 }
             }
+            View::Replicate(n, a) => {
+                // (a new outer dim of stride 0: every row is `a`)
+                let mut dims = vec![self.atom(n)];
+                dims.extend((0..rank.saturating_sub(1)).map(|k| self.dim(a, k)));
+                let mut st = vec![Exp::i64(0)];
+                st.extend((0..rank.saturating_sub(1)).map(|k| self.stride(a, k)));
+                self.declare_array(out, var, elem, Exp::Var(c_name(a)), dims, false);
+                self.declare_strides(out, var, st);
+                for k in 1..rank {
+                    self.equate(dkey(var, k), &Atom::Var(dkey(a, k - 1)));
+                }
+            }
             View::Slice(a, lo, hi) => {
                 if self.opts.checks {
                     let loc = self.loc(span);

@@ -1055,13 +1055,17 @@ impl<'a> Checker<'a> {
         use weir_ir::Effect as E;
         let (at, ty) = self.expr(inner, expected)?;
         let (want, allowed): (E, &[Builtin]) = match effect {
-            ast::Effect::View => (E::Source, &[Builtin::Transpose, Builtin::Reverse]),
+            ast::Effect::View => (
+                E::Source,
+                &[Builtin::Transpose, Builtin::Reverse, Builtin::Replicate],
+            ),
             ast::Effect::Dest => (E::Dest, &[Builtin::Concat, Builtin::Pad]),
             ast::Effect::Eager => (
                 E::Eager,
                 &[
                     Builtin::Transpose,
                     Builtin::Reverse,
+                    Builtin::Replicate,
                     Builtin::Concat,
                     Builtin::Pad,
                 ],
@@ -1073,6 +1077,14 @@ impl<'a> Checker<'a> {
                 .last()
                 .and_then(|b| b.iter().rev().find(|s| &s.var == v))
                 .and_then(|s| match &s.exp {
+                    // (a replicate of an array: scalars have no memory to view)
+                    Exp::Prim(Builtin::Replicate, _) if effect == ast::Effect::View => {
+                        let el = match self.infer.shallow(&s.ty) {
+                            Type::Array(_, el) => Some(self.infer.shallow(&el)),
+                            _ => None,
+                        };
+                        matches!(el, Some(Type::Array(..))).then_some(s.span)
+                    }
                     Exp::Prim(p, _) if allowed.contains(p) => Some(s.span),
                     _ => None,
                 }),
@@ -1080,9 +1092,11 @@ impl<'a> Checker<'a> {
         };
         let Some(stmt_span) = found else {
             let what = match effect {
-                ast::Effect::View => "a `transpose` or a `reverse`",
+                ast::Effect::View => "a `transpose`, a `reverse` or a `replicate` of an array",
                 ast::Effect::Dest => "a `++`, a `concat` or a `pad`",
-                ast::Effect::Eager => "a `transpose`, a `reverse`, a `++`, a `concat` or a `pad`",
+                ast::Effect::Eager => {
+                    "a `transpose`, a `reverse`, a `replicate`, a `++`, a `concat` or a `pad`"
+                }
             };
             return self.fail(
                 Diagnostic::new(
@@ -1092,7 +1106,7 @@ impl<'a> Checker<'a> {
                 )
                 .with_label("not a primitive this annotation applies to")
                 .with_secondary(attr, "the annotation")
-                .with_help("`#[view]` applies to `transpose` and `reverse`, `#[dest]` to `++`, `concat` and `pad`, `#[eager]` to all of them; an annotation covers the application that follows it, so an operator's operands need parentheses: `#[dest] (a ++ b)`"),
+                .with_help("`#[view]` applies to `transpose`, `reverse` and `replicate` of an array, `#[dest]` to `++`, `concat` and `pad`, `#[eager]` to all of them; an annotation covers the application that follows it, so an operator's operands need parentheses: `#[dest] (a ++ b)`"),
             );
         };
         self.effects.push((stmt_span, want));

@@ -436,6 +436,11 @@ fn prove_block(stmts: &mut Vec<Stmt>, vn: &mut Vn, unstable: &HashSet<Name>) -> 
                         Some(d)
                     }
                     View::Reverse(a) => Some(vn.dims(a, *rank, unstable)),
+                    View::Replicate(n, a) => Some(
+                        std::iter::once(vn.atom_or_fresh(n))
+                            .chain(vn.dims(a, rank.saturating_sub(1), unstable))
+                            .collect(),
+                    ),
                 };
                 match dims {
                     Some(d) if !unstable.contains(var) => {

@@ -60,6 +60,10 @@ pub enum View {
     /// `reverse a`: the rows in reverse order, an index function change
     /// (offset to the last row, outer stride negated), no copy.
     Reverse(Name),
+    /// `replicate n a` of an array `a`: `n` rows that are all `a`, an index
+    /// function change (a new outer dim of stride 0), no copy. `n` is not
+    /// negative (checked before, where the interpreter checks it).
+    Replicate(Atom, Name),
     /// `d[lo:hi]` (bounds-checked), where the storage `root` that `d` is a
     /// view of exists; where it is missing (an entry result too large for
     /// memory, passed as none; a buffer whose lazy allocation was too large),
@@ -86,15 +90,19 @@ impl View {
             | View::Reshape(x, _)
             | View::Transpose(x)
             | View::Reverse(x)
+            | View::Replicate(_, x)
             | View::Placed { part: x, .. } => x,
         }
     }
 
     /// Is the view dense and row-major whenever its source is? (A
-    /// transpose or a reverse is not: its elements are laid out with the
-    /// strides of its index function.)
+    /// transpose, a reverse or a replicate is not: its elements are laid
+    /// out with the strides of its index function.)
     pub fn keeps_density(&self) -> bool {
-        !matches!(self, View::Transpose(_) | View::Reverse(_))
+        !matches!(
+            self,
+            View::Transpose(_) | View::Reverse(_) | View::Replicate(..)
+        )
     }
 }
 
@@ -513,6 +521,10 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
                 out.extend(ds.iter().filter_map(a));
             }
             View::Transpose(x) | View::Reverse(x) => out.push(x),
+            View::Replicate(n, x) => {
+                out.push(x);
+                out.extend(a(n));
+            }
             View::Placed { part, lo, hi, root } => {
                 out.push(part);
                 out.push(root);
@@ -681,7 +693,7 @@ pub fn stmt_can_fail(s: &Stmt) -> bool {
         },
         Stmt::Store { .. } | Stmt::Copy { .. } => false,
         Stmt::View {
-            view: View::Alias(_) | View::Transpose(_) | View::Reverse(_),
+            view: View::Alias(_) | View::Transpose(_) | View::Reverse(_) | View::Replicate(..),
             ..
         } => false,
         _ => true,

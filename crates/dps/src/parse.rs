@@ -424,6 +424,12 @@ impl Parser<'_> {
                     {
                         self.c.bump();
                         View::Reverse(self.c.ident()?)
+                    } else if is_word(self.c.peek(), "replicate")
+                        && !matches!(self.c.peek_at(1), Tok::LBracket)
+                    {
+                        self.c.bump();
+                        let n = self.c.atom()?;
+                        View::Replicate(n, self.c.ident()?)
                     } else {
                         let x = self.c.ident()?;
                         if self.eat(&Tok::LBracket) {

@@ -177,6 +177,7 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                 View::Reshape(x, ds) => format!("reshape [{}] {x}", atoms(ds, ", ")),
                 View::Transpose(x) => format!("transpose {x}"),
                 View::Reverse(x) => format!("reverse {x}"),
+                View::Replicate(n, x) => format!("replicate {} {x}", a(n)),
                 View::Placed { part, lo, hi, root } => {
                     format!("placed {part}[{}:{}] in {root}", a(lo), a(hi))
                 }

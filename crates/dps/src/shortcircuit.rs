@@ -242,6 +242,8 @@ impl Sizes {
                     fuel,
                 ),
                 View::Reverse(x) => self.dim(x, k, fuel),
+                View::Replicate(n, _) if k == 0 => self.atom(n, fuel),
+                View::Replicate(_, x) => self.dim(x, k - 1, fuel),
             },
             None => match self.dests.get(a).and_then(|ds| ds.get(k)) {
                 Some(d) => d.clone(),

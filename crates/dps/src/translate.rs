@@ -2445,6 +2445,8 @@ fn needs_storage(e: &core::Exp) -> bool {
                 | Builtin::Length
                 | Builtin::Transpose
                 | Builtin::Reverse
+                // (a replicate reaches the translation only as a view)
+                | Builtin::Replicate
         ),
         _ => true,
     }
@@ -2745,6 +2747,52 @@ impl FunTr<'_> {
                     nl.push(Leaf {
                         atom: Atom::Var(name),
                         ty: l.ty,
+                    });
+                }
+                bind(self, nl);
+            }
+            // `replicate n a` of an array: a new outer dim of stride 0
+            // (kept by the views decision only for arrays), after the
+            // interpreter's check of `n`.
+            E::Prim(Builtin::Replicate, args) => {
+                let shapes = self.w.shape_exp(s)?;
+                let n = self.scalar_atom(&arg(args, 0)?);
+                if !self.w.provably_nonneg(&n) {
+                    out.push(Stmt::Guard {
+                        guard: Guard::Core(core::Check::new(
+                            core::CheckKind::NonNeg,
+                            vec![n.clone()],
+                            "replicate",
+                        )),
+                        span,
+                    });
+                }
+                let ls = self.w.leaves(&arg(args, 1)?, span)?;
+                let mut nl = Vec::new();
+                for (j, l) in ls.iter().enumerate() {
+                    let DType::Array(p, r) = l.ty else {
+                        return error(
+                            span,
+                            "internal error: a replicate of scalars kept as a view",
+                            "please report this",
+                        );
+                    };
+                    let src = l.name().cloned().unwrap_or_default();
+                    let name = names.get(j).cloned().unwrap_or_else(|| self.w.fresh("x"));
+                    out.push(Stmt::View {
+                        var: name.clone(),
+                        elem: p,
+                        rank: r + 1,
+                        view: View::Replicate(n.clone(), src),
+                        span,
+                    });
+                    self.w
+                        .shapes
+                        .insert(name.clone(), shapes.get(j).cloned().unwrap_or_default());
+                    self.w.bind_depth(&name);
+                    nl.push(Leaf {
+                        atom: Atom::Var(name),
+                        ty: DType::Array(p, r + 1),
                     });
                 }
                 bind(self, nl);

@@ -222,6 +222,16 @@ impl V<'_> {
                             ));
                         }
                     }
+                    View::Replicate(n, x) => {
+                        self.scalar(env, n);
+                        if let Some((_, r)) = self.array(env, x)
+                            && r + 1 != *rank
+                        {
+                            self.err(format!(
+                                "replicate `{var}` of rank {rank} of `{x}` of rank {r}"
+                            ));
+                        }
+                    }
                     View::Reshape(x, ds) => {
                         ds.iter().for_each(|d| self.scalar(env, d));
                         self.array(env, x);

@@ -64,6 +64,10 @@ pub const STRUCTURE: &[(&str, &str)] = &[
     ("transpose", "transposes realised as views"),
     ("reverse", "reverses realised as views"),
     (
+        "replicate",
+        "replicates of an array realised as views (stride 0)",
+    ),
+    (
         "reshape",
         "reshapes (`flatten`, `unflatten`) realised as views",
     ),
@@ -110,6 +114,13 @@ fn count_structure(stmts: &[weir_dps::ir::Stmt], key: &str, placed: &[String]) -
                 "reverse",
                 S::View {
                     view: View::Reverse(_),
+                    ..
+                },
+            ) => 1,
+            (
+                "replicate",
+                S::View {
+                    view: View::Replicate(..),
                     ..
                 },
             ) => 1,

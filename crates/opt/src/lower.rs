@@ -148,10 +148,18 @@ pub fn run_with(prog: &mut Program, views: crate::Views) -> bool {
             crate::Views::None => HashSet::new(),
             crate::Views::All => view_prims(&d.body),
             crate::Views::Heuristic => {
+                // (not a `replicate`: its `build` is fused into its readers
+                // or written straight into its consumer, row by row, where a
+                // view of stride 0 would be copied element by element)
                 let (whole, dense) = whole_uses(&d.body);
+                let reps: HashSet<Name> = view_prims_spanned(&d.body)
+                    .into_iter()
+                    .filter(|(_, _, p)| *p == Builtin::Replicate)
+                    .map(|(v, ..)| v)
+                    .collect();
                 view_prims(&d.body)
                     .into_iter()
-                    .filter(|v| whole.contains(v) && !dense.contains(v))
+                    .filter(|v| whole.contains(v) && !dense.contains(v) && !reps.contains(v))
                     .collect()
             }
         };
@@ -212,6 +220,10 @@ pub fn explain(prog: &Program, views: crate::Views) -> Vec<(Span, Builtin, bool,
                 ),
                 (_, crate::Views::None) => (false, "computed: --views=none".to_string()),
                 (_, crate::Views::All) => (true, "a view: --views=all".to_string()),
+                (_, crate::Views::Heuristic) if p == Builtin::Replicate => (
+                    false,
+                    "computed: a `build` of its rows, fused into its readers or written straight into its consumer (a view of stride 0 would be copied element by element); `#[view]` or --views=all makes it a view".to_string(),
+                ),
                 (_, crate::Views::Heuristic) if dense.contains(&var) => (
                     false,
                     "computed: a use needs dense memory (flatten, unflatten, a call), where a view would be copied first".to_string(),
@@ -316,14 +328,14 @@ fn prims_with_spans(b: &Body) -> Vec<(Span, Builtin)> {
     out
 }
 
-/// The `transpose`/`reverse` statements of `b` (nested included): variable,
-/// span, builtin.
+/// The view primitives of `b` ([`is_view_prim`], nested included):
+/// variable, span, builtin.
 fn view_prims_spanned(b: &Body) -> Vec<(Name, Span, Builtin)> {
     let mut out = Vec::new();
     fn go(b: &Body, out: &mut Vec<(Name, Span, Builtin)>) {
         for s in &b.stmts {
             if let Exp::Prim(p, _) = &s.exp
-                && VIEW_PRIMS.contains(p)
+                && is_view_prim(s)
             {
                 out.push((s.var.clone(), s.span, *p));
             }
@@ -334,17 +346,34 @@ fn view_prims_spanned(b: &Body) -> Vec<(Name, Span, Builtin)> {
     out
 }
 
-/// The builtins that are views of their argument when not lowered.
-const VIEW_PRIMS: &[Builtin] = &[Builtin::Transpose, Builtin::Reverse];
+/// Is `s` a primitive that is a view of its argument when not lowered: a
+/// `transpose`, a `reverse`, or a `replicate` of an array (a new outer dim
+/// of stride 0; a `replicate` of scalars has no memory to view)?
+fn is_view_prim(s: &Stmt) -> bool {
+    match &s.exp {
+        Exp::Prim(Builtin::Transpose | Builtin::Reverse, _) => true,
+        Exp::Prim(Builtin::Replicate, _) => {
+            matches!(&s.ty, Type::Array(_, el) if matches!(**el, Type::Array(..)))
+        }
+        _ => false,
+    }
+}
 
-/// The variables bound by `transpose` or `reverse` in `b` (nested included).
+/// The argument a view primitive is a view of.
+fn view_source(p: Builtin, args: &[Arg]) -> Option<&Atom> {
+    let k = if p == Builtin::Replicate { 1 } else { 0 };
+    match args.get(k) {
+        Some(Arg::Atom(a)) => Some(a),
+        _ => None,
+    }
+}
+
+/// The variables bound by view primitives in `b` (nested included).
 fn view_prims(b: &Body) -> HashSet<Name> {
     let mut out = HashSet::new();
     fn go(b: &Body, out: &mut HashSet<Name>) {
         for s in &b.stmts {
-            if let Exp::Prim(p, _) = &s.exp
-                && VIEW_PRIMS.contains(p)
-            {
+            if is_view_prim(s) {
                 out.insert(s.var.clone());
             }
             weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, out));
@@ -390,8 +419,8 @@ fn whole_uses(b: &Body) -> (HashSet<Name>, HashSet<Name>) {
                 }
                 Exp::Index(..) | Exp::Dim(..) => {}
                 // (a view of a view: the inner one is used as the outer one is)
-                Exp::Prim(p, args) if VIEW_PRIMS.contains(p) => {
-                    if let Some(Arg::Atom(Atom::Var(x))) = args.first() {
+                Exp::Prim(p, args) if is_view_prim(s) => {
+                    if let Some(Atom::Var(x)) = view_source(*p, args) {
                         alias.push((s.var.clone(), x.clone()));
                     }
                 }

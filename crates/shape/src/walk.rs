@@ -1128,6 +1128,14 @@ impl<'a> ShapeWalk<'a> {
                     })
                     .collect(),
                 Builtin::Reverse => self.array_leaf_shapes(&arg(args, 0)?, span)?,
+                // (kept only for an array: a view with a new outer dim)
+                Builtin::Replicate => {
+                    let n = self.atom_dim(&arg(args, 0)?);
+                    self.array_leaf_shapes(&arg(args, 1)?, span)?
+                        .into_iter()
+                        .map(|sh| std::iter::once(n.clone()).chain(sh).collect())
+                        .collect()
+                }
                 Builtin::Split => {
                     let k = self.atom_dim(&arg(args, 0)?);
                     let sh = self.array_leaf_shapes(&arg(args, 1)?, span)?;
