@@ -70,6 +70,22 @@ pub struct Checker<'a> {
     pub effects: Vec<(Span, weir_ir::Effect)>,
 }
 
+/// An index or a slice of [`Checker::index_at`], its operands elaborated.
+enum Entry {
+    Index(Atom),
+    Slice(Atom, Atom),
+}
+
+/// The size of `a[s:e]` of an array of size `size` (`open`: `e` was left
+/// out, so it is the length).
+fn slice_size(s: &Atom, e: &Atom, size: Size, open: bool) -> Size {
+    match (s, e) {
+        (Atom::Const(Const::I64(x)), Atom::Const(Const::I64(y))) if y >= x => Size::Const(y - x),
+        (Atom::Const(Const::I64(0)), _) if open => size,
+        _ => Size::Unknown,
+    }
+}
+
 /// A size of a signature checked at run time: where it is (the component of a
 /// tuple type, the dim) and its `i64` expression.
 struct RuntimeSize {
@@ -1617,23 +1633,84 @@ impl<'a> Checker<'a> {
         ))
     }
 
+    /// `a[e0, e1, ...]`: each entry an index (the dimension goes) or a slice
+    /// (it stays), in any order. Entries are elaborated left to right, each
+    /// where it is applied. On the first dimension left: `a[i]`, `a[s:e]`.
+    /// On a later one, `p` dimensions in (those kept by slices before it):
+    /// the second dimension through a `transpose` (`(transpose a)[i]`,
+    /// `transpose ((transpose a)[s:e])`: views of `a` where the views decision
+    /// keeps them, a column or a block of columns), a deeper one by a `map`
+    /// over the rows after a check of the index or slice against that
+    /// dimension (so an index out of bounds is an error also where there is
+    /// no row).
     fn index(&mut self, a: &Expr, entries: &[IndexEntry], span: Span) -> R<(Atom, Type)> {
         let (mut arr, mut ty) = self.expr(a, None)?;
+        // the dims kept so far (by slices), in front of the one indexed next
+        let mut p = 0usize;
         for (k, entry) in entries.iter().enumerate() {
-            if k > 0 && !matches!(self.infer.shallow(&ty), Type::Array(..) | Type::Infer(_)) {
-                let espan = match entry {
-                    IndexEntry::Index(i) => i.span,
-                    IndexEntry::Slice(_, _, s) => *s,
-                };
+            let espan = match entry {
+                IndexEntry::Index(i) => i.span,
+                IndexEntry::Slice(_, _, s) => *s,
+            };
+            // the type at dimension p
+            let mut at = ty.clone();
+            for _ in 0..p {
+                let (_, e) = self.expect_array(&at, a.span, "indexing")?;
+                at = e;
+            }
+            if k > 0 && !matches!(self.infer.shallow(&at), Type::Array(..) | Type::Infer(_)) {
+                // (each entry before this one used a dimension)
+                let dims = k;
                 return self.fail(
                     Diagnostic::new(
                         "E0210",
                         espan,
-                        format!("too many indices: the array has {k} dimension(s)"),
+                        format!("too many indices: the array has {dims} dimension(s)"),
                     )
                     .with_label("extra index")
                     .with_help("remove the extra index"),
                 );
+            }
+            if p > 0 {
+                match entry {
+                    IndexEntry::Slice(None, None, _) => {
+                        self.expect_array(&at, a.span, "indexing")?;
+                    }
+                    IndexEntry::Index(i) => {
+                        let (ia, it) = self.expr(i, Some(&Type::I64))?;
+                        self.unify_at(&it, &Type::I64, i.span, "in the index (indices are i64)")?;
+                        (arr, ty) = self.index_at(arr, ty, p, Entry::Index(ia), span)?;
+                        continue;
+                    }
+                    IndexEntry::Slice(s, e, sspan) => {
+                        let (sa, st) = match s {
+                            Some(s) => self.expr(s, Some(&Type::I64))?,
+                            None => (Atom::Const(Const::I64(0)), Type::I64),
+                        };
+                        self.unify_at(
+                            &st,
+                            &Type::I64,
+                            s.as_ref().map(|s| s.span).unwrap_or(*sspan),
+                            "in the slice start",
+                        )?;
+                        let (ea, et) = match e {
+                            Some(e) => self.expr(e, Some(&Type::I64))?,
+                            None => {
+                                let l = self.emit("t", Type::I64, Exp::Dim(arr.clone(), p), span);
+                                (l, Type::I64)
+                            }
+                        };
+                        self.unify_at(
+                            &et,
+                            &Type::I64,
+                            e.as_ref().map(|e| e.span).unwrap_or(*sspan),
+                            "in the slice end",
+                        )?;
+                        (arr, ty) = self.index_at(arr, ty, p, Entry::Slice(sa, ea), span)?;
+                    }
+                }
+                p += 1;
+                continue;
             }
             let (size, elem) = self.expect_array(&ty, a.span, "indexing")?;
             match entry {
@@ -1644,13 +1721,6 @@ impl<'a> Checker<'a> {
                     ty = elem;
                 }
                 IndexEntry::Slice(s, e, sspan) => {
-                    if k + 1 != entries.len() {
-                        return self.fail(
-                            Diagnostic::new("E0207", *sspan, "a slice must be the last index entry")
-                                .with_label("slice followed by more indices")
-                                .with_help("index the inner dimension first, or use `transpose`, e.g. `(transpose a)[j, s:e]`"),
-                        );
-                    }
                     let (sa, st) = match s {
                         Some(s) => self.expr(s, Some(&Type::I64))?,
                         None => (Atom::Const(Const::I64(0)), Type::I64),
@@ -1679,20 +1749,128 @@ impl<'a> Checker<'a> {
                         e.as_ref().map(|e| e.span).unwrap_or(*sspan),
                         "in the slice end",
                     )?;
-                    let new_size = match (&sa, &ea) {
-                        (Atom::Const(Const::I64(x)), Atom::Const(Const::I64(y))) if y >= x => {
-                            Size::Const(y - x)
-                        }
-                        (Atom::Const(Const::I64(0)), _) if e.is_none() => size,
-                        _ => Size::Unknown,
-                    };
-                    let t = Type::array(new_size, elem);
+                    let t = Type::array(slice_size(&sa, &ea, size, e.is_none()), elem);
                     arr = self.emit("t", t.clone(), Exp::Slice(arr, sa, ea), span);
                     ty = t;
+                    p = 1;
                 }
             }
         }
         Ok((arr, ty))
+    }
+
+    /// Index or slice dimension `p >= 1` of `arr` (see [`Checker::index`]).
+    fn index_at(
+        &mut self,
+        arr: Atom,
+        ty: Type,
+        p: usize,
+        entry: Entry,
+        span: Span,
+    ) -> R<(Atom, Type)> {
+        let (d0, e0) = self.expect_array(&ty, span, "indexing")?;
+        let (d1, e1) = self.expect_array(&e0, span, "indexing")?;
+        if p == 1 {
+            let tt = Type::array(d1.clone(), Type::array(d0.clone(), e1.clone()));
+            let t = self.emit(
+                "t",
+                tt,
+                Exp::Prim(Builtin::Transpose, vec![Arg::Atom(arr)]),
+                span,
+            );
+            return Ok(match entry {
+                Entry::Index(i) => {
+                    let rt = Type::array(d0, e1);
+                    (self.emit("t", rt.clone(), Exp::Index(t, i), span), rt)
+                }
+                Entry::Slice(s, e) => {
+                    let st = Type::array(
+                        slice_size(&s, &e, d1, false),
+                        Type::array(d0.clone(), e1.clone()),
+                    );
+                    let u = self.emit("t", st.clone(), Exp::Slice(t, s, e), span);
+                    let Type::Array(n, _) = st else {
+                        return Err(Failed);
+                    };
+                    let rt = Type::array(d0, Type::Array(n, Box::new(e1)));
+                    (
+                        self.emit(
+                            "t",
+                            rt.clone(),
+                            Exp::Prim(Builtin::Transpose, vec![Arg::Atom(u)]),
+                            span,
+                        ),
+                        rt,
+                    )
+                }
+            });
+        }
+        // a deeper dimension: checked against its size, then a map over the rows
+        let n = self.emit("t", Type::I64, Exp::Dim(arr.clone(), p), span);
+        let (kind, args) = match &entry {
+            Entry::Index(i) => (CheckKind::Index, vec![i.clone(), n]),
+            Entry::Slice(s, e) => (CheckKind::Slice, vec![s.clone(), e.clone(), n]),
+        };
+        self.emit(
+            "chk",
+            Type::I64,
+            Exp::Check(Box::new(Check::new(kind, args, ""))),
+            span,
+        );
+        let mark = self.scope.len();
+        let (row, ix, lo, hi) = ("row'", "ix'", "lo'", "hi'");
+        let var = |name: &str| Expr {
+            kind: ExprKind::Var(ast::Ident {
+                name: name.to_string(),
+                span,
+            }),
+            span,
+        };
+        let mut inner: Vec<IndexEntry> = (0..p - 1)
+            .map(|_| IndexEntry::Slice(None, None, span))
+            .collect();
+        match entry {
+            Entry::Index(i) => {
+                self.scope
+                    .push((ix.to_string(), Binding::Var(i, Type::I64)));
+                inner.push(IndexEntry::Index(var(ix)));
+            }
+            Entry::Slice(s, e) => {
+                self.scope
+                    .push((lo.to_string(), Binding::Var(s, Type::I64)));
+                self.scope
+                    .push((hi.to_string(), Binding::Var(e, Type::I64)));
+                inner.push(IndexEntry::Slice(
+                    Some(Box::new(var(lo))),
+                    Some(Box::new(var(hi))),
+                    span,
+                ));
+            }
+        }
+        let lambda = Expr {
+            kind: ExprKind::Lambda(
+                vec![Pat::Var(
+                    ast::Ident {
+                        name: row.to_string(),
+                        span,
+                    },
+                    None,
+                )],
+                Box::new(Expr {
+                    kind: ExprKind::Index(Box::new(var(row)), inner),
+                    span,
+                }),
+            ),
+            span,
+        };
+        let r = self.builtin(
+            Builtin::Map,
+            &[In::Ast(&lambda), In::Ready(arr, ty, span)],
+            span,
+            span,
+        );
+        self.scope.truncate(mark);
+        r
     }
 
     // ------------------------------------------------------------ application
