@@ -1237,6 +1237,18 @@ impl Lower<'_> {
                 }
                 return;
             }
+            Guard::Stride { k } => {
+                let loc = self.loc(span);
+                let k = self.atom(k);
+                out.push(I::FailIf {
+                    cond: Exp::op("<", k.clone(), Exp::i64(1)),
+                    message: "invalid argument: stride needs a step of at least 1 (got %lld)"
+                        .into(),
+                    args: vec![k],
+                    loc,
+                });
+                return;
+            }
             Guard::Slide { w, s, len } => {
                 let loc = self.loc(span);
                 let (w, s, len) = (self.atom(w), self.atom(s), self.atom(len));
@@ -1676,6 +1688,27 @@ impl Lower<'_> {
                 self.declare_strides(out, var, st);
                 for k in 0..rank {
                     self.equate(dkey(var, k), &Atom::Var(dkey(a, k)));
+                }
+            }
+            View::Stride(k, a) => {
+                // (every k-th row: the outer stride times k; k >= 1 was
+                // checked, so the row count cannot divide by 0)
+                let k = self.atom(k);
+                let n = self.dim(a, 0);
+                // (`n / k + (n % k != 0)`: no overflow for any k >= 1)
+                let rows = Exp::op(
+                    "+",
+                    Exp::op("/", n.clone(), k.clone()),
+                    Exp::op("!=", Exp::op("%", n, k.clone()), Exp::i64(0)),
+                );
+                let mut dims = vec![rows];
+                dims.extend((1..rank).map(|j| self.dim(a, j)));
+                let mut st = vec![Exp::op("*", self.stride(a, 0), k)];
+                st.extend((1..rank).map(|j| self.stride(a, j)));
+                self.declare_array(out, var, elem, Exp::Var(c_name(a)), dims, false);
+                self.declare_strides(out, var, st);
+                for j in 1..rank {
+                    self.equate(dkey(var, j), &Atom::Var(dkey(a, j)));
                 }
             }
             View::Replicate(n, a) => {

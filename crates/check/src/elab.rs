@@ -70,10 +70,11 @@ pub struct Checker<'a> {
     pub effects: Vec<(Span, weir_ir::Effect)>,
 }
 
-/// An index or a slice of [`Checker::index_at`], its operands elaborated.
+/// An index or a slice (with its step, if any) of [`Checker::index_at`],
+/// its operands elaborated.
 enum Entry {
     Index(Atom),
-    Slice(Atom, Atom),
+    Slice(Atom, Atom, Option<Atom>),
 }
 
 /// The size of `a[s:e]` of an array of size `size` (`open`: `e` was left
@@ -1650,7 +1651,7 @@ impl<'a> Checker<'a> {
         for (k, entry) in entries.iter().enumerate() {
             let espan = match entry {
                 IndexEntry::Index(i) => i.span,
-                IndexEntry::Slice(_, _, s) => *s,
+                IndexEntry::Slice(_, _, _, s) => *s,
             };
             // the type at dimension p
             let mut at = ty.clone();
@@ -1673,7 +1674,7 @@ impl<'a> Checker<'a> {
             }
             if p > 0 {
                 match entry {
-                    IndexEntry::Slice(None, None, _) => {
+                    IndexEntry::Slice(None, None, None, _) => {
                         self.expect_array(&at, a.span, "indexing")?;
                     }
                     IndexEntry::Index(i) => {
@@ -1682,7 +1683,7 @@ impl<'a> Checker<'a> {
                         (arr, ty) = self.index_at(arr, ty, p, Entry::Index(ia), span)?;
                         continue;
                     }
-                    IndexEntry::Slice(s, e, sspan) => {
+                    IndexEntry::Slice(s, e, k, sspan) => {
                         let (sa, st) = match s {
                             Some(s) => self.expr(s, Some(&Type::I64))?,
                             None => (Atom::Const(Const::I64(0)), Type::I64),
@@ -1706,7 +1707,8 @@ impl<'a> Checker<'a> {
                             e.as_ref().map(|e| e.span).unwrap_or(*sspan),
                             "in the slice end",
                         )?;
-                        (arr, ty) = self.index_at(arr, ty, p, Entry::Slice(sa, ea), span)?;
+                        let ka = self.step(k)?;
+                        (arr, ty) = self.index_at(arr, ty, p, Entry::Slice(sa, ea, ka), span)?;
                     }
                 }
                 p += 1;
@@ -1720,7 +1722,7 @@ impl<'a> Checker<'a> {
                     arr = self.emit("t", elem.clone(), Exp::Index(arr, ia), span);
                     ty = elem;
                 }
-                IndexEntry::Slice(s, e, sspan) => {
+                IndexEntry::Slice(s, e, k, sspan) => {
                     let (sa, st) = match s {
                         Some(s) => self.expr(s, Some(&Type::I64))?,
                         None => (Atom::Const(Const::I64(0)), Type::I64),
@@ -1749,14 +1751,31 @@ impl<'a> Checker<'a> {
                         e.as_ref().map(|e| e.span).unwrap_or(*sspan),
                         "in the slice end",
                     )?;
-                    let t = Type::array(slice_size(&sa, &ea, size, e.is_none()), elem);
+                    let t = Type::array(slice_size(&sa, &ea, size, e.is_none()), elem.clone());
                     arr = self.emit("t", t.clone(), Exp::Slice(arr, sa, ea), span);
                     ty = t;
+                    if let Some(k) = self.step(k)? {
+                        ty = Type::array(Size::Unknown, elem);
+                        arr = self.emit(
+                            "t",
+                            ty.clone(),
+                            Exp::Prim(Builtin::Stride, vec![Arg::Atom(k), Arg::Atom(arr)]),
+                            span,
+                        );
+                    }
                     p = 1;
                 }
             }
         }
         Ok((arr, ty))
+    }
+
+    /// The step of a slice `s:e:k`, elaborated (an `i64`).
+    fn step(&mut self, k: &Option<Box<Expr>>) -> R<Option<Atom>> {
+        let Some(k) = k else { return Ok(None) };
+        let (ka, kt) = self.expr(k, Some(&Type::I64))?;
+        self.unify_at(&kt, &Type::I64, k.span, "in the slice step (steps are i64)")?;
+        Ok(Some(ka))
     }
 
     /// Index or slice dimension `p >= 1` of `arr` (see [`Checker::index`]).
@@ -1783,15 +1802,25 @@ impl<'a> Checker<'a> {
                     let rt = Type::array(d0, e1);
                     (self.emit("t", rt.clone(), Exp::Index(t, i), span), rt)
                 }
-                Entry::Slice(s, e) => {
+                Entry::Slice(s, e, k) => {
                     let st = Type::array(
                         slice_size(&s, &e, d1, false),
                         Type::array(d0.clone(), e1.clone()),
                     );
-                    let u = self.emit("t", st.clone(), Exp::Slice(t, s, e), span);
-                    let Type::Array(n, _) = st else {
+                    let mut u = self.emit("t", st.clone(), Exp::Slice(t, s, e), span);
+                    let Type::Array(mut n, _) = st else {
                         return Err(Failed);
                     };
+                    if let Some(k) = k {
+                        n = Size::Unknown;
+                        let kt = Type::array(n.clone(), Type::array(d0.clone(), e1.clone()));
+                        u = self.emit(
+                            "t",
+                            kt,
+                            Exp::Prim(Builtin::Stride, vec![Arg::Atom(k), Arg::Atom(u)]),
+                            span,
+                        );
+                    }
                     let rt = Type::array(d0, Type::Array(n, Box::new(e1)));
                     (
                         self.emit(
@@ -1809,7 +1838,7 @@ impl<'a> Checker<'a> {
         let n = self.emit("t", Type::I64, Exp::Dim(arr.clone(), p), span);
         let (kind, args) = match &entry {
             Entry::Index(i) => (CheckKind::Index, vec![i.clone(), n]),
-            Entry::Slice(s, e) => (CheckKind::Slice, vec![s.clone(), e.clone(), n]),
+            Entry::Slice(s, e, _) => (CheckKind::Slice, vec![s.clone(), e.clone(), n]),
         };
         self.emit(
             "chk",
@@ -1827,7 +1856,7 @@ impl<'a> Checker<'a> {
             span,
         };
         let mut inner: Vec<IndexEntry> = (0..p - 1)
-            .map(|_| IndexEntry::Slice(None, None, span))
+            .map(|_| IndexEntry::Slice(None, None, None, span))
             .collect();
         match entry {
             Entry::Index(i) => {
@@ -1835,14 +1864,20 @@ impl<'a> Checker<'a> {
                     .push((ix.to_string(), Binding::Var(i, Type::I64)));
                 inner.push(IndexEntry::Index(var(ix)));
             }
-            Entry::Slice(s, e) => {
+            Entry::Slice(s, e, k) => {
                 self.scope
                     .push((lo.to_string(), Binding::Var(s, Type::I64)));
                 self.scope
                     .push((hi.to_string(), Binding::Var(e, Type::I64)));
+                let step = k.map(|k| {
+                    self.scope
+                        .push(("step'".to_string(), Binding::Var(k, Type::I64)));
+                    Box::new(var("step'"))
+                });
                 inner.push(IndexEntry::Slice(
                     Some(Box::new(var(lo))),
                     Some(Box::new(var(hi))),
+                    step,
                     span,
                 ));
             }
@@ -2295,7 +2330,11 @@ impl<'a> Checker<'a> {
         for (i, (k, a)) in kinds.iter().zip(args).enumerate() {
             if k.is_none() {
                 let exp = match (b, i) {
-                    (Build | Iota | Replicate | Split | Rotate | Unflatten | Slide | Pad, 0)
+                    (
+                        Build | Iota | Replicate | Split | Rotate | Stride | Unflatten | Slide
+                        | Pad,
+                        0,
+                    )
                     | (Unflatten | Slide | Pad, 1)
                     | (IFold, 2)
                     | (IReduce, 2)
@@ -2566,6 +2605,10 @@ impl<'a> Checker<'a> {
             Rotate => {
                 let (s, el) = self.expect_array(&v(1).1, args[1].span(), name)?;
                 Type::array(s, el)
+            }
+            Stride => {
+                let (_, el) = self.expect_array(&v(1).1, args[1].span(), name)?;
+                Type::array(Size::Unknown, el)
             }
             Gather => {
                 let (_, el) = self.expect_array(&v(0).1, args[0].span(), name)?;

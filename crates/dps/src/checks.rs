@@ -436,6 +436,8 @@ fn prove_block(stmts: &mut Vec<Stmt>, vn: &mut Vn, unstable: &HashSet<Name>) -> 
                         Some(d)
                     }
                     View::Reverse(a) => Some(vn.dims(a, *rank, unstable)),
+                    // (a length of its own)
+                    View::Stride(..) => None,
                     View::Replicate(n, a) => Some(
                         std::iter::once(vn.atom_or_fresh(n))
                             .chain(vn.dims(a, rank.saturating_sub(1), unstable))

@@ -64,6 +64,10 @@ pub enum View {
     /// function change (a new outer dim of stride 0), no copy. `n` is not
     /// negative (checked before, where the interpreter checks it).
     Replicate(Atom, Name),
+    /// `stride k a`: every `k`-th row of `a` from the first, an index
+    /// function change (the outer stride times `k`, `(n + k - 1) / k`
+    /// rows), no copy; `k >= 1` (checked before, [`Guard::Stride`]).
+    Stride(Atom, Name),
     /// `d[lo:hi]` (bounds-checked), where the storage `root` that `d` is a
     /// view of exists; where it is missing (an entry result too large for
     /// memory, passed as none; a buffer whose lazy allocation was too large),
@@ -91,6 +95,7 @@ impl View {
             | View::Transpose(x)
             | View::Reverse(x)
             | View::Replicate(_, x)
+            | View::Stride(_, x)
             | View::Placed { part: x, .. } => x,
         }
     }
@@ -101,7 +106,7 @@ impl View {
     pub fn keeps_density(&self) -> bool {
         !matches!(
             self,
-            View::Transpose(_) | View::Reverse(_) | View::Replicate(..)
+            View::Transpose(_) | View::Reverse(_) | View::Replicate(..) | View::Stride(..)
         )
     }
 }
@@ -149,6 +154,9 @@ pub enum Guard {
     Core(weir_ir::Check),
     /// `0 <= k <= len`: "index out of bounds: split at k of an array of length len".
     Split { k: Atom, len: Atom },
+    /// `k >= 1` for `stride k a`: "invalid argument: stride needs a step of
+    /// at least 1", the interpreter's message.
+    Stride { k: Atom },
     /// `slide w s` of an array of length `len`: `w >= 1` and `s >= 1` ("invalid
     /// argument"), then `w <= len` ("size mismatch"), the interpreter's messages.
     Slide { w: Atom, s: Atom, len: Atom },
@@ -521,7 +529,7 @@ pub fn stmt_uses(s: &Stmt) -> Vec<&Name> {
                 out.extend(ds.iter().filter_map(a));
             }
             View::Transpose(x) | View::Reverse(x) => out.push(x),
-            View::Replicate(n, x) => {
+            View::Replicate(n, x) | View::Stride(n, x) => {
                 out.push(x);
                 out.extend(a(n));
             }
@@ -611,6 +619,7 @@ pub fn guard_atoms(g: &Guard) -> Vec<&Atom> {
     match g {
         Guard::Core(c) => c.args.iter().collect(),
         Guard::Split { k, len } => vec![k, len],
+        Guard::Stride { k } => vec![k],
         Guard::Slide { w, s, len } => vec![w, s, len],
         Guard::DestReady { build, .. } => build.iter().collect(),
         Guard::DestRows { rows, .. } => vec![rows],
@@ -693,7 +702,12 @@ pub fn stmt_can_fail(s: &Stmt) -> bool {
         },
         Stmt::Store { .. } | Stmt::Copy { .. } => false,
         Stmt::View {
-            view: View::Alias(_) | View::Transpose(_) | View::Reverse(_) | View::Replicate(..),
+            view:
+                View::Alias(_)
+                | View::Transpose(_)
+                | View::Reverse(_)
+                | View::Replicate(..)
+                | View::Stride(..),
             ..
         } => false,
         _ => true,

@@ -327,6 +327,7 @@ impl Parser<'_> {
                         k: self.c.atom()?,
                         len: self.c.atom()?,
                     },
+                    "assert_stride" => Guard::Stride { k: self.c.atom()? },
                     "assert_slide" => Guard::Slide {
                         w: self.c.atom()?,
                         s: self.c.atom()?,
@@ -430,6 +431,12 @@ impl Parser<'_> {
                         self.c.bump();
                         let n = self.c.atom()?;
                         View::Replicate(n, self.c.ident()?)
+                    } else if is_word(self.c.peek(), "stride")
+                        && !matches!(self.c.peek_at(1), Tok::LBracket)
+                    {
+                        self.c.bump();
+                        let k = self.c.atom()?;
+                        View::Stride(k, self.c.ident()?)
                     } else {
                         let x = self.c.ident()?;
                         if self.eat(&Tok::LBracket) {

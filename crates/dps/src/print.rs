@@ -130,6 +130,7 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             let g = match guard {
                 Guard::Core(c) => weir_ir::print::check_to_string(c),
                 Guard::Split { k, len } => format!("assert_split {} {}", a(k), a(len)),
+                Guard::Stride { k } => format!("assert_stride {}", a(k)),
                 Guard::Slide { w, s, len } => {
                     format!("assert_slide {} {} {}", a(w), a(s), a(len))
                 }
@@ -178,6 +179,7 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                 View::Transpose(x) => format!("transpose {x}"),
                 View::Reverse(x) => format!("reverse {x}"),
                 View::Replicate(n, x) => format!("replicate {} {x}", a(n)),
+                View::Stride(k, x) => format!("stride {} {x}", a(k)),
                 View::Placed { part, lo, hi, root } => {
                     format!("placed {part}[{}:{}] in {root}", a(lo), a(hi))
                 }

@@ -242,6 +242,8 @@ impl Sizes {
                     fuel,
                 ),
                 View::Reverse(x) => self.dim(x, k, fuel),
+                View::Stride(..) if k == 0 => Dim::DimOf(a.clone(), 0),
+                View::Stride(_, x) => self.dim(x, k, fuel),
                 View::Replicate(n, _) if k == 0 => self.atom(n, fuel),
                 View::Replicate(_, x) => self.dim(x, k - 1, fuel),
             },

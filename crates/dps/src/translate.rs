@@ -2447,6 +2447,7 @@ fn needs_storage(e: &core::Exp) -> bool {
                 | Builtin::Reverse
                 // (a replicate reaches the translation only as a view)
                 | Builtin::Replicate
+                | Builtin::Stride
         ),
         _ => true,
     }
@@ -2738,6 +2739,47 @@ impl FunTr<'_> {
                         } else {
                             View::Reverse(src)
                         },
+                        span,
+                    });
+                    self.w
+                        .shapes
+                        .insert(name.clone(), shapes.get(j).cloned().unwrap_or_default());
+                    self.w.bind_depth(&name);
+                    nl.push(Leaf {
+                        atom: Atom::Var(name),
+                        ty: l.ty,
+                    });
+                }
+                bind(self, nl);
+            }
+            // `stride k a`: every k-th row, the outer stride times k, after
+            // the interpreter's check of `k`.
+            E::Prim(Builtin::Stride, args) => {
+                let shapes = self.w.shape_exp(s)?;
+                let k = self.scalar_atom(&arg(args, 0)?);
+                if !matches!(k, Atom::Const(Const::I64(c)) if c >= 1) {
+                    out.push(Stmt::Guard {
+                        guard: Guard::Stride { k: k.clone() },
+                        span,
+                    });
+                }
+                let ls = self.w.leaves(&arg(args, 1)?, span)?;
+                let mut nl = Vec::new();
+                for (j, l) in ls.iter().enumerate() {
+                    let DType::Array(p, r) = l.ty else {
+                        return error(
+                            span,
+                            "internal error: stride of a scalar",
+                            "please report this",
+                        );
+                    };
+                    let src = l.name().cloned().unwrap_or_default();
+                    let name = names.get(j).cloned().unwrap_or_else(|| self.w.fresh("x"));
+                    out.push(Stmt::View {
+                        var: name.clone(),
+                        elem: p,
+                        rank: r,
+                        view: View::Stride(k.clone(), src),
                         span,
                     });
                     self.w

@@ -222,6 +222,16 @@ impl V<'_> {
                             ));
                         }
                     }
+                    View::Stride(k, x) => {
+                        self.scalar(env, k);
+                        if let Some((_, r)) = self.array(env, x)
+                            && r != *rank
+                        {
+                            self.err(format!(
+                                "stride `{var}` of rank {rank} of `{x}` of rank {r}"
+                            ));
+                        }
+                    }
                     View::Replicate(n, x) => {
                         self.scalar(env, n);
                         if let Some((_, r)) = self.array(env, x)

@@ -68,6 +68,10 @@ pub const STRUCTURE: &[(&str, &str)] = &[
         "replicates of an array realised as views (stride 0)",
     ),
     (
+        "stride",
+        "strides (`a[s:e:k]`, `stride k a`) realised as views",
+    ),
+    (
         "reshape",
         "reshapes (`flatten`, `unflatten`) realised as views",
     ),
@@ -121,6 +125,13 @@ fn count_structure(stmts: &[weir_dps::ir::Stmt], key: &str, placed: &[String]) -
                 "replicate",
                 S::View {
                     view: View::Replicate(..),
+                    ..
+                },
+            ) => 1,
+            (
+                "stride",
+                S::View {
+                    view: View::Stride(..),
                     ..
                 },
             ) => 1,

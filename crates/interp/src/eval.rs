@@ -1275,6 +1275,22 @@ impl<'p> Interp<'p> {
                 }
                 Ok(Value::array(a.iter().rev().cloned().collect()))
             }
+            Stride => {
+                let k = int(0)?;
+                let a = arr(1)?;
+                if k < 1 {
+                    return err(
+                        span,
+                        format!("invalid argument: stride needs a step of at least 1 (got {k})"),
+                    );
+                }
+                if a.is_empty() {
+                    return atom(1);
+                }
+                Ok(Value::array(
+                    a.iter().step_by(k as usize).cloned().collect(),
+                ))
+            }
             Rotate => {
                 let k = int(0)?;
                 let a = arr(1)?;

@@ -240,6 +240,9 @@ pub enum Builtin {
     Slide,
     Reverse,
     Rotate,
+    /// `stride k a`: every `k`-th element of `a` from the first
+    /// (`a[0], a[k], ...`: `(n + k - 1) / k` of them; `k >= 1`).
+    Stride,
     Gather,
     Pad,
     Sum,
@@ -270,7 +273,7 @@ pub enum Builtin {
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 38] = [
+    pub const ALL: [Builtin; 39] = [
         Builtin::Build,
         Builtin::IFold,
         Builtin::Length,
@@ -297,6 +300,7 @@ impl Builtin {
         Builtin::Slide,
         Builtin::Reverse,
         Builtin::Rotate,
+        Builtin::Stride,
         Builtin::Gather,
         Builtin::Pad,
         Builtin::Sum,
@@ -338,6 +342,7 @@ impl Builtin {
             Builtin::Slide => "slide",
             Builtin::Reverse => "reverse",
             Builtin::Rotate => "rotate",
+            Builtin::Stride => "stride",
             Builtin::Gather => "gather",
             Builtin::Pad => "pad",
             Builtin::Sum => "sum",
@@ -372,7 +377,7 @@ impl Builtin {
             Partition2 => &[Some(1), Some(1), None],
             Length | Unzip | Unzip3 | Iota | Flatten | Transpose | Reverse | Sum | Product
             | Maximum | Minimum | ArgMax | ArgMin => &[None],
-            Zip | Replicate | Concat | Split | Rotate | Gather => &[None, None],
+            Zip | Replicate | Concat | Split | Rotate | Stride | Gather => &[None, None],
             Zip3 | Unflatten | Slide | Scatter => &[None, None, None],
             ReduceByIndex => &[None, Some(2), None, None, None],
             Pad => &[None, None, None, None],

@@ -641,6 +641,11 @@ pub fn prim_type(b: Builtin, ts: &[Type]) -> T {
             arr(&ts[1], name)?;
             Ok(ts[1].clone())
         }
+        Stride => {
+            expect_same(&ts[0], &Type::I64, name)?;
+            let (_, el) = arr(&ts[1], name)?;
+            Ok(Type::array(Size::Unknown, el))
+        }
         Gather => {
             let (_, el) = arr(&ts[0], name)?;
             let (_, ix) = arr(&ts[1], name)?;

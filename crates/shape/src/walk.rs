@@ -1128,6 +1128,25 @@ impl<'a> ShapeWalk<'a> {
                     })
                     .collect(),
                 Builtin::Reverse => self.array_leaf_shapes(&arg(args, 0)?, span)?,
+                // `n / k + min(n % k, 1)` rows, `n / k` rounded up without
+                // overflow (shape arithmetic: 0 where `k` is 0, which its
+                // check rejects before any row is read)
+                Builtin::Stride => {
+                    let k = self.atom_dim(&arg(args, 0)?);
+                    self.array_leaf_shapes(&arg(args, 1)?, span)?
+                        .into_iter()
+                        .map(|mut sh| {
+                            if let Some(n) = sh.first_mut() {
+                                let q = Dim::Div(Box::new(n.clone()), Box::new(k.clone()));
+                                let r = Dim::Rem(Box::new(n.clone()), Box::new(k.clone()));
+                                let up = Dim::Min(Box::new(r), Box::new(Dim::Const(1)));
+                                *n = Dim::plus(q, up);
+                                self.sh.record_origin(n, span);
+                            }
+                            sh
+                        })
+                        .collect()
+                }
                 // (kept only for an array: a view with a new outer dim)
                 Builtin::Replicate => {
                     let n = self.atom_dim(&arg(args, 0)?);

@@ -174,7 +174,13 @@ impl Effect {
 #[derive(Clone, Debug, PartialEq)]
 pub enum IndexEntry {
     Index(Expr),
-    Slice(Option<Box<Expr>>, Option<Box<Expr>>, Span),
+    /// `s:e` or `s:e:k` (start, end, step; each may be left out).
+    Slice(
+        Option<Box<Expr>>,
+        Option<Box<Expr>>,
+        Option<Box<Expr>>,
+        Span,
+    ),
 }
 
 #[derive(Clone, Debug, PartialEq)]

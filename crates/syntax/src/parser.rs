@@ -855,14 +855,20 @@ impl Parser {
                 Some(self.expr()?)
             };
             if self.eat(&Tok::Colon) {
-                let end = if matches!(self.peek(), Tok::Comma | Tok::RBracket) {
+                let end = if matches!(self.peek(), Tok::Comma | Tok::RBracket | Tok::Colon) {
                     None
                 } else {
                     Some(self.expr()?)
                 };
+                let step = if self.eat(&Tok::Colon) {
+                    Some(Box::new(self.expr()?))
+                } else {
+                    None
+                };
                 entries.push(IndexEntry::Slice(
                     first.map(Box::new),
                     end.map(Box::new),
+                    step,
                     start.to(self.prev_span()),
                 ));
             } else if let Some(e) = first {
