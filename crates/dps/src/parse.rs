@@ -319,8 +319,8 @@ impl Parser<'_> {
                     span,
                 })
             }
-            "assert_split" | "assert_slide" | "assert_rows" | "assert_regular"
-            | "assert_allocated" | "assert_grown" => {
+            "assert_split" | "assert_stride" | "assert_slide" | "assert_rows"
+            | "assert_regular" | "assert_allocated" | "assert_grown" => {
                 self.c.bump();
                 let guard = match w {
                     "assert_split" => Guard::Split {
