@@ -10,7 +10,7 @@
 //! | rule | effect |
 //! | --- | --- |
 //! | `hoist-size-lets` | a scalar computed at the top of an `alloc` body from names outside it, by arithmetic that cannot fail, moves in front of the scope (so a scope nested further in, sized by it, can merge with this one) |
-//! | `short-circuit` | `alloc b { …b written…; view v = D[lo:hi]; copy v := b }`, with `D`, `lo`, `hi` known where `b` is first written, `b`'s dims provably `v`'s, nothing reading `D` before the copy, and `b` dead after it: `b` becomes `placed D[lo:hi] in root` there, and the buffer goes |
+//! | `short-circuit` | `alloc b { …b written…; view v = D[lo:hi]; copy v := b }`, with `D`, `lo`, `hi` known where `b` is first written (or computed later by size arithmetic on what is: those `let`s move there too), `b`'s dims provably `v`'s, nothing reading `D` before the copy, and `b` dead after it: `b` becomes `placed D[lo:hi] in root` there, and the buffer goes. `D` may be a loop's new state of fixed dims (`next`, which the body writes whole), never the state being read nor storage that grows. Applied to a fixed point, and before `hoist-allocation` (which waits until nothing else applies), so that the pieces computed in a loop body are placed before their buffers would leave the loop |
 //!
 //! A placed view ([`View::Placed`]) is the part where it exists and is in
 //! bounds, else storage of its own allocated there, at the buffer's
@@ -173,6 +173,13 @@ impl Sizes {
                         }
                     }
                 }
+                // (the new state of fixed dims: storage of the state's dims)
+                Stmt::Loop { arrays, .. } => {
+                    for a in arrays.iter().filter(|a| a.grow.is_none()) {
+                        self.arrays
+                            .insert(a.next.clone(), ArrDef::Buf(a.dims.clone()));
+                    }
+                }
                 _ => {}
             }
             for b in nested_blocks(st) {
@@ -270,6 +277,20 @@ const FUEL: usize = 64;
 
 /// `short-circuit`.
 pub(crate) fn short_circuit(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
+    // (to a fixed point before any other rule runs again: `hoist-allocation`
+    // would take the pieces in a loop body out of it, where they can no
+    // longer be placed)
+    let mut changed = false;
+    for _ in 0..10_000 {
+        if !short_circuit_once(stmts, fresh) {
+            break;
+        }
+        changed = true;
+    }
+    changed
+}
+
+fn short_circuit_once(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
     // (once the scopes are merged: what a scope's body used before a piece
     // is then in the body)
     let mut probe = stmts.clone();
@@ -311,13 +332,17 @@ pub(crate) fn short_circuit(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
     })
 }
 
-/// The arrays loops keep state in, or grow: never short-circuited into.
+/// The arrays loops keep state in, or grow: never short-circuited into,
+/// but for the destination `next` of a state of fixed dims, which the body
+/// writes whole (a piece of the new state is computed straight into it).
 fn loop_storage(stmts: &[Stmt], out: &mut HashSet<Name>) {
     for s in stmts {
         if let Stmt::Loop { arrays, .. } = s {
             for st in arrays {
                 out.insert(st.var.clone());
-                out.insert(st.next.clone());
+                if st.grow.is_some() {
+                    out.insert(st.next.clone());
+                }
                 out.insert(st.out.clone());
                 out.extend(st.grow.iter().cloned());
             }
@@ -411,7 +436,19 @@ fn plan_for(
         .into_iter()
         .filter(|n| !before.contains(n))
         .collect();
-    let known = |a: &Atom| !matches!(a, Atom::Var(x) if later.contains(x));
+    // a bound computed later in the body by size arithmetic on what is
+    // known at `first` moves there too (the translation computes a piece
+    // before the offsets of its part)
+    let lets: HashMap<&Name, usize> = body.stmts[first..c]
+        .iter()
+        .enumerate()
+        .filter_map(|(k, st)| match st {
+            Stmt::Let { var, exp, .. } if pure_size(exp) => Some((var, k + first)),
+            _ => None,
+        })
+        .collect();
+    let mut size_moves: Vec<usize> = Vec::new();
+    let mut known = |a: &Atom| movable(a, &later, &lets, body, &mut size_moves, 0);
     if !atoms.iter().all(|a| known(a)) {
         return None;
     }
@@ -463,8 +500,47 @@ fn plan_for(
         copy: c,
         first,
         view: View::Placed { part, lo, hi, root },
-        moves: d_view.into_iter().collect(),
+        moves: {
+            size_moves.sort_unstable();
+            size_moves.dedup();
+            size_moves.extend(d_view);
+            size_moves
+        },
     })
+}
+
+/// Is `a` known at the statement where a piece is first written: bound
+/// before it (not in `later`), or a `let` of size arithmetic among `lets`
+/// (the body's, after that statement) whose operands are; such lets are
+/// added to `moves`.
+fn movable(
+    a: &Atom,
+    later: &HashSet<Name>,
+    lets: &HashMap<&Name, usize>,
+    body: &Block,
+    moves: &mut Vec<usize>,
+    depth: usize,
+) -> bool {
+    let Atom::Var(x) = a else { return true };
+    if !later.contains(x) {
+        return true;
+    }
+    let Some(&k) = lets.get(x) else {
+        return false;
+    };
+    if depth > 32 {
+        return false;
+    }
+    let Stmt::Let { exp, .. } = &body.stmts[k] else {
+        return false;
+    };
+    for n in sexp_names(exp) {
+        if !movable(&Atom::Var(n.clone()), later, lets, body, moves, depth + 1) {
+            return false;
+        }
+    }
+    moves.push(k);
+    true
 }
 
 /// Every name bound in `stmts`, nested statements included.

@@ -7,7 +7,7 @@
 //! | `empty-allocation` | Empty Allocation | a scope with no buffers left is replaced by its body |
 //! | `merge-allocations` | Allocation Merging | a scope directly inside another whose sizes are known at the outer one's start joins it (one allocation instead of two) |
 //! | `hoist-size-lets`, `short-circuit` | funmem-lmad §4 | see [`crate::shortcircuit`] |
-//! | `hoist-allocation` | Allocation Hoisting | a scope in a loop body whose sizes do not depend on the iteration moves out of the loop (allocated once, reused by every iteration; nothing is allocated when the loop runs 0 times); never the buffer a growing `while` state starts in (its scope releases what the loop grows), nor out of such a loop |
+//! | `hoist-allocation` | Allocation Hoisting (after short-circuiting, which a hoisted buffer would escape) | a scope in a loop body whose sizes do not depend on the iteration moves out of the loop (allocated once, reused by every iteration; nothing is allocated when the loop runs 0 times); never the buffer a growing `while` state starts in (its scope releases what the loop grows), nor out of such a loop |
 
 use crate::ir::*;
 use std::collections::HashSet;
@@ -36,11 +36,6 @@ pub const RULES: &[Rule] = &[
         merge_allocations,
     ),
     (
-        "hoist-allocation",
-        "move an alloc scope with loop-invariant sizes out of a loop body",
-        hoist_allocation,
-    ),
-    (
         "hoist-size-lets",
         "move size arithmetic on names outside an alloc scope in front of it",
         crate::shortcircuit::hoist_size_lets,
@@ -49,6 +44,11 @@ pub const RULES: &[Rule] = &[
         "short-circuit",
         "compute an array copied whole into part of another straight into that part (its buffer and the copy go)",
         crate::shortcircuit::short_circuit,
+    ),
+    (
+        "hoist-allocation",
+        "move an alloc scope with loop-invariant sizes out of a loop body",
+        hoist_allocation,
     ),
 ];
 
@@ -111,6 +111,11 @@ fn run_rules_eager(
         for _ in 0..MAX_ROUNDS {
             let mut changed = false;
             for (name, _, rule) in rules {
+                // (a scope leaves a loop only once nothing else applies: the
+                // merges and placements that need it inside come first)
+                if changed && *name == "hoist-allocation" {
+                    continue;
+                }
                 if rule(&mut p.funs[fi].body.stmts, &mut fresh) {
                     changed = true;
                     after(p, name);

@@ -192,9 +192,9 @@ fn every_rule_is_tested() {
             "dead-allocation",
             "empty-allocation",
             "merge-allocations",
-            "hoist-allocation",
             "hoist-size-lets",
-            "short-circuit"
+            "short-circuit",
+            "hoist-allocation"
         ]
     );
     // (filetests, one per rule: tests/dps/dead_allocation.dps (with
