@@ -17,9 +17,12 @@ struct Cli {
     /// Colour diagnostics (auto: when stderr is a terminal).
     #[arg(long, global = true, default_value = "auto", value_parser = ["auto", "always", "never"])]
     color: String,
-    /// Which `transpose`s and `reverse`s are views of their argument's
-    /// memory rather than computed arrays (dps-views): none, heuristic (those
-    /// used whole, where the array would be copied), all.
+    /// The views decision (dps-views): none (every `transpose`/`reverse`
+    /// computed, and every `++`/`pad` computed into storage of its own),
+    /// heuristic (the transposes and reverses used whole, where the array
+    /// would be copied, are views; pieces of `++`/`pad` written in place),
+    /// all (every transpose, reverse and replicate of an array a view).
+    /// `#[view]`, `#[dest]` and `#[eager]` in the program win.
     #[arg(long, global = true, default_value = "heuristic", value_parser = ["none", "heuristic", "all"])]
     views: String,
     #[command(subcommand)]
