@@ -1399,6 +1399,16 @@ impl Lower<'_> {
                     loc,
                 });
             }
+            K::Step => {
+                let loc = self.loc(span);
+                out.push(I::FailIf {
+                    cond: Exp::op("<", at(self, xs, 0), Exp::i64(1)),
+                    message: "invalid argument: stride needs a step of at least 1 (got %lld)"
+                        .into(),
+                    args: vec![at(self, xs, 0)],
+                    loc,
+                });
+            }
             K::NonNeg => {
                 if xs.first().is_some_and(|n| self.nonneg(n)) {
                     return;

@@ -708,3 +708,23 @@ fn an_invariant_if_leaves_its_build() {
         assert_eq!(count(src), (1, 0), "stays in the build: {src}");
     }
 }
+
+/// `index-stride` and `dim-of-stride`: a stride of a `map` that is read by
+/// index leaves neither the stride nor the map's array: one loop over every
+/// k-th element, computing only those (with either rule off, the `build`
+/// stays).
+#[test]
+fn a_stride_of_a_map_fuses_into_its_reader() {
+    let c = weir_driver::compile_source(
+        "s.weir",
+        "entry f [n] (a: [n]f64) : f64 = sum (stride 3 (map (\\x -> x * 2.0) a))",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let f = def(&c.optimized, "f");
+    let cs = census_of(f);
+    assert!(
+        !cs.prims.contains(&Builtin::Build) && !cs.prims.contains(&Builtin::Stride),
+        "{}",
+        print_def(f)
+    );
+}

@@ -525,16 +525,19 @@ pub enum CheckKind {
     /// size of the first row (a regular array made by `what`; `literal`: an array
     /// literal).
     Same,
+    /// `assert_step k`: `k >= 1` (the step of `stride k a`).
+    Step,
 }
 
 impl CheckKind {
-    pub const ALL: [CheckKind; 6] = [
+    pub const ALL: [CheckKind; 7] = [
         CheckKind::Index,
         CheckKind::Slice,
         CheckKind::NonZero,
         CheckKind::NonNeg,
         CheckKind::Unflatten,
         CheckKind::Same,
+        CheckKind::Step,
     ];
     /// The keyword of the text form.
     pub fn name(self) -> &'static str {
@@ -545,6 +548,7 @@ impl CheckKind {
             CheckKind::NonNeg => "assert_nonneg",
             CheckKind::Unflatten => "assert_unflatten",
             CheckKind::Same => "assert_same",
+            CheckKind::Step => "assert_step",
         }
     }
     pub fn from_name(s: &str) -> Option<CheckKind> {
@@ -553,8 +557,7 @@ impl CheckKind {
     /// The number of atom operands.
     pub fn arity(self) -> usize {
         match self {
-            CheckKind::NonZero => 1,
-            CheckKind::NonNeg => 1,
+            CheckKind::NonZero | CheckKind::NonNeg | CheckKind::Step => 1,
             CheckKind::Index | CheckKind::Same => 2,
             CheckKind::Slice | CheckKind::Unflatten => 3,
         }
@@ -622,6 +625,14 @@ impl Check {
             CheckKind::NonZero => {
                 if at(0) == 0 {
                     return Err("integer division by zero".into());
+                }
+            }
+            CheckKind::Step => {
+                if at(0) < 1 {
+                    return Err(format!(
+                        "invalid argument: stride needs a step of at least 1 (got {})",
+                        at(0)
+                    ));
                 }
             }
             CheckKind::NonNeg => {

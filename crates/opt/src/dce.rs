@@ -448,6 +448,21 @@ impl Dce<'_> {
                 );
                 out.push(c);
             }
+            // (what remains of an unused `stride k a`: the check of `k`)
+            Stride => {
+                let Some(k) = atom_arg(args, 0) else {
+                    return Residue::Keep;
+                };
+                if matches!(k, Atom::Const(Const::I64(c)) if *c >= 1) {
+                    return Residue::Drop;
+                }
+                out.push(stmt(
+                    self.fresh.name("chk"),
+                    Type::I64,
+                    Exp::Check(Box::new(Check::new(CheckKind::Step, vec![k.clone()], ""))),
+                    span,
+                ));
+            }
             Unflatten => {
                 let (Some(n), Some(m), Some(a)) =
                     (atom_arg(args, 0), atom_arg(args, 1), atom_arg(args, 2))

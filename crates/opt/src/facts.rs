@@ -467,6 +467,9 @@ impl Facts {
             },
             CheckKind::NonZero => at(0).is_some_and(|d| self.prove_nonzero(d)),
             CheckKind::NonNeg => at(0).is_some_and(|n| self.prove_nonneg(n)),
+            CheckKind::Step => lin(0)
+                .and_then(|k| k.plus(-1))
+                .is_some_and(|k| self.nonneg(&k)),
             CheckKind::Unflatten => match (lin(0), lin(1), lin(2)) {
                 (Some(n), Some(m), Some(len)) => match (n.as_const(), m.as_const()) {
                     (Some(x), Some(y)) if x >= 0 && y >= 0 => x

@@ -50,6 +50,10 @@ pub const RULES: &[(&str, &str)] = &[
         "index-slice",
         "(b[lo:hi])[x] => b[lo + x] when b is a build (so the read can fuse)",
     ),
+    (
+        "index-stride",
+        "(stride k b)[x] => b[x * k] when b is a build (so the read can fuse)",
+    ),
 ];
 
 pub fn run(prog: &mut Program) -> bool {
@@ -395,6 +399,9 @@ impl Fuse {
             } else if let Some(e) = self.index_slice(&mut out, &st) {
                 st.exp = e;
                 self.changed = true;
+            } else if let Some(e) = self.index_stride(&mut out, &st) {
+                st.exp = e;
+                self.changed = true;
             }
             self.depth.insert(st.var.clone(), depth);
             self.defs.insert(st.var.clone(), st.exp.clone());
@@ -525,6 +532,49 @@ impl Fuse {
             self.consumed.insert(b.clone(), names);
         }
         Some(l.body)
+    }
+
+    /// `index-stride`: `s[x]` with `s = stride k b`, `b` a build, reads
+    /// `b[x * k]`, after the check the read of `s` made: `0 <= x < n / k +
+    /// min(n % k, 1)`, `s`'s length (`k >= 1`: `stride`, or what remains of
+    /// it, checked it before).
+    fn index_stride(&mut self, out: &mut Vec<Stmt>, st: &Stmt) -> Option<Exp> {
+        let Exp::Index(Atom::Var(s), x) = &st.exp else {
+            return None;
+        };
+        let Some(Exp::Prim(Builtin::Stride, args)) = self.defs.get(s) else {
+            return None;
+        };
+        let (Some(Arg::Atom(k)), Some(Arg::Atom(Atom::Var(b)))) = (args.first(), args.get(1))
+        else {
+            return None;
+        };
+        if !matches!(self.defs.get(b), Some(Exp::Prim(Builtin::Build, _))) {
+            return None;
+        }
+        let (k, b, x) = (k.clone(), b.clone(), x.clone());
+        let mut emit = |f: &mut Self, base: &str, exp: Exp| {
+            let v = f.fresh.name(base);
+            out.push(stmt(v.clone(), Type::I64, exp, st.span));
+            Atom::Var(v)
+        };
+        let n = emit(self, "n", Exp::Dim(Atom::Var(b.clone()), 0));
+        let q = emit(self, "q", Exp::Bin(BinOp::Div, n.clone(), k.clone()));
+        let r = emit(self, "r", Exp::Bin(BinOp::Rem, n, k.clone()));
+        let one = Atom::Const(Const::I64(1));
+        let m = emit(self, "m", Exp::Math(MathFn::Min, vec![r, one]));
+        let w = emit(self, "w", Exp::Bin(BinOp::Add, q, m));
+        emit(
+            self,
+            "chk",
+            Exp::Check(Box::new(Check::new(
+                CheckKind::Index,
+                vec![x.clone(), w],
+                "",
+            ))),
+        );
+        let j = emit(self, "j", Exp::Bin(BinOp::Mul, x, k));
+        Some(Exp::Index(Atom::Var(b), j))
     }
 
     /// `index-slice`: `s[x]` with `s = b[lo:hi]`, `b` a build, reads `b[lo + x]`.

@@ -60,6 +60,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("length-to-dim", length_to_dim),
     ("dim-from-type", dim_from_type),
     ("dim-of-build", dim_of_build),
+    ("dim-of-stride", dim_of_stride),
     ("dim-through-index", dim_through_index),
     ("check-proved", check_proved),
     ("if-constant", if_constant),
@@ -322,6 +323,46 @@ fn dim_of_build(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
         },
         _ => None,
     }
+}
+
+/// `dim (stride k b) 0` is `n / k + min (n % k) 1` with `n = dim b 0` (the
+/// stride checked `k >= 1` before), and `dim (stride k b) j` is `dim b j`: so
+/// a loop over a stride's elements does not keep the stride, and the array
+/// it reads can fuse into the loop (`index-stride`).
+fn dim_of_stride(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    let Exp::Dim(a, j) = &s.exp else {
+        return None;
+    };
+    let Exp::Prim(Builtin::Stride, args) = cx.def(a)? else {
+        return None;
+    };
+    let (Arg::Atom(k), Arg::Atom(b)) = (args.first()?, args.get(1)?) else {
+        return None;
+    };
+    if *j > 0 {
+        return exp(Exp::Dim(b.clone(), *j));
+    }
+    let name = |x: &str| format!("{}_{x}", s.var);
+    let v = |x: &str| Atom::Var(name(x));
+    let st = |x: &str, e: Exp| Stmt {
+        var: name(x),
+        ty: Type::I64,
+        exp: e,
+        span: s.span,
+    };
+    Some(Rewrite::Splice(Body {
+        stmts: vec![
+            st("sn", Exp::Dim(b.clone(), 0)),
+            st("sq", Exp::Bin(BinOp::Div, v("sn"), k.clone())),
+            st("sr", Exp::Bin(BinOp::Rem, v("sn"), k.clone())),
+            st(
+                "sm",
+                Exp::Math(MathFn::Min, vec![v("sr"), Atom::Const(Const::I64(1))]),
+            ),
+            st("sw", Exp::Bin(BinOp::Add, v("sq"), v("sm"))),
+        ],
+        result: v("sw"),
+    }))
 }
 
 /// `dim (a[i]) k` is `dim a (k + 1)` (arrays are regular).
