@@ -1062,6 +1062,7 @@ impl<'a> Checker<'a> {
     /// `#[view] e`, `#[dest] e`, `#[eager] e`: `e` must elaborate to a
     /// primitive that can take the effect (dps-views Fig. 4.6); the
     /// statement is recorded with it.
+    #[inline(never)]
     fn effect(
         &mut self,
         effect: ast::Effect,
@@ -1644,6 +1645,7 @@ impl<'a> Checker<'a> {
     /// over the rows after a check of the index or slice against that
     /// dimension (so an index out of bounds is an error also where there is
     /// no row).
+    #[inline(never)]
     fn index(&mut self, a: &Expr, entries: &[IndexEntry], span: Span) -> R<(Atom, Type)> {
         let (mut arr, mut ty) = self.expr(a, None)?;
         // the dims kept so far (by slices), in front of the one indexed next
@@ -1779,6 +1781,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Index or slice dimension `p >= 1` of `arr` (see [`Checker::index`]).
+    #[inline(never)]
     fn index_at(
         &mut self,
         arr: Atom,

@@ -591,34 +591,39 @@ impl Parser {
                 })
             }
             Tok::Let | Tok::If | Tok::Backslash | Tok::Loop => self.prefix_form(),
-            Tok::HashBracket => {
-                self.bump();
-                let name = self.ident("an annotation name").map_err(|d| {
-                    d.with_help("an annotation reads `#[view] e`, `#[dest] e` or `#[eager] e`")
-                })?;
-                let close = self.expect(&Tok::RBracket, "to close the annotation")?;
-                let attr_span = start.to(close.span);
-                let Some(effect) = Effect::from_name(&name.name) else {
-                    return Err(Diagnostic::new(
-                        "E0015",
-                        name.span,
-                        format!("unknown annotation `#[{}]`", name.name),
-                    )
-                    .with_label("not an annotation")
-                    .with_help("the annotations are `#[view]` (a source view), `#[dest]` (written in place into its result) and `#[eager]` (computed into storage of its own)"));
-                };
-                self.enter()?;
-                let e = self.unary();
-                self.leave();
-                let e = e?;
-                let span = start.to(e.span);
-                Ok(Expr {
-                    kind: ExprKind::Effect(effect, attr_span, Box::new(e)),
-                    span,
-                })
-            }
+            Tok::HashBracket => self.annotated(start),
             _ => self.application(),
         }
+    }
+
+    /// `#[view] e`, `#[dest] e`, `#[eager] e` (out of line: `unary` is on
+    /// the path of every nesting level, and this frame is large).
+    #[inline(never)]
+    fn annotated(&mut self, start: Span) -> PResult<Expr> {
+        self.bump();
+        let name = self.ident("an annotation name").map_err(|d| {
+            d.with_help("an annotation reads `#[view] e`, `#[dest] e` or `#[eager] e`")
+        })?;
+        let close = self.expect(&Tok::RBracket, "to close the annotation")?;
+        let attr_span = start.to(close.span);
+        let Some(effect) = Effect::from_name(&name.name) else {
+            return Err(Diagnostic::new(
+                "E0015",
+                name.span,
+                format!("unknown annotation `#[{}]`", name.name),
+            )
+            .with_label("not an annotation")
+            .with_help("the annotations are `#[view]` (a source view), `#[dest]` (written in place into its result) and `#[eager]` (computed into storage of its own)"));
+        };
+        self.enter()?;
+        let e = self.unary();
+        self.leave();
+        let e = e?;
+        let span = start.to(e.span);
+        Ok(Expr {
+            kind: ExprKind::Effect(effect, attr_span, Box::new(e)),
+            span,
+        })
     }
 
     /// `let`, `if`, lambda and `loop`: they extend as far to the right as possible.
