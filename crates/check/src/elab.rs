@@ -1686,29 +1686,8 @@ impl<'a> Checker<'a> {
                         continue;
                     }
                     IndexEntry::Slice(s, e, k, sspan) => {
-                        let (sa, st) = match s {
-                            Some(s) => self.expr(s, Some(&Type::I64))?,
-                            None => (Atom::Const(Const::I64(0)), Type::I64),
-                        };
-                        self.unify_at(
-                            &st,
-                            &Type::I64,
-                            s.as_ref().map(|s| s.span).unwrap_or(*sspan),
-                            "in the slice start",
-                        )?;
-                        let (ea, et) = match e {
-                            Some(e) => self.expr(e, Some(&Type::I64))?,
-                            None => {
-                                let l = self.emit("t", Type::I64, Exp::Dim(arr.clone(), p), span);
-                                (l, Type::I64)
-                            }
-                        };
-                        self.unify_at(
-                            &et,
-                            &Type::I64,
-                            e.as_ref().map(|e| e.span).unwrap_or(*sspan),
-                            "in the slice end",
-                        )?;
+                        let end = Exp::Dim(arr.clone(), p);
+                        let (sa, ea) = self.slice_bounds(s, e, *sspan, end, span)?;
                         let ka = self.step(k)?;
                         (arr, ty) = self.index_at(arr, ty, p, Entry::Slice(sa, ea, ka), span)?;
                     }
@@ -1725,34 +1704,8 @@ impl<'a> Checker<'a> {
                     ty = elem;
                 }
                 IndexEntry::Slice(s, e, k, sspan) => {
-                    let (sa, st) = match s {
-                        Some(s) => self.expr(s, Some(&Type::I64))?,
-                        None => (Atom::Const(Const::I64(0)), Type::I64),
-                    };
-                    self.unify_at(
-                        &st,
-                        &Type::I64,
-                        s.as_ref().map(|s| s.span).unwrap_or(*sspan),
-                        "in the slice start",
-                    )?;
-                    let (ea, et) = match e {
-                        Some(e) => self.expr(e, Some(&Type::I64))?,
-                        None => {
-                            let l = self.emit(
-                                "t",
-                                Type::I64,
-                                Exp::Prim(Builtin::Length, vec![Arg::Atom(arr.clone())]),
-                                span,
-                            );
-                            (l, Type::I64)
-                        }
-                    };
-                    self.unify_at(
-                        &et,
-                        &Type::I64,
-                        e.as_ref().map(|e| e.span).unwrap_or(*sspan),
-                        "in the slice end",
-                    )?;
+                    let end = Exp::Prim(Builtin::Length, vec![Arg::Atom(arr.clone())]);
+                    let (sa, ea) = self.slice_bounds(s, e, *sspan, end, span)?;
                     let t = Type::array(slice_size(&sa, &ea, size, e.is_none()), elem.clone());
                     arr = self.emit("t", t.clone(), Exp::Slice(arr, sa, ea), span);
                     ty = t;
@@ -1770,6 +1723,39 @@ impl<'a> Checker<'a> {
             }
         }
         Ok((arr, ty))
+    }
+
+    /// The bounds of a slice `s:e`, elaborated (`i64`s): `s` defaults to 0,
+    /// `e` to `end` (the dimension's size).
+    fn slice_bounds(
+        &mut self,
+        s: &Option<Box<Expr>>,
+        e: &Option<Box<Expr>>,
+        sspan: Span,
+        end: Exp,
+        span: Span,
+    ) -> R<(Atom, Atom)> {
+        let (sa, st) = match s {
+            Some(s) => self.expr(s, Some(&Type::I64))?,
+            None => (Atom::Const(Const::I64(0)), Type::I64),
+        };
+        self.unify_at(
+            &st,
+            &Type::I64,
+            s.as_ref().map(|s| s.span).unwrap_or(sspan),
+            "in the slice start",
+        )?;
+        let (ea, et) = match e {
+            Some(e) => self.expr(e, Some(&Type::I64))?,
+            None => (self.emit("t", Type::I64, end, span), Type::I64),
+        };
+        self.unify_at(
+            &et,
+            &Type::I64,
+            e.as_ref().map(|e| e.span).unwrap_or(sspan),
+            "in the slice end",
+        )?;
+        Ok((sa, ea))
     }
 
     /// The step of a slice `s:e:k`, elaborated (an `i64`).

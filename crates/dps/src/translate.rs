@@ -2454,6 +2454,50 @@ fn needs_storage(e: &core::Exp) -> bool {
 }
 
 impl FunTr<'_> {
+    /// A source view of each array leaf of `src` (`view` of the leaf's
+    /// name), `extra` dims more than the leaf, bound to `names` (fresh where
+    /// missing) with the statement's leaf `shapes`: the new leaves.
+    #[allow(clippy::too_many_arguments)]
+    fn view_leaves(
+        &mut self,
+        src: &core::Atom,
+        names: &[Name],
+        shapes: &[Vec<Dim>],
+        extra: usize,
+        out: &mut Vec<Stmt>,
+        span: Span,
+        view: impl Fn(Name) -> View,
+    ) -> Result<Vec<Leaf>, Error> {
+        let ls = self.w.leaves(src, span)?;
+        let mut nl = Vec::new();
+        for (j, l) in ls.iter().enumerate() {
+            let DType::Array(p, r) = l.ty else {
+                return error(
+                    span,
+                    "internal error: a view of a scalar",
+                    "please report this",
+                );
+            };
+            let name = names.get(j).cloned().unwrap_or_else(|| self.w.fresh("x"));
+            out.push(Stmt::View {
+                var: name.clone(),
+                elem: p,
+                rank: r + extra,
+                view: view(l.name().cloned().unwrap_or_default()),
+                span,
+            });
+            self.w
+                .shapes
+                .insert(name.clone(), shapes.get(j).cloned().unwrap_or_default());
+            self.w.bind_depth(&name);
+            nl.push(Leaf {
+                atom: Atom::Var(name),
+                ty: DType::Array(p, r + extra),
+            });
+        }
+        Ok(nl)
+    }
+
     fn leaf_names(&self, s: &core::Stmt, n: usize) -> Vec<Name> {
         if n == 1 {
             vec![s.var.clone()]
@@ -2718,38 +2762,15 @@ impl FunTr<'_> {
             // Index function changes (source views), no copy.
             E::Prim(b @ (Builtin::Transpose | Builtin::Reverse), args) => {
                 let shapes = self.w.shape_exp(s)?;
-                let ls = self.w.leaves(&arg(args, 0)?, span)?;
-                let mut nl = Vec::new();
-                for (j, l) in ls.iter().enumerate() {
-                    let DType::Array(p, r) = l.ty else {
-                        return error(
-                            span,
-                            "internal error: transpose or reverse of a scalar",
-                            "please report this",
-                        );
-                    };
-                    let src = l.name().cloned().unwrap_or_default();
-                    let name = names.get(j).cloned().unwrap_or_else(|| self.w.fresh("x"));
-                    out.push(Stmt::View {
-                        var: name.clone(),
-                        elem: p,
-                        rank: r,
-                        view: if *b == Builtin::Transpose {
-                            View::Transpose(src)
-                        } else {
-                            View::Reverse(src)
-                        },
-                        span,
-                    });
-                    self.w
-                        .shapes
-                        .insert(name.clone(), shapes.get(j).cloned().unwrap_or_default());
-                    self.w.bind_depth(&name);
-                    nl.push(Leaf {
-                        atom: Atom::Var(name),
-                        ty: l.ty,
-                    });
-                }
+                let src = arg(args, 0)?;
+                let transpose = *b == Builtin::Transpose;
+                let nl = self.view_leaves(&src, &names, &shapes, 0, out, span, |x| {
+                    if transpose {
+                        View::Transpose(x)
+                    } else {
+                        View::Reverse(x)
+                    }
+                })?;
                 bind(self, nl);
             }
             // `stride k a`: every k-th row, the outer stride times k, after
@@ -2763,34 +2784,10 @@ impl FunTr<'_> {
                         span,
                     });
                 }
-                let ls = self.w.leaves(&arg(args, 1)?, span)?;
-                let mut nl = Vec::new();
-                for (j, l) in ls.iter().enumerate() {
-                    let DType::Array(p, r) = l.ty else {
-                        return error(
-                            span,
-                            "internal error: stride of a scalar",
-                            "please report this",
-                        );
-                    };
-                    let src = l.name().cloned().unwrap_or_default();
-                    let name = names.get(j).cloned().unwrap_or_else(|| self.w.fresh("x"));
-                    out.push(Stmt::View {
-                        var: name.clone(),
-                        elem: p,
-                        rank: r,
-                        view: View::Stride(k.clone(), src),
-                        span,
-                    });
-                    self.w
-                        .shapes
-                        .insert(name.clone(), shapes.get(j).cloned().unwrap_or_default());
-                    self.w.bind_depth(&name);
-                    nl.push(Leaf {
-                        atom: Atom::Var(name),
-                        ty: l.ty,
-                    });
-                }
+                let src = arg(args, 1)?;
+                let nl = self.view_leaves(&src, &names, &shapes, 0, out, span, |x| {
+                    View::Stride(k.clone(), x)
+                })?;
                 bind(self, nl);
             }
             // `replicate n a` of an array: a new outer dim of stride 0
@@ -2809,34 +2806,10 @@ impl FunTr<'_> {
                         span,
                     });
                 }
-                let ls = self.w.leaves(&arg(args, 1)?, span)?;
-                let mut nl = Vec::new();
-                for (j, l) in ls.iter().enumerate() {
-                    let DType::Array(p, r) = l.ty else {
-                        return error(
-                            span,
-                            "internal error: a replicate of scalars kept as a view",
-                            "please report this",
-                        );
-                    };
-                    let src = l.name().cloned().unwrap_or_default();
-                    let name = names.get(j).cloned().unwrap_or_else(|| self.w.fresh("x"));
-                    out.push(Stmt::View {
-                        var: name.clone(),
-                        elem: p,
-                        rank: r + 1,
-                        view: View::Replicate(n.clone(), src),
-                        span,
-                    });
-                    self.w
-                        .shapes
-                        .insert(name.clone(), shapes.get(j).cloned().unwrap_or_default());
-                    self.w.bind_depth(&name);
-                    nl.push(Leaf {
-                        atom: Atom::Var(name),
-                        ty: DType::Array(p, r + 1),
-                    });
-                }
+                let src = arg(args, 1)?;
+                let nl = self.view_leaves(&src, &names, &shapes, 1, out, span, |x| {
+                    View::Replicate(n.clone(), x)
+                })?;
                 bind(self, nl);
             }
             E::Prim(b @ (Builtin::Flatten | Builtin::Unflatten | Builtin::Split), args) => {
