@@ -28,6 +28,7 @@ fn placed_operands(p: Builtin) -> &'static [usize] {
     match p {
         Builtin::Concat => &[0, 1],
         Builtin::Pad => &[3],
+        Builtin::Rotate => &[1],
         _ => &[],
     }
 }

@@ -1077,7 +1077,7 @@ impl<'a> Checker<'a> {
                 E::Source,
                 &[Builtin::Transpose, Builtin::Reverse, Builtin::Replicate],
             ),
-            ast::Effect::Dest => (E::Dest, &[Builtin::Concat, Builtin::Pad]),
+            ast::Effect::Dest => (E::Dest, &[Builtin::Concat, Builtin::Pad, Builtin::Rotate]),
             ast::Effect::Eager => (
                 E::Eager,
                 &[
@@ -1086,6 +1086,7 @@ impl<'a> Checker<'a> {
                     Builtin::Replicate,
                     Builtin::Concat,
                     Builtin::Pad,
+                    Builtin::Rotate,
                 ],
             ),
         };
@@ -1111,9 +1112,9 @@ impl<'a> Checker<'a> {
         let Some(stmt_span) = found else {
             let what = match effect {
                 ast::Effect::View => "a `transpose`, a `reverse` or a `replicate` of an array",
-                ast::Effect::Dest => "a `++`, a `concat` or a `pad`",
+                ast::Effect::Dest => "a `++`, a `concat`, a `pad` or a `rotate`",
                 ast::Effect::Eager => {
-                    "a `transpose`, a `reverse`, a `replicate`, a `++`, a `concat` or a `pad`"
+                    "a `transpose`, a `reverse`, a `replicate`, a `++`, a `concat`, a `pad` or a `rotate`"
                 }
             };
             return self.fail(
@@ -1124,7 +1125,7 @@ impl<'a> Checker<'a> {
                 )
                 .with_label("not a primitive this annotation applies to")
                 .with_secondary(attr, "the annotation")
-                .with_help("`#[view]` applies to `transpose`, `reverse` and `replicate` of an array, `#[dest]` to `++`, `concat` and `pad`, `#[eager]` to all of them; an annotation covers the application that follows it, so an operator's operands need parentheses: `#[dest] (a ++ b)`"),
+                .with_help("`#[view]` applies to `transpose`, `reverse` and `replicate` of an array, `#[dest]` to `++`, `concat`, `pad` and `rotate`, `#[eager]` to all of them; an annotation covers the application that follows it, so an operator's operands need parentheses: `#[dest] (a ++ b)`"),
             );
         };
         self.effects.push((stmt_span, want));

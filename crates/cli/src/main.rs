@@ -590,7 +590,7 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
                 let decisions = weir_opt::lower::explain(&inlined, weir_driver::pipeline::views());
                 if decisions.is_empty() {
                     println!(
-                        "{}: no `transpose`, `reverse`, `++`/`concat` or `pad`",
+                        "{}: no `transpose`, `reverse`, `++`/`concat`, `pad` or `rotate`",
                         file.display()
                     );
                 }

@@ -80,7 +80,7 @@ pub const RULES: &[(&str, Builtin, &str)] = &[
     (
         "rotate",
         Builtin::Rotate,
-        "build n (\\i -> a[(i + k % max n 1 + n) % max n 1])",
+        "used whole: a[r:n] ++ a[0:r] with r = k mod n (a single-use build operand: its function at i + r, then at i); else build n (\\i -> a[(i + k % max n 1 + n) % max n 1])",
     ),
     (
         "reduce_by_index",
@@ -163,6 +163,25 @@ pub fn run_with(prog: &mut Program, views: crate::Views) -> bool {
                     .collect()
             }
         };
+        // (a `rotate` used whole: its two pieces copied into their places,
+        // the union of two LMADs; one read by index stays a `build`, fused
+        // into its readers)
+        let mut pieces: HashSet<Name> = HashSet::new();
+        if views != crate::Views::None {
+            let (whole, _) = whole_uses(&d.body);
+            pieces.extend(rotates_spanned(&d.body).into_iter().filter_map(|(v, _)| whole.contains(&v).then_some(v)));
+        }
+        for (var, span) in rotates_spanned(&d.body) {
+            match effects.iter().rev().find(|(s, _)| *s == span).map(|e| e.1) {
+                Some(Effect::Dest) => {
+                    pieces.insert(var);
+                }
+                Some(Effect::Eager) => {
+                    pieces.remove(&var);
+                }
+                _ => {}
+            }
+        }
         for (var, span, _) in view_prims_spanned(&d.body) {
             match forced(span) {
                 Some(true) => {
@@ -179,6 +198,8 @@ pub fn run_with(prog: &mut Program, views: crate::Views) -> bool {
             fresh: Fresh::for_fun(d),
             changed: false,
             keep,
+            pieces,
+            uses: weir_ir::visit::use_counts(d),
         };
         let body = std::mem::replace(&mut d.body, empty_body());
         d.body = cx.body(body);
@@ -193,10 +214,14 @@ struct Cx {
     changed: bool,
     /// The `transpose`/`reverse` statements kept as views (by variable).
     keep: HashSet<Name>,
+    /// The `rotate` statements written as their two pieces (by variable).
+    pieces: HashSet<Name>,
+    /// How often each variable of the function is used.
+    uses: HashMap<Name, usize>,
 }
 
-/// The views decision of every `transpose`, `reverse`, `++`/`concat` and
-/// `pad` of `prog` (after inlining, as [`run_with`] sees it): its span, the
+/// The views decision of every `transpose`, `reverse`, `++`/`concat`,
+/// `pad` and `rotate` of `prog` (after inlining, as [`run_with`] sees it): its span, the
 /// builtin, whether it is a view (a source view for `transpose`/`reverse`;
 /// pieces written in place, a destination view, for the others), and why
 /// (`weir dev --explain-views`). A source view that is a piece of a
@@ -278,6 +303,31 @@ pub fn explain(prog: &Program, views: crate::Views) -> Vec<(Span, Builtin, bool,
                 ),
             };
             out.push((span, p, keep, why.to_string()));
+        }
+        for (var, span) in rotates_spanned(&d.body) {
+            let (keep, why) = match prog.effect_at(span) {
+                Some(Effect::Dest) => (
+                    true,
+                    "its two pieces (`a[r:]`, `a[:r]`: two LMADs) written into their places, as `#[dest]` asks",
+                ),
+                Some(Effect::Eager) => (
+                    false,
+                    "computed, as `#[eager]` asks: a `build` of `a[(i + k) mod n]` (fusion may compute its elements where they are read)",
+                ),
+                _ if views == crate::Views::None => (
+                    false,
+                    "computed: --views=none (a `build` of `a[(i + k) mod n]`)",
+                ),
+                _ if whole.contains(&var) => (
+                    true,
+                    "its two pieces (`a[r:]`, `a[:r]`: two LMADs) written into their places: used whole, so copied (or computed) there with no division per element",
+                ),
+                _ => (
+                    false,
+                    "computed: read by index only, so fused into its readers (`a[(i + k) mod n]`)",
+                ),
+            };
+            out.push((span, Builtin::Rotate, keep, why.to_string()));
         }
     }
     out.sort_by_key(|(sp, ..)| (sp.file, sp.start));
@@ -593,6 +643,23 @@ impl Cx {
         let mut out = Vec::with_capacity(b.stmts.len());
         for mut st in b.stmts {
             self.nested(&mut st.exp);
+            if let Exp::Prim(Builtin::Rotate, args) = &st.exp
+                && self.pieces.contains(&st.var)
+            {
+                let args = args.clone();
+                let mut e = Emit {
+                    out: vec![],
+                    span: st.span,
+                    cx: self,
+                };
+                if let Some(exp) = rotate_pieces(&mut e, &args, &st.ty, &out) {
+                    let mut stmts = e.out;
+                    out.append(&mut stmts);
+                    out.push(Stmt { exp, ..st });
+                    self.changed = true;
+                    continue;
+                }
+            }
             if let Exp::Prim(p, args) = &st.exp
                 && RULES.iter().any(|(_, q, _)| q == p)
                 && !self.keep.contains(&st.var)
@@ -937,6 +1004,93 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
         }
         _ => return None,
     })
+}
+
+/// `rotate k a` as its two pieces, `a[r:n] ++ a[0:r]` with `r = k mod n`
+/// (in `0..n`; 0 for an empty `a`): the union of two LMADs over `a`'s
+/// memory, each piece copied into its part of the result (or computed
+/// there: `short-circuit`), with no division per element. Where `a` is a
+/// `build` of `before` used only here (a lowered `map`, ...), the pieces are
+/// two `build`s of its elements, `a`'s function at `i + r` and at `i`: each
+/// element computed once, straight into its place (a destination view); the
+/// unused `build` leaves what `dce` keeps of it (its elements' checks, in
+/// the interpreter's order, where they can fail).
+fn rotate_pieces(e: &mut Emit, args: &[Arg], ty: &Type, before: &[Stmt]) -> Option<Exp> {
+    let k = atom_arg(args.first()?)?;
+    let a = atom_arg(args.get(1)?)?;
+    let el = ty.elem().cloned()?;
+    let producer = match &a {
+        Atom::Var(v) if e.cx.uses.get(v) == Some(&1) => before
+            .iter()
+            .rev()
+            .find(|s| &s.var == v)
+            .and_then(|s| match &s.exp {
+                Exp::Prim(Builtin::Build, bargs) => match (bargs.first(), bargs.get(1)) {
+                    (Some(Arg::Atom(n)), Some(Arg::Fun(f @ Fun::Lambda(l))))
+                        if l.params.len() == 1 =>
+                    {
+                        Some((n.clone(), f.clone()))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }),
+        _ => None,
+    };
+    let n = match &producer {
+        Some((n, _)) => n.clone(),
+        None => e.len(&a),
+    };
+    let one = Atom::Const(Const::I64(1));
+    let m = e.emit("m", Type::I64, Exp::Math(MathFn::Max, vec![n.clone(), one]));
+    let r0 = e.emit("r", Type::I64, Exp::Bin(BinOp::Rem, k, m.clone()));
+    // (`r0 mod m` without overflow for any `m`, in arithmetic the shape
+    // stage follows: `max r0 0 + (min r0 0 + m) % m`)
+    let zero = Atom::Const(Const::I64(0));
+    let p = e.emit(
+        "p",
+        Type::I64,
+        Exp::Math(MathFn::Max, vec![r0.clone(), zero.clone()]),
+    );
+    let q = e.emit("q", Type::I64, Exp::Math(MathFn::Min, vec![r0, zero.clone()]));
+    let q = e.emit("q", Type::I64, Exp::Bin(BinOp::Add, q, m.clone()));
+    let q = e.emit("q", Type::I64, Exp::Bin(BinOp::Rem, q, m));
+    let r = e.emit("r", Type::I64, Exp::Bin(BinOp::Add, p, q));
+    let rest = e.emit("n", Type::I64, Exp::Bin(BinOp::Sub, n.clone(), r.clone()));
+    let piece_t = Type::Array(Size::Unknown, Box::new(el.clone()));
+    let (hi, lo) = match producer {
+        Some((_, f)) => {
+            let shifted = e.index_lambda(el.clone(), |e, i| {
+                let j = e.emit("j", Type::I64, Exp::Bin(BinOp::Add, i, r.clone()));
+                e.apply(&f, &[j], &el)
+            });
+            let hi = e.emit("hi", piece_t.clone(), build(rest, shifted));
+            let same = e.index_lambda(el.clone(), |e, i| e.apply(&f, &[i], &el));
+            let lo = e.emit("lo", piece_t, build(r, same));
+            (hi, lo)
+        }
+        None => {
+            let hi = e.emit("hi", piece_t.clone(), Exp::Slice(a.clone(), r.clone(), n));
+            let lo = e.emit("lo", piece_t, Exp::Slice(a, zero, r));
+            (hi, lo)
+        }
+    };
+    Some(Exp::Prim(Builtin::Concat, vec![Arg::Atom(hi), Arg::Atom(lo)]))
+}
+
+/// The `rotate` statements of `b` (nested included): variable and span.
+fn rotates_spanned(b: &Body) -> Vec<(Name, Span)> {
+    let mut out = Vec::new();
+    fn go(b: &Body, out: &mut Vec<(Name, Span)>) {
+        for s in &b.stmts {
+            if let Exp::Prim(Builtin::Rotate, _) = &s.exp {
+                out.push((s.var.clone(), s.span));
+            }
+            weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, out));
+        }
+    }
+    go(b, &mut out);
+    out
 }
 
 /// The size an `i64` atom stands for in a type.
