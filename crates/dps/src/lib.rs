@@ -2,12 +2,14 @@
 //! style (which still walks each statement's shape as it goes, in the shape
 //! language of `weir_shape`, asking `weir_shape::env::ShapeEnv` about sizes),
 //! the DPS IR with `alloc` scopes and destinations, its printer, parser and
-//! verifier, the allocation simplifications of Fig. 8, and the size
-//! assertions proved and shared (`checks`).
+//! verifier, the allocation simplifications of Fig. 8, the size assertions
+//! proved and shared (`checks`), and the memory of every array as a block and
+//! an LMAD index function (`mem`, funmem-lmad §3).
 
 pub mod checks;
 pub mod ir;
 pub mod materialize;
+pub mod mem;
 pub mod parse;
 pub mod print;
 pub mod shortcircuit;

@@ -132,6 +132,7 @@ struct Sizes {
     arrays: HashMap<Name, ArrDef>,
     /// The function's destinations' shapes, in terms of its parameters.
     dests: HashMap<Name, Vec<Dim>>,
+    view_ranks: HashMap<Name, usize>,
 }
 
 #[derive(Clone)]
@@ -146,6 +147,7 @@ impl Sizes {
             lets: HashMap::new(),
             arrays: HashMap::new(),
             dests: HashMap::new(),
+            view_ranks: HashMap::new(),
         };
         s.collect(stmts);
         s
@@ -162,8 +164,11 @@ impl Sizes {
                 } => {
                     self.lets.insert(var.clone(), exp.clone());
                 }
-                Stmt::View { var, view, .. } => {
+                Stmt::View {
+                    var, view, rank, ..
+                } => {
                     self.arrays.insert(var.clone(), ArrDef::View(view.clone()));
+                    self.view_ranks.insert(var.clone(), *rank);
                 }
                 Stmt::Alloc { bufs, .. } => {
                     for b in bufs {
@@ -215,6 +220,16 @@ impl Sizes {
             }
             Some(SExp::Dim(arr, k)) => self.dim(arr, *k, fuel),
             _ => Dim::Var(v.clone()),
+        }
+    }
+
+    /// The rank of array `a` (a buffer, a view, a loop's new state, a
+    /// destination).
+    fn rank(&self, a: &Name) -> Option<usize> {
+        match self.arrays.get(a) {
+            Some(ArrDef::Buf(dims)) => Some(dims.len()),
+            Some(ArrDef::View(_)) => self.view_ranks.get(a).copied(),
+            None => self.dests.get(a).map(|ds| ds.len()),
         }
     }
 
@@ -319,11 +334,12 @@ fn short_circuit_once(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
                 plan_for(b, body, &strided, &sizes, &grown, &loop_arrays)
                     .filter(|p| {
                         !matches!(&body.stmts[p.copy], Stmt::Copy { span, .. } if fresh.eager.contains(span))
+                            && !p.via.is_some_and(|s| fresh.eager.contains(&s))
                     })
                     .map(|p| (bi, p))
             });
             if let Some((bi, plan)) = found {
-                apply(scope, bi, plan);
+                apply(scope, bi, plan, fresh);
                 done = true;
                 return true;
             }
@@ -365,6 +381,14 @@ struct Plan {
     first: usize,
     /// The view the buffer becomes.
     view: View,
+    /// The copy is of a reshape of the buffer (a `flatten` or `unflatten`
+    /// of it, written in place): the placed view, of the part's rank, is
+    /// reshaped back to the buffer's dims. Where the part is all of `d`
+    /// (`Some(d)` with `hi` missing), its length `dim d 0` is computed there.
+    reshape: Option<(Option<Name>, usize)>,
+    /// The span of the reshape copied from (a `flatten`, `unflatten`
+    /// computed eagerly under `--views=none` is never short-circuited).
+    via: Option<Span>,
     /// Statements to move in front of it: the view of the storage written
     /// into, when it is made in the scope after `first`.
     moves: Vec<usize>,
@@ -382,21 +406,35 @@ fn plan_for(
     if b.grown || !b.when.is_empty() || grown.contains(&b.var) || loop_arrays.contains(&b.var) {
         return None;
     }
-    // the one copy out of `b`, at the top level of the body, after which
-    // `b` is dead
-    let c = body
+    // the one copy out of `b` (or out of a reshape of `b`, a `flatten` or an
+    // `unflatten` of it), at the top level of the body, after which `b` is
+    // dead
+    let reshaped: Vec<&Name> = body
         .stmts
         .iter()
-        .position(|s| matches!(s, Stmt::Copy { src, .. } if *src == b.var))?;
-    let Stmt::Copy { dest: v, .. } = &body.stmts[c] else {
+        .filter_map(|s| match s {
+            Stmt::View {
+                var,
+                view: View::Reshape(x, _),
+                ..
+            } if *x == b.var => Some(var),
+            _ => None,
+        })
+        .collect();
+    let c = body.stmts.iter().position(
+        |s| matches!(s, Stmt::Copy { src, .. } if *src == b.var || reshaped.contains(&src)),
+    )?;
+    let Stmt::Copy { dest: v, src, .. } = &body.stmts[c] else {
         return None;
     };
-    if mentions(&body.stmts[c + 1..], &b.var)
-        || body
-            .results
-            .iter()
-            .any(|r| matches!(r, Atom::Var(x) if *x == b.var))
-    {
+    let through_reshape = *src != b.var;
+    if [&b.var, src].iter().any(|x| {
+        mentions(&body.stmts[c + 1..], x)
+            || body
+                .results
+                .iter()
+                .any(|r| matches!(r, Atom::Var(y) if y == *x))
+    }) {
         return None;
     }
     // where `b` is first written: a statement of the body (not a branch of
@@ -426,6 +464,11 @@ fn plan_for(
         View::Alias(d) => (d, vec![]),
         _ => return None,
     };
+    // (all of `d` is a part of it only for a reshape: a plain copy of a
+    // buffer into all of its destination is the translation's to avoid)
+    if matches!(view, View::Alias(_)) && !through_reshape {
+        return None;
+    }
     if strided.contains(d) || strided.contains(v) || d == &b.var {
         return None;
     }
@@ -477,12 +520,30 @@ fn plan_for(
     if grown.contains(&root) || loop_arrays.contains(&root) || loop_arrays.contains(d) {
         return None;
     }
-    // `b`'s dims are `v`'s
-    for (k, dk) in b.dims.iter().enumerate() {
-        let want = sizes.dim(v, k, FUEL);
-        let got = sizes.atom(dk, FUEL);
+    // `b`'s dims are `v`'s (through a reshape: as many elements, the
+    // product of its dims that of `v`'s, so the reshape back cannot fail)
+    let mut via = None;
+    if through_reshape {
+        let Some(Stmt::View { rank, span, .. }) = body.stmts[..c]
+            .iter()
+            .find(|s| matches!(s, Stmt::View { var, .. } if var == src))
+        else {
+            return None;
+        };
+        let prod = |ds: Vec<Dim>| ds.into_iter().fold(Dim::Const(1), Dim::times);
+        let got = prod(b.dims.iter().map(|d| sizes.atom(d, FUEL)).collect());
+        let want = prod((0..*rank).map(|k| sizes.dim(v, k, FUEL)).collect());
         if !weir_shape::dim::same_dim(&got, &want) {
             return None;
+        }
+        via = Some(*span);
+    } else {
+        for (k, dk) in b.dims.iter().enumerate() {
+            let want = sizes.dim(v, k, FUEL);
+            let got = sizes.atom(dk, FUEL);
+            if !weir_shape::dim::same_dim(&got, &want) {
+                return None;
+            }
         }
     }
     // nothing before the copy reads `d`'s storage
@@ -491,15 +552,28 @@ fn plan_for(
             return None;
         }
     }
-    // the part, as a placed view: `d[lo:hi]`, or all of `d`
-    let (part, lo, hi) = match &view {
-        View::Slice(d, lo, hi) => (d.clone(), lo.clone(), hi.clone()),
+    // the part, as a placed view: `d[lo:hi]`, or all of `d` (`hi` computed
+    // where the view is made)
+    let (part, lo, hi, whole) = match &view {
+        View::Slice(d, lo, hi) => (d.clone(), lo.clone(), hi.clone(), None),
+        View::Alias(d) => (
+            d.clone(),
+            Atom::Const(Const::I64(0)),
+            Atom::Const(Const::I64(0)),
+            Some(d.clone()),
+        ),
         _ => return None,
     };
+    let part_rank = sizes.rank(&part);
     Some(Plan {
         copy: c,
         first,
         view: View::Placed { part, lo, hi, root },
+        reshape: match through_reshape {
+            false => None,
+            true => Some((whole, part_rank?)),
+        },
+        via,
         moves: {
             size_moves.sort_unstable();
             size_moves.dedup();
@@ -590,20 +664,51 @@ fn reads_root(s: &Stmt, root: &Name, sizes: &Sizes) -> bool {
             .any(|b| b.iter().any(|t| reads_root(t, root, sizes)))
 }
 
-fn apply(scope: &mut Stmt, bi: usize, plan: Plan) {
+fn apply(scope: &mut Stmt, bi: usize, plan: Plan, fresh: &mut Fresh) {
     let Stmt::Alloc { bufs, body, .. } = scope else {
         return;
     };
     let b = bufs.remove(bi);
     let _ = plan.copy;
     let mut front: Vec<Stmt> = plan.moves.iter().map(|&k| body.stmts[k].clone()).collect();
-    front.push(Stmt::View {
-        var: b.var.clone(),
-        elem: b.elem,
-        rank: b.dims.len(),
-        view: plan.view,
-        span: b.span,
-    });
+    match plan.reshape {
+        None => front.push(Stmt::View {
+            var: b.var.clone(),
+            elem: b.elem,
+            rank: b.dims.len(),
+            view: plan.view,
+            span: b.span,
+        }),
+        Some((whole, part_rank)) => {
+            // (the part, of its storage's rank, reshaped to the buffer's dims)
+            let mut view = plan.view;
+            if let (Some(d), View::Placed { hi, .. }) = (whole, &mut view) {
+                let n = fresh.name();
+                front.push(Stmt::Let {
+                    var: n.clone(),
+                    ty: PrimType::I64,
+                    exp: SExp::Dim(d, 0),
+                    span: b.span,
+                });
+                *hi = Atom::Var(n);
+            }
+            let p = fresh.name();
+            front.push(Stmt::View {
+                var: p.clone(),
+                elem: b.elem,
+                rank: part_rank,
+                view,
+                span: b.span,
+            });
+            front.push(Stmt::View {
+                var: b.var.clone(),
+                elem: b.elem,
+                rank: b.dims.len(),
+                view: View::Reshape(p, b.dims.clone()),
+                span: b.span,
+            });
+        }
+    }
     let mut kept = Vec::new();
     for (k, s) in std::mem::take(&mut body.stmts).into_iter().enumerate() {
         if k == plan.first {

@@ -68,7 +68,7 @@ pub struct Fresh {
 }
 
 impl Fresh {
-    fn name(&mut self) -> Name {
+    pub(crate) fn name(&mut self) -> Name {
         self.n += 1;
         format!("hz{}", self.n)
     }

@@ -38,6 +38,13 @@ fn verify(p: &Program, dense: bool) -> Result<(), Vec<String>> {
             },
         };
         v.block(&mut env, &f.body);
+        // (what the backend addresses as dense is, by the index-function
+        // algebra, row-major)
+        if dense {
+            for e in crate::mem::check_dense(f) {
+                v.err(e);
+            }
+        }
         let scalars = f
             .results
             .iter()

@@ -246,6 +246,10 @@ pub fn all_passes() -> Vec<(&'static str, &'static str)> {
             "dps-simplify",
             "the DPS IR after the allocation simplifications (Fig. 8)",
         ),
+        (
+            "mem",
+            "the memory of every array of the final DPS IR: its block and its LMAD index function (funmem-lmad §3)",
+        ),
     ]);
     v
 }
@@ -271,6 +275,11 @@ pub fn dump_after(c: &Compiled, pass: &str) -> Option<Result<String, String>> {
         "dps-simplify" => Some(
             to_dps(c, true)
                 .map(|p| weir_dps::print::program_to_string(&p))
+                .map_err(|e| e.render(false)),
+        ),
+        "mem" => Some(
+            to_dps(c, true)
+                .map(|p| weir_dps::mem::program_to_string(&p))
                 .map_err(|e| e.render(false)),
         ),
         p if weir_opt::pass_names().iter().any(|(n, _)| *n == p) => {
@@ -371,7 +380,8 @@ pub fn to_dps_partial(
                 err = Some(e);
             }
         };
-        // (the `++`s computed eagerly: `pad`s are `++`s by now)
+        // (the `++`s computed eagerly, `pad`s are `++`s by now, and the
+        // flattens and unflattens)
         let mut eager = std::collections::HashSet::new();
         fn concats(
             b: &weir_ir::Body,
@@ -379,8 +389,13 @@ pub fn to_dps_partial(
             out: &mut std::collections::HashSet<weir_ir::Span>,
         ) {
             for s in &b.stmts {
-                if let weir_ir::Exp::Prim(weir_ir::Builtin::Concat | weir_ir::Builtin::Pad, _) =
-                    &s.exp
+                if let weir_ir::Exp::Prim(
+                    weir_ir::Builtin::Concat
+                    | weir_ir::Builtin::Pad
+                    | weir_ir::Builtin::Flatten
+                    | weir_ir::Builtin::Unflatten,
+                    _,
+                ) = &s.exp
                     && core.effect_at(s.span) == Some(weir_ir::Effect::Eager)
                 {
                     out.insert(s.span);

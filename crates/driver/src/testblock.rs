@@ -79,15 +79,17 @@ pub const STRUCTURE: &[(&str, &str)] = &[
     ("check", "size checks left at run time"),
 ];
 
-/// The arrays placed in their consumer's storage (a copy from one into its
-/// part copies nothing, and is not counted).
+/// The arrays placed in their consumer's storage, and the reshapes of them
+/// (a copy from one into its part copies nothing, and is not counted).
 fn placed_views(stmts: &[weir_dps::ir::Stmt], out: &mut Vec<String>) {
+    use weir_dps::ir::View;
     for s in stmts {
-        if let weir_dps::ir::Stmt::View {
-            var,
-            view: weir_dps::ir::View::Placed { .. },
-            ..
-        } = s
+        if let weir_dps::ir::Stmt::View { var, view, .. } = s
+            && match view {
+                View::Placed { .. } => true,
+                View::Reshape(x, _) | View::Alias(x) => out.contains(x),
+                _ => false,
+            }
         {
             out.push(var.clone());
         }

@@ -728,3 +728,24 @@ fn a_stride_of_a_map_fuses_into_its_reader() {
         print_def(f)
     );
 }
+
+/// `involution`: a transpose of a transpose, and a reverse of a reverse, is
+/// the array itself (with the rule off, both primitives stay: they are used
+/// whole, so they are views).
+#[test]
+fn a_transpose_of_a_transpose_is_the_array() {
+    for src in [
+        "entry f [n][m] (a: [n][m]f64) : [n][m]f64 = transpose (transpose a)",
+        "entry f [n] (a: [n]f64) : [n]f64 = reverse (reverse a)",
+    ] {
+        let c = weir_driver::compile_source("i.weir", src)
+            .unwrap_or_else(|e| panic!("{}", e.render(false)));
+        let f = def(&c.optimized, "f");
+        let cs = census_of(f);
+        assert!(
+            !cs.prims.contains(&Builtin::Transpose) && !cs.prims.contains(&Builtin::Reverse),
+            "{src}\n{}",
+            print_def(f)
+        );
+    }
+}

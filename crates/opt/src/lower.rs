@@ -121,8 +121,10 @@ pub fn run_with(prog: &mut Program, views: crate::Views) -> bool {
         let mut eager = Vec::new();
         for d in &prog.defs {
             for (span, p) in prims_with_spans(&d.body) {
-                if matches!(p, Builtin::Concat | Builtin::Pad)
-                    && prog.effect_at(span) != Some(Effect::Dest)
+                if matches!(
+                    p,
+                    Builtin::Concat | Builtin::Pad | Builtin::Flatten | Builtin::Unflatten
+                ) && prog.effect_at(span) != Some(Effect::Dest)
                 {
                     eager.push((span, Effect::Eager));
                 }
@@ -169,7 +171,11 @@ pub fn run_with(prog: &mut Program, views: crate::Views) -> bool {
         let mut pieces: HashSet<Name> = HashSet::new();
         if views != crate::Views::None {
             let (whole, _) = whole_uses(&d.body);
-            pieces.extend(rotates_spanned(&d.body).into_iter().filter_map(|(v, _)| whole.contains(&v).then_some(v)));
+            pieces.extend(
+                rotates_spanned(&d.body)
+                    .into_iter()
+                    .filter_map(|(v, _)| whole.contains(&v).then_some(v)),
+            );
         }
         for (var, span) in rotates_spanned(&d.body) {
             match effects.iter().rev().find(|(s, _)| *s == span).map(|e| e.1) {
@@ -1052,7 +1058,11 @@ fn rotate_pieces(e: &mut Emit, args: &[Arg], ty: &Type, before: &[Stmt]) -> Opti
         Type::I64,
         Exp::Math(MathFn::Max, vec![r0.clone(), zero.clone()]),
     );
-    let q = e.emit("q", Type::I64, Exp::Math(MathFn::Min, vec![r0, zero.clone()]));
+    let q = e.emit(
+        "q",
+        Type::I64,
+        Exp::Math(MathFn::Min, vec![r0, zero.clone()]),
+    );
     let q = e.emit("q", Type::I64, Exp::Bin(BinOp::Add, q, m.clone()));
     let q = e.emit("q", Type::I64, Exp::Bin(BinOp::Rem, q, m));
     let r = e.emit("r", Type::I64, Exp::Bin(BinOp::Add, p, q));
@@ -1075,7 +1085,10 @@ fn rotate_pieces(e: &mut Emit, args: &[Arg], ty: &Type, before: &[Stmt]) -> Opti
             (hi, lo)
         }
     };
-    Some(Exp::Prim(Builtin::Concat, vec![Arg::Atom(hi), Arg::Atom(lo)]))
+    Some(Exp::Prim(
+        Builtin::Concat,
+        vec![Arg::Atom(hi), Arg::Atom(lo)],
+    ))
 }
 
 /// The `rotate` statements of `b` (nested included): variable and span.

@@ -61,6 +61,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("dim-from-type", dim_from_type),
     ("dim-of-build", dim_of_build),
     ("dim-of-stride", dim_of_stride),
+    ("involution", involution),
     ("dim-through-index", dim_through_index),
     ("check-proved", check_proved),
     ("if-constant", if_constant),
@@ -329,6 +330,26 @@ fn dim_of_build(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
 /// stride checked `k >= 1` before), and `dim (stride k b) j` is `dim b j`: so
 /// a loop over a stride's elements does not keep the stride, and the array
 /// it reads can fuse into the loop (`index-stride`).
+/// `transpose (transpose a)` and `reverse (reverse a)` are `a` (the same
+/// elements and dims, empty arrays' inner dims included): no view of a view,
+/// and a plain copy where the result is copied.
+fn involution(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    let Exp::Prim(p @ (Builtin::Transpose | Builtin::Reverse), args) = &s.exp else {
+        return None;
+    };
+    let Exp::Prim(q, inner) = cx.def(match args.first()? {
+        Arg::Atom(a) => a,
+        Arg::Fun(_) => return None,
+    })?
+    else {
+        return None;
+    };
+    match (q == p, inner.first()) {
+        (true, Some(Arg::Atom(a))) => atom(a.clone()),
+        _ => None,
+    }
+}
+
 fn dim_of_stride(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
     let Exp::Dim(a, j) = &s.exp else {
         return None;
