@@ -785,7 +785,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
     }
     let _ = writeln!(
         s,
-        "/* Entry point `{}`: writes its results into the caller's buffers, whose dims\n   must be exactly those of weir_{n}_shape (all of them are checked); returns 0,\n   or 1 with weir_error(ctx) set. */",
+        "/* Entry point `{}`: writes its results into the caller's buffers, whose dims\n   must be exactly those of weir_{n}_shape (all of them are checked); returns 0,\n   or 1 with weir_error(ctx) set. Every array, argument or result, is a pointer\n   to its first element followed by its dims: dense and row-major (element\n   [i][j] of an n x m array at p[i * m + j]), no strides (a strided view must\n   be copied by the caller); arguments may share memory with each other but not\n   with a result (checked). */",
         e.name,
     );
     for (d, j, k) in &e.sizes {

@@ -136,9 +136,10 @@ enum Cmd {
         #[arg(long, required_unless_present = "explain_views")]
         dump_after: Option<String>,
         /// Say, for every `transpose` and `reverse`, whether it is a view of
-        /// its argument's memory or computed, for every `++` and `pad`
-        /// whether its pieces are written in place, and why (under `--views`
-        /// and the program's `#[view]`/`#[dest]`/`#[eager]` annotations).
+        /// its argument's memory or computed, for every `++`, `pad`,
+        /// `flatten`, `unflatten` and `rotate` whether its pieces are written
+        /// in place, and why (under `--views` and the program's
+        /// `#[view]`/`#[dest]`/`#[eager]` annotations).
         #[arg(long)]
         explain_views: bool,
         file: Option<PathBuf>,
@@ -590,7 +591,7 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
                 let decisions = weir_opt::lower::explain(&inlined, weir_driver::pipeline::views());
                 if decisions.is_empty() {
                     println!(
-                        "{}: no `transpose`, `reverse`, `++`/`concat`, `pad` or `rotate`",
+                        "{}: no `transpose`, `reverse`, `++`/`concat`, `pad`, `flatten`, `unflatten` or `rotate`",
                         file.display()
                     );
                 }

@@ -80,7 +80,7 @@ pub const RULES: &[(&str, Builtin, &str)] = &[
     (
         "rotate",
         Builtin::Rotate,
-        "used whole: a[r:n] ++ a[0:r] with r = k mod n (a single-use build operand: its function at i + r, then at i); else build n (\\i -> a[(i + k % max n 1 + n) % max n 1])",
+        "used whole: a[r:n] ++ a[0:r] with r = k mod n (a single-use build operand: its function at i + r, then at i); else r = k mod n once, then build n (\\i -> let t = i + r in a[if t - n < 0 then t else t - n])",
     ),
     (
         "reduce_by_index",
@@ -227,7 +227,7 @@ struct Cx {
 }
 
 /// The views decision of every `transpose`, `reverse`, `++`/`concat`,
-/// `pad` and `rotate` of `prog` (after inlining, as [`run_with`] sees it): its span, the
+/// `pad`, `flatten`/`unflatten` and `rotate` of `prog` (after inlining, as [`run_with`] sees it): its span, the
 /// builtin, whether it is a view (a source view for `transpose`/`reverse`;
 /// pieces written in place, a destination view, for the others), and why
 /// (`weir dev --explain-views`). A source view that is a piece of a
@@ -307,6 +307,23 @@ pub fn explain(prog: &Program, views: crate::Views) -> Vec<(Span, Builtin, bool,
                     true,
                     "pieces written in place: a destination view (where the interpreter's order of errors allows)",
                 ),
+            };
+            out.push((span, p, keep, why.to_string()));
+        }
+        for (span, p) in prims_with_spans(&d.body) {
+            if !matches!(p, Builtin::Flatten | Builtin::Unflatten) || !seen.insert(span) {
+                continue;
+            }
+            let (keep, why) = if views == crate::Views::None {
+                (
+                    false,
+                    "its argument computed into storage of its own and copied: --views=none",
+                )
+            } else {
+                (
+                    true,
+                    "an argument computed into storage of its own is computed straight into the consumer's storage through the inverse reshape (a destination view), where the element counts are provably equal; a view of its argument otherwise",
+                )
             };
             out.push((span, p, keep, why.to_string()));
         }
@@ -967,18 +984,37 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
             Exp::Proj(r, 1)
         }
         Rotate => {
-            // `r[i] = a[(i + k) mod n]`; the divisor is at least 1, so the body
-            // cannot fail (it runs only when n > 0, where `max n 1` is n).
+            // `r[i] = a[(i + k) mod n]`: `r = k mod n` once, in `0..n`
+            // (`rotate_shift`), then per element `t = i + r` and `t - n`
+            // where `t >= n`: a comparison, no division. The body cannot
+            // fail (it runs only when n > 0).
             let k = atom_arg(&args[0])?;
             let a = atom_arg(&args[1])?;
             let n = e.len(&a);
+            let r = rotate_shift(e, &k, &n);
             let l = e.index_lambda(el, |e, i| {
-                let one = Atom::Const(Const::I64(1));
-                let m = e.emit("m", Type::I64, Exp::Math(MathFn::Max, vec![n.clone(), one]));
-                let r = e.emit("r", Type::I64, Exp::Bin(BinOp::Rem, k.clone(), m.clone()));
-                let t = e.emit("t", Type::I64, Exp::Bin(BinOp::Add, i, r));
-                let u = e.emit("u", Type::I64, Exp::Bin(BinOp::Add, t, n.clone()));
-                let j = e.emit("j", Type::I64, Exp::Bin(BinOp::Rem, u, m));
+                let t = e.emit("t", Type::I64, Exp::Bin(BinOp::Add, i, r.clone()));
+                let u = e.emit("u", Type::I64, Exp::Bin(BinOp::Sub, t.clone(), n.clone()));
+                let below = e.emit(
+                    "lt",
+                    Type::BOOL,
+                    Exp::Bin(BinOp::Lt, u.clone(), Atom::Const(Const::I64(0))),
+                );
+                let j = e.emit(
+                    "j",
+                    Type::I64,
+                    Exp::If(
+                        below,
+                        Body {
+                            stmts: vec![],
+                            result: t,
+                        },
+                        Body {
+                            stmts: vec![],
+                            result: u,
+                        },
+                    ),
+                );
                 idx(e, &a, &j)
             });
             build(n, l)
@@ -1047,25 +1083,7 @@ fn rotate_pieces(e: &mut Emit, args: &[Arg], ty: &Type, before: &[Stmt]) -> Opti
         Some((n, _)) => n.clone(),
         None => e.len(&a),
     };
-    let one = Atom::Const(Const::I64(1));
-    let m = e.emit("m", Type::I64, Exp::Math(MathFn::Max, vec![n.clone(), one]));
-    let r0 = e.emit("r", Type::I64, Exp::Bin(BinOp::Rem, k, m.clone()));
-    // (`r0 mod m` without overflow for any `m`, in arithmetic the shape
-    // stage follows: `max r0 0 + (min r0 0 + m) % m`)
-    let zero = Atom::Const(Const::I64(0));
-    let p = e.emit(
-        "p",
-        Type::I64,
-        Exp::Math(MathFn::Max, vec![r0.clone(), zero.clone()]),
-    );
-    let q = e.emit(
-        "q",
-        Type::I64,
-        Exp::Math(MathFn::Min, vec![r0, zero.clone()]),
-    );
-    let q = e.emit("q", Type::I64, Exp::Bin(BinOp::Add, q, m.clone()));
-    let q = e.emit("q", Type::I64, Exp::Bin(BinOp::Rem, q, m));
-    let r = e.emit("r", Type::I64, Exp::Bin(BinOp::Add, p, q));
+    let r = rotate_shift(e, &k, &n);
     let rest = e.emit("n", Type::I64, Exp::Bin(BinOp::Sub, n.clone(), r.clone()));
     let piece_t = Type::Array(Size::Unknown, Box::new(el.clone()));
     let (hi, lo) = match producer {
@@ -1081,7 +1099,7 @@ fn rotate_pieces(e: &mut Emit, args: &[Arg], ty: &Type, before: &[Stmt]) -> Opti
         }
         None => {
             let hi = e.emit("hi", piece_t.clone(), Exp::Slice(a.clone(), r.clone(), n));
-            let lo = e.emit("lo", piece_t, Exp::Slice(a, zero, r));
+            let lo = e.emit("lo", piece_t, Exp::Slice(a, Atom::Const(Const::I64(0)), r));
             (hi, lo)
         }
     };
@@ -1089,6 +1107,26 @@ fn rotate_pieces(e: &mut Emit, args: &[Arg], ty: &Type, before: &[Stmt]) -> Opti
         Builtin::Concat,
         vec![Arg::Atom(hi), Arg::Atom(lo)],
     ))
+}
+
+/// `k mod n` of a `rotate` of `n` rows, in `0..n` (0 for `n = 0`): `r0 = k %
+/// m` with `m = max n 1`, then `max r0 0 + (min r0 0 + m) % m` (no overflow
+/// for any `m`, in arithmetic the shape stage follows, so a rotate's pieces
+/// in a `map` keep a known row size).
+fn rotate_shift(e: &mut Emit, k: &Atom, n: &Atom) -> Atom {
+    let one = Atom::Const(Const::I64(1));
+    let m = e.emit("m", Type::I64, Exp::Math(MathFn::Max, vec![n.clone(), one]));
+    let r0 = e.emit("r", Type::I64, Exp::Bin(BinOp::Rem, k.clone(), m.clone()));
+    let zero = Atom::Const(Const::I64(0));
+    let p = e.emit(
+        "p",
+        Type::I64,
+        Exp::Math(MathFn::Max, vec![r0.clone(), zero.clone()]),
+    );
+    let q = e.emit("q", Type::I64, Exp::Math(MathFn::Min, vec![r0, zero]));
+    let q = e.emit("q", Type::I64, Exp::Bin(BinOp::Add, q, m.clone()));
+    let q = e.emit("q", Type::I64, Exp::Bin(BinOp::Rem, q, m));
+    e.emit("r", Type::I64, Exp::Bin(BinOp::Add, p, q))
 }
 
 /// The `rotate` statements of `b` (nested included): variable and span.
