@@ -159,6 +159,72 @@ impl Facts {
         }
     }
 
+    /// The facts in a branch of an `if` on `cond`, taken when `cond` is
+    /// `taken`: where `cond` is a comparison of two `i64`s, what it says as
+    /// a linear form `>= 0` (`x < y` taken: `y - x - 1 >= 0`; not taken:
+    /// `x - y >= 0`).
+    pub fn branch(&self, cond: &Atom, taken: bool) -> Facts {
+        let mut f = self.clone();
+        let Atom::Var(c) = cond else { return f };
+        let Some(Exp::Bin(op, x, y)) = self.defs.get(c) else {
+            return f;
+        };
+        if self.ty(x) != Type::I64 || self.ty(y) != Type::I64 {
+            return f;
+        }
+        let (Some(lx), Some(ly)) = (self.lin(x), self.lin(y)) else {
+            return f;
+        };
+        // (only where the linear forms are the values: no arithmetic on them
+        // can have wrapped)
+        if !self.exact(&lx) || !self.exact(&ly) {
+            return f;
+        }
+        // (each as `a - b + k >= 0`)
+        let fact = match (op, taken) {
+            (BinOp::Lt, true) | (BinOp::Ge, false) => ly.sub(&lx).and_then(|d| d.plus(-1)),
+            (BinOp::Lt, false) | (BinOp::Ge, true) => lx.sub(&ly),
+            (BinOp::Le, true) | (BinOp::Gt, false) => ly.sub(&lx),
+            (BinOp::Le, false) | (BinOp::Gt, true) => lx.sub(&ly).and_then(|d| d.plus(-1)),
+            _ => None,
+        };
+        f.nonneg_lins.extend(fact);
+        f
+    }
+
+    /// Is `l` the value it stands for, whatever the program's data: one
+    /// variable or a constant; or at most three terms with coefficients ±1
+    /// and a constant within ±2^32, each term a length, a loop counter, a
+    /// size parameter, or a variable known to lie between 0 and a sum of
+    /// those (`assert_nonneg v` and `assert_nonneg (n - v)`, say). Lengths
+    /// and counters are far below 2^60, so no sum of such terms wraps.
+    /// Arithmetic on a variable of the data (`k + 1`) is not: it may have
+    /// wrapped, and its linear form then differs from its value.
+    fn exact(&self, l: &Lin) -> bool {
+        let base = |t: &Term| match t {
+            Term::Dim(..) => true,
+            Term::Var(v) => self.nonneg.contains(v) || self.counters.contains_key(v),
+        };
+        let bounded = |t: &Term| {
+            base(t)
+                || (self.nonneg(&Lin::term(t.clone()))
+                    && self.nonneg_lins.iter().any(|k| {
+                        k.terms.get(t) == Some(&-1)
+                            && k.c.unsigned_abs() <= MAX_CONST.unsigned_abs()
+                            && k.terms.len() <= 3
+                            && k.terms.iter().all(|(u, c)| u == t || (*c == 1 && base(u)))
+                    }))
+        };
+        // (one variable as it is, or a constant, is its value; wrapping
+        // arithmetic agrees with the linear form modulo 2^64, so a form whose
+        // value is within range is the value)
+        let single = l.c == 0 && l.terms.len() == 1 && l.terms.values().all(|c| *c == 1);
+        single
+            || (l.terms.len() <= 3
+                && l.c.unsigned_abs() <= MAX_CONST.unsigned_abs()
+                && l.terms.iter().all(|(t, c)| c.abs() == 1 && bounded(t)))
+    }
+
     /// A parameter of a lambda or loop about to be entered.
     pub fn param(&mut self, n: &str, t: &Type) {
         self.types.insert(n.to_string(), t.clone());
@@ -176,9 +242,9 @@ impl Facts {
     pub fn enter(&self, e: &Exp) -> Vec<Facts> {
         let mut out = Vec::new();
         match e {
-            Exp::If(..) => {
-                out.push(self.clone());
-                out.push(self.clone());
+            Exp::If(c, ..) => {
+                out.push(self.branch(c, true));
+                out.push(self.branch(c, false));
             }
             Exp::Call(_, args) => {
                 for a in args {
@@ -412,13 +478,33 @@ impl Facts {
         self.lin(a).is_some_and(|l| self.nonneg(&l))
     }
 
-    /// `0 <= i < n` for the lengths `n`.
+    /// `0 <= i < n` for the lengths `n`. An `i` chosen by an `if` (`if c
+    /// then t else u`) is in bounds when each branch's value is, with what
+    /// the branch's condition says.
     pub fn prove_index(&self, i: &Atom, n: &Lin) -> bool {
+        self.prove_index_fuel(i, n, 4)
+    }
+
+    fn prove_index_fuel(&self, i: &Atom, n: &Lin, fuel: usize) -> bool {
         let Some(li) = self.lin(i) else { return false };
-        self.nonneg(&li)
+        let linear = self.nonneg(&li)
             && n.sub(&li)
                 .and_then(|d| d.plus(-1))
-                .is_some_and(|d| self.nonneg(&d))
+                .is_some_and(|d| self.nonneg(&d));
+        if linear || fuel == 0 {
+            return linear;
+        }
+        let Atom::Var(v) = i else { return false };
+        let Some(Exp::If(c, t, e)) = self.defs.get(v) else {
+            return false;
+        };
+        [(t, true), (e, false)].into_iter().all(|(b, taken)| {
+            let mut f = self.branch(c, taken);
+            for st in &b.stmts {
+                f.add(st);
+            }
+            f.prove_index_fuel(&b.result, n, fuel - 1)
+        })
     }
 
     /// `0 <= s <= e <= n`.

@@ -80,7 +80,7 @@ pub const RULES: &[(&str, Builtin, &str)] = &[
     (
         "rotate",
         Builtin::Rotate,
-        "used whole: a[r:n] ++ a[0:r] with r = k mod n (a single-use build operand: its function at i + r, then at i); else r = k mod n once, then build n (\\i -> let t = i + r in a[if t - n < 0 then t else t - n])",
+        "used whole: a[r:n] ++ a[0:r] with r = k mod n (a single-use build operand: its function at i + r, then at i); else r = k mod n and s = n - r once, then build n (\\i -> a[if i < s then i + r else i - s])",
     ),
     (
         "reduce_by_index",
@@ -985,33 +985,55 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
         }
         Rotate => {
             // `r[i] = a[(i + k) mod n]`: `r = k mod n` once, in `0..n`
-            // (`rotate_shift`), then per element `t = i + r` and `t - n`
-            // where `t >= n`: a comparison, no division. The body cannot
-            // fail (it runs only when n > 0).
+            // (`rotate_shift`), and `s = n - r`, then per element `a[i + r]`
+            // where `i < s`, else `a[i - s]`: a comparison, no division. The
+            // body cannot fail (it runs only when n > 0); the two checks of
+            // `r` and `s` never fail either, and tell the optimizer (`facts`)
+            // that both indices are in bounds, so no check is left per element.
             let k = atom_arg(&args[0])?;
             let a = atom_arg(&args[1])?;
             let n = e.len(&a);
             let r = rotate_shift(e, &k, &n);
-            let l = e.index_lambda(el, |e, i| {
-                let t = e.emit("t", Type::I64, Exp::Bin(BinOp::Add, i, r.clone()));
-                let u = e.emit("u", Type::I64, Exp::Bin(BinOp::Sub, t.clone(), n.clone()));
-                let below = e.emit(
-                    "lt",
-                    Type::BOOL,
-                    Exp::Bin(BinOp::Lt, u.clone(), Atom::Const(Const::I64(0))),
+            let s = e.emit("s", Type::I64, Exp::Bin(BinOp::Sub, n.clone(), r.clone()));
+            for x in [&r, &s] {
+                e.emit(
+                    "chk",
+                    Type::I64,
+                    Exp::Check(Box::new(Check::new(
+                        CheckKind::NonNeg,
+                        vec![x.clone()],
+                        "rotate",
+                    ))),
                 );
+            }
+            let l = e.index_lambda(el, |e, i| {
+                let below = e.emit("lt", Type::BOOL, Exp::Bin(BinOp::Lt, i.clone(), s.clone()));
+                let t = e.cx.fresh.name("t");
+                let u = e.cx.fresh.name("u");
+                e.cx.env.insert(t.clone(), Type::I64);
+                e.cx.env.insert(u.clone(), Type::I64);
                 let j = e.emit(
                     "j",
                     Type::I64,
                     Exp::If(
                         below,
                         Body {
-                            stmts: vec![],
-                            result: t,
+                            stmts: vec![stmt(
+                                t.clone(),
+                                Type::I64,
+                                Exp::Bin(BinOp::Add, i.clone(), r.clone()),
+                                e.span,
+                            )],
+                            result: Atom::Var(t),
                         },
                         Body {
-                            stmts: vec![],
-                            result: u,
+                            stmts: vec![stmt(
+                                u.clone(),
+                                Type::I64,
+                                Exp::Bin(BinOp::Sub, i, s.clone()),
+                                e.span,
+                            )],
+                            result: Atom::Var(u),
                         },
                     ),
                 );
@@ -1126,7 +1148,14 @@ fn rotate_shift(e: &mut Emit, k: &Atom, n: &Atom) -> Atom {
     let q = e.emit("q", Type::I64, Exp::Math(MathFn::Min, vec![r0, zero]));
     let q = e.emit("q", Type::I64, Exp::Bin(BinOp::Add, q, m.clone()));
     let q = e.emit("q", Type::I64, Exp::Bin(BinOp::Rem, q, m));
-    e.emit("r", Type::I64, Exp::Bin(BinOp::Add, p, q))
+    let r = e.emit("r", Type::I64, Exp::Bin(BinOp::Add, p, q));
+    // (`max r 0` is `r`: one opaque value for the optimizer's facts, which
+    // the checks of the `build` form bound between 0 and n)
+    e.emit(
+        "r",
+        Type::I64,
+        Exp::Math(MathFn::Max, vec![r, Atom::Const(Const::I64(0))]),
+    )
 }
 
 /// The `rotate` statements of `b` (nested included): variable and span.
