@@ -43,6 +43,7 @@ entry_of() {  # KIND -> "weir-file entry"
         partition) echo "examples/partition.weir partition3" ;;
         padstencil) echo "examples/pad_stencil.weir pad_stencil" ;;
         transposecat) echo "examples/transpose_cat.weir transpose_cat" ;;
+        rotstencil) echo "examples/periodic_stencil.weir periodic_stencil" ;;
     esac
 }
 
@@ -128,6 +129,10 @@ check_case transposecat --n 130 --m 64 --k 1 --seed 2
 check_case transposecat --n 5 --m 0 --k 3 --seed 3
 check_case transposecat --n 3 --m 4 --k 0 --seed 4
 
+# the stencil on a ring (n = 0, 1, 2, 3: the peeled ends meet or overlap)
+for s in 1 2 3; do check_case rotstencil --n 1000 --seed $s; done
+for n in 0 1 2 3; do check_case rotstencil --n $n --seed 4; done
+
 # hand-made edge cases (text inputs, converted to binary)
 edge() {  # KIND "text values"
     kind=$1
@@ -158,6 +163,9 @@ edge padstencil '[1.0, 1e16, -1e16]'
 edge padstencil '[-0.0]'
 edge padstencil '[-0.0, -0.0, -0.0]'
 edge padstencil '[inf, -inf, nan, 1.0]'
+edge rotstencil '[1.0, 1e16, -1e16]'
+edge rotstencil '[-0.0]'
+edge rotstencil '[inf, -inf, nan, 1.0]'
 
 check_data gmm_objective gmm_test
 check_data gmm_objective gmm_d2_K5

@@ -22,6 +22,7 @@ Writes the inputs of one benchmark entry, either in the programs' binary format
       normal: about 31%, 38% and 31% of the values fall below -0.5, in
       [-0.5, 0.5) and above, in random order)
   python3 mkinput.py padstencil --n 10000000 --seed 1 -o ps.bin    (uniform in [-1, 1))
+  python3 mkinput.py rotstencil --n 10000000 --seed 1 -o rs.bin    (the same values)
   python3 mkinput.py transposecat --n 2000 --m 2000 --k 100 --seed 1 -o tc.bin
       (a: n x m, b: k x n, uniform in [-1, 1), a's elements first)
 
@@ -104,6 +105,7 @@ SIGNATURES = {
     'filter': [('a', 'f64', (None,))],
     'partition': [('a', 'f64', (None,))],
     'padstencil': [('a', 'f64', (None,))],
+    'rotstencil': [('a', 'f64', (None,))],
     'transposecat': [('a', 'f64', (None, None)), ('b', 'f64', (None, None))],
 }
 
@@ -126,6 +128,7 @@ RESULTS = {
     'filter': [('f64', (None,))],
     'partition': [('f64', (None,)), ('f64', (None,)), ('f64', (None,))],
     'padstencil': [('f64', (None,))],
+    'rotstencil': [('f64', (None,))],
     'transposecat': [('f64', (None, None))],
 }
 
@@ -148,6 +151,7 @@ ENTRIES = {
     'filter': ('examples/filter.weir', 'positives'),
     'partition': ('examples/partition.weir', 'partition3'),
     'padstencil': ('examples/pad_stencil.weir', 'pad_stencil'),
+    'rotstencil': ('examples/periodic_stencil.weir', 'periodic_stencil'),
     'transposecat': ('examples/transpose_cat.weir', 'transpose_cat'),
 }
 
@@ -311,6 +315,11 @@ def gen_padstencil(rng, a):
     # for scan
     r = rng.random
     return [Arr((a.n,), array.array('d', (2.0 * r() - 1.0 for _ in range(a.n))))]
+
+
+def gen_rotstencil(rng, a):
+    # the same values as padstencil's (uniform in [-1, 1))
+    return gen_padstencil(rng, a)
 
 
 def gen_transposecat(rng, a):
@@ -479,6 +488,7 @@ GENERATORS = {
     'jacobi1d': gen_jacobi1d, 'jacobi2d': gen_jacobi2d, 'seidel2d': gen_seidel2d,
     'scan': gen_scan, 'histogram': gen_histogram, 'filter': gen_filter,
     'partition': gen_partition, 'padstencil': gen_padstencil,
+    'rotstencil': gen_rotstencil,
     'transposecat': gen_transposecat,
 }
 
@@ -673,7 +683,7 @@ def main():
                     help='PolyBench kernels: explicit sizes instead of --size (order above)')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--n', type=int, default=100,
-                    help='add3, scan, histogram, filter, partition, padstencil: length; '
+                    help='add3, scan, histogram, filter, partition, padstencil, rotstencil: length; '
                     'gmm: number of points; transposecat: rows of a, columns of b')
     ap.add_argument('--bins', type=int, default=1000, help='histogram: number of bins k')
     ap.add_argument('--d', type=int, default=3, help='gmm: dimension')

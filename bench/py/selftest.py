@@ -94,7 +94,7 @@ def tiny_inputs(kernel, rng):
         x[rng.random(x.shape) < 0.1] = -0.0
         x[rng.random(x.shape) < 0.1] = np.nan
         return [x]
-    if kernel == 'padstencil':
+    if kernel in ('padstencil', 'rotstencil'):
         # lengths 0..8, as for scan (0, 1 and 2 take the peeled ends' paths)
         return [u(-10, 10, int(rng.integers(0, 9)))]
     if kernel == 'transposecat':

@@ -249,6 +249,12 @@ pub fn work(kernel: &str, inputs: &[Leaf]) -> Work {
                 w.flops = Some(3.0 * n);
             }
         }
+        "rotstencil" => {
+            if let Some(n) = d(0, 0) {
+                w.bytes = Some(2.0 * 8.0 * n);
+                w.flops = Some(3.0 * n);
+            }
+        }
         "transposecat" => {
             if let (Some(n), Some(m), Some(k)) = (d(0, 0), d(0, 1), d(1, 0)) {
                 w.bytes = Some(2.0 * 8.0 * (n * m + k * n));
