@@ -1578,45 +1578,40 @@ impl Lower<'_> {
                 Some(Exp::op("+", Exp::Var(c0.clone()), Exp::Var(v.clone()))),
             ),
         );
-        let rows = vec![
-            I::Decl(
-                idx[r].clone(),
-                i64t,
-                Some(Exp::op("+", Exp::Var(r0.clone()), Exp::Var(u.clone()))),
-            ),
-            I::For {
-                i: v.clone(),
-                n: left(nc.clone(), &c0),
-                body,
-                simd: None,
-            },
-        ];
-        let in_tile = vec![
-            I::Decl(
-                c0.clone(),
-                i64t,
-                Some(Exp::op("*", Exp::Var(tc.clone()), tile.clone())),
-            ),
-            I::For {
-                i: u.clone(),
-                n: left(nr.clone(), &r0),
-                body: rows,
-                simd: None,
-            },
-        ];
-        let col_tiles = vec![
-            I::Decl(
-                r0.clone(),
-                i64t,
-                Some(Exp::op("*", Exp::Var(tr.clone()), tile.clone())),
-            ),
-            I::For {
-                i: tc,
-                n: tiles(nc),
-                body: in_tile,
-                simd: None,
-            },
-        ];
+        // `let var = init; for i < n { body }`
+        let bind_for = |var: &Name, init: Exp, i: &Name, n: Exp, body: Vec<I>| {
+            vec![
+                I::Decl(var.clone(), i64t, Some(init)),
+                I::For {
+                    i: i.clone(),
+                    n,
+                    body,
+                    simd: None,
+                },
+            ]
+        };
+        let var = |x: &Name| Exp::Var(x.clone());
+        let rows = bind_for(
+            &idx[r],
+            Exp::op("+", var(&r0), var(&u)),
+            &v,
+            left(nc.clone(), &c0),
+            body,
+        );
+        let in_tile = bind_for(
+            &c0,
+            Exp::op("*", var(&tc), tile.clone()),
+            &u,
+            left(nr.clone(), &r0),
+            rows,
+        );
+        let col_tiles = bind_for(
+            &r0,
+            Exp::op("*", var(&tr), tile.clone()),
+            &tc,
+            tiles(nc),
+            in_tile,
+        );
         let mut body = vec![I::For {
             i: tr,
             n: tiles(nr),

@@ -287,7 +287,8 @@ pub fn explain(prog: &Program, views: crate::Views) -> Vec<(Span, Builtin, bool,
         }
         let mut seen = HashSet::new();
         for (span, p) in prims_with_spans(&d.body) {
-            if !matches!(p, Builtin::Concat | Builtin::Pad) || !seen.insert(span) {
+            let reshape = matches!(p, Builtin::Flatten | Builtin::Unflatten);
+            if !(reshape || matches!(p, Builtin::Concat | Builtin::Pad)) || !seen.insert(span) {
                 continue;
             }
             let (keep, why) = match prog.effect_at(span) {
@@ -299,31 +300,22 @@ pub fn explain(prog: &Program, views: crate::Views) -> Vec<(Span, Builtin, bool,
                     false,
                     "computed into storage of its own, its pieces copied, as `#[eager]` asks",
                 ),
+                _ if views == crate::Views::None && reshape => (
+                    false,
+                    "its argument computed into storage of its own and copied: --views=none",
+                ),
                 _ if views == crate::Views::None => (
                     false,
                     "computed into storage of its own, its pieces copied: --views=none",
+                ),
+                _ if reshape => (
+                    true,
+                    "an argument computed into storage of its own is computed straight into the consumer's storage through the inverse reshape (a destination view), where the element counts are provably equal; a view of its argument otherwise",
                 ),
                 _ => (
                     true,
                     "pieces written in place: a destination view (where the interpreter's order of errors allows)",
                 ),
-            };
-            out.push((span, p, keep, why.to_string()));
-        }
-        for (span, p) in prims_with_spans(&d.body) {
-            if !matches!(p, Builtin::Flatten | Builtin::Unflatten) || !seen.insert(span) {
-                continue;
-            }
-            let (keep, why) = if views == crate::Views::None {
-                (
-                    false,
-                    "its argument computed into storage of its own and copied: --views=none",
-                )
-            } else {
-                (
-                    true,
-                    "an argument computed into storage of its own is computed straight into the consumer's storage through the inverse reshape (a destination view), where the element counts are provably equal; a view of its argument otherwise",
-                )
             };
             out.push((span, p, keep, why.to_string()));
         }
