@@ -150,8 +150,12 @@ impl Facts {
                     self.equate(g, w)
                 }
             }
+            // (only an exact form: `assert_nonneg (k - 1)` of a data `k`
+            // passes for k = -2^63, where `k - 1` wraps, and says nothing)
             Exp::Check(c) if c.kind == CheckKind::NonNeg => {
-                if let Some(l) = c.args.first().and_then(|a| self.lin(a)) {
+                if let Some(l) = c.args.first().and_then(|a| self.lin(a))
+                    && self.exact(&l)
+                {
                     self.nonneg_lins.push(l);
                 }
             }
@@ -193,7 +197,9 @@ impl Facts {
     }
 
     /// Is `l` the value it stands for, whatever the program's data: one
-    /// variable or a constant; or at most three terms with coefficients ±1
+    /// variable; one or two values known `>= 0`, with coefficients ±1 and a
+    /// constant, whose sum cannot leave the range (`x - y`, `x - 1`, `n - r`);
+    /// or at most three terms with coefficients ±1
     /// and a constant within ±2^32, each term a length, a loop counter, a
     /// size parameter, or a variable known to lie between 0 and a sum of
     /// those (`assert_nonneg v` and `assert_nonneg (n - v)`, say). Lengths
@@ -219,7 +225,21 @@ impl Facts {
         // arithmetic agrees with the linear form modulo 2^64, so a form whose
         // value is within range is the value)
         let single = l.c == 0 && l.terms.len() == 1 && l.terms.values().all(|c| *c == 1);
+        // (terms known `>= 0` with coefficients ±1, whose sum with the
+        // constant stays in range for any values of them: `x - y`, `x - 1`,
+        // `n - r`, `1 - r`)
+        let in_range = l.terms.len() <= 2
+            && l.terms
+                .iter()
+                .all(|(t, c)| c.abs() == 1 && (base(t) || self.nonneg(&Lin::term(t.clone()))))
+            && {
+                let pos = l.terms.values().filter(|c| **c > 0).count() as i128;
+                let neg = l.terms.values().filter(|c| **c < 0).count() as i128;
+                let (c, max) = (l.c as i128, i64::MAX as i128);
+                c - max * neg >= i64::MIN as i128 && c + max * pos <= max
+            };
         single
+            || in_range
             || (l.terms.len() <= 3
                 && l.c.unsigned_abs() <= MAX_CONST.unsigned_abs()
                 && l.terms.iter().all(|(t, c)| c.abs() == 1 && bounded(t)))
