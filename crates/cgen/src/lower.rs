@@ -1531,19 +1531,31 @@ impl Lower<'_> {
             }
         };
         let load = Exp::Load(c_name(src), Box::new(at(self, src)));
-        let mut body = vec![I::Store(c_name(dest), at(self, dest), load)];
-        if rank < 2 {
-            for k in (0..rank).rev() {
-                body = vec![I::For {
-                    i: idx[k].clone(),
-                    n: self.dim(src, k),
-                    body,
-                    simd: None,
-                }];
-            }
-            out.extend(body);
-            return;
+        let body = vec![I::Store(c_name(dest), at(self, dest), load)];
+        // (rank 0 and 1: plain loops; else the last two dims tiled)
+        let (body, plain) = if rank < 2 {
+            (body, rank)
+        } else {
+            (self.tiled_copy_loops(&idx, src, body), rank - 2)
+        };
+        let mut body = body;
+        for k in (0..plain).rev() {
+            body = vec![I::For {
+                i: idx[k].clone(),
+                n: self.dim(src, k),
+                body,
+                simd: None,
+            }];
         }
+        out.extend(body);
+    }
+
+    /// The loops over the last two dims of a strided copy of `src` (of rank
+    /// 2 or more), with counters `idx[r]`, `idx[r + 1]`, in tiles of
+    /// [`COPY_TILE`] around `body`.
+    fn tiled_copy_loops(&mut self, idx: &[Name], src: &str, body: Vec<I>) -> Vec<I> {
+        let mut body = body;
+        let rank = idx.len();
         // The last two dims in tiles of COPY_TILE x COPY_TILE (a transpose
         // read down its columns: a tile of the source stays in cache while
         // each row of the tile of the destination is written contiguously).
@@ -1612,21 +1624,12 @@ impl Lower<'_> {
             tiles(nc),
             in_tile,
         );
-        let mut body = vec![I::For {
+        vec![I::For {
             i: tr,
             n: tiles(nr),
             body: col_tiles,
             simd: None,
-        }];
-        for k in (0..r).rev() {
-            body = vec![I::For {
-                i: idx[k].clone(),
-                n: self.dim(src, k),
-                body,
-                simd: None,
-            }];
-        }
-        out.extend(body);
+        }]
     }
 
     fn view(
