@@ -56,6 +56,45 @@ impl Exp {
     }
 }
 
+/// C expressions as the arithmetic of index functions: the backend computes
+/// its views' pointers, dims and strides with the same algebra as the memory
+/// analysis ([`weir_dps::mem::Lmad`]). `0 + x` and `x + 0` are `x`.
+impl weir_dps::mem::IxArith for Exp {
+    fn lit(c: i64) -> Exp {
+        Exp::i64(c)
+    }
+    fn add(a: Exp, b: Exp) -> Exp {
+        match (a, b) {
+            (Exp::Const(Const::I64(0)), x) | (x, Exp::Const(Const::I64(0))) => x,
+            (a, b) => Exp::op("+", a, b),
+        }
+    }
+    fn sub(a: Exp, b: Exp) -> Exp {
+        Exp::op("-", a, b)
+    }
+    fn mul(a: Exp, b: Exp) -> Exp {
+        Exp::op("*", a, b)
+    }
+    fn neg(a: Exp) -> Exp {
+        Exp::Pre("-", Box::new(a))
+    }
+    fn max0(a: Exp) -> Exp {
+        Exp::Select(
+            Box::new(Exp::op(">", a.clone(), Exp::i64(0))),
+            Box::new(a),
+            Box::new(Exp::i64(0)),
+        )
+    }
+    /// `n / k + (n % k != 0)`: no overflow for any `k >= 1`.
+    fn ceil_div(n: Exp, k: Exp) -> Exp {
+        Exp::op(
+            "+",
+            Exp::op("/", n.clone(), k.clone()),
+            Exp::op("!=", Exp::op("%", n, k), Exp::i64(0)),
+        )
+    }
+}
+
 /// How a buffer is allocated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AllocKind {

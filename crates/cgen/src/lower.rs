@@ -16,6 +16,7 @@ use crate::imp::{self, AllocKind, CTy, Exp, Stmt as I};
 use crate::{MemMode, Options};
 use std::collections::HashMap;
 use weir_dps::ir::*;
+use weir_dps::mem::{Lmad, LmadDim};
 
 /// The side of the square tiles a strided copy of rank 2 or more runs in
 /// (64 x 64 `f64`s: 32 KiB of the source, which stays in the L1/L2 cache
@@ -370,6 +371,71 @@ impl Lower<'_> {
             ));
         }
         self.strided.insert(name.to_string());
+    }
+
+    /// The index function of `a` (dps `mem`'s [`Lmad`]) in C: from its
+    /// pointer (offset 0), over its dim variables and its strides.
+    fn lmad(&self, a: &str) -> Lmad<Exp> {
+        Lmad {
+            offset: Exp::i64(0),
+            dims: (0..self.rank(a))
+                .map(|k| LmadDim {
+                    size: self.dim(a, k),
+                    stride: self.stride(a, k),
+                })
+                .collect(),
+        }
+    }
+
+    /// Declare `var`, a view of `a`'s memory through the index function
+    /// `l` (computed from [`Lower::lmad`] of `a` by the views algebra): its
+    /// pointer `a + offset`, its dims, and its strides where `a` is strided
+    /// or the view makes it so (`strides`).
+    fn declare_view(
+        &mut self,
+        out: &mut Vec<I>,
+        var: &str,
+        elem: PrimType,
+        a: &str,
+        l: Lmad<Exp>,
+        strides: bool,
+    ) {
+        let (st, dims) = (l.strides(), l.sizes());
+        let ptr = match l.offset {
+            Exp::Const(Const::I64(0)) => Exp::Var(c_name(a)),
+            off => Exp::Offset(c_name(a), Box::new(off)),
+        };
+        let strided = strides || self.strided.contains(a);
+        self.declare_array(out, var, elem, ptr, dims, false);
+        if strided {
+            self.declare_strides(out, var, st);
+        }
+    }
+
+    /// [`Lower::declare_view`] where the algebra gives an index function
+    /// (`a` has the rank the view needs, which the verifier ensures); else
+    /// `var` is declared as `a` itself with its `rank` dims.
+    #[allow(clippy::too_many_arguments)]
+    fn declare_view_or_own(
+        &mut self,
+        out: &mut Vec<I>,
+        var: &str,
+        elem: PrimType,
+        a: &str,
+        l: Option<Lmad<Exp>>,
+        strides: bool,
+        rank: usize,
+    ) {
+        let l = l.unwrap_or_else(|| Lmad {
+            offset: Exp::i64(0),
+            dims: (0..rank)
+                .map(|k| LmadDim {
+                    size: self.dim(a, k),
+                    stride: self.stride(a, k),
+                })
+                .collect(),
+        });
+        self.declare_view(out, var, elem, a, l, strides);
     }
 
     /// Number of elements of `a` from dimension `from` on.
@@ -1496,17 +1562,10 @@ impl Lower<'_> {
         off.unwrap_or(Exp::i64(0))
     }
 
-    /// `Σ idx_k × stride_k`: the offset of an element of the strided array `a`.
+    /// `Σ idx_k × stride_k`: the offset of an element of the strided array
+    /// `a`, its index function applied to the index.
     fn strided_offset(&self, a: &str, idx: Vec<Exp>) -> Exp {
-        let mut off: Option<Exp> = None;
-        for (k, x) in idx.into_iter().enumerate() {
-            let t = Exp::op("*", x, Exp::Var(stride_name(a, k)));
-            off = Some(match off {
-                None => t,
-                Some(o) => Exp::op("+", o, t),
-            });
-        }
-        off.unwrap_or(Exp::i64(0))
+        self.lmad(a).index(&idx)
     }
 
     /// Copy `src` into `dest` (same dims) element by element, through their
@@ -1654,35 +1713,30 @@ impl Lower<'_> {
         }
         match view {
             View::Alias(a) => {
-                let dims = (0..rank).map(|k| self.dim(a, k)).collect();
-                self.declare_array(out, var, elem, Exp::Var(c_name(a)), dims, false);
-                if self.strided.contains(a) {
-                    let st = (0..rank).map(|k| self.stride(a, k)).collect();
-                    self.declare_strides(out, var, st);
-                }
+                let l = self.lmad(a);
+                self.declare_view(out, var, elem, a, l, false);
                 for k in 0..rank {
                     self.equate(dkey(var, k), &Atom::Var(dkey(a, k)));
                 }
             }
             View::Row(a, i) => {
                 self.check_index(out, a, 0, i, span);
-                let row = self.stride(a, 0);
-                let ptr = Exp::Offset(c_name(a), Box::new(Exp::op("*", self.atom(i), row)));
-                let dims = (0..rank).map(|k| self.dim(a, k + 1)).collect();
-                self.declare_array(out, var, elem, ptr, dims, false);
-                if self.strided.contains(a) {
-                    let st = (0..rank).map(|k| self.stride(a, k + 1)).collect();
-                    self.declare_strides(out, var, st);
-                }
+                let l = self.lmad(a).row(self.atom(i));
+                self.declare_view_or_own(out, var, elem, a, l, false, rank);
                 for k in 0..rank {
                     self.equate(dkey(var, k), &Atom::Var(dkey(a, k + 1)));
                 }
             }
             View::Placed { part, lo, hi, root } => {
-                let mut dims = vec![Exp::op("-", self.atom(hi), self.atom(lo))];
-                dims.extend((1..rank).map(|k| self.dim(part, k)));
-                let row = self.stride(part, 0);
-                let at = Exp::Offset(c_name(part), Box::new(Exp::op("*", self.atom(lo), row)));
+                // (rows lo..hi of the part, through its index function)
+                let Some(l) = self.lmad(part).slice(self.atom(lo), self.atom(hi)) else {
+                    return;
+                };
+                let dims = l.sizes();
+                let at = match l.offset {
+                    Exp::Const(Const::I64(0)) => Exp::Var(c_name(part)),
+                    off => Exp::Offset(c_name(part), Box::new(off)),
+                };
                 self.declare_array(out, var, elem, Exp::Null, dims.clone(), false);
                 // In place where the storage exists and the part is in
                 // bounds; else (an entry result too large for memory, a
@@ -1763,41 +1817,22 @@ impl Lower<'_> {
                 }
             }
             View::Transpose(a) => {
-                let perm: Vec<usize> = (0..rank)
-                    .map(|k| match k {
+                let l = self.lmad(a).transpose();
+                self.declare_view_or_own(out, var, elem, a, l, true, rank);
+                for k in 0..rank {
+                    let j = match k {
                         0 => 1,
                         1 => 0,
                         k => k,
-                    })
-                    .collect();
-                let dims = perm.iter().map(|&k| self.dim(a, k)).collect();
-                let st = perm.iter().map(|&k| self.stride(a, k)).collect();
-                self.declare_array(out, var, elem, Exp::Var(c_name(a)), dims, false);
-                self.declare_strides(out, var, st);
-                for (k, &j) in perm.iter().enumerate() {
+                    };
                     self.equate(dkey(var, k), &Atom::Var(dkey(a, j)));
                 }
             }
             View::Reverse(a) => {
-                // (the last row, or the start where there is none: never a
-                // pointer before the array)
-                let last = Exp::Select(
-                    Box::new(Exp::op(">", self.dim(a, 0), Exp::i64(0))),
-                    Box::new(Exp::op(
-                        "*",
-                        Exp::op("-", self.dim(a, 0), Exp::i64(1)),
-                        self.stride(a, 0),
-                    )),
-                    Box::new(Exp::i64(0)),
-                );
-                let ptr = Exp::Offset(c_name(a), Box::new(last));
-                let dims = (0..rank).map(|k| self.dim(a, k)).collect();
-                let mut st: Vec<Exp> = (0..rank).map(|k| self.stride(a, k)).collect();
-                if let Some(s0) = st.first_mut() {
-                    *s0 = Exp::Pre("-", Box::new(s0.clone()));
-                }
-                self.declare_array(out, var, elem, ptr, dims, false);
-                self.declare_strides(out, var, st);
+                // (from the last row, or the start where there is none:
+                // never a pointer before the array)
+                let l = self.lmad(a).reverse();
+                self.declare_view_or_own(out, var, elem, a, l, true, rank);
                 for k in 0..rank {
                     self.equate(dkey(var, k), &Atom::Var(dkey(a, k)));
                 }
@@ -1805,32 +1840,16 @@ impl Lower<'_> {
             View::Stride(k, a) => {
                 // (every k-th row: the outer stride times k; k >= 1 was
                 // checked, so the row count cannot divide by 0)
-                let k = self.atom(k);
-                let n = self.dim(a, 0);
-                // (`n / k + (n % k != 0)`: no overflow for any k >= 1)
-                let rows = Exp::op(
-                    "+",
-                    Exp::op("/", n.clone(), k.clone()),
-                    Exp::op("!=", Exp::op("%", n, k.clone()), Exp::i64(0)),
-                );
-                let mut dims = vec![rows];
-                dims.extend((1..rank).map(|j| self.dim(a, j)));
-                let mut st = vec![Exp::op("*", self.stride(a, 0), k)];
-                st.extend((1..rank).map(|j| self.stride(a, j)));
-                self.declare_array(out, var, elem, Exp::Var(c_name(a)), dims, false);
-                self.declare_strides(out, var, st);
+                let l = self.lmad(a).stride(self.atom(k));
+                self.declare_view_or_own(out, var, elem, a, l, true, rank);
                 for j in 1..rank {
                     self.equate(dkey(var, j), &Atom::Var(dkey(a, j)));
                 }
             }
             View::Replicate(n, a) => {
                 // (a new outer dim of stride 0: every row is `a`)
-                let mut dims = vec![self.atom(n)];
-                dims.extend((0..rank.saturating_sub(1)).map(|k| self.dim(a, k)));
-                let mut st = vec![Exp::i64(0)];
-                st.extend((0..rank.saturating_sub(1)).map(|k| self.stride(a, k)));
-                self.declare_array(out, var, elem, Exp::Var(c_name(a)), dims, false);
-                self.declare_strides(out, var, st);
+                let l = self.lmad(a).replicate(self.atom(n));
+                self.declare_view(out, var, elem, a, l, true);
                 for k in 1..rank {
                     self.equate(dkey(var, k), &Atom::Var(dkey(a, k - 1)));
                 }
@@ -1845,15 +1864,8 @@ impl Lower<'_> {
                         loc,
                     });
                 }
-                let row = self.stride(a, 0);
-                let ptr = Exp::Offset(c_name(a), Box::new(Exp::op("*", self.atom(lo), row)));
-                let mut dims = vec![Exp::op("-", self.atom(hi), self.atom(lo))];
-                dims.extend((1..rank).map(|k| self.dim(a, k)));
-                self.declare_array(out, var, elem, ptr, dims, false);
-                if self.strided.contains(a) {
-                    let st = (0..rank).map(|k| self.stride(a, k)).collect();
-                    self.declare_strides(out, var, st);
-                }
+                let l = self.lmad(a).slice(self.atom(lo), self.atom(hi));
+                self.declare_view_or_own(out, var, elem, a, l, false, rank);
                 for k in 1..rank {
                     self.equate(dkey(var, k), &Atom::Var(dkey(a, k)));
                 }

@@ -20,16 +20,15 @@
 //! `weir dev --explain-views` says so.
 
 use std::collections::HashMap;
-use weir_ir::{Arg, Atom, Body, Builtin, Effect, Exp, Name, Program, Span, Stmt};
+use weir_ir::{Atom, Body, Builtin, Effect, Exp, Name, Prim, Program, Span, Stmt};
 use weir_syntax::Diagnostic;
 
 /// The operands a destination-view primitive writes in place, by position.
-fn placed_operands(p: Builtin) -> &'static [usize] {
+fn placed_operands(p: &Prim) -> Vec<&Atom> {
     match p {
-        Builtin::Concat => &[0, 1],
-        Builtin::Pad => &[3],
-        Builtin::Rotate => &[1],
-        _ => &[],
+        Prim::Concat { a, b } => vec![a, b],
+        Prim::Pad { a, .. } | Prim::Rotate { a, .. } => vec![a],
+        _ => vec![],
     }
 }
 
@@ -51,8 +50,8 @@ pub fn check(prog: &Program) -> Vec<Diagnostic> {
     for d in &prog.defs {
         let mut defs: HashMap<Name, Stmt> = HashMap::new();
         collect(&d.body, &mut defs);
-        let origin = |a: &Arg| -> Option<&Stmt> {
-            let Arg::Atom(Atom::Var(v)) = a else {
+        let origin = |a: &Atom| -> Option<&Stmt> {
+            let Atom::Var(v) = a else {
                 return None;
             };
             let mut v = v;
@@ -66,19 +65,19 @@ pub fn check(prog: &Program) -> Vec<Diagnostic> {
             None
         };
         for s in defs.values() {
-            let Exp::Prim(p, args) = &s.exp else { continue };
+            let Exp::Prim(p) = &s.exp else { continue };
             if prog.effect_at(s.span) != Some(Effect::Dest) {
                 continue;
             }
-            for &k in placed_operands(*p) {
-                let Some(src) = args.get(k).and_then(origin) else {
+            for a in placed_operands(p) {
+                let Some(src) = origin(a) else {
                     continue;
                 };
-                let Exp::Prim(q, _) = &src.exp else { continue };
+                let Exp::Prim(q) = &src.exp else { continue };
                 if prog.effect_at(src.span) != Some(Effect::Source) {
                     continue;
                 }
-                out.push(error(*p, s.span, *q, src.span));
+                out.push(error(p.builtin(), s.span, q.builtin(), src.span));
             }
         }
     }

@@ -1097,14 +1097,14 @@ impl<'a> Checker<'a> {
                 .and_then(|b| b.iter().rev().find(|s| &s.var == v))
                 .and_then(|s| match &s.exp {
                     // (a replicate of an array: scalars have no memory to view)
-                    Exp::Prim(Builtin::Replicate, _) if effect == ast::Effect::View => {
+                    Exp::Prim(Prim::Replicate { .. }) if effect == ast::Effect::View => {
                         let el = match self.infer.shallow(&s.ty) {
                             Type::Array(_, el) => Some(self.infer.shallow(&el)),
                             _ => None,
                         };
                         matches!(el, Some(Type::Array(..))).then_some(s.span)
                     }
-                    Exp::Prim(p, _) if allowed.contains(p) => Some(s.span),
+                    Exp::Prim(p) if allowed.contains(&p.builtin()) => Some(s.span),
                     _ => None,
                 }),
             Atom::Const(_) => None,
@@ -1705,19 +1705,15 @@ impl<'a> Checker<'a> {
                     ty = elem;
                 }
                 IndexEntry::Slice(s, e, k, sspan) => {
-                    let end = Exp::Prim(Builtin::Length, vec![Arg::Atom(arr.clone())]);
+                    let end = Exp::Prim(Prim::Length { a: arr.clone() });
                     let (sa, ea) = self.slice_bounds(s, e, *sspan, end, span)?;
                     let t = Type::array(slice_size(&sa, &ea, size, e.is_none()), elem.clone());
                     arr = self.emit("t", t.clone(), Exp::Slice(arr, sa, ea), span);
                     ty = t;
                     if let Some(k) = self.step(k)? {
                         ty = Type::array(Size::Unknown, elem);
-                        arr = self.emit(
-                            "t",
-                            ty.clone(),
-                            Exp::Prim(Builtin::Stride, vec![Arg::Atom(k), Arg::Atom(arr)]),
-                            span,
-                        );
+                        arr =
+                            self.emit("t", ty.clone(), Exp::Prim(Prim::Stride { k, a: arr }), span);
                     }
                     p = 1;
                 }
@@ -1781,12 +1777,7 @@ impl<'a> Checker<'a> {
         let (d1, e1) = self.expect_array(&e0, span, "indexing")?;
         if p == 1 {
             let tt = Type::array(d1.clone(), Type::array(d0.clone(), e1.clone()));
-            let t = self.emit(
-                "t",
-                tt,
-                Exp::Prim(Builtin::Transpose, vec![Arg::Atom(arr)]),
-                span,
-            );
+            let t = self.emit("t", tt, Exp::Prim(Prim::Transpose { a: arr }), span);
             return Ok(match entry {
                 Entry::Index(i) => {
                     let rt = Type::array(d0, e1);
@@ -1804,21 +1795,11 @@ impl<'a> Checker<'a> {
                     if let Some(k) = k {
                         n = Size::Unknown;
                         let kt = Type::array(n.clone(), Type::array(d0.clone(), e1.clone()));
-                        u = self.emit(
-                            "t",
-                            kt,
-                            Exp::Prim(Builtin::Stride, vec![Arg::Atom(k), Arg::Atom(u)]),
-                            span,
-                        );
+                        u = self.emit("t", kt, Exp::Prim(Prim::Stride { k, a: u }), span);
                     }
                     let rt = Type::array(d0, Type::Array(n, Box::new(e1)));
                     (
-                        self.emit(
-                            "t",
-                            rt.clone(),
-                            Exp::Prim(Builtin::Transpose, vec![Arg::Atom(u)]),
-                            span,
-                        ),
+                        self.emit("t", rt.clone(), Exp::Prim(Prim::Transpose { a: u }), span),
                         rt,
                     )
                 }
@@ -2176,11 +2157,11 @@ impl<'a> Checker<'a> {
         let locals: Vec<Name> = names.iter().map(|(n, _)| n.clone()).collect();
         let (body, ret) = self.pop_block(atom, &ty, &locals);
         Ok((
-            Fun::Lambda(Lambda {
+            Fun::Lambda(Box::new(Lambda {
                 params: names,
                 ret: ret.clone(),
                 body,
-            }),
+            })),
             ret,
         ))
     }
@@ -2243,11 +2224,11 @@ impl<'a> Checker<'a> {
         let locals: Vec<Name> = names.iter().map(|(n, _)| n.clone()).collect();
         let (b, ret) = self.pop_block(atom, &ty, &locals);
         Ok((
-            Fun::Lambda(Lambda {
+            Fun::Lambda(Box::new(Lambda {
                 params: names,
                 ret: ret.clone(),
                 body: b,
-            }),
+            })),
             ret,
         ))
     }
@@ -2646,10 +2627,17 @@ impl<'a> Checker<'a> {
                 None => Arg::Atom(v(i).0),
             })
             .collect();
-        Ok((
-            self.emit("t", ret.clone(), Exp::Prim(b, out_args), span),
-            ret,
-        ))
+        // the checks above gave every builtin its operands: a mismatch here is
+        // a bug of the elaborator, reported as an internal error
+        let p = match Prim::from_args(b, out_args) {
+            Ok(p) => p,
+            Err(e) => {
+                let d = Diagnostic::new("E0000", span, format!("internal error: {e}"))
+                    .with_help("this is a bug in Weir: please report it with this program");
+                return self.fail(d);
+            }
+        };
+        Ok((self.emit("t", ret.clone(), Exp::Prim(p), span), ret))
     }
 
     fn same_size(

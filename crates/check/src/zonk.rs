@@ -133,9 +133,9 @@ impl Z<'_, '_> {
         self.body(&mut l.body);
     }
 
-    fn args(&mut self, args: &mut [Arg], span: Span) {
+    fn args<'a>(&mut self, args: impl IntoIterator<Item = ArgMut<'a>>, span: Span) {
         for a in args {
-            if let Arg::Fun(Fun::Lambda(l)) = a {
+            if let ArgMut::Fun(Fun::Lambda(l)) = a {
                 self.lambda(l, span);
             }
         }
@@ -147,7 +147,8 @@ impl Z<'_, '_> {
                 self.body(t);
                 self.body(f);
             }
-            Exp::Call(_, args) | Exp::Prim(_, args) => self.args(args, span),
+            Exp::Call(_, args) => self.args(args.iter_mut().map(Arg::as_arg_mut), span),
+            Exp::Prim(p) => self.args(p.args_mut(), span),
             Exp::Loop {
                 state, form, body, ..
             } => {
@@ -212,6 +213,13 @@ impl S<'_> {
             self.scope.remove(&a);
         }
     }
+    fn arg(&mut self, a: ArgMut<'_>) {
+        match a {
+            ArgMut::Atom(a) => self.atom(a),
+            ArgMut::Fun(Fun::Lambda(l)) => self.lambda(l),
+            ArgMut::Fun(Fun::Var(_)) => {}
+        }
+    }
     fn lambda(&mut self, l: &mut Lambda) {
         for p in &mut l.params {
             p.1 = self.ty(&p.1);
@@ -252,13 +260,14 @@ impl S<'_> {
                 self.body(t);
                 self.body(f);
             }
-            Exp::Call(_, args) | Exp::Prim(_, args) => {
+            Exp::Call(_, args) => {
                 for a in args {
-                    match a {
-                        Arg::Atom(a) => self.atom(a),
-                        Arg::Fun(Fun::Lambda(l)) => self.lambda(l),
-                        Arg::Fun(Fun::Var(_)) => {}
-                    }
+                    self.arg(a.as_arg_mut());
+                }
+            }
+            Exp::Prim(p) => {
+                for a in p.args_mut() {
+                    self.arg(a);
                 }
             }
             Exp::Loop {

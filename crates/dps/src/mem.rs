@@ -43,96 +43,135 @@ use std::collections::HashMap;
 use std::fmt;
 use weir_shape::Dim;
 
+/// The integer arithmetic an index function is computed in. The algebra of
+/// [`Lmad`] is written once over it: the memory analysis instantiates it
+/// with symbolic sizes ([`Dim`]), the C backend with C expressions over its
+/// arrays' dim and stride variables, so both address an array the same way.
+pub trait IxArith: Clone {
+    fn lit(c: i64) -> Self;
+    fn add(a: Self, b: Self) -> Self;
+    fn sub(a: Self, b: Self) -> Self;
+    fn mul(a: Self, b: Self) -> Self;
+    /// `-a`.
+    fn neg(a: Self) -> Self {
+        Self::mul(Self::lit(-1), a)
+    }
+    /// `max(a, 0)`.
+    fn max0(a: Self) -> Self;
+    /// `ceil(n / k)` for `n >= 0`, `k >= 1` (without overflow).
+    fn ceil_div(n: Self, k: Self) -> Self;
+}
+
+impl IxArith for Dim {
+    fn lit(c: i64) -> Dim {
+        Dim::Const(c)
+    }
+    fn add(a: Dim, b: Dim) -> Dim {
+        Dim::plus(a, b)
+    }
+    fn sub(a: Dim, b: Dim) -> Dim {
+        Dim::minus(a, b)
+    }
+    fn mul(a: Dim, b: Dim) -> Dim {
+        Dim::times(a, b)
+    }
+    fn max0(a: Dim) -> Dim {
+        Dim::Max(Box::new(a), Box::new(Dim::Const(0)))
+    }
+    fn ceil_div(n: Dim, k: Dim) -> Dim {
+        Dim::plus(
+            Dim::Div(Box::new(n.clone()), Box::new(k.clone())),
+            Dim::Min(
+                Box::new(Dim::Rem(Box::new(n), Box::new(k))),
+                Box::new(Dim::Const(1)),
+            ),
+        )
+    }
+}
+
 /// One dimension of an [`Lmad`]: its size and its stride, in elements.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LmadDim {
-    pub size: Dim,
-    pub stride: Dim,
+pub struct LmadDim<T = Dim> {
+    pub size: T,
+    pub stride: T,
 }
 
 /// A linear memory access descriptor: element `(i0, …)` is at
 /// `offset + Σ ik × dims[k].stride` of its block.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Lmad {
-    pub offset: Dim,
-    pub dims: Vec<LmadDim>,
+pub struct Lmad<T = Dim> {
+    pub offset: T,
+    pub dims: Vec<LmadDim<T>>,
 }
 
+#[cfg(test)]
 fn mul(a: Dim, b: Dim) -> Dim {
     Dim::times(a, b)
 }
 
+#[cfg(test)]
 fn add(a: Dim, b: Dim) -> Dim {
     Dim::plus(a, b)
 }
 
-impl Lmad {
-    /// The dense row-major layout of an array of these sizes, from offset 0.
-    pub fn row_major(sizes: Vec<Dim>) -> Lmad {
-        Lmad::row_major_at(Dim::Const(0), sizes)
-    }
-
-    fn row_major_at(offset: Dim, sizes: Vec<Dim>) -> Lmad {
+impl<T: IxArith> Lmad<T> {
+    /// The dense row-major layout of an array of these sizes, from `offset`.
+    pub fn row_major_at(offset: T, sizes: Vec<T>) -> Lmad<T> {
         let mut dims = Vec::with_capacity(sizes.len());
-        let mut stride = Dim::Const(1);
+        let mut stride = T::lit(1);
         for size in sizes.into_iter().rev() {
             dims.push(LmadDim {
                 size: size.clone(),
                 stride: stride.clone(),
             });
-            stride = mul(stride, size);
+            stride = T::mul(stride, size);
         }
         dims.reverse();
         Lmad { offset, dims }
     }
 
     /// The sizes.
-    pub fn sizes(&self) -> Vec<Dim> {
+    pub fn sizes(&self) -> Vec<T> {
         self.dims.iter().map(|d| d.size.clone()).collect()
     }
 
-    /// Is the layout provably the row-major one of its sizes (from its
-    /// offset, whatever it is)?
-    pub fn is_row_major(&self) -> bool {
-        let dense = Lmad::row_major_at(self.offset.clone(), self.sizes());
-        dense
-            .dims
-            .iter()
-            .zip(&self.dims)
-            .all(|(a, b)| weir_shape::dim::same_dim(&a.stride, &b.stride))
+    /// The strides.
+    pub fn strides(&self) -> Vec<T> {
+        self.dims.iter().map(|d| d.stride.clone()).collect()
     }
 
-    /// The element offset of an index (one per dimension).
-    pub fn index(&self, idx: &[Dim]) -> Dim {
+    /// The element offset of an index (one per dimension, outermost first;
+    /// fewer than the rank: the start of that sub-array).
+    pub fn index(&self, idx: &[T]) -> T {
         idx.iter()
             .zip(&self.dims)
             .fold(self.offset.clone(), |o, (i, d)| {
-                add(o, mul(i.clone(), d.stride.clone()))
+                T::add(o, T::mul(i.clone(), d.stride.clone()))
             })
     }
 
     /// `x[i]`: row `i`.
-    pub fn row(&self, i: Dim) -> Option<Lmad> {
+    pub fn row(&self, i: T) -> Option<Lmad<T>> {
         let d0 = self.dims.first()?;
         Some(Lmad {
-            offset: add(self.offset.clone(), mul(i, d0.stride.clone())),
+            offset: T::add(self.offset.clone(), T::mul(i, d0.stride.clone())),
             dims: self.dims[1..].to_vec(),
         })
     }
 
     /// `x[lo:hi]` along the first dimension.
-    pub fn slice(&self, lo: Dim, hi: Dim) -> Option<Lmad> {
+    pub fn slice(&self, lo: T, hi: T) -> Option<Lmad<T>> {
         let d0 = self.dims.first()?;
         let mut dims = self.dims.clone();
-        dims[0].size = Dim::minus(hi, lo.clone());
+        dims[0].size = T::sub(hi, lo.clone());
         Some(Lmad {
-            offset: add(self.offset.clone(), mul(lo, d0.stride.clone())),
+            offset: T::add(self.offset.clone(), T::mul(lo, d0.stride.clone())),
             dims,
         })
     }
 
     /// `transpose x`: the first two dimensions swapped.
-    pub fn transpose(&self) -> Option<Lmad> {
+    pub fn transpose(&self) -> Option<Lmad<T>> {
         if self.dims.len() < 2 {
             return None;
         }
@@ -146,35 +185,24 @@ impl Lmad {
 
     /// `reverse x`: the rows in reverse order (the offset of the last row,
     /// or of the first where there is none; the outer stride negated).
-    pub fn reverse(&self) -> Option<Lmad> {
+    pub fn reverse(&self) -> Option<Lmad<T>> {
         let d0 = self.dims.first()?;
-        let last = Dim::Max(
-            Box::new(Dim::minus(d0.size.clone(), Dim::Const(1))),
-            Box::new(Dim::Const(0)),
-        );
+        let last = T::max0(T::sub(d0.size.clone(), T::lit(1)));
         let mut dims = self.dims.clone();
-        dims[0].stride = mul(Dim::Const(-1), d0.stride.clone());
+        dims[0].stride = T::neg(d0.stride.clone());
         Some(Lmad {
-            offset: add(self.offset.clone(), mul(last, d0.stride.clone())),
+            offset: T::add(self.offset.clone(), T::mul(last, d0.stride.clone())),
             dims,
         })
     }
 
     /// `stride k x`: every `k`-th row (`k >= 1`).
-    pub fn stride(&self, k: Dim) -> Option<Lmad> {
+    pub fn stride(&self, k: T) -> Option<Lmad<T>> {
         let d0 = self.dims.first()?;
-        let n = d0.size.clone();
-        let rows = add(
-            Dim::Div(Box::new(n.clone()), Box::new(k.clone())),
-            Dim::Min(
-                Box::new(Dim::Rem(Box::new(n), Box::new(k.clone()))),
-                Box::new(Dim::Const(1)),
-            ),
-        );
         let mut dims = self.dims.clone();
         dims[0] = LmadDim {
-            size: rows,
-            stride: mul(k, d0.stride.clone()),
+            size: T::ceil_div(d0.size.clone(), k.clone()),
+            stride: T::mul(d0.stride.clone(), k),
         };
         Some(Lmad {
             offset: self.offset.clone(),
@@ -183,16 +211,34 @@ impl Lmad {
     }
 
     /// `replicate n x`: `n` rows that are all `x` (stride 0).
-    pub fn replicate(&self, n: Dim) -> Lmad {
+    pub fn replicate(&self, n: T) -> Lmad<T> {
         let mut dims = vec![LmadDim {
             size: n,
-            stride: Dim::Const(0),
+            stride: T::lit(0),
         }];
         dims.extend(self.dims.iter().cloned());
         Lmad {
             offset: self.offset.clone(),
             dims,
         }
+    }
+}
+
+impl Lmad<Dim> {
+    /// The dense row-major layout of an array of these sizes, from offset 0.
+    pub fn row_major(sizes: Vec<Dim>) -> Lmad {
+        Lmad::row_major_at(Dim::Const(0), sizes)
+    }
+
+    /// Is the layout provably the row-major one of its sizes (from its
+    /// offset, whatever it is)?
+    pub fn is_row_major(&self) -> bool {
+        let dense = Lmad::row_major_at(self.offset.clone(), self.sizes());
+        dense
+            .dims
+            .iter()
+            .zip(&self.dims)
+            .all(|(a, b)| weir_shape::dim::same_dim(&a.stride, &b.stride))
     }
 
     /// `reshape sizes x`: the same elements, row-major over `sizes`; only of

@@ -32,7 +32,7 @@
 
 use crate::ir::*;
 use std::collections::HashMap;
-use weir_ir::{self as core, Builtin, Size, Type};
+use weir_ir::{self as core, Builtin, Prim, Size, Type};
 use weir_shape::Dim;
 use weir_shape::walk::{
     Leaf, R, ShapeSig, ShapeWalk, error, filter_count, flat_type, has_elem, if_count, if_dim,
@@ -1042,10 +1042,19 @@ impl<'a> FunTr<'a> {
         for s in b.stmts.iter().rev() {
             if let Some(ds) = direct.get(&s.var).cloned()
                 && let core::Exp::Prim(
-                    Builtin::Scatter | Builtin::ReduceByIndex | Builtin::IReduceByIndex,
-                    args,
+                    Prim::Scatter {
+                        dest: Atom::Var(d0),
+                        ..
+                    }
+                    | Prim::ReduceByIndex {
+                        dest: Atom::Var(d0),
+                        ..
+                    }
+                    | Prim::IReduceByIndex {
+                        dest: Atom::Var(d0),
+                        ..
+                    },
                 ) = &s.exp
-                && let Some(core::Arg::Atom(Atom::Var(d0))) = args.first()
                 && self.uses.get(d0) == Some(&1)
                 && !direct.contains_key(d0)
                 && b.stmts.iter().any(|t| {
@@ -1053,11 +1062,10 @@ impl<'a> FunTr<'a> {
                         && matches!(
                             &t.exp,
                             core::Exp::Prim(
-                                Builtin::Build
-                                    | Builtin::Scatter
-                                    | Builtin::ReduceByIndex
-                                    | Builtin::IReduceByIndex,
-                                _
+                                Prim::Build { .. }
+                                    | Prim::Scatter { .. }
+                                    | Prim::ReduceByIndex { .. }
+                                    | Prim::IReduceByIndex { .. }
                             )
                         )
                 })
@@ -1135,18 +1143,23 @@ impl<'a> FunTr<'a> {
                 v.iter()
                     .any(|d| d.as_ref().is_some_and(|d| !self.exist_dests.contains(d)))
             });
-            if let core::Exp::Prim(Builtin::Partition | Builtin::Partition2, args) = &s.exp {
+            let parts = match &s.exp {
+                core::Exp::Prim(Prim::Partition { p, a }) => Some((vec![p], a)),
+                core::Exp::Prim(Prim::Partition2 { p, q, a }) => Some((vec![p, q], a)),
+                _ => None,
+            };
+            if let Some((preds, a)) = parts {
                 // (into storage sized in advance: as a `filter`, below)
                 let given = if into_dest {
                     Vec::new()
                 } else {
                     direct.get(&s.var).cloned().unwrap_or_default()
                 };
-                let (bufs, inner) = self.partition_stmt(s, args, &flat, &given, &mut out)?;
+                let (bufs, inner) = self.partition_stmt(s, &preds, a, &flat, &given, &mut out)?;
                 let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
                 return Ok(self.alloc_scope(out, bufs, inner, rest));
             }
-            if let core::Exp::Prim(Builtin::Filter, args) = &s.exp {
+            if let core::Exp::Prim(Prim::Filter { p, a }) = &s.exp {
                 // Into storage sized in advance (a declared result size, a
                 // row of a `build`): computed into storage of its own, then
                 // checked and copied like any result whose size is known
@@ -1157,14 +1170,14 @@ impl<'a> FunTr<'a> {
                 } else {
                     direct.get(&s.var).cloned().unwrap_or_default()
                 };
-                let (bufs, inner) = self.filter_stmt(s, args, &flat, &given, &mut out)?;
+                let (bufs, inner) = self.filter_stmt(s, p, a, &flat, &given, &mut out)?;
                 let rest = self.stmts(&stmts[idx + 1..], result, dests, direct)?;
                 return Ok(self.alloc_scope(out, bufs, inner, rest));
             }
             if has_array
                 && matches!(
                     &s.exp,
-                    core::Exp::Loop { .. } | core::Exp::Prim(Builtin::IFold, _)
+                    core::Exp::Loop { .. } | core::Exp::Prim(Prim::IFold { .. })
                 )
                 && self.w.shape_exp(s)?.iter().flat_map(|sh| sh.first()).any(
                     |d| matches!(d, Dim::Var(v) if v.starts_with(&format!("{}_loopsize", s.var))),
@@ -1184,7 +1197,7 @@ impl<'a> FunTr<'a> {
                 return Ok(self.alloc_scope(out, bufs, inner, rest));
             }
             if has_array
-                && matches!(&s.exp, core::Exp::Prim(Builtin::Build, _))
+                && matches!(&s.exp, core::Exp::Prim(Prim::Build { .. }))
                 && self.w.shape_exp(s)?.iter().any(|sh| {
                     sh.iter()
                         .any(|d| matches!(d, Dim::Var(v) if v.starts_with(&row_size(&s.var))))
@@ -1250,7 +1263,7 @@ impl<'a> FunTr<'a> {
                                     // (a `build` of rows: unless it fails
                                     // in its first row, where that is made)
                                     let row = match &s.exp {
-                                        core::Exp::Prim(Builtin::Build, _) if sh.len() >= 2 => {
+                                        core::Exp::Prim(Prim::Build { .. }) if sh.len() >= 2 => {
                                             let mut v = Vec::new();
                                             for x in &sh {
                                                 let x = self.w.resolve_here(x, s.span)?;
@@ -2112,20 +2125,17 @@ impl<'a> FunTr<'a> {
     fn partition_stmt(
         &mut self,
         s: &core::Stmt,
-        args: &[core::Arg],
+        funs: &[&core::Fun],
+        a: &Atom,
         flat: &[(DType, Vec<Size>)],
         given: &[Option<Name>],
         pre: &mut Vec<Stmt>,
     ) -> R<(Vec<Buf>, Vec<Stmt>)> {
         let span = s.span;
-        let k = if matches!(&s.exp, core::Exp::Prim(Builtin::Partition2, _)) {
-            2
-        } else {
-            1
-        };
+        let k = funs.len();
         let mut preds = Vec::new();
-        for j in 0..k {
-            let Some(core::Arg::Fun(core::Fun::Lambda(f))) = args.get(j) else {
+        for f in funs {
+            let core::Fun::Lambda(f) = f else {
                 return error(
                     span,
                     "internal error: malformed partition",
@@ -2134,13 +2144,6 @@ impl<'a> FunTr<'a> {
             };
             preds.push(f.clone());
         }
-        let Some(core::Arg::Atom(a)) = args.get(k) else {
-            return error(
-                span,
-                "internal error: malformed partition",
-                "please report this",
-            );
-        };
         let a_l = self.w.leaves(a, span)?;
         let scalar = a_l.iter().all(|l| l.ty.rank() == 1);
         let (n, row_shapes, targets, bufs) =
@@ -2313,15 +2316,14 @@ impl<'a> FunTr<'a> {
     fn filter_stmt(
         &mut self,
         s: &core::Stmt,
-        args: &[core::Arg],
+        p: &core::Fun,
+        a: &Atom,
         flat: &[(DType, Vec<Size>)],
         given: &[Option<Name>],
         pre: &mut Vec<Stmt>,
     ) -> R<(Vec<Buf>, Vec<Stmt>)> {
         let span = s.span;
-        let (Some(core::Arg::Fun(core::Fun::Lambda(f))), Some(core::Arg::Atom(a))) =
-            (args.first(), args.get(1))
-        else {
+        let core::Fun::Lambda(f) = p else {
             return error(
                 span,
                 "internal error: malformed filter",
@@ -2437,17 +2439,17 @@ fn needs_storage(e: &core::Exp) -> bool {
         | E::Dim(..)
         | E::CheckSize(_)
         | E::Check(_) => false,
-        E::Prim(b, _) => !matches!(
-            b,
-            Builtin::Flatten
-                | Builtin::Unflatten
-                | Builtin::Split
-                | Builtin::Length
-                | Builtin::Transpose
-                | Builtin::Reverse
+        E::Prim(p) => !matches!(
+            p,
+            Prim::Flatten { .. }
+                | Prim::Unflatten { .. }
+                | Prim::Split { .. }
+                | Prim::Length { .. }
+                | Prim::Transpose { .. }
+                | Prim::Reverse { .. }
                 // (a replicate reaches the translation only as a view)
-                | Builtin::Replicate
-                | Builtin::Stride
+                | Prim::Replicate { .. }
+                | Prim::Stride { .. }
         ),
         _ => true,
     }
@@ -2542,16 +2544,6 @@ impl FunTr<'_> {
             this.w.record_defs(s);
             Ok(())
         };
-        let arg = |args: &[core::Arg], k: usize| -> R<Atom> {
-            match args.get(k) {
-                Some(core::Arg::Atom(a)) => Ok(a.clone()),
-                _ => error(
-                    span,
-                    "internal error: malformed builtin call",
-                    "please report this",
-                ),
-            }
-        };
         match &s.exp {
             E::Atom(a) => {
                 // A copy of a scalar constant or variable, or an array alias.
@@ -2587,10 +2579,10 @@ impl FunTr<'_> {
                 let xs = xs.iter().map(|x| self.scalar_atom(x)).collect();
                 scalar(self, SExp::Math(*m, xs), out)?
             }
-            E::Dim(..) | E::Prim(Builtin::Length, _) => {
+            E::Dim(..) | E::Prim(Prim::Length { .. }) => {
                 let (a, k) = match &s.exp {
                     E::Dim(a, k) => (a.clone(), *k),
-                    E::Prim(_, args) => (arg(args, 0)?, 0),
+                    E::Prim(Prim::Length { a }) => (a.clone(), 0),
                     _ => unreachable_exp(span)?,
                 };
                 let leaf = self.first_array_leaf(&a, span)?;
@@ -2760,11 +2752,10 @@ impl FunTr<'_> {
                 bind(self, nl);
             }
             // Index function changes (source views), no copy.
-            E::Prim(b @ (Builtin::Transpose | Builtin::Reverse), args) => {
+            E::Prim(prim @ (Prim::Transpose { a: src } | Prim::Reverse { a: src })) => {
                 let shapes = self.w.shape_exp(s)?;
-                let src = arg(args, 0)?;
-                let transpose = *b == Builtin::Transpose;
-                let nl = self.view_leaves(&src, &names, &shapes, 0, out, span, |x| {
+                let transpose = matches!(prim, Prim::Transpose { .. });
+                let nl = self.view_leaves(src, &names, &shapes, 0, out, span, |x| {
                     if transpose {
                         View::Transpose(x)
                     } else {
@@ -2775,17 +2766,16 @@ impl FunTr<'_> {
             }
             // `stride k a`: every k-th row, the outer stride times k, after
             // the interpreter's check of `k`.
-            E::Prim(Builtin::Stride, args) => {
+            E::Prim(Prim::Stride { k, a: src }) => {
                 let shapes = self.w.shape_exp(s)?;
-                let k = self.scalar_atom(&arg(args, 0)?);
+                let k = self.scalar_atom(k);
                 if !matches!(k, Atom::Const(Const::I64(c)) if c >= 1) {
                     out.push(Stmt::Guard {
                         guard: Guard::Stride { k: k.clone() },
                         span,
                     });
                 }
-                let src = arg(args, 1)?;
-                let nl = self.view_leaves(&src, &names, &shapes, 0, out, span, |x| {
+                let nl = self.view_leaves(src, &names, &shapes, 0, out, span, |x| {
                     View::Stride(k.clone(), x)
                 })?;
                 bind(self, nl);
@@ -2793,9 +2783,9 @@ impl FunTr<'_> {
             // `replicate n a` of an array: a new outer dim of stride 0
             // (kept by the views decision only for arrays), after the
             // interpreter's check of `n`.
-            E::Prim(Builtin::Replicate, args) => {
+            E::Prim(Prim::Replicate { n, x: src }) => {
                 let shapes = self.w.shape_exp(s)?;
-                let n = self.scalar_atom(&arg(args, 0)?);
+                let n = self.scalar_atom(n);
                 if !self.w.provably_nonneg(&n) {
                     out.push(Stmt::Guard {
                         guard: Guard::Core(core::Check::new(
@@ -2806,23 +2796,21 @@ impl FunTr<'_> {
                         span,
                     });
                 }
-                let src = arg(args, 1)?;
-                let nl = self.view_leaves(&src, &names, &shapes, 1, out, span, |x| {
+                let nl = self.view_leaves(src, &names, &shapes, 1, out, span, |x| {
                     View::Replicate(n.clone(), x)
                 })?;
                 bind(self, nl);
             }
-            E::Prim(b @ (Builtin::Flatten | Builtin::Unflatten | Builtin::Split), args) => {
+            E::Prim(
+                prim @ (Prim::Flatten { a: src_atom }
+                | Prim::Unflatten { a: src_atom, .. }
+                | Prim::Split { a: src_atom, .. }),
+            ) => {
                 let shapes = self.w.shape_exp(s)?;
-                let src_atom = match b {
-                    Builtin::Flatten => arg(args, 0)?,
-                    Builtin::Unflatten => arg(args, 2)?,
-                    _ => arg(args, 1)?,
-                };
-                let ls = self.w.leaves(&src_atom, span)?;
+                let ls = self.w.leaves(src_atom, span)?;
                 let mut nl = Vec::new();
-                if *b == Builtin::Split {
-                    let k = self.scalar_atom(&arg(args, 0)?);
+                if let Prim::Split { k, .. } = prim {
+                    let k = self.scalar_atom(k);
                     let mut firsts = Vec::new();
                     let mut seconds = Vec::new();
                     for (j, l) in ls.iter().enumerate() {
@@ -2874,11 +2862,11 @@ impl FunTr<'_> {
                     nl.extend(firsts);
                     nl.extend(seconds);
                 } else {
-                    if *b == Builtin::Unflatten
+                    if let Prim::Unflatten { n, m, .. } = prim
                         && let Some(l) = ls.first()
                     {
-                        let n = self.scalar_atom(&arg(args, 0)?);
-                        let m = self.scalar_atom(&arg(args, 1)?);
+                        let n = self.scalar_atom(n);
+                        let m = self.scalar_atom(m);
                         let len = self.emit_dim(&outer(&self.w.shape(l, span)?), out, span);
                         out.push(Stmt::Guard {
                             guard: Guard::Core(core::Check::new(
@@ -2984,20 +2972,10 @@ impl FunTr<'_> {
         let span = s.span;
         let flat = self.w.flat(&s.ty, span)?;
         let dest_of = |k: usize| -> Name { dests.get(k).cloned().flatten().unwrap_or_default() };
-        let arg = |args: &[core::Arg], k: usize| -> R<Atom> {
-            match args.get(k) {
-                Some(core::Arg::Atom(a)) => Ok(a.clone()),
-                _ => error(
-                    span,
-                    "internal error: malformed builtin call",
-                    "please report this",
-                ),
-            }
-        };
-        let lambda = |args: &[core::Arg], k: usize| -> R<core::Lambda> {
-            match args.get(k) {
-                Some(core::Arg::Fun(core::Fun::Lambda(l))) => Ok(l.clone()),
-                _ => error(
+        let lambda = |f: &core::Fun| -> R<core::Lambda> {
+            match f {
+                core::Fun::Lambda(l) => Ok((**l).clone()),
+                core::Fun::Var(_) => error(
                     span,
                     "a function argument that is not a lambda reached the C backend",
                     "please report this (the program should be first-order)",
@@ -3097,9 +3075,9 @@ impl FunTr<'_> {
                     &mut Vec::new(),
                 )
             }
-            E::Prim(Builtin::Build, args) => {
-                let n = self.scalar_atom(&arg(args, 0)?);
-                let l = lambda(args, 1)?;
+            E::Prim(Prim::Build { n, f }) => {
+                let n = self.scalar_atom(n);
+                let l = lambda(f)?;
                 let (i, it) = lparam(&l, 0, span)?;
                 self.w.bind_param(i, it, span)?;
                 let el = self.w.flat(&l.ret, span)?;
@@ -3175,10 +3153,9 @@ impl FunTr<'_> {
                 });
                 Ok(vec![])
             }
-            E::Prim(Builtin::IFold, args) => {
-                let l = lambda(args, 0)?;
-                let init = arg(args, 1)?;
-                let n = self.scalar_atom(&arg(args, 2)?);
+            E::Prim(Prim::IFold { f, init, n }) => {
+                let l = lambda(f)?;
+                let n = self.scalar_atom(n);
                 let (acc, at) = lparam(&l, 0, span)?;
                 let (i, _) = lparam(&l, 1, span)?;
                 let state_flat = self.w.flat(at, span)?;
@@ -3192,7 +3169,7 @@ impl FunTr<'_> {
                         s,
                         acc,
                         at,
-                        &init,
+                        init,
                         LoopKind::For(i.clone(), n),
                         &body,
                         dests,
@@ -3201,7 +3178,7 @@ impl FunTr<'_> {
                         &mut Vec::new(),
                     );
                 }
-                let init_l = self.w.leaves(&init, span)?;
+                let init_l = self.w.leaves(init, span)?;
                 let acc_l = self.w.bind_param(acc, at, span)?;
                 self.w.bind_param(i, &Type::I64, span)?;
                 let body = self.body(&l.body, &vec![None; state_flat.len()])?;
@@ -3219,11 +3196,10 @@ impl FunTr<'_> {
                 });
                 Ok(outs.into_iter().map(|(n, _)| Atom::Var(n)).collect())
             }
-            E::Prim(Builtin::IReduce, args) => {
-                let op = lambda(args, 0)?;
-                let ne = arg(args, 1)?;
-                let n = self.scalar_atom(&arg(args, 2)?);
-                let g = lambda(args, 3)?;
+            E::Prim(Prim::IReduce { op, ne, n, f }) => {
+                let op = lambda(op)?;
+                let n = self.scalar_atom(n);
+                let g = lambda(f)?;
                 if flat.iter().any(|(t, _)| matches!(t, DType::Array(..))) {
                     // A reduction over arrays runs as the interpreter runs it:
                     // `acc = op acc (g i)` for i in 0..n, from `ne`, a counted
@@ -3249,7 +3225,7 @@ impl FunTr<'_> {
                         s,
                         &pa,
                         &ta,
-                        &ne,
+                        ne,
                         LoopKind::For(i.clone(), n),
                         &body,
                         dests,
@@ -3258,7 +3234,7 @@ impl FunTr<'_> {
                         &mut Vec::new(),
                     );
                 }
-                let ne_l = self.w.leaves(&ne, span)?;
+                let ne_l = self.w.leaves(ne, span)?;
                 let (i, _) = lparam(&g, 0, span)?;
                 self.w.bind_param(i, &Type::I64, span)?;
                 let elem = self.body(&g.body, &vec![None; flat.len()])?;
@@ -3287,9 +3263,9 @@ impl FunTr<'_> {
                 });
                 Ok(outs.into_iter().map(|(n, _)| Atom::Var(n)).collect())
             }
-            E::Prim(Builtin::Concat, args) => {
-                let a = self.w.leaves(&arg(args, 0)?, span)?;
-                let b = self.w.leaves(&arg(args, 1)?, span)?;
+            E::Prim(Prim::Concat { a, b }) => {
+                let a = self.w.leaves(a, span)?;
+                let b = self.w.leaves(b, span)?;
                 for (k, (la, lb)) in a.iter().zip(&b).enumerate() {
                     let d = dest_of(k);
                     let DType::Array(p, r) = la.ty else {
@@ -3381,14 +3357,16 @@ impl FunTr<'_> {
                 Ok(vec![])
             }
             E::Prim(
-                b @ (Builtin::Scatter | Builtin::ReduceByIndex | Builtin::IReduceByIndex),
-                args,
+                prim @ (Prim::Scatter { dest, .. }
+                | Prim::ReduceByIndex { dest, .. }
+                | Prim::IReduceByIndex { dest, .. }),
             ) => {
                 // A copy of the destination (none when it was computed in
                 // place), then one write (or one step of the operator) per
                 // index in bounds, in order: the interpreter's.
-                let scatter = *b == Builtin::Scatter;
-                let d_l = self.w.leaves(&arg(args, 0)?, span)?;
+                let b = prim.builtin();
+                let scatter = b == Builtin::Scatter;
+                let d_l = self.w.leaves(dest, span)?;
                 if !scatter && d_l.iter().any(|l| l.ty.rank() != 1) {
                     return error(
                         span,
@@ -3402,9 +3380,13 @@ impl FunTr<'_> {
                 let var = |n: &Name| Atom::Var(n.clone());
                 // Step j: its statements, its index, and its values (computed
                 // in the step, or loaded only where the index is in bounds).
-                let (j, m, mut body, ix, vals, mut then) = if *b == Builtin::IReduceByIndex {
-                    let m = self.scalar_atom(&arg(args, 3)?);
-                    let g = lambda(args, 4)?;
+                let counted = match prim {
+                    Prim::IReduceByIndex { m, f, .. } => Some((m, f)),
+                    _ => None,
+                };
+                let (j, m, mut body, ix, vals, mut then) = if let Some((m, f)) = counted {
+                    let m = self.scalar_atom(m);
+                    let g = lambda(f)?;
                     let (j, _) = lparam(&g, 0, span)?;
                     self.w.bind_param(j, &Type::I64, span)?;
                     let blk = self.body(&g.body, &vec![None; 1 + d_l.len()])?;
@@ -3418,9 +3400,12 @@ impl FunTr<'_> {
                     let (ix, vals) = (ix.clone(), vals.to_vec());
                     (j.clone(), m, blk.stmts, ix, vals, vec![])
                 } else {
-                    let (ii, vi) = if scatter { (1, 2) } else { (3, 4) };
-                    let is_l = self.w.leaves(&arg(args, ii)?, span)?;
-                    let v_l = self.w.leaves(&arg(args, vi)?, span)?;
+                    let (Prim::Scatter { is, vs, .. } | Prim::ReduceByIndex { is, vs, .. }) = prim
+                    else {
+                        return unreachable_exp(span);
+                    };
+                    let is_l = self.w.leaves(is, span)?;
+                    let v_l = self.w.leaves(vs, span)?;
                     let (Some(is0), Some(v0)) = (is_l.first(), v_l.first()) else {
                         return error(
                             span,
@@ -3605,7 +3590,11 @@ impl FunTr<'_> {
                         });
                     }
                 } else {
-                    let op = lambda(args, 1)?;
+                    let (Prim::ReduceByIndex { op, .. } | Prim::IReduceByIndex { op, .. }) = prim
+                    else {
+                        return unreachable_exp(span);
+                    };
+                    let op = lambda(op)?;
                     let (pa, ta) = lparam(&op, 0, span)?;
                     let (pb, tb) = lparam(&op, 1, span)?;
                     let a_l = self.w.bind_param(pa, ta, span)?;
@@ -3649,12 +3638,12 @@ impl FunTr<'_> {
                 out.push(Stmt::For { i: j, n: m, body });
                 Ok(vec![])
             }
-            E::Prim(Builtin::Slide, args) => {
+            E::Prim(Prim::Slide { w, step, a }) => {
                 // Window k is rows k*s .. k*s+w of the input, copied into row
                 // k of the result, after the interpreter's checks.
-                let w = self.scalar_atom(&arg(args, 0)?);
-                let st = self.scalar_atom(&arg(args, 1)?);
-                let a_l = self.w.leaves(&arg(args, 2)?, span)?;
+                let w = self.scalar_atom(w);
+                let st = self.scalar_atom(step);
+                let a_l = self.w.leaves(a, span)?;
                 for (k, l) in a_l.iter().enumerate() {
                     let d = dest_of(k);
                     let DType::Array(p, r) = l.ty else {
@@ -3735,16 +3724,14 @@ impl FunTr<'_> {
                 }
                 Ok(vec![])
             }
-            E::Prim(Builtin::Scan, args) => {
+            E::Prim(Prim::Scan { op, ne, a }) => {
                 // An inclusive scan of scalars (or tuples of scalars): a sequential
                 // fold whose accumulators are stored into the result after each
                 // step, so the order of the operations is the interpreter's.
-                let op = lambda(args, 0)?;
-                let ne = arg(args, 1)?;
-                let a = arg(args, 2)?;
-                let a_l = self.w.leaves(&a, span)?;
+                let op = lambda(op)?;
+                let a_l = self.w.leaves(a, span)?;
                 if !a_l.is_empty() && a_l.iter().all(|l| l.ty.rank() > 1) {
-                    return self.scan_rows(&op, &ne, &a_l, &dest_of, out, span);
+                    return self.scan_rows(&op, ne, &a_l, &dest_of, out, span);
                 }
                 if a_l.iter().any(|l| l.ty.rank() != 1) {
                     return error(
@@ -3762,7 +3749,7 @@ impl FunTr<'_> {
                 let sh = self.w.shape(&first, span)?;
                 let len = self.w.resolve_here(&outer(&sh), span)?;
                 let n = self.emit_dim(&len, out, span);
-                let ne_l = self.w.leaves(&ne, span)?;
+                let ne_l = self.w.leaves(ne, span)?;
                 let (pa, ta) = lparam(&op, 0, span)?;
                 let (pb, tb) = lparam(&op, 1, span)?;
                 let acc_l = self.w.bind_param(pa, ta, span)?;
@@ -3819,9 +3806,12 @@ impl FunTr<'_> {
                 });
                 Ok(vec![])
             }
-            E::Prim(b, _) => error(
+            E::Prim(p) => error(
                 span,
-                format!("`{}` is not supported by the C backend yet", b.name()),
+                format!(
+                    "`{}` is not supported by the C backend yet",
+                    p.builtin().name()
+                ),
                 "run this program with --interp (the reference interpreter)",
             ),
             E::Apply(f, _) => error(
@@ -4040,12 +4030,10 @@ impl FunTr<'_> {
                 "please report this",
             )
         };
-        let core::Exp::Prim(Builtin::Build, args) = &s.exp else {
+        let core::Exp::Prim(Prim::Build { n, f }) = &s.exp else {
             return bad("filtered rows of a non-build");
         };
-        let (Some(core::Arg::Atom(n)), Some(core::Arg::Fun(core::Fun::Lambda(l)))) =
-            (args.first(), args.get(1))
-        else {
+        let core::Fun::Lambda(l) = f else {
             return bad("malformed build");
         };
         let n = self.scalar_atom(n);
@@ -4943,13 +4931,8 @@ impl FunTr<'_> {
                 },
                 body.clone(),
             )),
-            core::Exp::Prim(Builtin::IFold, args) => {
-                let (
-                    Some(core::Arg::Fun(core::Fun::Lambda(l))),
-                    Some(core::Arg::Atom(init)),
-                    Some(core::Arg::Atom(n)),
-                ) = (args.first(), args.get(1), args.get(2))
-                else {
+            core::Exp::Prim(Prim::IFold { f, init, n }) => {
+                let core::Fun::Lambda(l) = f else {
                     return error(
                         span,
                         "internal error: malformed ifold",

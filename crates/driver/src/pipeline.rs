@@ -390,11 +390,10 @@ pub fn to_dps_partial(
         ) {
             for s in &b.stmts {
                 if let weir_ir::Exp::Prim(
-                    weir_ir::Builtin::Concat
-                    | weir_ir::Builtin::Pad
-                    | weir_ir::Builtin::Flatten
-                    | weir_ir::Builtin::Unflatten,
-                    _,
+                    weir_ir::Prim::Concat { .. }
+                    | weir_ir::Prim::Pad { .. }
+                    | weir_ir::Prim::Flatten { .. }
+                    | weir_ir::Prim::Unflatten { .. },
                 ) = &s.exp
                     && core.effect_at(s.span) == Some(weir_ir::Effect::Eager)
                 {

@@ -45,12 +45,12 @@ struct Census {
 fn census(b: &Body, c: &mut Census) {
     for s in &b.stmts {
         match &s.exp {
-            Exp::Prim(p, args) => {
-                c.prims.push(*p);
-                for a in args {
+            Exp::Prim(p) => {
+                c.prims.push(p.builtin());
+                for a in p.args() {
                     match a {
-                        Arg::Fun(Fun::Lambda(l)) => census(&l.body, c),
-                        Arg::Fun(Fun::Var(_)) => c.higher_order = true,
+                        ArgRef::Fun(Fun::Lambda(l)) => census(&l.body, c),
+                        ArgRef::Fun(Fun::Var(_)) => c.higher_order = true,
                         _ => {}
                     }
                 }
@@ -87,14 +87,12 @@ fn census_of(d: &FunDef) -> Census {
 fn build_depths(b: &Body, depth: usize, out: &mut Vec<(Name, usize)>) {
     for s in &b.stmts {
         match &s.exp {
-            Exp::Prim(p, args) => {
-                if *p == Builtin::Build {
+            Exp::Prim(p) => {
+                if let Prim::Build { .. } = p {
                     out.push((s.var.clone(), depth));
                 }
-                for a in args {
-                    if let Arg::Fun(Fun::Lambda(l)) = a {
-                        build_depths(&l.body, depth + 1, out);
-                    }
+                for l in p.lambdas() {
+                    build_depths(&l.body, depth + 1, out);
                 }
             }
             Exp::If(_, t, f) => {
@@ -613,11 +611,9 @@ fn while_loops(b: &Body) -> usize {
                 n += usize::from(matches!(form, LoopForm::While(_))) + while_loops(body);
             }
             Exp::If(_, t, e) => n += while_loops(t) + while_loops(e),
-            Exp::Prim(_, args) => {
-                for a in args {
-                    if let Arg::Fun(Fun::Lambda(l)) = a {
-                        n += while_loops(&l.body);
-                    }
+            Exp::Prim(p) => {
+                for l in p.lambdas() {
+                    n += while_loops(&l.body);
                 }
             }
             _ => {}
@@ -670,11 +666,9 @@ fn ifs_in_builds(b: &Body, inside: bool, out: &mut (usize, usize)) {
                 ifs_in_builds(e, inside, out);
             }
             Exp::Loop { body, .. } => ifs_in_builds(body, inside, out),
-            Exp::Prim(p, args) => {
-                for a in args {
-                    if let Arg::Fun(Fun::Lambda(l)) = a {
-                        ifs_in_builds(&l.body, inside || *p == Builtin::Build, out);
-                    }
+            Exp::Prim(p) => {
+                for l in p.lambdas() {
+                    ifs_in_builds(&l.body, inside || p.builtin() == Builtin::Build, out);
                 }
             }
             _ => {}

@@ -630,7 +630,7 @@ impl<'p> Interp<'p> {
                     .collect::<R<_>>()?;
                 self.apply_closure(c, vals)
             }
-            Exp::Prim(b, args) => self.prim(*b, args, env, span, ty),
+            Exp::Prim(p) => self.prim(p, env, span, ty),
             Exp::Loop {
                 state,
                 init,
@@ -716,89 +716,65 @@ impl<'p> Interp<'p> {
         r.ok().map(|v| shape_of(&v))
     }
 
-    fn prim<'e>(
-        &mut self,
-        b: Builtin,
-        args: &'p [Arg],
-        env: &Env<'p, 'e>,
-        span: Span,
-        ty: &Type,
-    ) -> R<Value> {
-        use Builtin::*;
-        let atom = |i: usize| -> R<Value> {
-            match args.get(i) {
-                Some(Arg::Atom(a)) => self.atom(a, env, span),
-                _ => err(
-                    span,
-                    format!(
-                        "internal error: argument {i} of `{}` is not a value",
-                        b.name()
-                    ),
-                ),
-            }
-        };
-        let arr = |i: usize| -> R<Rc<Vec<Value>>> {
-            match atom(i)? {
+    fn prim<'e>(&mut self, prim: &'p Prim, env: &Env<'p, 'e>, span: Span, ty: &Type) -> R<Value> {
+        let builtin = prim.builtin();
+        let atom = |a: &'p Atom| -> R<Value> { self.atom(a, env, span) };
+        let arr = |a: &'p Atom| -> R<Rc<Vec<Value>>> {
+            match atom(a)? {
                 Value::Array(a) => Ok(a),
                 Value::Empty(_) => Ok(Rc::new(Vec::new())),
                 v => err(
                     span,
                     format!(
                         "internal error: `{}` expects an array, found {}",
-                        b.name(),
+                        builtin.name(),
                         v.kind_name()
                     ),
                 ),
             }
         };
-        let int = |i: usize| -> R<i64> {
-            match atom(i)? {
+        let int = |a: &'p Atom| -> R<i64> {
+            match atom(a)? {
                 Value::I64(v) => Ok(v),
                 v => err(
                     span,
                     format!(
                         "internal error: `{}` expects an i64, found {}",
-                        b.name(),
+                        builtin.name(),
                         v.kind_name()
                     ),
                 ),
             }
         };
-        let fun = |i: usize| -> R<Closure<'p, '_>> {
-            match args.get(i) {
-                Some(Arg::Fun(f)) => self.closure(f, env, span),
-                _ => err(
-                    span,
-                    format!(
-                        "internal error: argument {i} of `{}` is not a function",
-                        b.name()
-                    ),
-                ),
-            }
-        };
+        let fun = |f: &'p Fun| -> R<Closure<'p, '_>> { self.closure(f, env, span) };
         let count = |n: i64, what: &str| -> R<usize> {
             if n < 0 {
                 err(
                     span,
-                    format!("`{}` given a negative {what} ({n})", b.name()),
+                    format!("`{}` given a negative {what} ({n})", builtin.name()),
                 )
             } else {
                 Ok(n as usize)
             }
         };
-        match b {
-            Scatter | ReduceByIndex => {
-                let (vi, ii) = if b == Scatter { (2, 1) } else { (4, 3) };
-                let whole = atom(0)?;
-                let dest = arr(0)?;
-                let is = arr(ii)?;
-                let vs = arr(vi)?;
+        match prim {
+            Prim::Scatter { dest, is, vs } | Prim::ReduceByIndex { dest, is, vs, .. } => {
+                // `reduce_by_index`'s `ne` is not needed: every slot starts
+                // from the destination's element
+                let op = match prim {
+                    Prim::ReduceByIndex { op, .. } => Some(op),
+                    _ => None,
+                };
+                let whole = atom(dest)?;
+                let dest = arr(dest)?;
+                let is = arr(is)?;
+                let vs = arr(vs)?;
                 if is.len() != vs.len() {
                     return err(
                         span,
                         format!(
                             "size mismatch: `{}` of {} indices and {} values",
-                            b.name(),
+                            builtin.name(),
                             is.len(),
                             vs.len()
                         ),
@@ -807,10 +783,9 @@ impl<'p> Interp<'p> {
                 if is.is_empty() {
                     return Ok(whole);
                 }
-                let op = if b == ReduceByIndex {
-                    Some(fun(1)?)
-                } else {
-                    None
+                let op = match op {
+                    Some(op) => Some(fun(op)?),
+                    None => None,
                 };
                 let mut out = alloc(dest.len(), span)?;
                 out.extend(dest.iter().cloned());
@@ -844,15 +819,21 @@ impl<'p> Interp<'p> {
                         *slot = v.clone();
                     }
                 }
-                regular(&out, span, b.name())?;
+                regular(&out, span, builtin.name())?;
                 Ok(array_or(out, || elem_shape(&whole)))
             }
-            IReduceByIndex => {
-                let whole = atom(0)?;
-                let dest = arr(0)?;
-                let op = fun(1)?;
-                let m = int(3)?;
-                let g = fun(4)?;
+            Prim::IReduceByIndex {
+                dest,
+                op,
+                ne: _,
+                m,
+                f,
+            } => {
+                let whole = atom(dest)?;
+                let dest = arr(dest)?;
+                let op = fun(op)?;
+                let m = int(m)?;
+                let g = fun(f)?;
                 if m <= 0 {
                     return Ok(whole);
                 }
@@ -875,12 +856,12 @@ impl<'p> Interp<'p> {
                         *slot = new;
                     }
                 }
-                regular(&out, span, b.name())?;
+                regular(&out, span, builtin.name())?;
                 Ok(array_or(out, || elem_shape(&whole)))
             }
-            Build => {
-                let n = count(int(0)?, "size")?;
-                let f = fun(1)?;
+            Prim::Build { n, f } => {
+                let n = count(int(n)?, "size")?;
+                let f = fun(f)?;
                 if n == 0 {
                     let probe = Some(vec![Value::I64(0)]);
                     return Ok(empty(self.lambda_result_shape(f, probe, ty, env)));
@@ -892,20 +873,26 @@ impl<'p> Interp<'p> {
                 regular(&out, span, "build")?;
                 Ok(Value::array(out))
             }
-            IFold => {
-                let f = fun(0)?;
-                let mut acc = atom(1)?;
-                let n = int(2)?;
+            Prim::IFold { f, init, n } => {
+                let f = fun(f)?;
+                let mut acc = atom(init)?;
+                let n = int(n)?;
                 for i in 0..n.max(0) {
                     acc = self.apply_closure(f, vec![acc, Value::I64(i)])?;
                 }
                 Ok(acc)
             }
-            Length => Ok(Value::I64(arr(0)?.len() as i64)),
-            Map | Map2 | Map3 => {
-                let f = fun(0)?;
-                let mut arrays: Vec<Rc<Vec<Value>>> = (1..args.len()).map(arr).collect::<R<_>>()?;
-                self.same_lengths(&mut arrays, span, b.name())?;
+            Prim::Length { a } => Ok(Value::I64(arr(a)?.len() as i64)),
+            Prim::Map { f, a } | Prim::Map2 { f, a, .. } | Prim::Map3 { f, a, .. } => {
+                let inputs: Vec<&'p Atom> = match prim {
+                    Prim::Map2 { b, .. } => vec![a, b],
+                    Prim::Map3 { b, c, .. } => vec![a, b, c],
+                    _ => vec![a],
+                };
+                let f = fun(f)?;
+                let mut arrays: Vec<Rc<Vec<Value>>> =
+                    inputs.iter().copied().map(arr).collect::<R<_>>()?;
+                self.same_lengths(&mut arrays, span, builtin.name())?;
                 let n = arrays[0].len();
                 if n == 0 {
                     let mut budget = PROBE_ELEMS;
@@ -915,7 +902,7 @@ impl<'p> Interp<'p> {
                         .iter()
                         .enumerate()
                         .map(|(i, (_, t))| {
-                            let whole = atom(i + 1).ok()?;
+                            let whole = atom(inputs.get(i)?).ok()?;
                             stand_in(t, &elem_shape(&whole), &mut budget)
                         })
                         .collect::<Option<Vec<Value>>>();
@@ -926,16 +913,22 @@ impl<'p> Interp<'p> {
                     let xs = arrays.iter().map(|a| a[i].clone()).collect();
                     out.push(self.apply_closure(f, xs)?);
                 }
-                regular(&out, span, b.name())?;
+                regular(&out, span, builtin.name())?;
                 Ok(Value::array(out))
             }
-            Zip | Zip3 => {
-                let mut arrays: Vec<Rc<Vec<Value>>> = (0..args.len()).map(arr).collect::<R<_>>()?;
-                self.same_lengths(&mut arrays, span, b.name())?;
+            Prim::Zip { a, b } | Prim::Zip3 { a, b, .. } => {
+                let inputs: Vec<&'p Atom> = match prim {
+                    Prim::Zip3 { c, .. } => vec![a, b, c],
+                    _ => vec![a, b],
+                };
+                let mut arrays: Vec<Rc<Vec<Value>>> =
+                    inputs.iter().copied().map(arr).collect::<R<_>>()?;
+                self.same_lengths(&mut arrays, span, builtin.name())?;
                 let n = arrays[0].len();
                 if n == 0 {
-                    let shapes = (0..args.len())
-                        .map(|i| atom(i).map(|v| elem_shape(&v)))
+                    let shapes = inputs
+                        .iter()
+                        .map(|a| atom(a).map(|v| elem_shape(&v)))
                         .collect::<R<Vec<Shape>>>()?;
                     return Ok(empty(Shape::Tuple(Rc::new(shapes))));
                 }
@@ -945,10 +938,14 @@ impl<'p> Interp<'p> {
                         .collect(),
                 ))
             }
-            Unzip | Unzip3 => {
-                let whole = atom(0)?;
-                let a = arr(0)?;
-                let k = if b == Unzip { 2 } else { 3 };
+            Prim::Unzip { a } | Prim::Unzip3 { a } => {
+                let whole = atom(a)?;
+                let a = arr(a)?;
+                let k = if matches!(prim, Prim::Unzip { .. }) {
+                    2
+                } else {
+                    3
+                };
                 if a.is_empty() {
                     let from_type = |j: usize| match ty {
                         Type::Tuple(ts) => ts.get(j).map(|t| elem_type_shape(t, env)),
@@ -983,38 +980,38 @@ impl<'p> Interp<'p> {
                 }
                 Ok(Value::tuple(cols.into_iter().map(Value::array).collect()))
             }
-            Fold => {
-                let f = fun(0)?;
-                let mut acc = atom(1)?;
-                for x in arr(2)?.iter() {
+            Prim::Fold { op, init, a } => {
+                let f = fun(op)?;
+                let mut acc = atom(init)?;
+                for x in arr(a)?.iter() {
                     acc = self.apply_closure(f, vec![acc, x.clone()])?;
                 }
                 Ok(acc)
             }
-            Reduce => {
-                let f = fun(0)?;
-                let mut acc = atom(1)?;
-                for x in arr(2)?.iter() {
+            Prim::Reduce { op, ne, a } => {
+                let f = fun(op)?;
+                let mut acc = atom(ne)?;
+                for x in arr(a)?.iter() {
                     acc = self.apply_closure(f, vec![acc, x.clone()])?;
                 }
                 Ok(acc)
             }
-            IReduce => {
-                let op = fun(0)?;
-                let mut acc = atom(1)?;
-                let n = int(2)?;
-                let g = fun(3)?;
+            Prim::IReduce { op, ne, n, f } => {
+                let op = fun(op)?;
+                let mut acc = atom(ne)?;
+                let n = int(n)?;
+                let g = fun(f)?;
                 for i in 0..n.max(0) {
                     let x = self.apply_closure(g, vec![Value::I64(i)])?;
                     acc = self.apply_closure(op, vec![acc, x])?;
                 }
                 Ok(acc)
             }
-            Scan => {
-                let f = fun(0)?;
-                let mut acc = atom(1)?;
-                let whole = atom(2)?;
-                let a = arr(2)?;
+            Prim::Scan { op, ne, a } => {
+                let f = fun(op)?;
+                let mut acc = atom(ne)?;
+                let whole = atom(a)?;
+                let a = arr(a)?;
                 if a.is_empty() {
                     return Ok(empty(elem_shape(&whole).meet(&shape_of(&acc))));
                 }
@@ -1026,9 +1023,9 @@ impl<'p> Interp<'p> {
                 regular(&out, span, "scan")?;
                 Ok(Value::array(out))
             }
-            Filter => {
-                let f = fun(0)?;
-                let whole = atom(1)?;
+            Prim::Filter { p, a } => {
+                let f = fun(p)?;
+                let whole = atom(a)?;
                 let mut out = Vec::new();
                 // inside a shape probe a filter keeps nothing: the rows of an
                 // empty `build` are as long as when every filter keeps nothing
@@ -1036,7 +1033,7 @@ impl<'p> Interp<'p> {
                 let input = if self.probing > 0 {
                     Rc::new(Vec::new())
                 } else {
-                    arr(1)?
+                    arr(a)?
                 };
                 for x in input.iter() {
                     if matches!(self.apply_closure(f, vec![x.clone()])?, Value::Bool(true)) {
@@ -1045,18 +1042,26 @@ impl<'p> Interp<'p> {
                 }
                 Ok(array_or(out, || elem_shape(&whole)))
             }
-            Partition | Partition2 => {
+            Prim::Partition { p, a } | Prim::Partition2 { p, a, .. } => {
                 // each element's part: 0 if `p` holds, else (partition2) 1 if
                 // `q` holds, else the last; `q` is tested only where `p` fails
-                let k = if b == Partition { 1 } else { 2 };
-                let whole = atom(k)?;
+                let preds: Vec<&'p Fun> = match prim {
+                    Prim::Partition2 { q, .. } => vec![p, q],
+                    _ => vec![p],
+                };
+                let k = preds.len();
+                let whole = atom(a)?;
                 let mut parts: Vec<Vec<Value>> = vec![Vec::new(); k + 1];
-                let fs = (0..k).map(fun).collect::<Result<Vec<_>, _>>()?;
+                let fs = preds
+                    .iter()
+                    .copied()
+                    .map(fun)
+                    .collect::<Result<Vec<_>, _>>()?;
                 // a shape probe keeps nothing in any part (as `filter`)
                 let input = if self.probing > 0 {
                     Rc::new(Vec::new())
                 } else {
-                    arr(k)?
+                    arr(a)?
                 };
                 for x in input.iter() {
                     let mut part = k;
@@ -1077,24 +1082,24 @@ impl<'p> Interp<'p> {
                         .collect(),
                 )))
             }
-            Iota => {
-                let n = count(int(0)?, "size")?;
+            Prim::Iota { n } => {
+                let n = count(int(n)?, "size")?;
                 let mut out = alloc(n, span)?;
                 out.extend((0..n as i64).map(Value::I64));
                 Ok(array_or(out, || Shape::Scalar))
             }
-            Replicate => {
-                let n = count(int(0)?, "count")?;
-                let x = atom(1)?;
+            Prim::Replicate { n, x } => {
+                let n = count(int(n)?, "count")?;
+                let x = atom(x)?;
                 if n == 0 {
                     return Ok(empty(shape_of(&x)));
                 }
                 Ok(Value::array(copies(x, n, span)?))
             }
-            Concat => {
+            Prim::Concat { a, b } => {
                 // the rows of both arrays must have the same shape, even when one
                 // (or both) of them is empty (docs/language.md §6)
-                let (va, vc) = (atom(0)?, atom(1)?);
+                let (va, vc) = (atom(a)?, atom(b)?);
                 let (ra, rc) = (elem_shape(&va), elem_shape(&vc));
                 if !ra.compatible(&rc) {
                     return err(
@@ -1104,17 +1109,17 @@ impl<'p> Interp<'p> {
                         ),
                     );
                 }
-                let a = arr(0)?;
-                let c = arr(1)?;
+                let a = arr(a)?;
+                let c = arr(b)?;
                 let mut out = alloc(a.len().saturating_add(c.len()), span)?;
                 out.extend(a.iter().cloned());
                 out.extend(c.iter().cloned());
                 regular(&out, span, "concatenation (`++`)")?;
                 Ok(array_or(out, || ra.meet(&rc)))
             }
-            Split => {
-                let k = int(0)?;
-                let a = arr(1)?;
+            Prim::Split { k, a: array } => {
+                let k = int(k)?;
+                let a = arr(array)?;
                 if self.probing > 0
                     && let Ok(ku) = usize::try_from(k)
                     && ku > a.len()
@@ -1122,7 +1127,7 @@ impl<'p> Interp<'p> {
                     // bounds checks pass inside a shape probe: the first part
                     // has its size `k` (compiled code's shape arithmetic), of
                     // stand-ins of the elements' shape; the rest is empty
-                    let whole = atom(1)?;
+                    let whole = atom(array)?;
                     let es = elem_shape(&whole);
                     let x = match (a.first(), ty) {
                         (Some(x), _) => Some(x.clone()),
@@ -1150,15 +1155,15 @@ impl<'p> Interp<'p> {
                     );
                 }
                 let (x, y) = a.split_at(k as usize);
-                let whole = atom(1)?;
+                let whole = atom(array)?;
                 Ok(Value::tuple(vec![
                     array_or(x.to_vec(), || elem_shape(&whole)),
                     array_or(y.to_vec(), || elem_shape(&whole)),
                 ]))
             }
-            Flatten => {
-                let whole = atom(0)?;
-                let a = arr(0)?;
+            Prim::Flatten { a } => {
+                let whole = atom(a)?;
+                let a = arr(a)?;
                 let mut out = Vec::new();
                 for row in a.iter() {
                     match row {
@@ -1177,10 +1182,10 @@ impl<'p> Interp<'p> {
                     _ => Shape::Unknown,
                 }))
             }
-            Unflatten => {
-                let n = count(int(0)?, "size")?;
-                let m = count(int(1)?, "size")?;
-                let a = arr(2)?;
+            Prim::Unflatten { n, m, a: array } => {
+                let n = count(int(n)?, "size")?;
+                let m = count(int(m)?, "size")?;
+                let a = arr(array)?;
                 if n.checked_mul(m) != Some(a.len()) {
                     return err(
                         span,
@@ -1190,7 +1195,7 @@ impl<'p> Interp<'p> {
                         ),
                     );
                 }
-                let whole = atom(2)?;
+                let whole = atom(array)?;
                 let row = elem_shape(&whole);
                 if n == 0 {
                     return Ok(empty(Shape::Array(Some(m), Rc::new(row))));
@@ -1204,10 +1209,10 @@ impl<'p> Interp<'p> {
                         .collect(),
                 ))
             }
-            Transpose => {
+            Prim::Transpose { a } => {
                 // `[n][m]A` to `[m][n]A`, also when `n` or `m` is 0
-                let whole = atom(0)?;
-                let a = arr(0)?;
+                let whole = atom(a)?;
+                let a = arr(a)?;
                 let rows: Vec<Rc<Vec<Value>>> = a
                     .iter()
                     .map(|r| {
@@ -1237,10 +1242,10 @@ impl<'p> Interp<'p> {
                         .collect(),
                 ))
             }
-            Slide => {
-                let w = int(0)?;
-                let s = int(1)?;
-                let a = arr(2)?;
+            Prim::Slide { w, step, a } => {
+                let w = int(w)?;
+                let s = int(step)?;
+                let a = arr(a)?;
                 if w < 1 || s < 1 {
                     return err(
                         span,
@@ -1268,16 +1273,16 @@ impl<'p> Interp<'p> {
                         .collect(),
                 ))
             }
-            Reverse => {
-                let a = arr(0)?;
+            Prim::Reverse { a: array } => {
+                let a = arr(array)?;
                 if a.is_empty() {
-                    return atom(0);
+                    return atom(array);
                 }
                 Ok(Value::array(a.iter().rev().cloned().collect()))
             }
-            Stride => {
-                let k = int(0)?;
-                let a = arr(1)?;
+            Prim::Stride { k, a: array } => {
+                let k = int(k)?;
+                let a = arr(array)?;
                 if k < 1 {
                     return err(
                         span,
@@ -1285,18 +1290,18 @@ impl<'p> Interp<'p> {
                     );
                 }
                 if a.is_empty() {
-                    return atom(1);
+                    return atom(array);
                 }
                 Ok(Value::array(
                     a.iter().step_by(k as usize).cloned().collect(),
                 ))
             }
-            Rotate => {
-                let k = int(0)?;
-                let a = arr(1)?;
+            Prim::Rotate { k, a: array } => {
+                let k = int(k)?;
+                let a = arr(array)?;
                 let n = a.len() as i64;
                 if n == 0 {
-                    return atom(1);
+                    return atom(array);
                 }
                 Ok(Value::array(
                     (0..n)
@@ -1305,11 +1310,11 @@ impl<'p> Interp<'p> {
                         .collect(),
                 ))
             }
-            Gather => {
-                let a = arr(0)?;
-                let idx = arr(1)?;
+            Prim::Gather { a: array, is } => {
+                let a = arr(array)?;
+                let idx = arr(is)?;
                 if idx.is_empty() {
-                    return Ok(empty(elem_shape(&atom(0)?)));
+                    return Ok(empty(elem_shape(&atom(array)?)));
                 }
                 let mut out = alloc(idx.len(), span)?;
                 for i in idx.iter() {
@@ -1323,7 +1328,7 @@ impl<'p> Interp<'p> {
                         let x = match (a.first(), ty) {
                             (Some(x), _) => Some(x.clone()),
                             (None, Type::Array(_, et)) => {
-                                stand_in(et, &elem_shape(&atom(0)?), &mut PROBE_ELEMS.clone())
+                                stand_in(et, &elem_shape(&atom(array)?), &mut PROBE_ELEMS.clone())
                             }
                             _ => None,
                         };
@@ -1337,12 +1342,12 @@ impl<'p> Interp<'p> {
                 }
                 Ok(Value::array(out))
             }
-            Pad => {
-                let lo = count(int(0)?, "padding")?;
-                let hi = count(int(1)?, "padding")?;
-                let x = atom(2)?;
-                let whole = atom(3)?;
-                let a = arr(3)?;
+            Prim::Pad { lo, hi, x, a } => {
+                let lo = count(int(lo)?, "padding")?;
+                let hi = count(int(hi)?, "padding")?;
+                let x = atom(x)?;
+                let whole = atom(a)?;
+                let a = arr(a)?;
                 // the padding must have the shape of the elements, even of an empty array
                 let (sx, sa) = (shape_of(&x), elem_shape(&whole));
                 if !sx.compatible(&sa) {
@@ -1363,36 +1368,37 @@ impl<'p> Interp<'p> {
                 regular(&out, span, "pad")?;
                 Ok(Value::array(out))
             }
-            ArgMax | ArgMin => {
+            Prim::ArgMax { a } | Prim::ArgMin { a } => {
                 // the first best element in order; NaN is never best
-                let a = arr(0)?;
+                let max = matches!(prim, Prim::ArgMax { .. });
+                let a = arr(a)?;
                 let mut best: Option<(usize, &Value)> = None;
                 for (i, x) in a.iter().enumerate() {
                     let better = |y: &Value| -> Option<bool> {
                         Some(match (x, y) {
                             (Value::F64(x), Value::F64(y)) => {
-                                if b == ArgMax {
+                                if max {
                                     x > y
                                 } else {
                                     x < y
                                 }
                             }
                             (Value::F32(x), Value::F32(y)) => {
-                                if b == ArgMax {
+                                if max {
                                     x > y
                                 } else {
                                     x < y
                                 }
                             }
                             (Value::I64(x), Value::I64(y)) => {
-                                if b == ArgMax {
+                                if max {
                                     x > y
                                 } else {
                                     x < y
                                 }
                             }
                             (Value::I32(x), Value::I32(y)) => {
-                                if b == ArgMax {
+                                if max {
                                     x > y
                                 } else {
                                     x < y
@@ -1422,15 +1428,16 @@ impl<'p> Interp<'p> {
                 }
                 Ok(Value::I64(best.map_or(-1, |(i, _)| i as i64)))
             }
-            Sum | Product | Maximum | Minimum => {
-                let a = arr(0)?;
+            Prim::Sum { a } | Prim::Product { a } | Prim::Maximum { a } | Prim::Minimum { a } => {
+                use Builtin::{Maximum, Product, Sum};
+                let a = arr(a)?;
                 let elem = match ty {
                     Type::Prim(PrimType::F32) => Some(Value::F32(0.0)),
                     Type::Prim(PrimType::I64) => Some(Value::I64(0)),
                     Type::Prim(PrimType::I32) => Some(Value::I32(0)),
                     _ => a.first().cloned(),
                 };
-                let init = match (b, &elem) {
+                let init = match (builtin, &elem) {
                     (Sum, Some(Value::F32(_))) => Value::F32(0.0),
                     (Sum, Some(Value::I64(_))) => Value::I64(0),
                     (Sum, Some(Value::I32(_))) => Value::I32(0),
@@ -1450,7 +1457,7 @@ impl<'p> Interp<'p> {
                 };
                 let mut acc = init;
                 for x in a.iter() {
-                    acc = match b {
+                    acc = match builtin {
                         Sum => binop(BinOp::Add, acc, x.clone(), span)?,
                         Product => binop(BinOp::Mul, acc, x.clone(), span)?,
                         Maximum => math(MathFn::Max, &[acc, x.clone()], span)?,

@@ -6,10 +6,12 @@
 //! text form ([`print`]), a parser for it ([`parse`]) and a [`verify`] pass.
 
 pub mod parse;
+pub mod prim;
 pub mod print;
 pub mod verify;
 pub mod visit;
 
+pub use prim::{ArgMut, ArgRef, ArityError, Prim};
 pub use weir_syntax::Span;
 pub use weir_syntax::ast::{BinOp, PrimType, UnOp};
 
@@ -363,28 +365,6 @@ impl Builtin {
         }
         Builtin::ALL.iter().copied().find(|b| b.name() == s)
     }
-    /// For each argument: `Some(k)` if it is a function of `k` parameters, `None` for a value.
-    pub fn arg_kinds(self) -> &'static [Option<usize>] {
-        use Builtin::*;
-        match self {
-            Build => &[None, Some(1)],
-            IFold => &[Some(2), None, None],
-            Map => &[Some(1), None],
-            Map2 => &[Some(2), None, None],
-            Map3 => &[Some(3), None, None, None],
-            Fold | Reduce | Scan => &[Some(2), None, None],
-            Filter | Partition => &[Some(1), None],
-            Partition2 => &[Some(1), Some(1), None],
-            Length | Unzip | Unzip3 | Iota | Flatten | Transpose | Reverse | Sum | Product
-            | Maximum | Minimum | ArgMax | ArgMin => &[None],
-            Zip | Replicate | Concat | Split | Rotate | Stride | Gather => &[None, None],
-            Zip3 | Unflatten | Slide | Scatter => &[None, None, None],
-            ReduceByIndex => &[None, Some(2), None, None, None],
-            Pad => &[None, None, None, None],
-            IReduce => &[Some(2), None, None, Some(1)],
-            IReduceByIndex => &[None, Some(2), None, None, Some(1)],
-        }
-    }
     /// The counted loop a builtin runs, if it runs one over an index space:
     /// `(count, lambda, param)`, the positions of the count argument, of the
     /// lambda that is the loop's body, and of that lambda's index parameter.
@@ -404,7 +384,9 @@ impl Builtin {
 /// A function argument: a lambda, or a variable of function type (a parameter).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Fun {
-    Lambda(Lambda),
+    /// (boxed: a function operand is the size of a name, so expressions with
+    /// several stay small)
+    Lambda(Box<Lambda>),
     Var(Name),
 }
 
@@ -448,7 +430,8 @@ pub enum Exp {
     Call(Name, Vec<Arg>),
     /// Call of a function-typed parameter.
     Apply(Name, Vec<Atom>),
-    Prim(Builtin, Vec<Arg>),
+    /// A builtin applied to its operands (one typed constructor per builtin).
+    Prim(Prim),
     /// `dim a k`: the size of dimension `k` of array `a` (`i64`).
     Dim(Atom, usize),
     /// A size check made explicit (from inlining a call with size parameters, or

@@ -337,7 +337,11 @@ impl P {
                 self.expect(&Tok::Arrow)?;
                 let body = self.body()?;
                 self.expect(&Tok::RParen)?;
-                return Ok(Arg::Fun(Fun::Lambda(Lambda { params, ret, body })));
+                return Ok(Arg::Fun(Fun::Lambda(Box::new(Lambda {
+                    params,
+                    ret,
+                    body,
+                }))));
             }
             if matches!(self.peek_at(1), Tok::Ident(s) if s == "fn") {
                 self.bump();
@@ -504,7 +508,11 @@ impl P {
                 }
                 if let Some(b) = Builtin::from_name(&s) {
                     self.bump();
-                    return Ok(Exp::Prim(b, self.args()?));
+                    let args = self.args()?;
+                    return match Prim::from_args(b, args) {
+                        Ok(p) => Ok(Exp::Prim(p)),
+                        Err(e) => self.err(e.to_string()),
+                    };
                 }
             }
             _ => {}

@@ -159,13 +159,13 @@ impl Printer {
         self.out.push(')');
     }
 
-    fn arg(&mut self, a: &Arg, level: usize) {
+    fn arg(&mut self, a: ArgRef<'_>, level: usize) {
         match a {
-            Arg::Atom(a) => self.out.push_str(&atom_to_string(a)),
-            Arg::Fun(Fun::Var(v)) => {
+            ArgRef::Atom(a) => self.out.push_str(&atom_to_string(a)),
+            ArgRef::Fun(Fun::Var(v)) => {
                 let _ = write!(self.out, "(fn {v})");
             }
-            Arg::Fun(Fun::Lambda(l)) => self.lambda(l, level),
+            ArgRef::Fun(Fun::Lambda(l)) => self.lambda(l, level),
         }
     }
 
@@ -253,7 +253,7 @@ impl Printer {
                 let _ = write!(self.out, "call {f}");
                 for a in args {
                     self.out.push(' ');
-                    self.arg(a, level);
+                    self.arg(a.as_arg_ref(), level);
                 }
             }
             Exp::Apply(f, args) => {
@@ -263,9 +263,9 @@ impl Printer {
                     self.out.push_str(&atom_to_string(a));
                 }
             }
-            Exp::Prim(b, args) => {
-                self.out.push_str(b.name());
-                for a in args {
+            Exp::Prim(p) => {
+                self.out.push_str(p.builtin().name());
+                for a in p.args() {
                     self.out.push(' ');
                     self.arg(a, level);
                 }

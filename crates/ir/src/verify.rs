@@ -240,10 +240,10 @@ impl<'a> V<'a> {
         ))
     }
 
-    fn arg(&mut self, a: &Arg) -> T {
+    fn arg(&mut self, a: ArgRef<'_>) -> T {
         match a {
-            Arg::Atom(a) => self.atom(a),
-            Arg::Fun(Fun::Var(v)) => match self.lookup(v) {
+            ArgRef::Atom(a) => self.atom(a),
+            ArgRef::Fun(Fun::Var(v)) => match self.lookup(v) {
                 Some(t @ Type::Fun(..)) => Ok(t),
                 Some(t) => Err(format!(
                     "`{v}` is used as a function but has type {}",
@@ -251,7 +251,7 @@ impl<'a> V<'a> {
                 )),
                 None => Err(format!("function variable `{v}` is not in scope")),
             },
-            Arg::Fun(Fun::Lambda(l)) => self.lambda(l),
+            ArgRef::Fun(Fun::Lambda(l)) => self.lambda(l),
         }
     }
 
@@ -405,7 +405,7 @@ impl<'a> V<'a> {
                     ));
                 }
                 for ((_, pt), a) in d.params.iter().zip(args) {
-                    let at = self.arg(a)?;
+                    let at = self.arg(a.as_arg_ref())?;
                     if !at.same_shape(pt) {
                         return Err(format!(
                             "argument of `{f}`: {} vs {}",
@@ -433,16 +433,13 @@ impl<'a> V<'a> {
                 }
                 Ok(r)
             }
-            Exp::Prim(b, args) => {
-                if args.len() != b.arg_kinds().len() {
-                    return Err(format!(
-                        "`{}` takes {} arguments",
-                        b.name(),
-                        b.arg_kinds().len()
-                    ));
-                }
-                let ts: Vec<Type> = args.iter().map(|a| self.arg(a)).collect::<Result<_, _>>()?;
-                prim_type(*b, &ts)
+            Exp::Prim(p) => {
+                let ts: Vec<Type> = p
+                    .args()
+                    .into_iter()
+                    .map(|a| self.arg(a))
+                    .collect::<Result<_, _>>()?;
+                prim_type(p.builtin(), &ts)
             }
             Exp::Loop {
                 state,

@@ -38,6 +38,14 @@ pub fn walk_lambda_mut<V: MutVisitor + ?Sized>(v: &mut V, l: &mut Lambda) {
     walk_body_mut(v, &mut l.body);
 }
 
+fn walk_arg_mut<V: MutVisitor + ?Sized>(v: &mut V, a: ArgMut<'_>) {
+    match a {
+        ArgMut::Atom(a) => v.atom(a),
+        ArgMut::Fun(Fun::Lambda(l)) => walk_lambda_mut(v, l),
+        ArgMut::Fun(Fun::Var(n)) => v.fun_name(n),
+    }
+}
+
 pub fn walk_exp_mut<V: MutVisitor + ?Sized>(v: &mut V, e: &mut Exp) {
     match e {
         Exp::Atom(a) | Exp::Un(_, a) | Exp::Convert(_, a) | Exp::Proj(a, _) | Exp::Dim(a, _) => {
@@ -69,15 +77,10 @@ pub fn walk_exp_mut<V: MutVisitor + ?Sized>(v: &mut V, e: &mut Exp) {
             walk_body_mut(v, t);
             walk_body_mut(v, f);
         }
-        Exp::Call(_, args) | Exp::Prim(_, args) => {
-            for a in args {
-                match a {
-                    Arg::Atom(a) => v.atom(a),
-                    Arg::Fun(Fun::Lambda(l)) => walk_lambda_mut(v, l),
-                    Arg::Fun(Fun::Var(n)) => v.fun_name(n),
-                }
-            }
-        }
+        Exp::Call(_, args) => args
+            .iter_mut()
+            .for_each(|a| walk_arg_mut(v, a.as_arg_mut())),
+        Exp::Prim(p) => p.args_mut().into_iter().for_each(|a| walk_arg_mut(v, a)),
         Exp::Loop {
             state,
             init,
@@ -192,9 +195,16 @@ pub fn for_each_nested_body(e: &mut Exp, f: &mut dyn FnMut(&mut Body)) {
             f(t);
             f(g);
         }
-        Exp::Call(_, args) | Exp::Prim(_, args) => {
+        Exp::Call(_, args) => {
             for a in args {
                 if let Arg::Fun(Fun::Lambda(l)) = a {
+                    f(&mut l.body);
+                }
+            }
+        }
+        Exp::Prim(p) => {
+            for a in p.args_mut() {
+                if let ArgMut::Fun(Fun::Lambda(l)) = a {
                     f(&mut l.body);
                 }
             }
@@ -216,13 +226,14 @@ pub fn for_each_nested_body_ref(e: &Exp, f: &mut dyn FnMut(&Body)) {
             f(t);
             f(g);
         }
-        Exp::Call(_, args) | Exp::Prim(_, args) => {
+        Exp::Call(_, args) => {
             for a in args {
                 if let Arg::Fun(Fun::Lambda(l)) = a {
                     f(&l.body);
                 }
             }
         }
+        Exp::Prim(p) => p.lambdas().into_iter().for_each(|l| f(&l.body)),
         Exp::Loop { form, body, .. } => {
             if let LoopForm::While(c) = form {
                 f(c);

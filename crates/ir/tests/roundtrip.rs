@@ -140,20 +140,42 @@ fn exp() -> BoxedStrategy<Exp> {
                 body.clone(),
             )
                 .prop_map(|(params, ret, body)| Lambda { params, ret, body });
-            let arg = prop_oneof![
-                atom().prop_map(Arg::Atom),
-                name().prop_map(|n| Arg::Fun(Fun::Var(n))),
-                lambda.prop_map(|l| Arg::Fun(Fun::Lambda(l))),
+            let fun = prop_oneof![
+                name().prop_map(Fun::Var),
+                lambda.prop_map(|l| Fun::Lambda(Box::new(l))),
             ];
+            let arg = prop_oneof![atom().prop_map(Arg::Atom), fun.clone().prop_map(Arg::Fun),];
             prop_oneof![
                 (atom(), body.clone(), body.clone()).prop_map(|(c, t, f)| Exp::If(c, t, f)),
                 (name(), prop::collection::vec(arg.clone(), 0..3))
                     .prop_map(|(f, a)| Exp::Call(f, a)),
                 (
                     prop::sample::select(Builtin::ALL.to_vec()),
-                    prop::collection::vec(arg, 0..4)
+                    prop::collection::vec(atom(), 5),
+                    prop::collection::vec(fun, 2)
                 )
-                    .prop_map(|(b, a)| Exp::Prim(b, a)),
+                    .prop_map(|(b, atoms, funs)| {
+                        // operands of the kinds `b` takes, from the pools
+                        let (mut ai, mut fi) = (0, 0);
+                        let args = b
+                            .arg_kinds()
+                            .iter()
+                            .map(|k| match k {
+                                None => {
+                                    ai += 1;
+                                    Arg::Atom(atoms[ai - 1].clone())
+                                }
+                                Some(_) => {
+                                    fi += 1;
+                                    Arg::Fun(funs[fi - 1].clone())
+                                }
+                            })
+                            .collect();
+                        match Prim::from_args(b, args) {
+                            Ok(p) => Exp::Prim(p),
+                            Err(_) => Exp::Atom(atoms[0].clone()),
+                        }
+                    }),
                 (name(), ty(), atom(), name(), atom(), body.clone()).prop_map(
                     |(s, t, init, i, n, body)| Exp::Loop {
                         state: (s, t),

@@ -56,12 +56,12 @@ fn concat_pieces(b: &Body) -> Vec<Name> {
     b.stmts
         .iter()
         .filter_map(|s| match &s.exp {
-            Exp::Prim(Builtin::Concat, args) => Some(args),
+            Exp::Prim(Prim::Concat { a, b }) => Some([a, b]),
             _ => None,
         })
         .flatten()
         .filter_map(|a| match a {
-            Arg::Atom(Atom::Var(v)) if local.contains(&v) => Some(v.clone()),
+            Atom::Var(v) if local.contains(&v) => Some(v.clone()),
             _ => None,
         })
         .collect()
@@ -70,20 +70,22 @@ fn concat_pieces(b: &Body) -> Vec<Name> {
 fn here(s: &Stmt) -> usize {
     // (a `transpose` or `reverse` left by the optimizer is a view)
     let produces = matches!(s.exp, Exp::ArrayLit(_) | Exp::Prim(..) | Exp::Loop { .. })
-        && !matches!(s.exp, Exp::Prim(Builtin::Transpose | Builtin::Reverse, _));
+        && !matches!(
+            s.exp,
+            Exp::Prim(Prim::Transpose { .. } | Prim::Reverse { .. })
+        );
     usize::from(produces && has_array(&s.ty))
 }
 
 fn nested(e: &Exp) -> usize {
     let mut n = 0;
-    if let Exp::Prim(Builtin::Build, args) = e {
-        for a in args {
-            if let Arg::Fun(Fun::Lambda(l)) = a {
+    match e {
+        Exp::Prim(Prim::Build { f, .. }) => {
+            if let Fun::Lambda(l) = f {
                 n += build_body(&l.body);
             }
         }
-    } else {
-        weir_ir::visit::for_each_nested_body_ref(e, &mut |b| n += in_body(b));
+        _ => weir_ir::visit::for_each_nested_body_ref(e, &mut |b| n += in_body(b)),
     }
     n
 }

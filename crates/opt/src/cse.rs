@@ -36,11 +36,8 @@ fn key(st: &Stmt) -> Option<String> {
         | Exp::If(..)
         | Exp::Loop { .. }
         | Exp::Apply(..) => None,
-        Exp::Call(_, args) | Exp::Prim(_, args)
-            if args.iter().any(|a| matches!(a, Arg::Fun(_))) =>
-        {
-            None
-        }
+        Exp::Call(_, args) if args.iter().any(|a| matches!(a, Arg::Fun(_))) => None,
+        Exp::Prim(p) if p.args().iter().any(|a| matches!(a, ArgRef::Fun(_))) => None,
         e => Some(format!("{e:?} : {:?}", st.ty)),
     }
 }

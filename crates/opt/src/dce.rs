@@ -122,17 +122,11 @@ fn is_int(t: &Type) -> bool {
     matches!(t, Type::Prim(PrimType::I64 | PrimType::I32))
 }
 
-fn lambda(args: &[Arg], k: usize) -> Option<&Lambda> {
-    match args.get(k) {
-        Some(Arg::Fun(Fun::Lambda(l))) => Some(l),
-        _ => None,
-    }
-}
-
-fn atom_arg(args: &[Arg], k: usize) -> Option<&Atom> {
-    match args.get(k) {
-        Some(Arg::Atom(a)) => Some(a),
-        _ => None,
+/// The lambda of a function operand (`None` for a function variable).
+fn lambda(f: &Fun) -> Option<&Lambda> {
+    match f {
+        Fun::Lambda(l) => Some(l),
+        Fun::Var(_) => None,
     }
 }
 
@@ -303,7 +297,7 @@ impl Dce<'_> {
                     span,
                 ));
             }
-            Exp::Prim(b, args) => return self.prim_residue(st, *b, args, facts),
+            Exp::Prim(p) => return self.prim_residue(st, p, facts),
             Exp::Call(f, args) => {
                 let lambdas_ok = args.iter().all(|a| match a {
                     Arg::Fun(Fun::Lambda(l)) => !self.body_fallible(&l.body, facts),
@@ -348,13 +342,12 @@ impl Dce<'_> {
         }
     }
 
-    fn prim_residue(&mut self, st: &Stmt, b: Builtin, args: &[Arg], facts: &Facts) -> Residue {
-        use Builtin::*;
+    fn prim_residue(&mut self, st: &Stmt, p: &Prim, facts: &Facts) -> Residue {
         let span = st.span;
         let mut out = Vec::new();
-        match b {
-            Build => {
-                let (Some(n), Some(l)) = (atom_arg(args, 0), lambda(args, 1)) else {
+        match p {
+            Prim::Build { n, f } => {
+                let Some(l) = lambda(f) else {
                     return Residue::Keep;
                 };
                 if !rows_regular(l) {
@@ -380,14 +373,13 @@ impl Dce<'_> {
             // ireduce op ne n g; ireduce_by_index dest op ne m g, whose operator
             // runs only where an index is in bounds (so if it can fail, or the
             // elements are arrays whose shapes it checks, the statement stays)
-            IReduce | IReduceByIndex => {
-                let (o, c, l) = if b == IReduce { (0, 2, 3) } else { (1, 3, 4) };
-                let (Some(op), Some(n), Some(g)) =
-                    (lambda(args, o), atom_arg(args, c), lambda(args, l))
-                else {
+            Prim::IReduce { op, n, f: g, .. } | Prim::IReduceByIndex { op, m: n, f: g, .. } => {
+                let (Some(op), Some(g)) = (lambda(op), lambda(g)) else {
                     return Residue::Keep;
                 };
-                if b == IReduceByIndex && matches!(st.ty.elem(), Some(t) if has_array(t)) {
+                if matches!(p, Prim::IReduceByIndex { .. })
+                    && matches!(st.ty.elem(), Some(t) if has_array(t))
+                {
                     return Residue::Keep;
                 }
                 let inner = facts.enter(&st.exp);
@@ -404,10 +396,8 @@ impl Dce<'_> {
                     out.push(self.loop_residue(st, i, n, &g.body));
                 }
             }
-            IFold => {
-                let (Some(f), Some(init), Some(n)) =
-                    (lambda(args, 0), atom_arg(args, 1), atom_arg(args, 2))
-                else {
+            Prim::IFold { f, init, n } => {
+                let Some(f) = lambda(f) else {
                     return Residue::Keep;
                 };
                 let inner = facts.enter(&st.exp);
@@ -427,10 +417,7 @@ impl Dce<'_> {
                     None => Residue::Keep,
                 };
             }
-            Split => {
-                let (Some(k), Some(a)) = (atom_arg(args, 0), atom_arg(args, 1)) else {
-                    return Residue::Keep;
-                };
+            Prim::Split { k, a } => {
                 let zero = Atom::Const(Const::I64(0));
                 if facts
                     .len(a, 0)
@@ -449,10 +436,7 @@ impl Dce<'_> {
                 out.push(c);
             }
             // (what remains of an unused `stride k a`: the check of `k`)
-            Stride => {
-                let Some(k) = atom_arg(args, 0) else {
-                    return Residue::Keep;
-                };
+            Prim::Stride { k, .. } => {
                 if matches!(k, Atom::Const(Const::I64(c)) if *c >= 1) {
                     return Residue::Drop;
                 }
@@ -463,12 +447,7 @@ impl Dce<'_> {
                     span,
                 ));
             }
-            Unflatten => {
-                let (Some(n), Some(m), Some(a)) =
-                    (atom_arg(args, 0), atom_arg(args, 1), atom_arg(args, 2))
-                else {
-                    return Residue::Keep;
-                };
+            Prim::Unflatten { n, m, a } => {
                 let len = self.len0(a, facts, span, &mut out);
                 let c = Check::new(CheckKind::Unflatten, vec![n.clone(), m.clone(), len], "");
                 if facts.prove_check(&c) {
@@ -624,7 +603,6 @@ impl Judge<'_> {
     /// Can this statement fail where `facts` hold? (Conservative: `true` unless
     /// proved.)
     pub(crate) fn fallible(&self, st: &Stmt, facts: &Facts) -> bool {
-        use Builtin::*;
         let inner = facts.enter(&st.exp);
         let nested = |b: &Body, k: usize| inner.get(k).is_none_or(|f| self.body_fallible(b, f));
         match &st.exp {
@@ -660,53 +638,53 @@ impl Judge<'_> {
                 LoopForm::While(_) => true,
                 LoopForm::For(..) => nested(body, 0),
             },
-            Exp::Prim(b, args) => {
+            Exp::Prim(p) => {
                 let lambdas = |skip: bool| {
                     let mut k = 0;
-                    args.iter().any(|a| match a {
-                        Arg::Fun(Fun::Lambda(l)) => {
+                    p.args().into_iter().any(|a| match a {
+                        ArgRef::Fun(Fun::Lambda(l)) => {
                             let r = nested(&l.body, k);
                             k += 1;
                             r
                         }
-                        Arg::Fun(Fun::Var(_)) => !skip,
-                        Arg::Atom(_) => false,
+                        ArgRef::Fun(Fun::Var(_)) => !skip,
+                        ArgRef::Atom(_) => false,
                     })
                 };
                 let arr_elem = matches!(st.ty.elem(), Some(t) if has_array(t));
-                match b {
-                    Length | Flatten | Rotate | Reverse | Transpose | Unzip | Unzip3 => false,
-                    Build => {
-                        let regular = matches!(lambda(args, 1), Some(l) if rows_regular(l));
-                        !regular
-                            || !atom_arg(args, 0).is_some_and(|n| facts.prove_nonneg(n))
-                            || lambdas(false)
+                match p {
+                    Prim::Length { .. }
+                    | Prim::Flatten { .. }
+                    | Prim::Rotate { .. }
+                    | Prim::Reverse { .. }
+                    | Prim::Transpose { .. }
+                    | Prim::Unzip { .. }
+                    | Prim::Unzip3 { .. } => false,
+                    Prim::Build { n, f } => {
+                        let regular = matches!(lambda(f), Some(l) if rows_regular(l));
+                        !regular || !facts.prove_nonneg(n) || lambdas(false)
                     }
-                    IFold | IReduce | Filter => lambdas(false),
-                    IReduceByIndex => arr_elem || lambdas(false),
-                    Scan => arr_elem || lambdas(false),
-                    Concat => arr_elem,
-                    Split => match (atom_arg(args, 0), atom_arg(args, 1)) {
-                        (Some(k), Some(a)) => !facts
-                            .len(a, 0)
-                            .is_some_and(|n| facts.prove_slice(&Atom::Const(Const::I64(0)), k, &n)),
-                        _ => true,
-                    },
-                    Unflatten => match (atom_arg(args, 0), atom_arg(args, 1), atom_arg(args, 2)) {
-                        (Some(n), Some(m), Some(a)) => match facts.len(a, 0) {
-                            Some(len) => match (facts.lin(n), facts.lin(m)) {
-                                (Some(x), Some(y)) => match (x.as_const(), y.as_const()) {
-                                    (Some(x), Some(y)) if x >= 0 && y >= 0 => !x
-                                        .checked_mul(y)
-                                        .and_then(Lin::constant)
-                                        .is_some_and(|p| facts.prove_eq_lin(&p, &len)),
-                                    _ => true,
-                                },
+                    Prim::IFold { .. } | Prim::IReduce { .. } | Prim::Filter { .. } => {
+                        lambdas(false)
+                    }
+                    Prim::IReduceByIndex { .. } => arr_elem || lambdas(false),
+                    Prim::Scan { .. } => arr_elem || lambdas(false),
+                    Prim::Concat { .. } => arr_elem,
+                    Prim::Split { k, a } => !facts
+                        .len(a, 0)
+                        .is_some_and(|n| facts.prove_slice(&Atom::Const(Const::I64(0)), k, &n)),
+                    Prim::Unflatten { n, m, a } => match facts.len(a, 0) {
+                        Some(len) => match (facts.lin(n), facts.lin(m)) {
+                            (Some(x), Some(y)) => match (x.as_const(), y.as_const()) {
+                                (Some(x), Some(y)) if x >= 0 && y >= 0 => !x
+                                    .checked_mul(y)
+                                    .and_then(Lin::constant)
+                                    .is_some_and(|p| facts.prove_eq_lin(&p, &len)),
                                 _ => true,
                             },
-                            None => true,
+                            _ => true,
                         },
-                        _ => true,
+                        None => true,
                     },
                     _ => true,
                 }

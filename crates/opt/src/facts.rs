@@ -277,23 +277,22 @@ impl Facts {
                     }
                 }
             }
-            Exp::Prim(b, args) => {
-                let lp = b.index_loop();
-                let count = lp.and_then(|(c, _, _)| args.get(c));
-                for (k, a) in args.iter().enumerate() {
-                    if let Arg::Fun(Fun::Lambda(l)) = a {
-                        let mut f = self.clone();
-                        for (n, t) in &l.params {
-                            f.param(n, t);
-                        }
-                        let index = lp
-                            .filter(|&(_, lk, _)| lk == k)
-                            .and_then(|(_, _, pk)| l.params.get(pk));
-                        if let (Some((i, _)), Some(Arg::Atom(n))) = (index, count) {
-                            f.counter(i, n);
-                        }
-                        out.push(f);
+            Exp::Prim(p) => {
+                // (the lambda that is the body of the builtin's counted loop,
+                // with its trip count and index parameter)
+                let lp = p.index_loop();
+                for l in p.lambdas() {
+                    let mut f = self.clone();
+                    for (n, t) in &l.params {
+                        f.param(n, t);
                     }
+                    if let Some((n, Fun::Lambda(body), pk)) = lp
+                        && std::ptr::eq(&**body, l)
+                        && let Some((i, _)) = l.params.get(pk)
+                    {
+                        f.counter(i, n);
+                    }
+                    out.push(f);
                 }
             }
             Exp::Loop { state, form, .. } => {
@@ -351,10 +350,7 @@ impl Facts {
             }
             Some(Exp::Un(UnOp::Neg, a)) => self.lin_fuel(a, f)?.scale(-1),
             Some(Exp::Dim(a, k)) => self.len_fuel(a, *k, f),
-            Some(Exp::Prim(Builtin::Length, args)) => match args.first() {
-                Some(Arg::Atom(a)) => self.len_fuel(a, 0, f),
-                _ => opaque(),
-            },
+            Some(Exp::Prim(Prim::Length { a })) => self.len_fuel(a, 0, f),
             Some(Exp::CheckSize(c)) => self.lin_fuel(&c.got, f),
             Some(Exp::Check(c)) if c.kind != CheckKind::NonZero => match c.args.first() {
                 Some(a) => self.lin_fuel(a, f),
@@ -385,10 +381,7 @@ impl Facts {
         match self.defs.get(v) {
             Some(Exp::Atom(b)) => self.len_fuel(b, k, f),
             Some(Exp::Index(b, _)) => self.len_fuel(b, k + 1, f),
-            Some(Exp::Prim(Builtin::Build, args)) if k == 0 => match args.first() {
-                Some(Arg::Atom(n)) => self.lin_fuel(n, f),
-                _ => opaque(),
-            },
+            Some(Exp::Prim(Prim::Build { n, .. })) if k == 0 => self.lin_fuel(n, f),
             Some(Exp::ArrayLit(xs)) if k == 0 => Lin::constant(xs.len() as i64),
             Some(Exp::Slice(_, s, e)) if k == 0 => self.lin_fuel(e, f)?.sub(&self.lin_fuel(s, f)?),
             Some(Exp::Slice(b, _, _)) => self.len_fuel(b, k, f),

@@ -146,10 +146,10 @@ impl InOrder<'_> {
         facts: &Facts,
     ) -> Option<Vec<Stmt>> {
         let st = &b.stmts[k];
-        let Exp::Prim(Builtin::Build, args) = &st.exp else {
-            return None;
-        };
-        let (Some(Arg::Atom(n)), Some(Arg::Fun(Fun::Lambda(l)))) = (args.first(), args.get(1))
+        let Exp::Prim(Prim::Build {
+            n,
+            f: Fun::Lambda(l),
+        }) = &st.exp
         else {
             return None;
         };
@@ -206,40 +206,30 @@ fn loop_body<'s>(c: &'s Stmt, facts: &Facts) -> Option<(Atom, &'s Body, Facts, b
     let judge_empty = HashSet::new();
     let judge = crate::dce::Judge { safe: &judge_empty };
     match &c.exp {
-        Exp::Prim(Builtin::Build, args) => match (args.first(), args.get(1)) {
-            (Some(Arg::Atom(n)), Some(Arg::Fun(Fun::Lambda(l)))) => {
-                Some((n.clone(), &l.body, inner.first()?.clone(), true))
-            }
-            _ => None,
-        },
-        Exp::Prim(Builtin::IFold, args) => match (args.first(), args.get(2)) {
-            (Some(Arg::Fun(Fun::Lambda(l))), Some(Arg::Atom(n))) => {
-                Some((n.clone(), &l.body, inner.first()?.clone(), true))
-            }
-            _ => None,
-        },
-        Exp::Prim(Builtin::IReduce, args) => match (args.first(), args.get(2), args.get(3)) {
-            (
-                Some(Arg::Fun(Fun::Lambda(op))),
-                Some(Arg::Atom(n)),
-                Some(Arg::Fun(Fun::Lambda(g))),
-            ) => {
-                let op_ok = !judge.body_fallible(&op.body, inner.first()?);
-                Some((n.clone(), &g.body, inner.get(1)?.clone(), op_ok))
-            }
-            _ => None,
-        },
-        Exp::Prim(Builtin::IReduceByIndex, args) => match (args.get(1), args.get(3), args.get(4)) {
-            (
-                Some(Arg::Fun(Fun::Lambda(op))),
-                Some(Arg::Atom(m)),
-                Some(Arg::Fun(Fun::Lambda(g))),
-            ) => {
-                let op_ok = !judge.body_fallible(&op.body, inner.first()?);
-                Some((m.clone(), &g.body, inner.get(1)?.clone(), op_ok))
-            }
-            _ => None,
-        },
+        Exp::Prim(Prim::Build {
+            n,
+            f: Fun::Lambda(l),
+        })
+        | Exp::Prim(Prim::IFold {
+            f: Fun::Lambda(l),
+            n,
+            ..
+        }) => Some((n.clone(), &l.body, inner.first()?.clone(), true)),
+        Exp::Prim(Prim::IReduce {
+            op: Fun::Lambda(op),
+            n,
+            f: Fun::Lambda(g),
+            ..
+        })
+        | Exp::Prim(Prim::IReduceByIndex {
+            op: Fun::Lambda(op),
+            m: n,
+            f: Fun::Lambda(g),
+            ..
+        }) => {
+            let op_ok = !judge.body_fallible(&op.body, inner.first()?);
+            Some((n.clone(), &g.body, inner.get(1)?.clone(), op_ok))
+        }
         Exp::Loop {
             form: LoopForm::For(_, n),
             body,
@@ -272,11 +262,7 @@ fn collect_sites(b: &Body, depth: usize, out: &mut HashMap<Name, Vec<Site>>) {
                 add(i, Site::Other, out);
             }
             Exp::Dim(a, _) => add(a, Site::Dim, out),
-            Exp::Prim(Builtin::Length, args) => {
-                if let Some(Arg::Atom(a)) = args.first() {
-                    add(a, Site::Dim, out)
-                }
-            }
+            Exp::Prim(Prim::Length { a }) => add(a, Site::Dim, out),
             e => {
                 let mut c = weir_ir::visit::UseCounter::default();
                 // only the atoms at this level; nested bodies are visited below
@@ -290,7 +276,12 @@ fn collect_sites(b: &Body, depth: usize, out: &mut HashMap<Name, Vec<Site>>) {
                         collect_sites(t, depth, out);
                         collect_sites(f, depth, out);
                     }
-                    Exp::Prim(_, args) | Exp::Call(_, args) => {
+                    Exp::Prim(p) => {
+                        for l in p.lambdas() {
+                            collect_sites(&l.body, depth + 1, out);
+                        }
+                    }
+                    Exp::Call(_, args) => {
                         for a in args {
                             if let Arg::Fun(Fun::Lambda(l)) = a {
                                 collect_sites(&l.body, depth + 1, out);
@@ -319,12 +310,8 @@ fn shallow_copy(e: &Exp) -> Exp {
             *t = empty_body();
             *f = empty_body();
         }
-        Exp::Prim(_, args) | Exp::Call(_, args) => {
-            for a in args {
-                if let Arg::Fun(Fun::Lambda(l)) = a {
-                    l.body = empty_body();
-                }
-            }
+        Exp::Prim(_) | Exp::Call(..) => {
+            weir_ir::visit::for_each_nested_body(&mut e, &mut |b| *b = empty_body());
         }
         Exp::Loop { form, body, .. } => {
             if let LoopForm::While(c) = form {
@@ -357,9 +344,9 @@ fn cost(b: &Body) -> Option<usize> {
             Exp::Atom(_) | Exp::Tuple(_) | Exp::Proj(..) | Exp::Dim(..) => 0,
             Exp::Bin(op, _, _) if !matches!(op, BinOp::Div | BinOp::Rem) => 1,
             Exp::Un(..) | Exp::Convert(..) | Exp::Index(..) => 1,
-            Exp::Prim(Builtin::Build, args) => match args.get(1) {
-                Some(Arg::Fun(Fun::Lambda(l))) => 1 + cost(&l.body)?,
-                _ => return None,
+            Exp::Prim(Prim::Build { f, .. }) => match f {
+                Fun::Lambda(l) => 1 + cost(&l.body)?,
+                Fun::Var(_) => return None,
             },
             _ => return None,
         };
@@ -420,12 +407,12 @@ impl Fuse {
                 *t = self.body(std::mem::replace(t, empty_body()), depth, None);
                 *f = self.body(std::mem::replace(f, empty_body()), depth, None);
             }
-            Exp::Prim(p, args) => {
-                let p = *p;
-                for (k, a) in args.iter_mut().enumerate() {
-                    if let Arg::Fun(Fun::Lambda(l)) = a {
+            Exp::Prim(p) => {
+                let b = p.builtin();
+                for (k, a) in p.args_mut().into_iter().enumerate() {
+                    if let ArgMut::Fun(Fun::Lambda(l)) = a {
                         // the index parameter of the loop this lambda is the body of
-                        let idx = p
+                        let idx = b
                             .index_loop()
                             .filter(|&(_, lk, _)| lk == k)
                             .and_then(|(_, _, pk)| l.params.get(pk))
@@ -482,10 +469,11 @@ impl Fuse {
         let Exp::Index(Atom::Var(b), x) = &st.exp else {
             return None;
         };
-        let Some(Exp::Prim(Builtin::Build, args)) = self.defs.get(b) else {
-            return None;
-        };
-        let Some(Arg::Fun(Fun::Lambda(l))) = args.get(1) else {
+        let Some(Exp::Prim(Prim::Build {
+            n,
+            f: Fun::Lambda(l),
+        })) = self.defs.get(b)
+        else {
             return None;
         };
         let bdepth = *self.depth.get(b)?;
@@ -500,10 +488,7 @@ impl Fuse {
         if !(same_level || elementwise || cheap) {
             return None;
         }
-        let n = match args.first() {
-            Some(Arg::Atom(n)) => n.clone(),
-            _ => return None,
-        };
+        let n = n.clone();
         let mut l = l.clone();
         let p = l.params.first()?.0.clone();
         let map = HashMap::from([(p, x.clone())]);
@@ -542,14 +527,10 @@ impl Fuse {
         let Exp::Index(Atom::Var(s), x) = &st.exp else {
             return None;
         };
-        let Some(Exp::Prim(Builtin::Stride, args)) = self.defs.get(s) else {
+        let Some(Exp::Prim(Prim::Stride { k, a: Atom::Var(b) })) = self.defs.get(s) else {
             return None;
         };
-        let (Some(Arg::Atom(k)), Some(Arg::Atom(Atom::Var(b)))) = (args.first(), args.get(1))
-        else {
-            return None;
-        };
-        if !matches!(self.defs.get(b), Some(Exp::Prim(Builtin::Build, _))) {
+        if !matches!(self.defs.get(b), Some(Exp::Prim(Prim::Build { .. }))) {
             return None;
         }
         let (k, b, x) = (k.clone(), b.clone(), x.clone());
@@ -585,7 +566,7 @@ impl Fuse {
         let Some(Exp::Slice(Atom::Var(b), lo, hi)) = self.defs.get(s) else {
             return None;
         };
-        if !matches!(self.defs.get(b), Some(Exp::Prim(Builtin::Build, _))) {
+        if !matches!(self.defs.get(b), Some(Exp::Prim(Prim::Build { .. }))) {
             return None;
         }
         let (b, lo, hi) = (b.clone(), lo.clone(), hi.clone());

@@ -302,17 +302,33 @@ fn specialise_nested(e: &mut Exp, funs: &HashMap<Name, Fun>, fresh: &mut Fresh) 
         *b = specialise(std::mem::replace(b, empty_body()), funs, fresh);
     });
     // a function parameter passed on becomes the (fresh copy of the) lambda itself
-    if let Exp::Call(_, args) | Exp::Prim(_, args) = e {
-        for a in args.iter_mut() {
-            if let Arg::Fun(Fun::Var(v)) = a
-                && let Some(f) = funs.get(v)
-            {
-                let mut f = f.clone();
-                if let Fun::Lambda(l) = &mut f {
-                    freshen_lambda(l, fresh);
-                }
-                *a = Arg::Fun(f);
+    let fun_args: Vec<&mut Fun> = match e {
+        Exp::Call(_, args) => args
+            .iter_mut()
+            .filter_map(|a| match a {
+                Arg::Fun(f) => Some(f),
+                Arg::Atom(_) => None,
+            })
+            .collect(),
+        Exp::Prim(p) => p
+            .args_mut()
+            .into_iter()
+            .filter_map(|a| match a {
+                ArgMut::Fun(f) => Some(f),
+                ArgMut::Atom(_) => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    for a in fun_args {
+        if let Fun::Var(v) = a
+            && let Some(f) = funs.get(v)
+        {
+            let mut f = f.clone();
+            if let Fun::Lambda(l) = &mut f {
+                freshen_lambda(l, fresh);
             }
+            *a = f;
         }
     }
 }

@@ -108,25 +108,24 @@ impl Cx {
                 *t = self.body_pass(std::mem::replace(t, empty_body()));
                 *f = self.body_pass(std::mem::replace(f, empty_body()));
             }
-            Exp::Prim(b, args) => {
+            Exp::Prim(p) => {
+                let b = p.builtin();
                 let lp = b.index_loop();
                 let loops = lp.is_some();
-                let count = lp.and_then(|(c, _, _)| args.get(c));
-                let runs = matches!(count, Some(Arg::Atom(a)) if positive(a));
-                let count_atom = match count {
-                    Some(Arg::Atom(a)) => Some(a.clone()),
-                    _ => None,
-                };
+                let count_atom = p.index_loop().map(|(n, _, _)| n.clone());
+                let runs = matches!(&count_atom, Some(a) if positive(a));
                 // ireduce computes its first element before the operator first
                 // runs: a failing statement of the operator moves only if the
                 // element cannot fail
-                let element_fails = *b == Builtin::IReduce
-                    && match args.get(3) {
-                        Some(Arg::Fun(Fun::Lambda(g))) => body_can_fail(&g.body),
-                        _ => true,
-                    };
-                for (k, a) in args.iter_mut().enumerate() {
-                    if let Arg::Fun(Fun::Lambda(l)) = a {
+                let element_fails = match p {
+                    Prim::IReduce { f, .. } => match f {
+                        Fun::Lambda(g) => body_can_fail(&g.body),
+                        Fun::Var(_) => true,
+                    },
+                    _ => false,
+                };
+                for (k, a) in p.args_mut().into_iter().enumerate() {
+                    if let ArgMut::Fun(Fun::Lambda(l)) = a {
                         for (n, t) in &l.params {
                             self.types.insert(n.clone(), t.clone());
                         }
@@ -141,8 +140,8 @@ impl Cx {
                         // the operator of ireduce_by_index runs only for indices
                         // in bounds: perhaps never
                         let runs = runs
-                            && !(*b == Builtin::IReduce && k == 0 && element_fails)
-                            && !(*b == Builtin::IReduceByIndex && k == 1);
+                            && !(b == Builtin::IReduce && k == 0 && element_fails)
+                            && !(b == Builtin::IReduceByIndex && k == 1);
                         if loops {
                             let params: HashSet<Name> =
                                 l.params.iter().map(|p| p.0.clone()).collect();

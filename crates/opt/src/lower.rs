@@ -357,17 +357,17 @@ fn placed_operands(b: &Body) -> HashMap<Name, Span> {
     fn go(b: &Body, out: &mut HashMap<Name, Span>) {
         for s in &b.stmts {
             match &s.exp {
-                Exp::Prim(Builtin::Concat, args) => {
-                    for a in args {
-                        if let Arg::Atom(Atom::Var(v)) = a {
+                Exp::Prim(Prim::Concat { a, b }) => {
+                    for a in [a, b] {
+                        if let Atom::Var(v) = a {
                             out.insert(v.clone(), s.span);
                         }
                     }
                 }
-                Exp::Prim(Builtin::Pad, args) => {
-                    if let Some(Arg::Atom(Atom::Var(v))) = args.get(3) {
-                        out.insert(v.clone(), s.span);
-                    }
+                Exp::Prim(Prim::Pad {
+                    a: Atom::Var(v), ..
+                }) => {
+                    out.insert(v.clone(), s.span);
                 }
                 _ => {}
             }
@@ -383,8 +383,8 @@ fn prims_with_spans(b: &Body) -> Vec<(Span, Builtin)> {
     let mut out = Vec::new();
     fn go(b: &Body, out: &mut Vec<(Span, Builtin)>) {
         for s in &b.stmts {
-            if let Exp::Prim(p, _) = &s.exp {
-                out.push((s.span, *p));
+            if let Exp::Prim(p) = &s.exp {
+                out.push((s.span, p.builtin()));
             }
             weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, out));
         }
@@ -399,10 +399,10 @@ fn view_prims_spanned(b: &Body) -> Vec<(Name, Span, Builtin)> {
     let mut out = Vec::new();
     fn go(b: &Body, out: &mut Vec<(Name, Span, Builtin)>) {
         for s in &b.stmts {
-            if let Exp::Prim(p, _) = &s.exp
+            if let Exp::Prim(p) = &s.exp
                 && is_view_prim(s)
             {
-                out.push((s.var.clone(), s.span, *p));
+                out.push((s.var.clone(), s.span, p.builtin()));
             }
             weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, out));
         }
@@ -416,8 +416,8 @@ fn view_prims_spanned(b: &Body) -> Vec<(Name, Span, Builtin)> {
 /// of stride 0; a `replicate` of scalars has no memory to view)?
 fn is_view_prim(s: &Stmt) -> bool {
     match &s.exp {
-        Exp::Prim(Builtin::Transpose | Builtin::Reverse, _) => true,
-        Exp::Prim(Builtin::Replicate, _) => {
+        Exp::Prim(Prim::Transpose { .. } | Prim::Reverse { .. }) => true,
+        Exp::Prim(Prim::Replicate { .. }) => {
             matches!(&s.ty, Type::Array(_, el) if matches!(**el, Type::Array(..)))
         }
         _ => false,
@@ -425,10 +425,10 @@ fn is_view_prim(s: &Stmt) -> bool {
 }
 
 /// The argument a view primitive is a view of.
-fn view_source(p: Builtin, args: &[Arg]) -> Option<&Atom> {
-    let k = if p == Builtin::Replicate { 1 } else { 0 };
-    match args.get(k) {
-        Some(Arg::Atom(a)) => Some(a),
+fn view_source(p: &Prim) -> Option<&Atom> {
+    match p {
+        Prim::Transpose { a } | Prim::Reverse { a } => Some(a),
+        Prim::Replicate { x, .. } => Some(x),
         _ => None,
     }
 }
@@ -474,7 +474,7 @@ fn whole_uses(b: &Body) -> (HashSet<Name>, HashSet<Name>) {
             let mut w: Vec<&Atom> = Vec::new();
             let needs_dense = matches!(
                 &s.exp,
-                Exp::Call(..) | Exp::Prim(Builtin::Flatten | Builtin::Unflatten, _)
+                Exp::Call(..) | Exp::Prim(Prim::Flatten { .. } | Prim::Unflatten { .. })
             );
             match &s.exp {
                 Exp::Atom(a) | Exp::Slice(a, ..) => {
@@ -484,8 +484,8 @@ fn whole_uses(b: &Body) -> (HashSet<Name>, HashSet<Name>) {
                 }
                 Exp::Index(..) | Exp::Dim(..) => {}
                 // (a view of a view: the inner one is used as the outer one is)
-                Exp::Prim(p, args) if is_view_prim(s) => {
-                    if let Some(Atom::Var(x)) = view_source(*p, args) {
+                Exp::Prim(p) if is_view_prim(s) => {
+                    if let Some(Atom::Var(x)) = view_source(p) {
                         alias.push((s.var.clone(), x.clone()));
                     }
                 }
@@ -494,14 +494,14 @@ fn whole_uses(b: &Body) -> (HashSet<Name>, HashSet<Name>) {
                     Arg::Atom(a) => Some(a),
                     Arg::Fun(_) => None,
                 })),
-                Exp::Prim(p, args) => {
-                    let lowered = RULES.iter().any(|(_, q, _)| q == p) && *p != Builtin::Pad;
-                    for (k, a) in args.iter().enumerate() {
-                        if let Arg::Atom(a) = a
-                            && (!lowered || (*p == Builtin::ReduceByIndex && k == 0))
-                        {
-                            w.push(a);
-                        }
+                Exp::Prim(p) => {
+                    let b = p.builtin();
+                    let lowered = RULES.iter().any(|(_, q, _)| *q == b) && b != Builtin::Pad;
+                    match p {
+                        // (the destination of a reduce_by_index is used whole)
+                        Prim::ReduceByIndex { dest, .. } if lowered => w.push(dest),
+                        _ if lowered => {}
+                        _ => w.extend(p.atoms()),
                     }
                 }
                 Exp::Loop { init, .. } => w.push(init),
@@ -658,16 +658,16 @@ impl Cx {
         let mut out = Vec::with_capacity(b.stmts.len());
         for mut st in b.stmts {
             self.nested(&mut st.exp);
-            if let Exp::Prim(Builtin::Rotate, args) = &st.exp
+            if let Exp::Prim(Prim::Rotate { k, a }) = &st.exp
                 && self.pieces.contains(&st.var)
             {
-                let args = args.clone();
+                let (k, a) = (k.clone(), a.clone());
                 let mut e = Emit {
                     out: vec![],
                     span: st.span,
                     cx: self,
                 };
-                if let Some(exp) = rotate_pieces(&mut e, &args, &st.ty, &out) {
+                if let Some(exp) = rotate_pieces(&mut e, k, a, &st.ty, &out) {
                     let mut stmts = e.out;
                     out.append(&mut stmts);
                     out.push(Stmt { exp, ..st });
@@ -675,17 +675,17 @@ impl Cx {
                     continue;
                 }
             }
-            if let Exp::Prim(p, args) = &st.exp
-                && RULES.iter().any(|(_, q, _)| q == p)
+            if let Exp::Prim(p) = &st.exp
+                && RULES.iter().any(|(_, q, _)| *q == p.builtin())
                 && !self.keep.contains(&st.var)
             {
-                let (p, args) = (*p, args.clone());
+                let p = p.clone();
                 let mut e = Emit {
                     out: vec![],
                     span: st.span,
                     cx: self,
                 };
-                if let Some(exp) = lower(&mut e, p, &args, &st.ty) {
+                if let Some(exp) = lower(&mut e, p, &st.ty) {
                     let mut stmts = e.out;
                     out.append(&mut stmts);
                     out.push(Stmt { exp, ..st });
@@ -708,56 +708,25 @@ impl Cx {
     }
 }
 
-fn atom_arg(a: &Arg) -> Option<Atom> {
-    match a {
-        Arg::Atom(a) => Some(a.clone()),
-        _ => None,
-    }
-}
-
-fn fun_arg(a: &Arg) -> Option<Fun> {
-    match a {
-        Arg::Fun(f) => Some(f.clone()),
-        _ => None,
-    }
-}
-
 fn build(n: Atom, l: Lambda) -> Exp {
-    Exp::Prim(Builtin::Build, vec![Arg::Atom(n), Arg::Fun(Fun::Lambda(l))])
+    Exp::Prim(Prim::Build {
+        n,
+        f: Fun::Lambda(Box::new(l)),
+    })
 }
 
-/// The lowered expression for `p args` (whose type is `ty`); helper statements go to `e`.
-fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
-    use Builtin::*;
+/// The lowered expression for `p` (whose type is `ty`); helper statements go to `e`.
+fn lower(e: &mut Emit, p: Prim, ty: &Type) -> Option<Exp> {
     let el = ty.elem().cloned().unwrap_or(Type::F64);
+    let builtin = p.builtin();
+    let name = builtin.name();
     Some(match p {
-        Map | Map2 | Map3 => {
-            let f = fun_arg(&args[0])?;
-            let arrays: Vec<Atom> = args[1..].iter().filter_map(atom_arg).collect();
-            let n = e.len(&arrays[0]);
-            for (k, a) in arrays.iter().enumerate().skip(1) {
-                e.check_len(a, &n, p.name(), k + 1);
-            }
-            let l = e.index_lambda(el.clone(), |e, i| {
-                let xs: Vec<Atom> = arrays.iter().map(|a| idx(e, a, &i)).collect();
-                e.apply(&f, &xs, &el)
-            });
-            build(n, l)
-        }
-        Zip | Zip3 => {
-            let arrays: Vec<Atom> = args.iter().filter_map(atom_arg).collect();
-            let n = e.len(&arrays[0]);
-            for (k, a) in arrays.iter().enumerate().skip(1) {
-                e.check_len(a, &n, p.name(), k + 1);
-            }
-            let l = e.index_lambda(el.clone(), |e, i| {
-                let xs: Vec<Atom> = arrays.iter().map(|a| idx(e, a, &i)).collect();
-                e.emit("t", el.clone(), Exp::Tuple(xs))
-            });
-            build(n, l)
-        }
-        Unzip | Unzip3 => {
-            let a = atom_arg(&args[0])?;
+        Prim::Map { f, a } => map_build(e, name, Some(f), a, vec![], el),
+        Prim::Map2 { f, a, b } => map_build(e, name, Some(f), a, vec![b], el),
+        Prim::Map3 { f, a, b, c } => map_build(e, name, Some(f), a, vec![b, c], el),
+        Prim::Zip { a, b } => map_build(e, name, None, a, vec![b], el),
+        Prim::Zip3 { a, b, c } => map_build(e, name, None, a, vec![b, c], el),
+        Prim::Unzip { a } | Prim::Unzip3 { a } => {
             let Type::Tuple(parts) = ty else { return None };
             let n = e.len(&a);
             let mut outs = Vec::new();
@@ -771,21 +740,17 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
             }
             Exp::Tuple(outs)
         }
-        Iota => {
-            let n = atom_arg(&args[0])?;
+        Prim::Iota { n } => {
             e.check_count(&n, "iota");
             let l = e.index_lambda(Type::I64, |_, i| i);
             build(n, l)
         }
-        Replicate => {
-            let n = atom_arg(&args[0])?;
+        Prim::Replicate { n, x } => {
             e.check_count(&n, "replicate");
-            let x = atom_arg(&args[1])?;
             let l = e.index_lambda(el, |_, _| x);
             build(n, l)
         }
-        Transpose => {
-            let a = atom_arg(&args[0])?;
+        Prim::Transpose { a } => {
             let r = e.len(&a);
             let c = match size_at(&e.ty(&a), 1).and_then(size_atom) {
                 Some(c) => c,
@@ -801,8 +766,7 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
             });
             build(c, l)
         }
-        Reverse => {
-            let a = atom_arg(&args[0])?;
+        Prim::Reverse { a } => {
             let n = e.len(&a);
             let l = e.index_lambda(el, |e, i| {
                 let last = e.emit(
@@ -815,14 +779,15 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
             });
             build(n, l)
         }
-        ReduceByIndex => {
-            let dest = atom_arg(&args[0])?;
-            let op = args[1].clone();
-            let ne = args[2].clone();
-            let is = atom_arg(&args[3])?;
-            let vs = atom_arg(&args[4])?;
+        Prim::ReduceByIndex {
+            dest,
+            op,
+            ne,
+            is,
+            vs,
+        } => {
             let m = e.len(&is);
-            e.check_len(&vs, &m, p.name(), 4);
+            e.check_len(&vs, &m, name, 4);
             let vt = e.elem(&vs);
             let pair = Type::Tuple(vec![Type::I64, vt.clone()]);
             let g = e.index_lambda(pair.clone(), |e, j| {
@@ -830,20 +795,15 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
                 let v = idx(e, &vs, &j);
                 e.emit("p", pair, Exp::Tuple(vec![ix, v]))
             });
-            Exp::Prim(
-                IReduceByIndex,
-                vec![
-                    Arg::Atom(dest),
-                    op,
-                    ne,
-                    Arg::Atom(m),
-                    Arg::Fun(Fun::Lambda(g)),
-                ],
-            )
+            Exp::Prim(Prim::IReduceByIndex {
+                dest,
+                op,
+                ne,
+                m,
+                f: Fun::Lambda(Box::new(g)),
+            })
         }
-        Gather => {
-            let a = atom_arg(&args[0])?;
-            let ix = atom_arg(&args[1])?;
+        Prim::Gather { a, is: ix } => {
             let n = e.len(&ix);
             let l = e.index_lambda(el, |e, i| {
                 let j = idx(e, &ix, &i);
@@ -851,43 +811,30 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
             });
             build(n, l)
         }
-        Sum | Product | Maximum | Minimum => {
-            let a = atom_arg(&args[0])?;
+        Prim::Sum { a } | Prim::Product { a } | Prim::Maximum { a } | Prim::Minimum { a } => {
             let pt = ty.prim()?;
-            let (op, ne) = monoid(p, pt)?;
+            let (op, ne) = monoid(builtin, pt)?;
             let n = e.len(&a);
             let g = e.index_lambda(ty.clone(), |e, i| idx(e, &a, &i));
             let opl = op_lambda(e, op, ty);
-            Exp::Prim(
-                IReduce,
-                vec![
-                    Arg::Fun(Fun::Lambda(opl)),
-                    Arg::Atom(Atom::Const(ne)),
-                    Arg::Atom(n),
-                    Arg::Fun(Fun::Lambda(g)),
-                ],
-            )
+            Exp::Prim(Prim::IReduce {
+                op: Fun::Lambda(Box::new(opl)),
+                ne: Atom::Const(ne),
+                n,
+                f: Fun::Lambda(Box::new(g)),
+            })
         }
-        Reduce => {
-            let op = fun_arg(&args[0])?;
-            let ne = atom_arg(&args[1])?;
-            let a = atom_arg(&args[2])?;
+        Prim::Reduce { op, ne, a } => {
             let n = e.len(&a);
             let g = e.index_lambda(ty.clone(), |e, i| idx(e, &a, &i));
-            Exp::Prim(
-                IReduce,
-                vec![
-                    Arg::Fun(op),
-                    Arg::Atom(ne),
-                    Arg::Atom(n),
-                    Arg::Fun(Fun::Lambda(g)),
-                ],
-            )
+            Exp::Prim(Prim::IReduce {
+                op,
+                ne,
+                n,
+                f: Fun::Lambda(Box::new(g)),
+            })
         }
-        Fold => {
-            let f = fun_arg(&args[0])?;
-            let z = atom_arg(&args[1])?;
-            let a = atom_arg(&args[2])?;
+        Prim::Fold { op: f, init: z, a } => {
             let n = e.len(&a);
             let acc = e.cx.fresh.name("acc");
             let i = e.cx.fresh.name("i");
@@ -908,17 +855,17 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
                     result: r,
                 },
             };
-            Exp::Prim(
-                IFold,
-                vec![Arg::Fun(Fun::Lambda(l)), Arg::Atom(z), Arg::Atom(n)],
-            )
+            Exp::Prim(Prim::IFold {
+                f: Fun::Lambda(Box::new(l)),
+                init: z,
+                n,
+            })
         }
-        ArgMax | ArgMin => {
+        Prim::ArgMax { a } | Prim::ArgMin { a } => {
             // An associative, commutative `best` of (value, index) pairs whose
             // index is -1 for "none" (the neutral element, and NaN elements):
             // the greater (smaller) value, the smaller index on a tie, so any
             // order of reduction gives the interpreter's first best index.
-            let a = atom_arg(&args[0])?;
             let t = e.elem(&a);
             let pt = t.prim()?;
             let pair = Type::Tuple(vec![t.clone(), Type::I64]);
@@ -959,31 +906,26 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
                 };
                 e.emit("p", pair.clone(), Exp::Tuple(vec![x, j]))
             });
-            let op = best_lambda(e, &pair, &t, p == ArgMax);
+            let op = best_lambda(e, &pair, &t, builtin == Builtin::ArgMax);
             let r = e.emit(
                 "best",
                 pair,
-                Exp::Prim(
-                    IReduce,
-                    vec![
-                        Arg::Fun(Fun::Lambda(op)),
-                        Arg::Atom(ne),
-                        Arg::Atom(n),
-                        Arg::Fun(Fun::Lambda(g)),
-                    ],
-                ),
+                Exp::Prim(Prim::IReduce {
+                    op: Fun::Lambda(Box::new(op)),
+                    ne,
+                    n,
+                    f: Fun::Lambda(Box::new(g)),
+                }),
             );
             Exp::Proj(r, 1)
         }
-        Rotate => {
+        Prim::Rotate { k, a } => {
             // `r[i] = a[(i + k) mod n]`: `r = k mod n` once, in `0..n`
             // (`rotate_shift`), and `s = n - r`, then per element `a[i + r]`
             // where `i < s`, else `a[i - s]`: a comparison, no division. The
             // body cannot fail (it runs only when n > 0); the two checks of
             // `r` and `s` never fail either, and tell the optimizer (`facts`)
             // that both indices are in bounds, so no check is left per element.
-            let k = atom_arg(&args[0])?;
-            let a = atom_arg(&args[1])?;
             let n = e.len(&a);
             let r = rotate_shift(e, &k, &n);
             let s = e.emit("s", Type::I64, Exp::Bin(BinOp::Sub, n.clone(), r.clone()));
@@ -1033,14 +975,10 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
             });
             build(n, l)
         }
-        Pad => {
+        Prim::Pad { lo, hi, x, a } => {
             // The paddings are counted as `pad` counts them (its message), then
             // the pieces are concatenated, which checks the shape of `x` against
             // the elements' even when a piece is empty.
-            let lo = atom_arg(&args[0])?;
-            let hi = atom_arg(&args[1])?;
-            let x = atom_arg(&args[2])?;
-            let a = atom_arg(&args[3])?;
             e.check_count(&lo, "pad");
             e.check_count(&hi, "pad");
             let side = |e: &mut Emit, n: &Atom| {
@@ -1050,16 +988,32 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
             };
             let left = side(e, &lo);
             let mid_t = Type::Array(Size::Unknown, Box::new(el.clone()));
-            let mid = e.emit(
-                "q",
-                mid_t,
-                Exp::Prim(Concat, vec![Arg::Atom(left), Arg::Atom(a)]),
-            );
+            let mid = e.emit("q", mid_t, Exp::Prim(Prim::Concat { a: left, b: a }));
             let right = side(e, &hi);
-            Exp::Prim(Concat, vec![Arg::Atom(mid), Arg::Atom(right)])
+            Exp::Prim(Prim::Concat { a: mid, b: right })
         }
         _ => return None,
     })
+}
+
+/// `map f a b ..` (`f` given) or `zip a b ..` (`f` absent: the tuple of the
+/// elements) as a `build` over the first array's length, the others checked
+/// against it in order.
+fn map_build(e: &mut Emit, name: &str, f: Option<Fun>, a: Atom, rest: Vec<Atom>, el: Type) -> Exp {
+    let n = e.len(&a);
+    let mut arrays = vec![a];
+    arrays.extend(rest);
+    for (k, a) in arrays.iter().enumerate().skip(1) {
+        e.check_len(a, &n, name, k + 1);
+    }
+    let l = e.index_lambda(el.clone(), |e, i| {
+        let xs: Vec<Atom> = arrays.iter().map(|a| idx(e, a, &i)).collect();
+        match &f {
+            Some(f) => e.apply(f, &xs, &el),
+            None => e.emit("t", el.clone(), Exp::Tuple(xs)),
+        }
+    });
+    build(n, l)
 }
 
 /// `rotate k a` as its two pieces, `a[r:n] ++ a[0:r]` with `r = k mod n`
@@ -1071,9 +1025,7 @@ fn lower(e: &mut Emit, p: Builtin, args: &[Arg], ty: &Type) -> Option<Exp> {
 /// element computed once, straight into its place (a destination view); the
 /// unused `build` leaves what `dce` keeps of it (its elements' checks, in
 /// the interpreter's order, where they can fail).
-fn rotate_pieces(e: &mut Emit, args: &[Arg], ty: &Type, before: &[Stmt]) -> Option<Exp> {
-    let k = atom_arg(args.first()?)?;
-    let a = atom_arg(args.get(1)?)?;
+fn rotate_pieces(e: &mut Emit, k: Atom, a: Atom, ty: &Type, before: &[Stmt]) -> Option<Exp> {
     let el = ty.elem().cloned()?;
     let producer = match &a {
         Atom::Var(v) if e.cx.uses.get(v) == Some(&1) => before
@@ -1081,14 +1033,10 @@ fn rotate_pieces(e: &mut Emit, args: &[Arg], ty: &Type, before: &[Stmt]) -> Opti
             .rev()
             .find(|s| &s.var == v)
             .and_then(|s| match &s.exp {
-                Exp::Prim(Builtin::Build, bargs) => match (bargs.first(), bargs.get(1)) {
-                    (Some(Arg::Atom(n)), Some(Arg::Fun(f @ Fun::Lambda(l))))
-                        if l.params.len() == 1 =>
-                    {
-                        Some((n.clone(), f.clone()))
-                    }
-                    _ => None,
-                },
+                Exp::Prim(Prim::Build {
+                    n,
+                    f: f @ Fun::Lambda(l),
+                }) if l.params.len() == 1 => Some((n.clone(), f.clone())),
                 _ => None,
             }),
         _ => None,
@@ -1117,10 +1065,7 @@ fn rotate_pieces(e: &mut Emit, args: &[Arg], ty: &Type, before: &[Stmt]) -> Opti
             (hi, lo)
         }
     };
-    Some(Exp::Prim(
-        Builtin::Concat,
-        vec![Arg::Atom(hi), Arg::Atom(lo)],
-    ))
+    Some(Exp::Prim(Prim::Concat { a: hi, b: lo }))
 }
 
 /// `k mod n` of a `rotate` of `n` rows, in `0..n` (0 for `n = 0`): `r0 = k %
@@ -1155,7 +1100,7 @@ fn rotates_spanned(b: &Body) -> Vec<(Name, Span)> {
     let mut out = Vec::new();
     fn go(b: &Body, out: &mut Vec<(Name, Span)>) {
         for s in &b.stmts {
-            if let Exp::Prim(Builtin::Rotate, _) = &s.exp {
+            if let Exp::Prim(Prim::Rotate { .. }) = &s.exp {
                 out.push((s.var.clone(), s.span));
             }
             weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, out));

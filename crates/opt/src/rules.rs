@@ -296,10 +296,7 @@ fn index_array_literal(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
 
 fn length_to_dim(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
     match &s.exp {
-        Exp::Prim(Builtin::Length, args) => match args.first()? {
-            Arg::Atom(a) => exp(Exp::Dim(a.clone(), 0)),
-            _ => None,
-        },
+        Exp::Prim(Prim::Length { a }) => exp(Exp::Dim(a.clone(), 0)),
         _ => None,
     }
 }
@@ -315,10 +312,7 @@ fn dim_from_type(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
 fn dim_of_build(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
     match &s.exp {
         Exp::Dim(a, 0) => match cx.def(a)? {
-            Exp::Prim(Builtin::Build, args) => match args.first()? {
-                Arg::Atom(n) => atom(n.clone()),
-                _ => None,
-            },
+            Exp::Prim(Prim::Build { n, .. }) => atom(n.clone()),
             Exp::ArrayLit(xs) => atom(Atom::Const(Const::I64(xs.len() as i64))),
             _ => None,
         },
@@ -334,18 +328,15 @@ fn dim_of_build(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
 /// elements and dims, empty arrays' inner dims included): no view of a view,
 /// and a plain copy where the result is copied.
 fn involution(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
-    let Exp::Prim(p @ (Builtin::Transpose | Builtin::Reverse), args) = &s.exp else {
-        return None;
-    };
-    let Exp::Prim(q, inner) = cx.def(match args.first()? {
-        Arg::Atom(a) => a,
-        Arg::Fun(_) => return None,
-    })?
-    else {
-        return None;
-    };
-    match (q == p, inner.first()) {
-        (true, Some(Arg::Atom(a))) => atom(a.clone()),
+    match &s.exp {
+        Exp::Prim(Prim::Transpose { a }) => match cx.def(a)? {
+            Exp::Prim(Prim::Transpose { a }) => atom(a.clone()),
+            _ => None,
+        },
+        Exp::Prim(Prim::Reverse { a }) => match cx.def(a)? {
+            Exp::Prim(Prim::Reverse { a }) => atom(a.clone()),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -354,10 +345,7 @@ fn dim_of_stride(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
     let Exp::Dim(a, j) = &s.exp else {
         return None;
     };
-    let Exp::Prim(Builtin::Stride, args) = cx.def(a)? else {
-        return None;
-    };
-    let (Arg::Atom(k), Arg::Atom(b)) = (args.first()?, args.get(1)?) else {
+    let Exp::Prim(Prim::Stride { k, a: b }) = cx.def(a)? else {
         return None;
     };
     if *j > 0 {
@@ -448,18 +436,9 @@ fn if_same_branches(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
 fn loop_zero_trips(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
     let zero = |a: &Atom| matches!(a, Atom::Const(Const::I64(k)) if *k <= 0);
     match &s.exp {
-        Exp::Prim(Builtin::IFold, args) => match (&args[1], &args[2]) {
-            (Arg::Atom(init), Arg::Atom(n)) if zero(n) => atom(init.clone()),
-            _ => None,
-        },
-        Exp::Prim(Builtin::IReduce, args) => match (&args[1], &args[2]) {
-            (Arg::Atom(ne), Arg::Atom(n)) if zero(n) => atom(ne.clone()),
-            _ => None,
-        },
-        Exp::Prim(Builtin::IReduceByIndex, args) => match (&args[0], &args[3]) {
-            (Arg::Atom(d), Arg::Atom(m)) if zero(m) => atom(d.clone()),
-            _ => None,
-        },
+        Exp::Prim(Prim::IFold { init, n, .. }) if zero(n) => atom(init.clone()),
+        Exp::Prim(Prim::IReduce { ne, n, .. }) if zero(n) => atom(ne.clone()),
+        Exp::Prim(Prim::IReduceByIndex { dest, m, .. }) if zero(m) => atom(dest.clone()),
         Exp::Loop {
             init,
             form: LoopForm::For(_, n),

@@ -57,10 +57,11 @@ impl MutVisitor for Binders {
 }
 
 fn unswitch(st: &Stmt, types: &HashMap<Name, Type>, fresh: &mut Fresh) -> Option<Exp> {
-    let Exp::Prim(Builtin::Build, args) = &st.exp else {
-        return None;
-    };
-    let (Some(Arg::Atom(n)), Some(Arg::Fun(Fun::Lambda(l)))) = (args.first(), args.get(1)) else {
+    let Exp::Prim(Prim::Build {
+        n,
+        f: Fun::Lambda(l),
+    }) = &st.exp
+    else {
         return None;
     };
     if l.params.len() != 1 {
@@ -123,10 +124,10 @@ fn unswitch(st: &Stmt, types: &HashMap<Name, Type>, fresh: &mut Fresh) -> Option
         });
         let var = fresh.name(&st.var);
         let bty = Type::array(outer.clone(), lam.ret.clone());
-        let exp = Exp::Prim(
-            Builtin::Build,
-            vec![Arg::Atom(n.clone()), Arg::Fun(Fun::Lambda(lam))],
-        );
+        let exp = Exp::Prim(Prim::Build {
+            n: n.clone(),
+            f: Fun::Lambda(Box::new(lam)),
+        });
         Body {
             stmts: vec![stmt(var.clone(), bty, exp, st.span)],
             result: Atom::Var(var),

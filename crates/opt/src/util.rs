@@ -219,16 +219,17 @@ pub fn can_fail(e: &Exp) -> bool {
         },
         Exp::ArrayLit(_) => true, // irregular nested literals
         Exp::If(_, t, f) => body_can_fail(t) || body_can_fail(f),
-        Exp::Prim(Builtin::Length, _) => false,
-        Exp::Prim(b @ (Builtin::Build | Builtin::IFold | Builtin::IReduce), args) => {
-            args.iter().any(|a| match a {
-                Arg::Fun(Fun::Lambda(l)) => {
-                    body_can_fail(&l.body) || (*b == Builtin::Build && !rows_regular(l))
+        Exp::Prim(Prim::Length { .. }) => false,
+        Exp::Prim(p @ (Prim::Build { .. } | Prim::IFold { .. } | Prim::IReduce { .. })) => {
+            let is_build = matches!(p, Prim::Build { .. });
+            p.args().into_iter().any(|a| match a {
+                ArgRef::Fun(Fun::Lambda(l)) => {
+                    body_can_fail(&l.body) || (is_build && !rows_regular(l))
                 }
-                Arg::Fun(Fun::Var(_)) => true,
+                ArgRef::Fun(Fun::Var(_)) => true,
                 // a negative count is an error for build
-                Arg::Atom(_) => false,
-            }) || matches!(e, Exp::Prim(Builtin::Build, args) if !matches!(args.first(), Some(Arg::Atom(Atom::Const(Const::I64(k)))) if (0..=SURELY_ALLOCATABLE).contains(k)))
+                ArgRef::Atom(_) => false,
+            }) || matches!(p, Prim::Build { n, .. } if !matches!(n, Atom::Const(Const::I64(k)) if (0..=SURELY_ALLOCATABLE).contains(k)))
         }
         _ => true,
     }
@@ -288,19 +289,19 @@ fn same_shape_each_time(a: &Atom, body: &Body, inner: &HashSet<Name>, fuel: usiz
             .all(|x| same_shape_each_time(x, body, inner, fuel - 1)),
         // a row of one array: all rows of an array have one shape
         Exp::Index(arr, _) => outside(arr),
-        Exp::Prim(Builtin::Build, args) => match (args.first(), args.get(1)) {
-            (Some(Arg::Atom(n)), Some(Arg::Fun(Fun::Lambda(l2)))) => {
-                outside(n) && {
-                    let mut bs = Binders(Vec::new());
-                    walk_lambda_mut(&mut bs, &mut l2.clone());
-                    let mut inner2 = inner.clone();
-                    inner2.extend(bs.0);
-                    sizes_invariant(&l2.ret, &inner2)
-                        || same_shape_each_time(&l2.body.result, &l2.body, &inner2, fuel - 1)
-                }
+        Exp::Prim(Prim::Build {
+            n,
+            f: Fun::Lambda(l2),
+        }) => {
+            outside(n) && {
+                let mut bs = Binders(Vec::new());
+                walk_lambda_mut(&mut bs, &mut l2.clone());
+                let mut inner2 = inner.clone();
+                inner2.extend(bs.0);
+                sizes_invariant(&l2.ret, &inner2)
+                    || same_shape_each_time(&l2.body.result, &l2.body, &inner2, fuel - 1)
             }
-            _ => false,
-        },
+        }
         _ => false,
     }
 }
@@ -327,10 +328,11 @@ pub fn has_effect(e: &Exp) -> bool {
     match e {
         Exp::CheckSize(_) | Exp::Check(_) => true,
         Exp::If(_, t, f) => body_has_effect(t) || body_has_effect(f),
-        Exp::Call(_, args) | Exp::Prim(_, args) => args.iter().any(|a| match a {
+        Exp::Call(_, args) => args.iter().any(|a| match a {
             Arg::Fun(Fun::Lambda(l)) => body_has_effect(&l.body),
             _ => false,
         }),
+        Exp::Prim(p) => p.lambdas().iter().any(|l| body_has_effect(&l.body)),
         Exp::Loop { form, body, .. } => {
             body_has_effect(body)
                 || matches!(form, LoopForm::While(c) if body_has_effect(c))

@@ -24,9 +24,7 @@
 use crate::env::{LeafRule, Read, ShapeEnv};
 use crate::{Dim, SliceDim};
 use std::collections::{HashMap, HashSet};
-use weir_ir::{
-    self as core, Atom, BinOp, Builtin, Const, MathFn, Name, PrimType, Size, Span, Type,
-};
+use weir_ir::{self as core, Atom, BinOp, Const, MathFn, Name, Prim, PrimType, Size, Span, Type};
 
 /// The type of a leaf: a scalar, or a dense array of `rank` dimensions of a
 /// scalar type (its dims travel with it). The DPS IR's variable types.
@@ -622,13 +620,10 @@ impl<'a> ShapeWalk<'a> {
                 Box::new(self.atom_dim(&xs[0])),
                 Box::new(self.atom_dim(&xs[1])),
             )),
-            core::Exp::Dim(..) | core::Exp::Prim(Builtin::Length, _) => {
+            core::Exp::Dim(..) | core::Exp::Prim(Prim::Length { .. }) => {
                 let (a, k) = match &s.exp {
                     core::Exp::Dim(a, k) => (a.clone(), *k),
-                    core::Exp::Prim(_, args) => match args.first() {
-                        Some(core::Arg::Atom(a)) => (a.clone(), 0),
-                        _ => return,
-                    },
+                    core::Exp::Prim(Prim::Length { a }) => (a.clone(), 0),
                     _ => return,
                 };
                 self.leaves(&a, s.span)
@@ -690,16 +685,6 @@ impl<'a> ShapeWalk<'a> {
         if n_arrays == 0 {
             return Ok(vec![]);
         }
-        let arg = |args: &[core::Arg], k: usize| -> R<Atom> {
-            match args.get(k) {
-                Some(core::Arg::Atom(a)) => Ok(a.clone()),
-                _ => error(
-                    span,
-                    "internal error: malformed builtin call",
-                    "please report this",
-                ),
-            }
-        };
         Ok(match &s.exp {
             E::Atom(a) => self.array_leaf_shapes(a, span)?,
             E::Tuple(xs) => {
@@ -876,11 +861,11 @@ impl<'a> ShapeWalk<'a> {
                 }
                 v
             }
-            E::Prim(b, args) => match b {
-                Builtin::Build => {
-                    let n = self.atom_dim(&arg(args, 0)?);
+            E::Prim(p) => match p {
+                Prim::Build { n, f } => {
+                    let n = self.atom_dim(n);
                     self.sh.record_origin(&n, span);
-                    let Some(core::Arg::Fun(core::Fun::Lambda(l))) = args.get(1) else {
+                    let core::Fun::Lambda(l) = f else {
                         return error(
                             span,
                             "internal error: build without a lambda",
@@ -975,8 +960,8 @@ impl<'a> ShapeWalk<'a> {
                     }
                     v
                 }
-                Builtin::IFold => {
-                    let Some(core::Arg::Fun(core::Fun::Lambda(l))) = args.first() else {
+                Prim::IFold { f, init, n } => {
+                    let core::Fun::Lambda(l) = f else {
                         return error(
                             span,
                             "internal error: malformed ifold",
@@ -985,23 +970,22 @@ impl<'a> ShapeWalk<'a> {
                     };
                     let (acc, at) = lparam(l, 0, span)?;
                     let (i, _) = lparam(l, 1, span)?;
-                    let init = arg(args, 1)?;
                     let (acc, at, i) = (acc.clone(), at.clone(), i.clone());
-                    let trips = self.atom_dim(&arg(args, 2)?);
-                    if let Some(steps) = self.loop_every(s, &acc, &at, &init, Some(&i), &l.body)? {
-                        self.every_shapes(s, &init, &steps, Some((&i, trips)), span)?
+                    let trips = self.atom_dim(n);
+                    if let Some(steps) = self.loop_every(s, &acc, &at, init, Some(&i), &l.body)? {
+                        self.every_shapes(s, init, &steps, Some((&i, trips)), span)?
                     } else {
-                        let growth = self.loop_growth(s, &acc, &at, &init, Some(&i), &l.body)?;
-                        self.grown_shapes(s, &init, &growth, Some(trips), Some(&i), span)?
+                        let growth = self.loop_growth(s, &acc, &at, init, Some(&i), &l.body)?;
+                        self.grown_shapes(s, init, &growth, Some(trips), Some(&i), span)?
                     }
                 }
                 // A scan has its input's shape.
-                Builtin::Scan => self.array_leaf_shapes(&arg(args, 2)?, span)?,
+                Prim::Scan { a, .. } => self.array_leaf_shapes(a, span)?,
                 // An existential outer size, known once the filter has run (bound
                 // by the statement: see `filter_stmt`).
-                Builtin::Filter => {
+                Prim::Filter { a, .. } => {
                     let k = filter_count(&s.var);
-                    let input = self.array_leaf_shapes(&arg(args, 1)?, span)?;
+                    let input = self.array_leaf_shapes(a, span)?;
                     if let Some(sh) = input.first() {
                         self.sh.exist_bounds.insert(k.clone(), outer(sh));
                     }
@@ -1015,12 +999,12 @@ impl<'a> ShapeWalk<'a> {
                         .collect()
                 }
                 // Writes into a copy of the destination: its shape.
-                Builtin::Scatter | Builtin::ReduceByIndex | Builtin::IReduceByIndex => {
-                    self.array_leaf_shapes(&arg(args, 0)?, span)?
-                }
-                Builtin::Concat => {
-                    let a = self.array_leaf_shapes(&arg(args, 0)?, span)?;
-                    let b = self.array_leaf_shapes(&arg(args, 1)?, span)?;
+                Prim::Scatter { dest, .. }
+                | Prim::ReduceByIndex { dest, .. }
+                | Prim::IReduceByIndex { dest, .. } => self.array_leaf_shapes(dest, span)?,
+                Prim::Concat { a, b } => {
+                    let a = self.array_leaf_shapes(a, span)?;
+                    let b = self.array_leaf_shapes(b, span)?;
                     let mut v = Vec::new();
                     for (mut x, y) in a.into_iter().zip(b) {
                         let total = Dim::plus(outer(&x), outer(&y));
@@ -1046,9 +1030,9 @@ impl<'a> ShapeWalk<'a> {
                     }
                     v
                 }
-                Builtin::Flatten => {
+                Prim::Flatten { a } => {
                     let mut v = Vec::new();
-                    for sh in self.array_leaf_shapes(&arg(args, 0)?, span)? {
+                    for sh in self.array_leaf_shapes(a, span)? {
                         let n = Dim::times(outer(&sh), sh.get(1).cloned().unwrap_or(Dim::Const(1)));
                         self.sh.record_origin(&n, span);
                         let mut x = vec![n];
@@ -1057,12 +1041,12 @@ impl<'a> ShapeWalk<'a> {
                     }
                     v
                 }
-                Builtin::Unflatten => {
-                    let n = self.atom_dim(&arg(args, 0)?);
-                    let m = self.atom_dim(&arg(args, 1)?);
+                Prim::Unflatten { n, m, a } => {
+                    let n = self.atom_dim(n);
+                    let m = self.atom_dim(m);
                     self.sh.record_origin(&n, span);
                     self.sh.record_origin(&m, span);
-                    self.array_leaf_shapes(&arg(args, 2)?, span)?
+                    self.array_leaf_shapes(a, span)?
                         .into_iter()
                         .map(|sh| {
                             let mut v = vec![n.clone(), m.clone()];
@@ -1072,9 +1056,13 @@ impl<'a> ShapeWalk<'a> {
                         .collect()
                 }
                 // One existential length per part, each at most the input's.
-                b @ (Builtin::Partition | Builtin::Partition2) => {
-                    let k = if *b == Builtin::Partition { 1 } else { 2 };
-                    let input = self.array_leaf_shapes(&arg(args, k)?, span)?;
+                Prim::Partition { a, .. } | Prim::Partition2 { a, .. } => {
+                    let k = if matches!(p, Prim::Partition { .. }) {
+                        1
+                    } else {
+                        2
+                    };
+                    let input = self.array_leaf_shapes(a, span)?;
                     let mut v = Vec::new();
                     for j in 0..=k {
                         let c = part_count(&s.var, j);
@@ -1091,10 +1079,10 @@ impl<'a> ShapeWalk<'a> {
                 }
                 // `(n - w) / s + 1` windows of `w` rows (checked by the
                 // statement: `w <= n`, `s >= 1`)
-                Builtin::Slide => {
-                    let w = self.atom_dim(&arg(args, 0)?);
-                    let st = self.atom_dim(&arg(args, 1)?);
-                    let sh = self.array_leaf_shapes(&arg(args, 2)?, span)?;
+                Prim::Slide { w, step, a } => {
+                    let w = self.atom_dim(w);
+                    let st = self.atom_dim(step);
+                    let sh = self.array_leaf_shapes(a, span)?;
                     let mut v = Vec::new();
                     for x in &sh {
                         let count = Dim::Add(
@@ -1114,8 +1102,8 @@ impl<'a> ShapeWalk<'a> {
                 // the first two dims swapped (an inner size of an empty
                 // array may be negative where it was never evaluated: as an
                 // outer size it is 0, as `dim` reads it)
-                Builtin::Transpose => self
-                    .array_leaf_shapes(&arg(args, 0)?, span)?
+                Prim::Transpose { a } => self
+                    .array_leaf_shapes(a, span)?
                     .into_iter()
                     .map(|mut sh| {
                         if sh.len() >= 2 {
@@ -1127,13 +1115,13 @@ impl<'a> ShapeWalk<'a> {
                         sh
                     })
                     .collect(),
-                Builtin::Reverse => self.array_leaf_shapes(&arg(args, 0)?, span)?,
+                Prim::Reverse { a } => self.array_leaf_shapes(a, span)?,
                 // `n / k + min(n % k, 1)` rows, `n / k` rounded up without
                 // overflow (shape arithmetic: 0 where `k` is 0, which its
                 // check rejects before any row is read)
-                Builtin::Stride => {
-                    let k = self.atom_dim(&arg(args, 0)?);
-                    self.array_leaf_shapes(&arg(args, 1)?, span)?
+                Prim::Stride { k, a } => {
+                    let k = self.atom_dim(k);
+                    self.array_leaf_shapes(a, span)?
                         .into_iter()
                         .map(|mut sh| {
                             if let Some(n) = sh.first_mut() {
@@ -1148,16 +1136,16 @@ impl<'a> ShapeWalk<'a> {
                         .collect()
                 }
                 // (kept only for an array: a view with a new outer dim)
-                Builtin::Replicate => {
-                    let n = self.atom_dim(&arg(args, 0)?);
-                    self.array_leaf_shapes(&arg(args, 1)?, span)?
+                Prim::Replicate { n, x } => {
+                    let n = self.atom_dim(n);
+                    self.array_leaf_shapes(x, span)?
                         .into_iter()
                         .map(|sh| std::iter::once(n.clone()).chain(sh).collect())
                         .collect()
                 }
-                Builtin::Split => {
-                    let k = self.atom_dim(&arg(args, 0)?);
-                    let sh = self.array_leaf_shapes(&arg(args, 1)?, span)?;
+                Prim::Split { k, a } => {
+                    let k = self.atom_dim(k);
+                    let sh = self.array_leaf_shapes(a, span)?;
                     let mut v = Vec::new();
                     for x in &sh {
                         let mut a = x.clone();
