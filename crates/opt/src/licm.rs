@@ -109,39 +109,39 @@ impl Cx {
                 *f = self.body_pass(std::mem::replace(f, empty_body()));
             }
             Exp::Prim(p) => {
-                let b = p.builtin();
-                let lp = b.index_loop();
+                let lp = p.builtin().index_loop();
                 let loops = lp.is_some();
                 let count_atom = p.index_loop().map(|(n, _, _)| n.clone());
                 let runs = matches!(&count_atom, Some(a) if positive(a));
-                // ireduce computes its first element before the operator first
-                // runs: a failing statement of the operator moves only if the
-                // element cannot fail
-                let element_fails = match p {
+                // Does the operator (the lambda that is not the loop's body)
+                // surely run when the loop runs? ireduce's does, but computes
+                // the first element before it first runs: a failing statement
+                // of the operator moves only if the element cannot fail;
+                // ireduce_by_index's runs only for indices in bounds: perhaps
+                // never.
+                let operator_runs = match p {
                     Prim::IReduce { f, .. } => match f {
-                        Fun::Lambda(g) => body_can_fail(&g.body),
-                        Fun::Var(_) => true,
+                        Fun::Lambda(g) => !body_can_fail(&g.body),
+                        Fun::Var(_) => false,
                     },
-                    _ => false,
+                    Prim::IReduceByIndex { .. } => false,
+                    _ => true,
                 };
                 for (k, a) in p.args_mut().into_iter().enumerate() {
                     if let ArgMut::Fun(Fun::Lambda(l)) = a {
                         for (n, t) in &l.params {
                             self.types.insert(n.clone(), t.clone());
                         }
+                        let is_body = lp.is_some_and(|(_, lk, _)| lk == k);
                         let index = lp
-                            .filter(|&(_, lk, _)| lk == k)
+                            .filter(|_| is_body)
                             .and_then(|(_, _, pk)| l.params.get(pk));
                         if let (Some((i, _)), Some(n)) = (index, &count_atom) {
                             self.bounds.insert(i.clone(), n.clone());
                         }
                         l.body = self.body_pass(std::mem::replace(&mut l.body, empty_body()));
-                        // the operator of ireduce runs n times; treat it as a loop too
-                        // the operator of ireduce_by_index runs only for indices
-                        // in bounds: perhaps never
-                        let runs = runs
-                            && !(b == Builtin::IReduce && k == 0 && element_fails)
-                            && !(b == Builtin::IReduceByIndex && k == 1);
+                        // (the operator of ireduce runs n times: a loop too)
+                        let runs = runs && (is_body || operator_runs);
                         if loops {
                             let params: HashSet<Name> =
                                 l.params.iter().map(|p| p.0.clone()).collect();

@@ -378,37 +378,35 @@ fn placed_operands(b: &Body) -> HashMap<Name, Span> {
     out
 }
 
-/// Every primitive statement of `b` (nested included): its span and builtin.
-fn prims_with_spans(b: &Body) -> Vec<(Span, Builtin)> {
-    let mut out = Vec::new();
-    fn go(b: &Body, out: &mut Vec<(Span, Builtin)>) {
+/// What `f` gives for each primitive statement of `b` (nested included), in
+/// order: the one walker of this pass's decisions.
+fn collect_prims<T>(b: &Body, f: &dyn Fn(&Stmt, &Prim) -> Option<T>) -> Vec<T> {
+    fn go<T>(b: &Body, f: &dyn Fn(&Stmt, &Prim) -> Option<T>, out: &mut Vec<T>) {
         for s in &b.stmts {
-            if let Exp::Prim(p) = &s.exp {
-                out.push((s.span, p.builtin()));
+            if let Exp::Prim(p) = &s.exp
+                && let Some(x) = f(s, p)
+            {
+                out.push(x);
             }
-            weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, out));
+            weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, f, out));
         }
     }
-    go(b, &mut out);
+    let mut out = Vec::new();
+    go(b, f, &mut out);
     out
+}
+
+/// Every primitive statement of `b` (nested included): its span and builtin.
+fn prims_with_spans(b: &Body) -> Vec<(Span, Builtin)> {
+    collect_prims(b, &|s, p| Some((s.span, p.builtin())))
 }
 
 /// The view primitives of `b` ([`is_view_prim`], nested included):
 /// variable, span, builtin.
 fn view_prims_spanned(b: &Body) -> Vec<(Name, Span, Builtin)> {
-    let mut out = Vec::new();
-    fn go(b: &Body, out: &mut Vec<(Name, Span, Builtin)>) {
-        for s in &b.stmts {
-            if let Exp::Prim(p) = &s.exp
-                && is_view_prim(s)
-            {
-                out.push((s.var.clone(), s.span, p.builtin()));
-            }
-            weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, out));
-        }
-    }
-    go(b, &mut out);
-    out
+    collect_prims(b, &|s, p| {
+        is_view_prim(s).then(|| (s.var.clone(), s.span, p.builtin()))
+    })
 }
 
 /// Is `s` a primitive that is a view of its argument when not lowered: a
@@ -435,17 +433,9 @@ fn view_source(p: &Prim) -> Option<&Atom> {
 
 /// The variables bound by view primitives in `b` (nested included).
 fn view_prims(b: &Body) -> HashSet<Name> {
-    let mut out = HashSet::new();
-    fn go(b: &Body, out: &mut HashSet<Name>) {
-        for s in &b.stmts {
-            if is_view_prim(s) {
-                out.insert(s.var.clone());
-            }
-            weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, out));
-        }
-    }
-    go(b, &mut out);
-    out
+    collect_prims(b, &|s, _| is_view_prim(s).then(|| s.var.clone()))
+        .into_iter()
+        .collect()
 }
 
 /// The variables of `b` used *whole* somewhere: anywhere but as the array
@@ -1097,17 +1087,9 @@ fn rotate_shift(e: &mut Emit, k: &Atom, n: &Atom) -> Atom {
 
 /// The `rotate` statements of `b` (nested included): variable and span.
 fn rotates_spanned(b: &Body) -> Vec<(Name, Span)> {
-    let mut out = Vec::new();
-    fn go(b: &Body, out: &mut Vec<(Name, Span)>) {
-        for s in &b.stmts {
-            if let Exp::Prim(Prim::Rotate { .. }) = &s.exp {
-                out.push((s.var.clone(), s.span));
-            }
-            weir_ir::visit::for_each_nested_body_ref(&s.exp, &mut |nb| go(nb, out));
-        }
-    }
-    go(b, &mut out);
-    out
+    collect_prims(b, &|s, p| {
+        matches!(p, Prim::Rotate { .. }).then(|| (s.var.clone(), s.span))
+    })
 }
 
 /// The size an `i64` atom stands for in a type.
