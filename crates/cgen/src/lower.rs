@@ -376,9 +376,14 @@ impl Lower<'_> {
     /// The index function of `a` (dps `mem`'s [`Lmad`]) in C: from its
     /// pointer (offset 0), over its dim variables and its strides.
     fn lmad(&self, a: &str) -> Lmad<Exp> {
+        self.lmad_of_rank(a, self.rank(a))
+    }
+
+    /// [`Lower::lmad`] over the first `rank` dims of `a`.
+    fn lmad_of_rank(&self, a: &str, rank: usize) -> Lmad<Exp> {
         Lmad {
             offset: Exp::i64(0),
-            dims: (0..self.rank(a))
+            dims: (0..rank)
                 .map(|k| LmadDim {
                     size: self.dim(a, k),
                     stride: self.stride(a, k),
@@ -401,10 +406,7 @@ impl Lower<'_> {
         strides: bool,
     ) {
         let (st, dims) = (l.strides(), l.sizes());
-        let ptr = match l.offset {
-            Exp::Const(Const::I64(0)) => Exp::Var(c_name(a)),
-            off => Exp::Offset(c_name(a), Box::new(off)),
-        };
+        let ptr = pointer_at(a, l.offset);
         let strided = strides || self.strided.contains(a);
         self.declare_array(out, var, elem, ptr, dims, false);
         if strided {
@@ -426,15 +428,7 @@ impl Lower<'_> {
         strides: bool,
         rank: usize,
     ) {
-        let l = l.unwrap_or_else(|| Lmad {
-            offset: Exp::i64(0),
-            dims: (0..rank)
-                .map(|k| LmadDim {
-                    size: self.dim(a, k),
-                    stride: self.stride(a, k),
-                })
-                .collect(),
-        });
+        let l = l.unwrap_or_else(|| self.lmad_of_rank(a, rank));
         self.declare_view(out, var, elem, a, l, strides);
     }
 
@@ -1733,10 +1727,7 @@ impl Lower<'_> {
                     return;
                 };
                 let dims = l.sizes();
-                let at = match l.offset {
-                    Exp::Const(Const::I64(0)) => Exp::Var(c_name(part)),
-                    off => Exp::Offset(c_name(part), Box::new(off)),
-                };
+                let at = pointer_at(part, l.offset);
                 self.declare_array(out, var, elem, Exp::Null, dims.clone(), false);
                 // In place where the storage exists and the part is in
                 // bounds; else (an entry result too large for memory, a
@@ -2701,6 +2692,14 @@ fn needs_at(s: &Stmt, v: &str) -> bool {
 }
 
 /// The array a view is a view of.
+/// The pointer `a + offset` (`a` itself at offset 0).
+fn pointer_at(a: &str, offset: Exp) -> Exp {
+    match offset {
+        Exp::Const(Const::I64(0)) => Exp::Var(c_name(a)),
+        off => Exp::Offset(c_name(a), Box::new(off)),
+    }
+}
+
 fn view_source(v: &View) -> &Name {
     v.source()
 }
