@@ -137,7 +137,7 @@ impl Analysis<'_> {
                 }
                 Stmt::Loop { arrays, .. } => {
                     for st in arrays {
-                        for (v, next) in [(&st.var, false), (&st.next, true)] {
+                        for (v, next) in [(&st.var, false), (&st.next, !st.in_place)] {
                             self.roots
                                 .insert(v.clone(), (Root::Loop(st.out.clone(), next), Part::Exact));
                         }

@@ -1336,6 +1336,30 @@ impl Lower<'_> {
                 });
                 return;
             }
+            Guard::Fits { got, want } => {
+                let loc = self.loc(span);
+                let got: Vec<Exp> = got.iter().map(|d| self.atom(d)).collect();
+                let want: Vec<Exp> = want.iter().map(|d| self.atom(d)).collect();
+                let mut cond: Option<Exp> = None;
+                for (g, w) in got.iter().zip(&want) {
+                    let ne = Exp::op("!=", g.clone(), w.clone());
+                    cond = Some(match cond {
+                        None => ne,
+                        Some(c) => Exp::op("||", c, ne),
+                    });
+                }
+                let Some(cond) = cond else { return };
+                let dims = "[%lld]".repeat(got.len());
+                out.push(I::FailIf {
+                    cond,
+                    message: format!(
+                        "size mismatch: `with` writes a value of shape {dims} into a place of shape {dims}"
+                    ),
+                    args: got.into_iter().chain(want).collect(),
+                    loc,
+                });
+                return;
+            }
             Guard::Irregular {
                 at,
                 first,
@@ -2285,6 +2309,14 @@ impl Lower<'_> {
                     Some(Exp::Null),
                 ));
                 Some((cc, cn))
+            } else if st.in_place {
+                // (one buffer: the body updates the state where it is)
+                setup.push(I::Decl(
+                    nxt.clone(),
+                    CTy::Ptr(st.elem, false),
+                    Some(Exp::Var(c_name(&st.out))),
+                ));
+                None
             } else {
                 let scratch = self.fresh(&format!("{}_scratch", c_name(&st.var)));
                 self.alloc_buf(
@@ -2397,6 +2429,9 @@ impl Lower<'_> {
                 o.push(I::Set(sv.clone(), Exp::Var(t.clone())));
             }
             for (st, cur, nxt, caps) in &bufs {
+                if st.in_place {
+                    continue;
+                }
                 let t = this.fresh("swap");
                 o.push(I::Decl(
                     t.clone(),

@@ -114,6 +114,7 @@ fn erase_sizes(t: &TypeExp, names: &[ast::Ident]) -> TypeExp {
             *sp,
         ),
         TypeExp::Prim(..) => t.clone(),
+        TypeExp::Unique(e, sp) => TypeExp::Unique(Box::new(erase_sizes(e, names)), *sp),
     }
 }
 
@@ -149,7 +150,7 @@ fn size_text(e: &Expr) -> String {
 }
 
 fn is_reserved(name: &str) -> bool {
-    Builtin::from_name(name).is_some()
+    Builtin::from_surface_name(name).is_some()
         || MathFn::from_name(name).is_some()
         || PrimType::from_name(name).is_some()
 }
@@ -355,6 +356,11 @@ impl<'a> Checker<'a> {
         allow_fun: bool,
     ) -> R<Type> {
         match t {
+            TypeExp::Unique(_, sp) => self.fail(
+                Diagnostic::new("E0420", *sp, "`*` (a unique array) is allowed only on a definition's parameter and result types")
+                    .with_label("unique type here")
+                    .with_help("write `*[n]f64` on a parameter the definition may update in place, or on its result; remove it elsewhere"),
+            ),
             TypeExp::Prim(p, _) => Ok(Type::Prim(*p)),
             TypeExp::Array(sz, e, _) => {
                 let size = match sz {
@@ -819,6 +825,7 @@ impl<'a> Checker<'a> {
                         nested.get_or_insert(r.2);
                     }
                 }
+                TypeExp::Unique(e, _) => walk(e, comp, dim, k, out, nested),
                 TypeExp::Prim(..) | TypeExp::Fun(..) => {}
             }
         }
@@ -932,6 +939,7 @@ impl<'a> Checker<'a> {
                         nested.get_or_insert(r.exp.span);
                     }
                 }
+                TypeExp::Unique(e, _) => walk(e, comp, dim, env, values, out, nested),
                 TypeExp::Prim(..) | TypeExp::Fun(..) => {}
             }
         }
@@ -1201,6 +1209,7 @@ impl<'a> Checker<'a> {
                     .with_help("pass it to a function, as in `reduce (+) 0.0 xs`, or apply it: `(+) a b`"),
             ),
             ExprKind::Index(a, entries) => self.index(a, entries, span),
+            ExprKind::Update(a, entries, ispan, v) => self.update(a, entries, *ispan, v, span),
             ExprKind::Proj(a, i, fspan) => {
                 let (at, ty) = self.expr(a, None)?;
                 match self.infer.shallow(&ty) {
@@ -1722,6 +1731,108 @@ impl<'a> Checker<'a> {
         Ok((arr, ty))
     }
 
+    /// `a with [i][j] = v`, `a with [s:e] = b`, `a with [i][s:e] = b`: one
+    /// of the update builtins (the uniqueness checker then makes sure `a` is
+    /// not used again, so compiled code writes in place).
+    #[inline(never)]
+    fn update(
+        &mut self,
+        a: &Expr,
+        entries: &[IndexEntry],
+        ispan: Span,
+        v: &Expr,
+        span: Span,
+    ) -> R<(Atom, Type)> {
+        let (arr, ty) = self.expr(a, None)?;
+        self.no_fun(&ty, a.span)?;
+        let nidx = entries
+            .iter()
+            .take_while(|e| matches!(e, IndexEntry::Index(_)))
+            .count();
+        let slice = match &entries[nidx..] {
+            [] => None,
+            [IndexEntry::Slice(s, e, None, sspan)] => Some((s, e, *sspan)),
+            _ => None,
+        };
+        let shape_ok = match slice {
+            None => (1..=3).contains(&nidx),
+            Some(_) => nidx <= 1,
+        };
+        if !shape_ok || (slice.is_none() && entries.len() != nidx) {
+            return self.fail(
+                Diagnostic::new("E0419", ispan, "this update's indices are not supported")
+                    .with_label("indices of `with`")
+                    .with_help("an update writes one element or row (`a with [i] = v`, `a with [i][j] = v`, up to three indices) or one slice without a step (`a with [s:e] = b`, `a with [i][s:e] = b`); for other shapes update a row: `a with [i] = (copy a[i] with [j][k] = v)`"),
+            );
+        }
+        let mut idx = Vec::new();
+        let mut at = ty.clone();
+        for e in &entries[..nidx] {
+            let IndexEntry::Index(i) = e else {
+                return Err(Failed);
+            };
+            let (_, el) = self.expect_array(&at, a.span, "an update")?;
+            let (ia, it) = self.expr(i, Some(&Type::I64))?;
+            self.unify_at(&it, &Type::I64, i.span, "in the index (indices are i64)")?;
+            idx.push(ia);
+            at = el;
+        }
+        let p = match slice {
+            None => {
+                let (va, vt) = self.expr(v, Some(&at))?;
+                self.no_fun(&vt, v.span)?;
+                self.unify_at(&vt, &at, v.span, "in the value written by `with`")?;
+                let mut it = idx.into_iter();
+                match (it.next(), it.next(), it.next()) {
+                    (Some(i), None, None) => Prim::Update { a: arr, i, v: va },
+                    (Some(i), Some(j), None) => Prim::Update2 {
+                        a: arr,
+                        i,
+                        j,
+                        v: va,
+                    },
+                    (Some(i), Some(j), Some(k)) => Prim::Update3 {
+                        a: arr,
+                        i,
+                        j,
+                        k,
+                        v: va,
+                    },
+                    _ => return Err(Failed),
+                }
+            }
+            Some((s, e, sspan)) => {
+                let (_, el) = self.expect_array(&at, a.span, "an update")?;
+                let end = match idx.first() {
+                    None => Exp::Prim(Prim::Length { a: arr.clone() }),
+                    Some(_) => Exp::Dim(arr.clone(), 1),
+                };
+                let (sa, ea) = self.slice_bounds(s, e, sspan, end, span)?;
+                let want = Type::array(Size::Unknown, el.clone());
+                let (va, vt) = self.expr(v, Some(&want))?;
+                self.no_fun(&vt, v.span)?;
+                let (_, vel) = self.expect_array(&vt, v.span, "the value written into a slice")?;
+                self.unify_at(&vel, &el, v.span, "in the rows written by `with`")?;
+                match idx.pop() {
+                    None => Prim::UpdateSlice {
+                        a: arr,
+                        s: sa,
+                        e: ea,
+                        v: va,
+                    },
+                    Some(i) => Prim::UpdateSlice2 {
+                        a: arr,
+                        i,
+                        s: sa,
+                        e: ea,
+                        v: va,
+                    },
+                }
+            }
+        };
+        Ok((self.emit("t", ty.clone(), Exp::Prim(p), span), ty))
+    }
+
     /// The bounds of a slice `s:e`, elaborated (`i64`s): `s` defaults to 0,
     /// `e` to `end` (the dimension's size).
     fn slice_bounds(
@@ -1945,7 +2056,7 @@ impl<'a> Checker<'a> {
                 if let Some(sig) = self.defs.get(&id.name).cloned() {
                     return self.call_def(&id.name, &sig, args, span);
                 }
-                if let Some(b) = Builtin::from_name(&id.name) {
+                if let Some(b) = Builtin::from_surface_name(&id.name) {
                     return self.builtin(b, args, span, id.span);
                 }
                 if let Some(m) = MathFn::from_name(&id.name) {
@@ -2137,7 +2248,7 @@ impl<'a> Checker<'a> {
         }
         if let ExprKind::Var(id) = &f.kind {
             let known = self.defs.contains_key(&id.name)
-                || Builtin::from_name(&id.name).is_some()
+                || Builtin::from_surface_name(&id.name).is_some()
                 || MathFn::from_name(&id.name).is_some()
                 || PrimType::from_name(&id.name).is_some();
             if !known {
@@ -2601,6 +2712,20 @@ impl<'a> Checker<'a> {
                     "between the padding value and the array elements",
                 )?;
                 Type::array(Size::Unknown, el)
+            }
+            Copy => {
+                self.expect_array(&v(0).1, args[0].span(), name)?;
+                v(0).1
+            }
+            Update | Update2 | Update3 | UpdateSlice | UpdateSlice2 => {
+                // written `a with [i] = v`, never called by name
+                let d = Diagnostic::new(
+                    "E0000",
+                    span,
+                    format!("internal error: `{name}` called by name"),
+                )
+                .with_help("this is a bug in Weir: please report it with this program");
+                return self.fail(d);
             }
             ArgMax | ArgMin => {
                 let (_, el) = self.expect_array(&v(0).1, args[0].span(), name)?;

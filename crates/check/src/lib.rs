@@ -7,6 +7,7 @@
 mod effects;
 mod elab;
 mod infer;
+pub mod unique;
 mod zonk;
 
 pub use elab::DefSig;
@@ -20,6 +21,7 @@ use weir_syntax::{Diagnostic, ast};
 /// left out; later definitions are still checked.
 pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
     let mut sigs: HashMap<String, DefSig> = HashMap::new();
+    let mut uniqs: HashMap<String, unique::Uniq> = HashMap::new();
     let mut later: HashMap<String, weir_syntax::Span> = HashMap::new();
     for d in &prog.defs {
         later.entry(d.name.name.clone()).or_insert(d.name.span);
@@ -44,7 +46,7 @@ pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
             continue;
         }
         seen.insert(d.name.name.clone(), d.name.span);
-        if weir_ir::Builtin::from_name(&d.name.name).is_some()
+        if weir_ir::Builtin::from_surface_name(&d.name.name).is_some()
             || weir_ir::MathFn::from_name(&d.name.name).is_some()
             || weir_ir::PrimType::from_name(&d.name.name).is_some()
             || d.name.name == "call"
@@ -61,6 +63,8 @@ pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
             );
             continue;
         }
+        let (d, uniq) = unique::strip(d);
+        let d = &d;
         let result = {
             let mut ck = elab::Checker::new(&sigs, &later, &mut counter);
             let r = ck.def(d);
@@ -69,7 +73,13 @@ pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
             r
         };
         if let Ok((def, sig)) = result {
+            let errs = unique::check(&def, &uniq, &uniqs);
+            if !errs.is_empty() {
+                diags.extend(errs);
+                continue;
+            }
             sigs.insert(d.name.name.clone(), sig);
+            uniqs.insert(d.name.name.clone(), uniq);
             out.defs.push(def);
         }
     }

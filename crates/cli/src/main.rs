@@ -197,9 +197,14 @@ struct FuzzArgs {
     /// No progress bar.
     #[arg(long)]
     no_progress: bool,
+    /// Generate in-place updates too (`copy a with [i] = v`, slices, loops
+    /// updating their state); other seeds' programs are unchanged without it.
+    #[arg(long)]
+    updates: bool,
 }
 
 fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
+    weir_fuzz::generate::set_updates(a.updates);
     if let Some(i) = a.show {
         return match weir_fuzz::program(a.seed, i) {
             Some(p) => {

@@ -197,6 +197,11 @@ pub enum Guard {
     /// only unless that `build` fails in its first row (as
     /// [`Guard::DestReady`]).
     Grown { dest: Name, build: Vec<Atom> },
+    /// `got == want` dim by dim: the value an update (`a with [i] = v`)
+    /// writes has the shape of the place it replaces: "size mismatch:
+    /// `with` writes a value of shape [g..] into a place of shape [w..]",
+    /// the interpreter's message.
+    Fits { got: Vec<Atom>, want: Vec<Atom> },
 }
 
 /// An array part of a loop's state: `var` is the current state inside the body,
@@ -223,6 +228,9 @@ pub struct ArrState {
     /// The loop (for out-of-memory errors of the scratch array).
     pub span: Span,
     pub grow: Option<Name>,
+    /// The state is updated in place ([`crate::inplace`]): `var`, `next`
+    /// and `out` are one buffer, and there is no scratch array.
+    pub in_place: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -624,6 +632,7 @@ pub fn guard_atoms(g: &Guard) -> Vec<&Atom> {
         Guard::DestReady { build, .. } => build.iter().collect(),
         Guard::DestRows { rows, .. } => vec![rows],
         Guard::Grown { build, .. } => build.iter().collect(),
+        Guard::Fits { got, want } => got.iter().chain(want).collect(),
         Guard::Irregular {
             at,
             first,

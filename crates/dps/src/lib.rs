@@ -7,6 +7,7 @@
 //! an LMAD index function (`mem`, funmem-lmad §3).
 
 pub mod checks;
+pub mod inplace;
 pub mod ir;
 pub mod materialize;
 pub mod mem;

@@ -32,7 +32,8 @@ struct Parser<'a> {
 }
 
 fn is_word(t: &Tok, w: &str) -> bool {
-    matches!(t, Tok::Ident(s) if s == w)
+    // (`with` is a keyword of the source language, a word here)
+    matches!(t, Tok::Ident(s) if s == w) || (matches!(t, Tok::With) && w == "with")
 }
 
 impl Parser<'_> {
@@ -320,7 +321,7 @@ impl Parser<'_> {
                 })
             }
             "assert_split" | "assert_stride" | "assert_slide" | "assert_rows"
-            | "assert_regular" | "assert_allocated" | "assert_grown" => {
+            | "assert_regular" | "assert_allocated" | "assert_grown" | "assert_fits" => {
                 self.c.bump();
                 let guard = match w {
                     "assert_split" => Guard::Split {
@@ -349,6 +350,13 @@ impl Parser<'_> {
                             got,
                             inner,
                         }
+                    }
+                    "assert_fits" => {
+                        self.c.expect(&Tok::LBracket)?;
+                        let got = self.c.atoms_until(&Tok::RBracket)?;
+                        self.c.expect(&Tok::LBracket)?;
+                        let want = self.c.atoms_until(&Tok::RBracket)?;
+                        Guard::Fits { got, want }
                     }
                     "assert_allocated" => {
                         let dest = self.c.ident()?;
@@ -648,11 +656,17 @@ impl Parser<'_> {
                 let elem = self.prim()?;
                 self.c.expect(&Tok::In)?;
                 let out = self.c.ident()?;
+                let mut in_place = false;
                 let grow = if is_word(self.c.peek(), "grows") {
                     self.c.bump();
                     self.word("to")?;
                     Some(self.c.ident()?)
                 } else {
+                    if self.c.peek() == &Tok::In {
+                        self.c.bump();
+                        self.word("place")?;
+                        in_place = true;
+                    }
                     None
                 };
                 arrays.push(ArrState {
@@ -663,6 +677,7 @@ impl Parser<'_> {
                     dims,
                     span: Span::default(),
                     grow,
+                    in_place,
                 });
             } else {
                 self.c.expect(&Tok::Colon)?;

@@ -149,6 +149,9 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                     "assert_grown {dest} unless build [{}] fails in its first row",
                     atoms(build, ", ")
                 ),
+                Guard::Fits { got, want } => {
+                    format!("assert_fits [{}] [{}]", atoms(got, ", "), atoms(want, ", "))
+                }
                 Guard::Irregular {
                     at,
                     first,
@@ -303,6 +306,7 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             st.extend(arrays.iter().map(|x| {
                 let grow = match &x.grow {
                     Some(fin) => format!(" grows to {fin}"),
+                    None if x.in_place => " in place".to_string(),
                     None => String::new(),
                 };
                 format!(

@@ -356,10 +356,15 @@ fn loop_storage(stmts: &[Stmt], out: &mut HashSet<Name>) {
         if let Stmt::Loop { arrays, .. } = s {
             for st in arrays {
                 out.insert(st.var.clone());
-                if st.grow.is_some() {
+                if st.grow.is_some() || st.in_place {
                     out.insert(st.next.clone());
                 }
-                out.insert(st.out.clone());
+                // (`out` holds the initial state, copied in before the
+                // loop: a piece of it may be placed there; a growing
+                // state's is grown storage)
+                if st.grow.is_some() {
+                    out.insert(st.out.clone());
+                }
                 out.extend(st.grow.iter().cloned());
             }
         }
@@ -392,6 +397,9 @@ struct Plan {
     /// Statements to move in front of it: the view of the storage written
     /// into, when it is made in the scope after `first`.
     moves: Vec<usize>,
+    /// The part is all of this array (no reshape): its length `dim d 0`
+    /// is computed where the view is made.
+    whole: Option<Name>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -464,11 +472,8 @@ fn plan_for(
         View::Alias(d) => (d, vec![]),
         _ => return None,
     };
-    // (all of `d` is a part of it only for a reshape: a plain copy of a
-    // buffer into all of its destination is the translation's to avoid)
-    if matches!(view, View::Alias(_)) && !through_reshape {
-        return None;
-    }
+    // (all of `d`: a buffer computed and then copied whole, as the initial
+    // state of a loop, or the array a `copy` or an update copies)
     if strided.contains(d) || strided.contains(v) || d == &b.var {
         return None;
     }
@@ -546,9 +551,17 @@ fn plan_for(
             }
         }
     }
-    // nothing before the copy reads `d`'s storage
+    // nothing before the copy reads `d`'s storage, and nothing between
+    // the first write of `b` and the copy writes over the part (a copy of
+    // all of an array into `d`, then an update of the part: `copy a with
+    // [s:e] = b`)
     for st in &body.stmts[..c] {
         if reads_root(st, &root, sizes) {
+            return None;
+        }
+    }
+    for st in &body.stmts[first..c] {
+        if writes_root(st, &root, &view, sizes) {
             return None;
         }
     }
@@ -569,6 +582,7 @@ fn plan_for(
         copy: c,
         first,
         view: View::Placed { part, lo, hi, root },
+        whole: if through_reshape { None } else { whole.clone() },
         reshape: match through_reshape {
             false => None,
             true => Some((whole, part_rank?)),
@@ -664,6 +678,82 @@ fn reads_root(s: &Stmt, root: &Name, sizes: &Sizes) -> bool {
             .any(|b| b.iter().any(|t| reads_root(t, root, sizes)))
 }
 
+/// Does `s` write storage `root` where it may overlap `part` (a slice or
+/// all of an array of that storage)? A copy from a placed piece writes
+/// nothing (it is in place); a write into a slice provably before or after
+/// `part` does not overlap it.
+fn writes_root(s: &Stmt, root: &Name, part: &View, sizes: &Sizes) -> bool {
+    let hit = |n: &Name| {
+        if sizes.root(n) != root {
+            return false;
+        }
+        let View::Slice(d, lo, hi) = part else {
+            return true;
+        };
+        let Some((wlo, whi)) = rows_of(n, d, sizes) else {
+            return true;
+        };
+        let at = |a: &Atom| sizes.atom(a, FUEL);
+        let before = weir_shape::dim::same_dim(&whi, &at(lo));
+        let after = weir_shape::dim::same_dim(&at(hi), &wlo);
+        !(before || after)
+    };
+    let direct = match s {
+        Stmt::Store { dest, .. } => hit(dest),
+        Stmt::Copy { dest, src, .. } => {
+            hit(dest)
+                && !matches!(
+                    sizes.arrays.get(src),
+                    Some(ArrDef::View(View::Placed { .. }))
+                )
+        }
+        Stmt::Call { dests, .. } => dests.iter().any(hit),
+        Stmt::Loop { arrays, .. } => arrays.iter().any(|st| hit(&st.out)),
+        Stmt::Grow { dest, .. } => hit(dest),
+        _ => false,
+    };
+    direct
+        || nested_blocks(s)
+            .iter()
+            .any(|b| b.iter().any(|t| writes_root(t, root, part, sizes)))
+}
+
+/// The rows `lo..hi` of `d` that the view `n` covers (through slices,
+/// placed parts and rows of `d`, and any view inside one row), if `n` is
+/// such a view of it.
+fn rows_of(n: &Name, d: &Name, sizes: &Sizes) -> Option<(Dim, Dim)> {
+    rows_in(n, d, sizes, 0).map(|(lo, hi, _)| (lo, hi))
+}
+
+/// [`rows_of`], and whether `n`'s first dim is still `d`'s (not inside a
+/// row of it).
+fn rows_in(n: &Name, d: &Name, sizes: &Sizes, depth: usize) -> Option<(Dim, Dim, bool)> {
+    if depth > 64 {
+        return None;
+    }
+    let at = |a: &Atom| sizes.atom(a, FUEL);
+    let (x, lo, hi, row) = match sizes.arrays.get(n)? {
+        ArrDef::View(
+            View::Slice(x, lo, hi)
+            | View::Placed {
+                part: x, lo, hi, ..
+            },
+        ) => (x, at(lo), at(hi), false),
+        ArrDef::View(View::Row(x, i)) => (x, at(i), Dim::plus(at(i), Dim::Const(1)), true),
+        ArrDef::View(View::Alias(x)) if x != d => return rows_in(x, d, sizes, depth + 1),
+        _ => return None,
+    };
+    if x == d {
+        return Some((lo, hi, !row));
+    }
+    let (l0, h0, outer) = rows_in(x, d, sizes, depth + 1)?;
+    if !outer {
+        // (inside one row of `d`: the same rows)
+        return Some((l0, h0, false));
+    }
+    Some((Dim::plus(l0.clone(), lo), Dim::plus(l0, hi), !row))
+}
+
 fn apply(scope: &mut Stmt, bi: usize, plan: Plan, fresh: &mut Fresh) {
     let Stmt::Alloc { bufs, body, .. } = scope else {
         return;
@@ -672,13 +762,34 @@ fn apply(scope: &mut Stmt, bi: usize, plan: Plan, fresh: &mut Fresh) {
     let _ = plan.copy;
     let mut front: Vec<Stmt> = plan.moves.iter().map(|&k| body.stmts[k].clone()).collect();
     match plan.reshape {
-        None => front.push(Stmt::View {
-            var: b.var.clone(),
-            elem: b.elem,
-            rank: b.dims.len(),
-            view: plan.view,
-            span: b.span,
-        }),
+        None => {
+            let mut view = plan.view;
+            // (the length of all of `d` is the buffer's, proved equal: not a
+            // `dim` of `d`, which would be a use of `d`'s lazy storage where
+            // the buffer is first written, moving its out-of-memory error)
+            if let (Some(d), View::Placed { hi, .. }) = (plan.whole, &mut view) {
+                match b.dims.first() {
+                    Some(n0) => *hi = n0.clone(),
+                    None => {
+                        let n = fresh.name();
+                        front.push(Stmt::Let {
+                            var: n.clone(),
+                            ty: PrimType::I64,
+                            exp: SExp::Dim(d, 0),
+                            span: b.span,
+                        });
+                        *hi = Atom::Var(n);
+                    }
+                }
+            }
+            front.push(Stmt::View {
+                var: b.var.clone(),
+                elem: b.elem,
+                rank: b.dims.len(),
+                view,
+                span: b.span,
+            })
+        }
         Some((whole, part_rank)) => {
             // (the part, of its storage's rank, reshaped to the buffer's dims)
             let mut view = plan.view;

@@ -21,6 +21,11 @@ pub type Rule = (
 
 pub const RULES: &[Rule] = &[
     (
+        "in-place-state",
+        "keep a loop's array state in one buffer where the body copies the state into the new state before writing it, and reads the old state only before that copy (the copy goes)",
+        crate::inplace::in_place_state,
+    ),
+    (
         "dead-allocation",
         "drop a buffer its alloc scope never uses",
         dead_allocation,

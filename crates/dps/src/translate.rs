@@ -1036,12 +1036,13 @@ impl<'a> FunTr<'a> {
                 }
             }
         }
-        // The array a `scatter`/`reduce_by_index` updates, when it is built
-        // here for that alone: built straight into the destination, then
-        // updated there in place (no copy).
+        // The array a `scatter`/`reduce_by_index`/update (`a with [i] = v`)
+        // or `copy` writes, when it is built here for that alone: built
+        // straight into the destination, then updated there in place (no
+        // copy). A chain of updates of a `build` writes one array.
         for s in b.stmts.iter().rev() {
-            if let Some(ds) = direct.get(&s.var).cloned()
-                && let core::Exp::Prim(
+            let d0 = match &s.exp {
+                core::Exp::Prim(
                     Prim::Scatter {
                         dest: Atom::Var(d0),
                         ..
@@ -1053,8 +1054,17 @@ impl<'a> FunTr<'a> {
                     | Prim::IReduceByIndex {
                         dest: Atom::Var(d0),
                         ..
-                    },
-                ) = &s.exp
+                    }
+                    | Prim::Copy { a: Atom::Var(d0) },
+                ) => Some(d0),
+                core::Exp::Prim(p) => match p.update_parts() {
+                    Some((Atom::Var(d0), ..)) => Some(d0),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(ds) = direct.get(&s.var).cloned()
+                && let Some(d0) = d0
                 && self.uses.get(d0) == Some(&1)
                 && !direct.contains_key(d0)
                 && b.stmts.iter().any(|t| {
@@ -1066,6 +1076,12 @@ impl<'a> FunTr<'a> {
                                     | Prim::Scatter { .. }
                                     | Prim::ReduceByIndex { .. }
                                     | Prim::IReduceByIndex { .. }
+                                    | Prim::Copy { .. }
+                                    | Prim::Update { .. }
+                                    | Prim::Update2 { .. }
+                                    | Prim::Update3 { .. }
+                                    | Prim::UpdateSlice { .. }
+                                    | Prim::UpdateSlice2 { .. }
                             )
                         )
                 })
@@ -2947,6 +2963,172 @@ impl FunTr<'_> {
         }
     }
 
+    /// `a with [i..][s:e] = v` into the destinations of its leaves: the
+    /// indices and the slice checked against `a` (the interpreter's order),
+    /// the shape of each leaf of `v` against the place it replaces, then a
+    /// copy of `a` (none when `a` was computed straight into the
+    /// destination, or when the update is done in place: see
+    /// [`crate::inplace`]) and one store, or one copy of `v` into a view of
+    /// the place.
+    fn update_into(
+        &mut self,
+        prim: &Prim,
+        dest_of: &dyn Fn(usize) -> Name,
+        out: &mut Vec<Stmt>,
+        span: Span,
+    ) -> R<()> {
+        let Some((a, idx, slice, v)) = prim.update_parts() else {
+            return error(
+                span,
+                "internal error: malformed update",
+                "please report this",
+            );
+        };
+        let a_l = self.w.leaves(a, span)?;
+        let v_l = self.w.leaves(v, span)?;
+        let idx: Vec<Atom> = idx.iter().map(|i| self.scalar_atom(i)).collect();
+        let slice = slice.map(|(s, e)| (self.scalar_atom(s), self.scalar_atom(e)));
+        let nidx = idx.len();
+        let Some(l0) = a_l.first().and_then(|l| l.name().cloned()) else {
+            return error(
+                span,
+                "internal error: an update of no array",
+                "please report this",
+            );
+        };
+        let var = |n: &Name| Atom::Var(n.clone());
+        let dim_let = |this: &mut Self, arr: &Name, t: usize, out: &mut Vec<Stmt>| -> Atom {
+            let n = this.w.fresh("n");
+            out.push(Stmt::Let {
+                var: n.clone(),
+                ty: PrimType::I64,
+                exp: SExp::Dim(arr.clone(), t),
+                span,
+            });
+            this.w.scalar_types.insert(n.clone(), PrimType::I64);
+            this.w.bind_depth(&n);
+            Atom::Var(n)
+        };
+        for (t, i) in idx.iter().enumerate() {
+            let len = dim_let(self, &l0, t, out);
+            out.push(Stmt::Guard {
+                guard: Guard::Core(core::Check::new(
+                    core::CheckKind::Index,
+                    vec![i.clone(), len],
+                    "",
+                )),
+                span,
+            });
+        }
+        let mut slice_len = None;
+        if let Some((st, en)) = &slice {
+            let len = dim_let(self, &l0, nidx, out);
+            out.push(Stmt::Guard {
+                guard: Guard::Core(core::Check::new(
+                    core::CheckKind::Slice,
+                    vec![st.clone(), en.clone(), len],
+                    "",
+                )),
+                span,
+            });
+            let n = self.w.fresh("n");
+            out.push(Stmt::Let {
+                var: n.clone(),
+                ty: PrimType::I64,
+                exp: SExp::Bin(BinOp::Sub, en.clone(), st.clone()),
+                span,
+            });
+            self.w.scalar_types.insert(n.clone(), PrimType::I64);
+            self.w.bind_depth(&n);
+            slice_len = Some(var(&n));
+        }
+        // the shape of what is written, leaf by leaf
+        for (l, vl) in a_l.iter().zip(&v_l) {
+            let (Some(ln), DType::Array(_, r)) = (l.name(), l.ty) else {
+                continue;
+            };
+            let (Some(vn), DType::Array(_, rv)) = (vl.name(), vl.ty) else {
+                continue;
+            };
+            let mut got = Vec::new();
+            let mut want = Vec::new();
+            for t in 0..rv {
+                got.push(dim_let(self, vn, t, out));
+                let w = match (&slice_len, t) {
+                    (Some(n), 0) => n.clone(),
+                    _ if nidx + t < r => dim_let(self, ln, nidx + t, out),
+                    _ => Atom::Const(Const::I64(0)),
+                };
+                want.push(w);
+            }
+            out.push(Stmt::Guard {
+                guard: Guard::Fits { got, want },
+                span,
+            });
+        }
+        for (k, (l, vl)) in a_l.iter().zip(&v_l).enumerate() {
+            let d = dest_of(k);
+            self.dest_ready(&d, out, span);
+            if l.name() != Some(&d) {
+                out.push(Stmt::Copy {
+                    dest: d.clone(),
+                    src: l.name().cloned().unwrap_or_default(),
+                    span,
+                });
+            }
+            let DType::Array(p, r) = l.ty else {
+                return error(
+                    span,
+                    "internal error: an update of a scalar",
+                    "please report this",
+                );
+            };
+            if slice.is_none() && vl.ty.rank() == 0 {
+                out.push(Stmt::Store {
+                    dest: d,
+                    idx: idx.clone(),
+                    val: vl.atom.clone(),
+                    span,
+                });
+                continue;
+            }
+            // a view of the place, then a copy of the value into it
+            let mut place = d;
+            let mut rank = r;
+            for i in &idx {
+                let row = self.w.fresh("row");
+                rank -= 1;
+                out.push(Stmt::View {
+                    var: row.clone(),
+                    elem: p,
+                    rank,
+                    view: View::Row(place, i.clone()),
+                    span,
+                });
+                self.w.bind_depth(&row);
+                place = row;
+            }
+            if let Some((st, en)) = &slice {
+                let part = self.w.fresh("part");
+                out.push(Stmt::View {
+                    var: part.clone(),
+                    elem: p,
+                    rank,
+                    view: View::Slice(place, st.clone(), en.clone()),
+                    span,
+                });
+                self.w.bind_depth(&part);
+                place = part;
+            }
+            out.push(Stmt::Copy {
+                dest: place,
+                src: vl.name().cloned().unwrap_or_default(),
+                span,
+            });
+        }
+        Ok(())
+    }
+
     fn outs_for(&mut self, flat: &[(DType, Vec<Size>)]) -> Vec<(Name, PrimType)> {
         let mut v = Vec::new();
         for (t, _) in flat {
@@ -3354,6 +3536,27 @@ impl FunTr<'_> {
                         });
                     }
                 }
+                Ok(vec![])
+            }
+            E::Prim(Prim::Copy { a }) => {
+                // `copy a`: storage of its own (none when `a` was computed
+                // straight into it)
+                let a_l = self.w.leaves(a, span)?;
+                for (k, l) in a_l.iter().enumerate() {
+                    let d = dest_of(k);
+                    self.dest_ready(&d, out, span);
+                    if l.name() != Some(&d) {
+                        out.push(Stmt::Copy {
+                            dest: d,
+                            src: l.name().cloned().unwrap_or_default(),
+                            span,
+                        });
+                    }
+                }
+                Ok(vec![])
+            }
+            E::Prim(prim) if prim.builtin().is_update() => {
+                self.update_into(prim, &dest_of, out, span)?;
                 Ok(vec![])
             }
             E::Prim(
@@ -5178,6 +5381,7 @@ impl FunTr<'_> {
                         dims: vec![cap.clone()],
                         span,
                         grow: fin,
+                        in_place: false,
                     });
                 }
             }
@@ -5476,6 +5680,7 @@ impl FunTr<'_> {
                         dims,
                         span,
                         grow,
+                        in_place: false,
                     });
                     body_dests.push(None);
                 }
@@ -5511,6 +5716,7 @@ impl FunTr<'_> {
                         dims,
                         span,
                         grow: None,
+                        in_place: false,
                     });
                 }
             }

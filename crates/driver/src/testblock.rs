@@ -76,6 +76,10 @@ pub const STRUCTURE: &[(&str, &str)] = &[
         "reshapes (`flatten`, `unflatten`) realised as views",
     ),
     ("call", "calls of other functions"),
+    (
+        "inplace",
+        "loop states updated in place (one buffer, no copy per iteration)",
+    ),
     ("check", "size checks left at run time"),
 ];
 
@@ -145,6 +149,7 @@ fn count_structure(stmts: &[weir_dps::ir::Stmt], key: &str, placed: &[String]) -
                 },
             ) => 1,
             ("call", S::Call { .. }) => 1,
+            ("inplace", S::Loop { arrays, .. }) => arrays.iter().filter(|a| a.in_place).count(),
             ("check", S::Check { .. }) => 1,
             _ => 0,
         };

@@ -189,6 +189,7 @@ fn every_rule_is_tested() {
     assert_eq!(
         names,
         [
+            "in-place-state",
             "dead-allocation",
             "empty-allocation",
             "merge-allocations",
@@ -197,7 +198,8 @@ fn every_rule_is_tested() {
             "hoist-allocation"
         ]
     );
-    // (filetests, one per rule: tests/dps/dead_allocation.dps (with
+    // (filetests, one per rule: tests/dps/in_place_state.dps,
+    // tests/dps/dead_allocation.dps (with
     // empty-allocation), merge_allocations.dps, hoist_allocation.dps)
     // (the short-circuiting rules: filetests tests/dps/short_circuit.dps,
     // hoist_size_lets.dps, and the `structure` lines of

@@ -24,6 +24,22 @@
 
 use proptest::prelude::*;
 use std::fmt::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Generate in-place updates too (`copy a with [i] = v`, slices, two
+/// indices, loops whose state is updated in place): off by default, so the
+/// programs of the seeds recorded before updates existed stay the same
+/// (`weir fuzz --updates`).
+static UPDATES: AtomicBool = AtomicBool::new(false);
+
+/// Turn the generation of in-place updates on or off (for every thread).
+pub fn set_updates(on: bool) {
+    UPDATES.store(on, Ordering::Relaxed);
+}
+
+fn updates() -> bool {
+    UPDATES.load(Ordering::Relaxed)
+}
 
 /// The decisions a program is made of.
 pub struct Choices<'a> {
@@ -882,6 +898,7 @@ impl G<'_> {
             _ => false,
         };
         let inner_rank_ok = t.rank() < 3;
+        let upd = updates();
         let w = [
             5,                                 // 0 leaf
             3,                                 // 1 literal
@@ -915,6 +932,10 @@ impl G<'_> {
             1,                                 // 29 scatter
             if num { 1 } else { 0 },           // 30 reduce_by_index
             1,                                 // 31 partition / partition2
+            if upd { 3 } else { 0 },           // 32 copy a with [i] = v
+            if upd && nested { 2 } else { 0 }, // 33 copy a with [i][j] = v
+            if upd { 2 } else { 0 },           // 34 copy a with [s:e] = b
+            if upd { 3 } else { 0 },           // 35 a loop updating its state
         ];
         let k = self.c.weighted(&w);
         let r = match k {
@@ -1115,9 +1136,58 @@ impl G<'_> {
             26 => self.common(&t, d, 3),
             27 => self.common(&t, d, 2),
             28 => self.common(&t, d, 5),
+            32 => {
+                let a = self.expr(&t, d1);
+                let i = self.index(d1);
+                let v = self.update_value(e, d1);
+                Some(format!("(copy {a} with [{i}] = {v})"))
+            }
+            33 => {
+                let Ty::Arr(e2) = e else { return self.leaf(&t) };
+                let a = self.expr(&t, d1);
+                let i = self.index(d1);
+                let j = self.index(d1);
+                let v = self.update_value(e2, d1);
+                Some(format!("(copy {a} with [{i}][{j}] = {v})"))
+            }
+            34 => {
+                let a = self.expr(&t, d1);
+                let s = self.index(d1);
+                let en = self.index(d1);
+                let b = self.expr(&t, d1);
+                Some(format!("(copy {a} with [{s}:{en}] = copy ({b}))"))
+            }
+            35 => {
+                let a = self.expr(&t, d1);
+                let n = self.size(d1);
+                let acc = self.fresh("acc");
+                let i = self.fresh("i");
+                let (ix, v) =
+                    self.with_vars(&[(acc.clone(), t.clone()), (i.clone(), Ty::I64)], |g| {
+                        let ix = match g.c.below(3) {
+                            0 => i.clone(),
+                            1 => format!("({i} % length {acc})"),
+                            _ => g.index(d1),
+                        };
+                        (ix, g.update_value(e, d1))
+                    });
+                Some(format!(
+                    "(loop {acc} = copy {a} for {i} < {n} do {acc} with [{ix}] = {v})"
+                ))
+            }
             _ => None,
         };
         r.unwrap_or_else(|| self.leaf(&t))
+    }
+
+    /// The value an update writes: an array value in storage of its own (a
+    /// row of the array updated would share its memory, E0504).
+    fn update_value(&mut self, e: &Ty, d: usize) -> String {
+        let v = self.expr(e, d);
+        if e.rank() > 0 {
+            return format!("copy ({v})");
+        }
+        v
     }
 
     /// A helper definition: value parameters (arrays may share a size

@@ -1368,6 +1368,31 @@ impl<'p> Interp<'p> {
                 regular(&out, span, "pad")?;
                 Ok(Value::array(out))
             }
+            Prim::Copy { a } => atom(a),
+            Prim::Update { .. }
+            | Prim::Update2 { .. }
+            | Prim::Update3 { .. }
+            | Prim::UpdateSlice { .. }
+            | Prim::UpdateSlice2 { .. } => {
+                let Some((a, idx, slice, v)) = prim.update_parts() else {
+                    return unreachable_update(span);
+                };
+                let whole = atom(a)?;
+                let mut ix = Vec::with_capacity(idx.len());
+                for i in idx {
+                    ix.push(int(i)?);
+                }
+                let slice = match slice {
+                    Some((s, e)) => Some((int(s)?, int(e)?)),
+                    None => None,
+                };
+                let v = atom(v)?;
+                if self.probing > 0 {
+                    // an update keeps the array's shape
+                    return Ok(whole);
+                }
+                update_at(&whole, &ix, slice, v, span)
+            }
             Prim::ArgMax { a } | Prim::ArgMin { a } => {
                 // the first best element in order; NaN is never best
                 let max = matches!(prim, Prim::ArgMax { .. });
@@ -1506,6 +1531,144 @@ fn same_lengths(arrays: &[Rc<Vec<Value>>], span: Span, name: &str) -> R<()> {
                     "size mismatch: the arrays given to `{name}` have lengths {n} and {} (argument {})",
                     a.len(),
                     i + 1
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn unreachable_update(span: Span) -> R<Value> {
+    err(span, "internal error: an update without its parts")
+}
+
+/// `a with [ix..][s:e] = v` (docs/language.md, in-place updates): the
+/// indices checked in order as a read checks them, then the slice, then the
+/// shape of what is written against what it replaces. The reference
+/// semantics copies the spine it changes.
+fn update_at(a: &Value, ix: &[i64], slice: Option<(i64, i64)>, v: Value, span: Span) -> R<Value> {
+    if ix.is_empty() && slice.is_none() {
+        fits(&v, a, span)?;
+        return Ok(v);
+    }
+    let xs: &[Value] = match a {
+        Value::Array(xs) => xs,
+        Value::Empty(_) => &[],
+        _ => return err(span, "internal error: an update of a non-array"),
+    };
+    if let Some((&i, rest)) = ix.split_first() {
+        let old = index(xs, i, span)?;
+        let new = update_at(&old, rest, slice, v, span)?;
+        let mut out = alloc(xs.len(), span)?;
+        out.extend(xs.iter().cloned());
+        out[i as usize] = new;
+        return Ok(Value::array(out));
+    }
+    match slice {
+        None => err(span, "internal error: an update without indices"),
+        Some((s, e)) => {
+            if s < 0 || e < s || e as usize > xs.len() {
+                return err(
+                    span,
+                    format!(
+                        "slice [{s}:{e}] out of bounds for an array of length {}",
+                        xs.len()
+                    ),
+                );
+            }
+            let (s, e) = (s as usize, e as usize);
+            let vs: &[Value] = match &v {
+                Value::Array(vs) => vs,
+                Value::Empty(_) => &[],
+                _ => return err(span, "internal error: a slice update by a non-array"),
+            };
+            let place = Value::array(xs[s..e].to_vec());
+            let place = match (&place, xs.first()) {
+                (Value::Array(p), Some(x)) if p.is_empty() => empty(shape_of(x)),
+                _ => place,
+            };
+            fits(&v, &place, span)?;
+            if vs
+                .iter()
+                .skip(1)
+                .any(|y| vs.first().is_some_and(|x| !same_shape(x, y)))
+            {
+                return err(span, "internal error: an irregular array");
+            }
+            if vs.is_empty() {
+                return Ok(a.clone());
+            }
+            let mut out = alloc(xs.len(), span)?;
+            out.extend(xs[..s].iter().cloned());
+            out.extend(vs.iter().cloned());
+            out.extend(xs[e..].iter().cloned());
+            Ok(Value::array(out))
+        }
+    }
+}
+
+/// The dims of each array leaf of a value (a tuple's components in order;
+/// a scalar has none).
+fn leaf_dims(v: &Value, out: &mut Vec<Vec<usize>>) {
+    match v {
+        Value::Tuple(cs) => cs.iter().for_each(|c| leaf_dims(c, out)),
+        Value::Array(xs) if xs.first().is_some_and(|x| matches!(x, Value::Tuple(_))) => {
+            // an array of tuples: one leaf per component, of the outer length too
+            let mut inner = Vec::new();
+            if let Some(x) = xs.first() {
+                leaf_dims(x, &mut inner);
+            }
+            for mut d in inner {
+                d.insert(0, xs.len());
+                out.push(d);
+            }
+        }
+        Value::Empty(sh) => {
+            // (the dims an empty array knows: its absent elements' shape, as
+            // far as it is known; an unknown shape fits every shape)
+            let mut d = vec![0];
+            let mut sh: &Shape = sh;
+            while let Shape::Array(n, e) = sh {
+                d.push(n.unwrap_or(0));
+                sh = e;
+            }
+            out.push(d);
+        }
+        _ => {
+            let mut d = Vec::new();
+            let mut x = v;
+            while let Value::Array(xs) = x {
+                d.push(xs.len());
+                match xs.first() {
+                    Some(y) => x = y,
+                    None => break,
+                }
+            }
+            if let Value::Empty(_) = x {
+                let mut inner = Vec::new();
+                leaf_dims(x, &mut inner);
+                d.extend(inner.into_iter().next().unwrap_or_default());
+            }
+            out.push(d);
+        }
+    }
+}
+
+/// `v`, written by an update, has the shape of `place`, what it replaces:
+/// leaf by leaf, the compiled code's `assert_fits`.
+fn fits(v: &Value, place: &Value, span: Span) -> R<()> {
+    let (mut g, mut w) = (Vec::new(), Vec::new());
+    leaf_dims(v, &mut g);
+    leaf_dims(place, &mut w);
+    for (g, w) in g.iter().zip(&w) {
+        if g.iter().zip(w).any(|(x, y)| x != y) {
+            let show = |d: &[usize]| d.iter().map(|n| format!("[{n}]")).collect::<String>();
+            return err(
+                span,
+                format!(
+                    "size mismatch: `with` writes a value of shape {} into a place of shape {}",
+                    show(g),
+                    show(w)
                 ),
             );
         }

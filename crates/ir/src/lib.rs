@@ -272,10 +272,25 @@ pub enum Builtin {
     /// `argmin a`: the index of the first least element (NaN elements are
     /// ignored), -1 when there is none.
     ArgMin,
+    /// `copy a`: `a` itself, in storage of its own (what a program writes to
+    /// update an array it may not consume: the copy aliases nothing).
+    Copy,
+    /// `update a i v`: `a` with `a[i] = v` (`a with [i] = v`); `v` is an
+    /// element or a row. Consumes `a` (the uniqueness checker of the front
+    /// end), so compiled code writes `v` in place.
+    Update,
+    /// `update2 a i j v`: `a with [i][j] = v`.
+    Update2,
+    /// `update3 a i j k v`: `a with [i][j][k] = v`.
+    Update3,
+    /// `update_slice a s e b`: `a with [s:e] = b` (`b` has `e - s` rows).
+    UpdateSlice,
+    /// `update_slice2 a i s e b`: `a with [i][s:e] = b`.
+    UpdateSlice2,
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 39] = [
+    pub const ALL: [Builtin; 45] = [
         Builtin::Build,
         Builtin::IFold,
         Builtin::Length,
@@ -315,6 +330,12 @@ impl Builtin {
         Builtin::IReduceByIndex,
         Builtin::ArgMax,
         Builtin::ArgMin,
+        Builtin::Copy,
+        Builtin::Update,
+        Builtin::Update2,
+        Builtin::Update3,
+        Builtin::UpdateSlice,
+        Builtin::UpdateSlice2,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -357,6 +378,12 @@ impl Builtin {
             Builtin::IReduceByIndex => "ireduce_by_index",
             Builtin::ArgMax => "argmax",
             Builtin::ArgMin => "argmin",
+            Builtin::Copy => "copy",
+            Builtin::Update => "update",
+            Builtin::Update2 => "update2",
+            Builtin::Update3 => "update3",
+            Builtin::UpdateSlice => "update_slice",
+            Builtin::UpdateSlice2 => "update_slice2",
         }
     }
     pub fn from_name(s: &str) -> Option<Builtin> {
@@ -364,6 +391,22 @@ impl Builtin {
             return Some(Builtin::Flatten);
         }
         Builtin::ALL.iter().copied().find(|b| b.name() == s)
+    }
+    /// The builtins a program names (the in-place updates are written `a with
+    /// [i] = v`, never by name, so their names stay free for programs).
+    pub fn from_surface_name(s: &str) -> Option<Builtin> {
+        Builtin::from_name(s).filter(|b| !b.is_update())
+    }
+    /// An in-place update (`a with [..] = v`): consumes its first operand.
+    pub fn is_update(self) -> bool {
+        matches!(
+            self,
+            Builtin::Update
+                | Builtin::Update2
+                | Builtin::Update3
+                | Builtin::UpdateSlice
+                | Builtin::UpdateSlice2
+        )
     }
     /// The counted loop a builtin runs, if it runs one over an index space:
     /// `(count, lambda, param)`, the positions of the count argument, of the

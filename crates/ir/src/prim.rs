@@ -285,9 +285,35 @@ prims! {
     IReduceByIndex { dest: Atom, op: Fun 2, ne: Atom, m: Atom, f: Fun 1 },
     ArgMax { a: Atom },
     ArgMin { a: Atom },
+    Copy { a: Atom },
+    /// `update a i v`: `a with [i] = v`.
+    Update { a: Atom, i: Atom, v: Atom },
+    /// `update2 a i j v`: `a with [i][j] = v`.
+    Update2 { a: Atom, i: Atom, j: Atom, v: Atom },
+    /// `update3 a i j k v`: `a with [i][j][k] = v`.
+    Update3 { a: Atom, i: Atom, j: Atom, k: Atom, v: Atom },
+    /// `update_slice a s e v`: `a with [s:e] = v`.
+    UpdateSlice { a: Atom, s: Atom, e: Atom, v: Atom },
+    /// `update_slice2 a i s e v`: `a with [i][s:e] = v`.
+    UpdateSlice2 { a: Atom, i: Atom, s: Atom, e: Atom, v: Atom },
 }
 
 impl Prim {
+    /// An in-place update: the array it updates (consumed), the indices of
+    /// the element or row it writes, the slice `(s, e)` it writes if it
+    /// writes one (after the indices), and the value written.
+    #[allow(clippy::type_complexity)]
+    pub fn update_parts(&self) -> Option<(&Atom, Vec<&Atom>, Option<(&Atom, &Atom)>, &Atom)> {
+        Some(match self {
+            Prim::Update { a, i, v } => (a, vec![i], None, v),
+            Prim::Update2 { a, i, j, v } => (a, vec![i, j], None, v),
+            Prim::Update3 { a, i, j, k, v } => (a, vec![i, j, k], None, v),
+            Prim::UpdateSlice { a, s, e, v } => (a, vec![], Some((s, e)), v),
+            Prim::UpdateSlice2 { a, i, s, e, v } => (a, vec![i], Some((s, e)), v),
+            _ => return None,
+        })
+    }
+
     /// The value operands, in order.
     pub fn atoms(&self) -> Vec<&Atom> {
         self.args().into_iter().filter_map(ArgRef::atom).collect()

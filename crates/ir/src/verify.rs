@@ -694,6 +694,35 @@ pub fn prim_type(b: Builtin, ts: &[Type]) -> T {
             expect_same(&ts[2], &el, "pad value")?;
             Ok(Type::array(u, el))
         }
+        Copy => {
+            arr(&ts[0], name)?;
+            Ok(ts[0].clone())
+        }
+        Update | Update2 | Update3 | UpdateSlice | UpdateSlice2 => {
+            // indices, then the slice's bounds, then the value
+            let (nidx, slice) = match b {
+                Update => (1, false),
+                Update2 => (2, false),
+                Update3 => (3, false),
+                UpdateSlice => (0, true),
+                _ => (1, true),
+            };
+            let mut at = ts[0].clone();
+            for k in 0..nidx {
+                expect_same(&ts[1 + k], &Type::I64, "update index")?;
+                at = arr(&at, name)?.1;
+            }
+            if slice {
+                expect_same(&ts[1 + nidx], &Type::I64, "update slice start")?;
+                expect_same(&ts[2 + nidx], &Type::I64, "update slice end")?;
+                let (_, el) = arr(&at, name)?;
+                let (_, vel) = arr(&ts[3 + nidx], name)?;
+                expect_same(&vel, &el, "update slice value")?;
+            } else {
+                expect_same(&ts[1 + nidx], &at, "update value")?;
+            }
+            Ok(ts[0].clone())
+        }
         ArgMax | ArgMin => {
             let (_, el) = arr(&ts[0], name)?;
             numeric(&el, name)?;

@@ -1002,6 +1002,13 @@ impl<'a> ShapeWalk<'a> {
                 Prim::Scatter { dest, .. }
                 | Prim::ReduceByIndex { dest, .. }
                 | Prim::IReduceByIndex { dest, .. } => self.array_leaf_shapes(dest, span)?,
+                // An update and a copy keep the array's shape.
+                Prim::Copy { a }
+                | Prim::Update { a, .. }
+                | Prim::Update2 { a, .. }
+                | Prim::Update3 { a, .. }
+                | Prim::UpdateSlice { a, .. }
+                | Prim::UpdateSlice2 { a, .. } => self.array_leaf_shapes(a, span)?,
                 Prim::Concat { a, b } => {
                     let a = self.array_leaf_shapes(a, span)?;
                     let b = self.array_leaf_shapes(b, span)?;

@@ -65,6 +65,9 @@ pub enum TypeExp {
     Array(SizeExp, Box<TypeExp>, Span),
     Tuple(Vec<TypeExp>, Span),
     Fun(Vec<TypeExp>, Box<TypeExp>, Span),
+    /// `*t`: a unique array (a parameter the function may consume, a result
+    /// that aliases none of the arguments); the span is the whole type's.
+    Unique(Box<TypeExp>, Span),
 }
 
 impl TypeExp {
@@ -73,7 +76,8 @@ impl TypeExp {
             TypeExp::Prim(_, s)
             | TypeExp::Array(_, _, s)
             | TypeExp::Tuple(_, s)
-            | TypeExp::Fun(_, _, s) => *s,
+            | TypeExp::Fun(_, _, s)
+            | TypeExp::Unique(_, s) => *s,
         }
     }
 }
@@ -209,6 +213,11 @@ pub enum ExprKind {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Lambda(Vec<Pat>, Box<Expr>),
     Loop(Pat, Box<Expr>, LoopForm, Box<Expr>),
+    /// `a with [i][j] = v`, `a with [i, j] = v`, `a with [s:e] = b`: `a`
+    /// with the element, row or slice replaced (consumes `a`: an in-place
+    /// write). The entries of all the brackets in order; the span is the
+    /// brackets'.
+    Update(Box<Expr>, Vec<IndexEntry>, Span, Box<Expr>),
     /// `#[view] e`, `#[dest] e`, `#[eager] e`: how the array primitive `e`
     /// is realised (dps-views ch. 4: a source view, a destination view, or
     /// computed into storage of its own); the span is the annotation's.

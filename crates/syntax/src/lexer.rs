@@ -29,6 +29,8 @@ pub enum Tok {
     While,
     #[token("do")]
     Do,
+    #[token("with")]
+    With,
     #[token("true")]
     True,
     #[token("false")]
@@ -140,6 +142,7 @@ impl Tok {
             Tok::For => "for",
             Tok::While => "while",
             Tok::Do => "do",
+            Tok::With => "with",
             Tok::True => "true",
             Tok::False => "false",
             Tok::Ident(s) | Tok::Int(s) | Tok::Float(s) | Tok::Error(s) => s,

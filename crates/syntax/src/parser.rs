@@ -362,6 +362,11 @@ impl Parser {
                     .with_label("not a type")
                     .with_help("the scalar types are f64, f32, i64, i32 and bool; arrays are written `[n]f64`")),
             },
+            Tok::Star => {
+                self.bump();
+                let t = self.type_atom()?;
+                Ok(TypeExp::Unique(Box::new(t), start.to(self.prev_span())))
+            }
             Tok::LBracket => {
                 self.bump();
                 let size = match self.peek().clone() {
@@ -483,7 +488,49 @@ impl Parser {
     }
 
     fn expr_inner(&mut self) -> PResult<Expr> {
-        self.binary(0)
+        let e = self.binary(0)?;
+        if self.peek() == &Tok::With {
+            return self.updates(e);
+        }
+        Ok(e)
+    }
+
+    /// `e with [i] = v with [j] = w`, which is `(e with [i] = v) with [j] =
+    /// w` (out of line: `expr_inner` is on the path of every nesting level).
+    #[inline(never)]
+    fn updates(&mut self, mut e: Expr) -> PResult<Expr> {
+        while self.peek() == &Tok::With {
+            self.bump();
+            let (entries, ispan) = self.update_entries()?;
+            self.expect(&Tok::Eq, "after the indices of `with`")?;
+            let v = self.binary(0)?;
+            let span = e.span.to(v.span);
+            e = Expr {
+                kind: ExprKind::Update(Box::new(e), entries, ispan, Box::new(v)),
+                span,
+            };
+        }
+        Ok(e)
+    }
+
+    /// `[i][j]` or `[i, j]` or `[s:e]` after `with` (or after the name in
+    /// `let a[i] = v`): the entries of every bracket in order, and their span.
+    fn update_entries(&mut self) -> PResult<(Vec<IndexEntry>, Span)> {
+        let start = self.span();
+        if self.peek() != &Tok::LBracket {
+            return Err(self.unexpected("`[`").with_help(
+                "an update reads `a with [i] = v`, `a with [i][j] = v` or `a with [s:e] = b`",
+            ));
+        }
+        let mut entries = Vec::new();
+        while self.eat(&Tok::LBracket) {
+            self.enter()?;
+            let r = self.index_entries();
+            self.leave();
+            entries.extend(r?);
+            self.expect(&Tok::RBracket, "to close the index")?;
+        }
+        Ok((entries, start.to(self.prev_span())))
     }
 
     /// Precedence climbing. Level 0 is `|>`.
@@ -626,12 +673,44 @@ impl Parser {
         })
     }
 
+    /// `let a[i] = v in body`: sugar for `let a = a with [i] = v in body`.
+    #[inline(never)]
+    fn let_update(&mut self, start: Span) -> PResult<Expr> {
+        let name = self.ident("a name")?;
+        let (entries, ispan) = self.update_entries()?;
+        self.expect(&Tok::Eq, "after the indices of `let`")?;
+        let v = self.expr()?;
+        let body = if self.peek() == &Tok::Let {
+            self.expr()?
+        } else {
+            self.expect(&Tok::In, "after the bound expression")?;
+            self.expr()?
+        };
+        let arr = Expr {
+            kind: ExprKind::Var(name.clone()),
+            span: name.span,
+        };
+        let uspan = name.span.to(v.span);
+        let rhs = Expr {
+            kind: ExprKind::Update(Box::new(arr), entries, ispan, Box::new(v)),
+            span: uspan,
+        };
+        let span = start.to(body.span);
+        Ok(Expr {
+            kind: ExprKind::Let(Pat::Var(name, None), Box::new(rhs), Box::new(body)),
+            span,
+        })
+    }
+
     /// `let`, `if`, lambda and `loop`: they extend as far to the right as possible.
     fn prefix_form(&mut self) -> PResult<Expr> {
         let start = self.span();
         match self.peek() {
             Tok::Let => {
                 self.bump();
+                if let (Tok::Ident(_), Tok::LBracket) = (self.peek(), self.peek_at(1)) {
+                    return self.let_update(start);
+                }
                 let mut pat = self.pattern()?;
                 if self.eat(&Tok::Colon) {
                     let ty = self.type_exp()?;
@@ -708,9 +787,20 @@ impl Parser {
                 // loop
                 self.bump();
                 let pat = self.pattern()?;
-                self.expect(&Tok::Eq, "after the loop's state pattern")
-                    .map_err(|d| d.with_help("a loop reads `loop x = init for i < n do body`"))?;
-                let init = self.expr()?;
+                // `loop a for ...` is `loop a = a for ...` (Futhark's form)
+                let init = match (&pat, self.peek()) {
+                    (Pat::Var(id, _), Tok::For | Tok::While) => Expr {
+                        kind: ExprKind::Var(id.clone()),
+                        span: id.span,
+                    },
+                    _ => {
+                        self.expect(&Tok::Eq, "after the loop's state pattern")
+                            .map_err(|d| {
+                                d.with_help("a loop reads `loop x = init for i < n do body`")
+                            })?;
+                        self.expr()?
+                    }
+                };
                 let form = match self.peek() {
                     Tok::For => {
                         self.bump();

@@ -1,0 +1,209 @@
+//! In-place loop states (funmem-lmad §4, the memory side of uniqueness
+//! types): a loop whose array state is updated in place (`loop a for i < n
+//! do a with [i] = v`) runs in one buffer, with no copy per iteration.
+//!
+//! The translation double-buffers every array state: the body reads the
+//! state `var` and writes the new state into `next`, and an update of the
+//! state (`a with [i] = v`) becomes `copy next := var`, then a store into
+//! `next`. Where, in every path through the body, that whole copy comes
+//! before anything else writes `next` (or a view of it), and nothing reads
+//! `var` (or a view of it) after it, `next` may *be* `var`: the copy copies
+//! nothing and goes, and the loop keeps its state in one buffer
+//! ([`ArrState::in_place`]). The uniqueness checker of the front end makes
+//! this the normal case for an update of a loop's state; any program whose
+//! order the optimizer changed so that the old state is read after the
+//! update keeps its double buffer (the rule simply does not apply), so the
+//! result is always the interpreter's.
+//!
+//! One rule of [`crate::simplify::RULES`]:
+//!
+//! | rule | effect |
+//! | --- | --- |
+//! | `in-place-state` | `loop (var -> next ...) { ..reads of var..; copy next := var; ..writes of next, no read of var.. }`: the copy goes and the state is in place |
+//!
+//! It runs before `short-circuit`, which never places a piece into the
+//! state of an in-place loop (the piece could read the old state it would
+//! overwrite).
+
+use crate::ir::*;
+use crate::simplify::{Fresh, everywhere};
+use std::collections::HashSet;
+
+/// `in-place-state`.
+pub(crate) fn in_place_state(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
+    everywhere(stmts, &mut |ss| {
+        let mut changed = false;
+        for s in ss.iter_mut() {
+            let Stmt::Loop { arrays, body, .. } = s else {
+                continue;
+            };
+            for st in arrays.iter_mut() {
+                if st.in_place || st.grow.is_some() {
+                    continue;
+                }
+                let mut vars: HashSet<Name> = HashSet::from([st.var.clone()]);
+                let mut nexts: HashSet<Name> = HashSet::from([st.next.clone()]);
+                views_of(&body.stmts, &mut vars);
+                views_of(&body.stmts, &mut nexts);
+                if !vars.is_disjoint(&nexts) {
+                    continue;
+                }
+                let sets = Sets {
+                    var: &st.var,
+                    next: &st.next,
+                    vars: &vars,
+                    nexts: &nexts,
+                };
+                if sets.seq(&body.stmts, Phase::Before) == Some(Phase::After)
+                    && !body
+                        .results
+                        .iter()
+                        .any(|r| matches!(r, Atom::Var(x) if vars.contains(x)))
+                {
+                    remove_copies(&mut body.stmts, &st.var, &st.next);
+                    st.in_place = true;
+                    changed = true;
+                }
+            }
+        }
+        changed
+    })
+}
+
+/// Add to `set` every view (in `stmts`, nested blocks included) of a name
+/// in it, to a fixed point.
+fn views_of(stmts: &[Stmt], set: &mut HashSet<Name>) {
+    loop {
+        let before = set.len();
+        add_views(stmts, set);
+        if set.len() == before {
+            return;
+        }
+    }
+}
+
+fn add_views(stmts: &[Stmt], set: &mut HashSet<Name>) {
+    for s in stmts {
+        if let Stmt::View { var, view, .. } = s {
+            let from_root = matches!(view, View::Placed { root, .. } if set.contains(root));
+            if set.contains(view.source()) || from_root {
+                set.insert(var.clone());
+            }
+        }
+        for b in nested_blocks(s) {
+            add_views(b, set);
+        }
+    }
+}
+
+/// Where an iteration is: before the copy of the state into the new state,
+/// or after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Before,
+    After,
+}
+
+struct Sets<'a> {
+    var: &'a Name,
+    next: &'a Name,
+    vars: &'a HashSet<Name>,
+    nexts: &'a HashSet<Name>,
+}
+
+impl Sets<'_> {
+    /// The phase after `stmts`, started in `p`; `None` where the state
+    /// cannot be in place.
+    fn seq(&self, stmts: &[Stmt], mut p: Phase) -> Option<Phase> {
+        for s in stmts {
+            p = self.stmt(s, p)?;
+        }
+        Some(p)
+    }
+
+    fn stmt(&self, s: &Stmt, p: Phase) -> Option<Phase> {
+        match s {
+            Stmt::Copy { dest, src, .. } if dest == self.next && src == self.var => {
+                (p == Phase::Before).then_some(Phase::After)
+            }
+            Stmt::If { then, els, .. } => {
+                let a = self.seq(&then.stmts, p)?;
+                let b = self.seq(&els.stmts, p)?;
+                // (the branches' scalar results read no array)
+                (a == b).then_some(a)
+            }
+            // (a view reads nothing: its uses do)
+            Stmt::View { .. } => Some(p),
+            _ => {
+                let (reads, writes) = deep_rw(s);
+                let ok = match p {
+                    Phase::Before => {
+                        !writes.iter().any(|w| self.nexts.contains(*w))
+                            && !reads.iter().any(|r| self.nexts.contains(*r))
+                            && !writes.iter().any(|w| self.vars.contains(*w))
+                    }
+                    Phase::After => {
+                        !reads.iter().any(|r| self.vars.contains(*r))
+                            && !writes.iter().any(|w| self.vars.contains(*w))
+                    }
+                };
+                ok.then_some(p)
+            }
+        }
+    }
+}
+
+/// The arrays a statement reads and writes, nested blocks included (a
+/// `dim` reads no element, and a guard of a destination only its pointer).
+fn deep_rw(s: &Stmt) -> (Vec<&Name>, Vec<&Name>) {
+    let mut reads = Vec::new();
+    let mut writes = Vec::new();
+    rw(s, &mut reads, &mut writes);
+    (reads, writes)
+}
+
+fn rw<'a>(s: &'a Stmt, reads: &mut Vec<&'a Name>, writes: &mut Vec<&'a Name>) {
+    match s {
+        Stmt::Let {
+            exp: SExp::Load(a, _) | SExp::LoadOr0(a, _),
+            ..
+        } => reads.push(a),
+        Stmt::Store { dest, .. } => writes.push(dest),
+        Stmt::Copy { dest, src, .. } => {
+            writes.push(dest);
+            reads.push(src);
+        }
+        Stmt::Call { dests, args, .. } => {
+            writes.extend(dests);
+            reads.extend(args.iter().filter_map(|a| match a {
+                Atom::Var(v) => Some(v),
+                Atom::Const(_) => None,
+            }));
+        }
+        Stmt::Loop { arrays, .. } => {
+            for st in arrays {
+                reads.push(&st.out);
+                writes.push(&st.out);
+            }
+        }
+        Stmt::Grow { dest, .. } => writes.push(dest),
+        _ => {}
+    }
+    for b in nested_blocks(s) {
+        for t in b {
+            rw(t, reads, writes);
+        }
+    }
+}
+
+/// Remove the copies `copy next := var` (at the top of the body or in its
+/// branches, where [`Sets::stmt`] found them).
+fn remove_copies(stmts: &mut Vec<Stmt>, var: &Name, next: &Name) {
+    stmts.retain(|s| !matches!(s, Stmt::Copy { dest, src, .. } if dest == next && src == var));
+    for s in stmts.iter_mut() {
+        if let Stmt::If { then, els, .. } = s {
+            remove_copies(&mut then.stmts, var, next);
+            remove_copies(&mut els.stmts, var, next);
+        }
+    }
+}
