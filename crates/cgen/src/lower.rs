@@ -93,6 +93,7 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
             need_inside: Vec::new(),
             need_branch: Vec::new(),
             conds: HashMap::new(),
+            offsets: HashMap::new(),
             guards: Vec::new(),
             growing: HashMap::new(),
             soft_views: std::collections::HashSet::new(),
@@ -218,6 +219,11 @@ struct Lower<'a> {
     need_branch: Vec<(Name, I)>,
     /// Boolean variables that are a bounds test: `x >= 0`, `x < n`, `a && b`.
     conds: HashMap<Name, Cond>,
+    /// `i64` lets that are another value plus a constant (`x = y + 1`, `x
+    /// = y - 2`) or the larger of 0 and another value (`x = max 0 y`,
+    /// `Some(y)` with offset 0 and the flag): what a bounds check of a
+    /// counter plus a constant is proved with ([`Lower::in_range`]).
+    offsets: HashMap<Name, (Atom, i64, bool)>,
     /// `(x, n)` with `0 <= x < n` known in the current `if` branch (both
     /// canonical): the tests of the enclosing branches.
     guards: Vec<(Atom, Atom)>,
@@ -474,14 +480,77 @@ impl Lower<'_> {
                 matches!(len, Atom::Const(Const::I64(m)) if c >= 0 && c < m)
             }
             Atom::Var(v) => match self.counters.get(&v) {
-                Some((bound, _)) => *bound == len,
-                None => self
-                    .guards
-                    .iter()
-                    .any(|(x, n)| *x == Atom::Var(v.clone()) && *n == len),
+                Some((bound, _)) if *bound == len => true,
+                _ => {
+                    self.guards
+                        .iter()
+                        .any(|(x, n)| *x == Atom::Var(v.clone()) && *n == len)
+                        || self.in_range(idx, &len)
+                }
             },
             _ => false,
         }
+    }
+
+    /// Record an `i64` let that is a value plus a constant, or `max 0 x`.
+    fn note_offset(&mut self, var: &str, e: &SExp) {
+        let c = |a: &Atom| match a {
+            Atom::Const(Const::I64(k)) => Some(*k),
+            _ => None,
+        };
+        let v = match e {
+            SExp::Bin(BinOp::Add, x @ Atom::Var(_), k) => c(k).map(|k| (x.clone(), k, false)),
+            SExp::Bin(BinOp::Add, k, x @ Atom::Var(_)) => c(k).map(|k| (x.clone(), k, false)),
+            SExp::Bin(BinOp::Sub, x @ Atom::Var(_), k) => c(k)
+                .and_then(|k| k.checked_neg())
+                .map(|k| (x.clone(), k, false)),
+            SExp::Math(weir_ir::MathFn::Max, xs) => match xs.as_slice() {
+                [z, x @ Atom::Var(_)] | [x @ Atom::Var(_), z] if c(z) == Some(0) => {
+                    Some((x.clone(), 0, true))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(v) = v {
+            self.offsets.insert(var.to_string(), v);
+        }
+    }
+
+    /// `a` as a canonical base plus a constant (following lets of a value
+    /// plus a constant; a `max 0 x` only where `through_max`).
+    fn linear(&self, a: &Atom, through_max: bool) -> (Atom, i64) {
+        let mut at = self.canon_atom(a);
+        let mut off: i64 = 0;
+        for _ in 0..32 {
+            let Atom::Var(v) = &at else { break };
+            match self.offsets.get(v) {
+                Some((x, k, max)) if !*max || through_max => {
+                    let Some(o) = off.checked_add(*k) else { break };
+                    off = o;
+                    at = self.canon_atom(x);
+                }
+                _ => break,
+            }
+        }
+        (at, off)
+    }
+
+    /// `idx` is a loop counter `i < b` plus a constant `k >= 0`, and `b + k
+    /// <= len` (with `b` seen through `max 0 x`: a loop bounded by it runs
+    /// only where `x >= 1`, so `i < x`): `0 <= idx < len` in every iteration.
+    fn in_range(&self, idx: &Atom, len: &Atom) -> bool {
+        let (base, k) = self.linear(idx, false);
+        let Atom::Var(c) = &base else { return false };
+        let Some((bound, _)) = self.counters.get(c) else {
+            return false;
+        };
+        if k < 0 {
+            return false;
+        }
+        let (b, kb) = self.linear(bound, true);
+        let (l, kl) = self.linear(len, false);
+        b == l && kb.checked_add(k).is_some_and(|s| s <= kl)
     }
 
     /// Record what a boolean `let` tests, when it is part of a bounds test.
@@ -925,6 +994,9 @@ impl Lower<'_> {
             Stmt::Let { var, ty, exp, span } => {
                 if *ty == PrimType::Bool {
                     self.note_cond(var, exp);
+                }
+                if *ty == PrimType::I64 {
+                    self.note_offset(var, exp);
                 }
                 let e = self.sexp(var, *ty, exp, *span, out);
                 out.push(I::Decl(c_name(var), CTy::Prim(*ty), Some(e)));
@@ -1459,7 +1531,15 @@ impl Lower<'_> {
         let xs = &c.args;
         match c.kind {
             K::Index => {
-                if self.opts.checks {
+                let proved = match (xs.first(), xs.get(1)) {
+                    (Some(i), Some(n)) => {
+                        let (i, n) = (self.canon_atom(i), self.canon_atom(n));
+                        matches!((&i, &n), (Atom::Var(v), _) if self.counters.get(v).is_some_and(|(b, _)| *b == n))
+                            || self.in_range(&i, &n)
+                    }
+                    _ => false,
+                };
+                if self.opts.checks && !proved {
                     let loc = self.loc(span);
                     out.push(I::CheckIndex {
                         idx: at(self, xs, 0),
