@@ -48,9 +48,13 @@ pub(crate) fn in_place_state(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
                 if !vars.is_disjoint(&nexts) {
                     continue;
                 }
+                // (`next` itself, or a view of all of it: an array placed
+                // whole in the new state, which the copy writes)
+                let mut wholes: HashSet<Name> = HashSet::from([st.next.clone()]);
+                whole_views(&body.stmts, &st.next, st.dims.first(), &mut wholes);
                 let sets = Sets {
                     var: &st.var,
-                    next: &st.next,
+                    wholes: &wholes,
                     vars: &vars,
                     nexts: &nexts,
                 };
@@ -60,7 +64,7 @@ pub(crate) fn in_place_state(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
                         .iter()
                         .any(|r| matches!(r, Atom::Var(x) if vars.contains(x)))
                 {
-                    remove_copies(&mut body.stmts, &st.var, &st.next);
+                    remove_copies(&mut body.stmts, &st.var, &wholes);
                     st.in_place = true;
                     changed = true;
                 }
@@ -106,7 +110,8 @@ enum Phase {
 
 struct Sets<'a> {
     var: &'a Name,
-    next: &'a Name,
+    /// `next` and the views of all of it.
+    wholes: &'a HashSet<Name>,
     vars: &'a HashSet<Name>,
     nexts: &'a HashSet<Name>,
 }
@@ -123,9 +128,11 @@ impl Sets<'_> {
 
     fn stmt(&self, s: &Stmt, p: Phase) -> Option<Phase> {
         match s {
-            Stmt::Copy { dest, src, .. } if dest == self.next && src == self.var => {
+            Stmt::Copy { dest, src, .. } if self.wholes.contains(dest) && src == self.var => {
                 (p == Phase::Before).then_some(Phase::After)
             }
+            // (a scope's statements run in order, once)
+            Stmt::Alloc { body, .. } => self.seq(&body.stmts, p),
             Stmt::If { then, els, .. } => {
                 let a = self.seq(&then.stmts, p)?;
                 let b = self.seq(&els.stmts, p)?;
@@ -196,14 +203,53 @@ fn rw<'a>(s: &'a Stmt, reads: &mut Vec<&'a Name>, writes: &mut Vec<&'a Name>) {
     }
 }
 
-/// Remove the copies `copy next := var` (at the top of the body or in its
-/// branches, where [`Sets::stmt`] found them).
-fn remove_copies(stmts: &mut Vec<Stmt>, var: &Name, next: &Name) {
-    stmts.retain(|s| !matches!(s, Stmt::Copy { dest, src, .. } if dest == next && src == var));
+/// Remove the copies `copy next := var` (or into a view of all of `next`;
+/// at the top of the body or in its branches, where [`Sets::stmt`] found
+/// them).
+fn remove_copies(stmts: &mut Vec<Stmt>, var: &Name, wholes: &HashSet<Name>) {
+    stmts.retain(
+        |s| !matches!(s, Stmt::Copy { dest, src, .. } if wholes.contains(dest) && src == var),
+    );
     for s in stmts.iter_mut() {
-        if let Stmt::If { then, els, .. } = s {
-            remove_copies(&mut then.stmts, var, next);
-            remove_copies(&mut els.stmts, var, next);
+        match s {
+            Stmt::If { then, els, .. } => {
+                remove_copies(&mut then.stmts, var, wholes);
+                remove_copies(&mut els.stmts, var, wholes);
+            }
+            Stmt::Alloc { body, .. } => remove_copies(&mut body.stmts, var, wholes),
+            _ => {}
+        }
+    }
+}
+
+/// The views of all of `next` (an alias, or a placed part from row 0 to
+/// its length `rows`), at the top of the body or in its branches.
+fn whole_views(stmts: &[Stmt], next: &Name, rows: Option<&Atom>, out: &mut HashSet<Name>) {
+    for s in stmts {
+        match s {
+            Stmt::View {
+                var,
+                view: View::Alias(x),
+                ..
+            } if out.contains(x) => {
+                out.insert(var.clone());
+            }
+            Stmt::View {
+                var,
+                view: View::Placed { part, lo, hi, .. },
+                ..
+            } if part == next
+                && *lo == Atom::Const(Const::I64(0))
+                && rows.is_some_and(|r| r == hi) =>
+            {
+                out.insert(var.clone());
+            }
+            Stmt::If { then, els, .. } => {
+                whole_views(&then.stmts, next, rows, out);
+                whole_views(&els.stmts, next, rows, out);
+            }
+            Stmt::Alloc { body, .. } => whole_views(&body.stmts, next, rows, out),
+            _ => {}
         }
     }
 }

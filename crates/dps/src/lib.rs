@@ -13,6 +13,7 @@ pub mod materialize;
 pub mod mem;
 pub mod parse;
 pub mod print;
+pub mod reuse;
 pub mod shortcircuit;
 pub mod simplify;
 pub mod translate;

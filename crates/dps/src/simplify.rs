@@ -51,6 +51,11 @@ pub const RULES: &[Rule] = &[
         crate::shortcircuit::short_circuit,
     ),
     (
+        "reuse-block",
+        "let a buffer dead before another of the same scope, element type and dims is first used be that buffer's storage too",
+        crate::reuse::reuse_block,
+    ),
+    (
         "hoist-allocation",
         "move an alloc scope with loop-invariant sizes out of a loop body",
         hoist_allocation,

@@ -195,10 +195,12 @@ fn every_rule_is_tested() {
             "merge-allocations",
             "hoist-size-lets",
             "short-circuit",
+            "reuse-block",
             "hoist-allocation"
         ]
     );
     // (filetests, one per rule: tests/dps/in_place_state.dps,
+    // tests/dps/reuse_block.dps,
     // tests/dps/dead_allocation.dps (with
     // empty-allocation), merge_allocations.dps, hoist_allocation.dps)
     // (the short-circuiting rules: filetests tests/dps/short_circuit.dps,
