@@ -10,7 +10,7 @@ set -eu
 cd "$(dirname "$0")"
 EIGEN_INCLUDE=${EIGEN_INCLUDE:-/usr/include/eigen3}
 [ -f "$EIGEN_INCLUDE/Eigen/Core" ] || { echo "build.sh: Eigen 3 headers not found in $EIGEN_INCLUDE (apt install libeigen3-dev, or set EIGEN_INCLUDE)" >&2; exit 2; }
-PROGS=${*:-add3 cross ba_project ba_objective gmm_objective ht gemm mm2 mm3 jacobi1d jacobi2d seidel2d padstencil transposecat rotstencil}
+PROGS=${*:-add3 cross ba_project ba_objective gmm_objective ht gemm mm2 mm3 jacobi1d jacobi2d seidel2d padstencil transposecat rotstencil nw lu trisolv}
 mkdir -p build
 for X in $PROGS; do
     ${CXX:-c++} -O3 -march=native -std=c++17 -DNDEBUG -isystem "$EIGEN_INCLUDE" -Wall -Wextra -Werror \

@@ -44,6 +44,9 @@ entry_of() {  # KIND -> "weir-file entry"
         padstencil) echo "examples/pad_stencil.weir pad_stencil" ;;
         transposecat) echo "examples/transpose_cat.weir transpose_cat" ;;
         rotstencil) echo "examples/periodic_stencil.weir periodic_stencil" ;;
+        nw) echo "examples/nw.weir nw" ;;
+        lu) echo "examples/lu.weir lu" ;;
+        trisolv) echo "examples/forward_subst.weir forward_subst" ;;
     esac
 }
 
@@ -133,6 +136,18 @@ check_case transposecat --n 3 --m 4 --k 0 --seed 4
 for s in 1 2 3; do check_case rotstencil --n 1000 --seed $s; done
 for n in 0 1 2 3; do check_case rotstencil --n $n --seed 4; done
 
+# Needleman-Wunsch (n = 0: a 1 x 1 matrix), LU and forward substitution
+# (PolyBench's inputs, and sizes 1 and 2)
+for s in 1 2; do check_case nw --n 63 --seed $s; done
+check_case nw --n 130 --penalty 3 --seed 3
+for n in 0 1; do check_case nw --n $n --seed 4; done
+for k in lu trisolv; do
+    check_case $k --size MINI
+    check_case $k --size SMALL
+    check_case $k --dims 1
+    check_case $k --dims 2
+done
+
 # hand-made edge cases (text inputs, converted to binary)
 edge() {  # KIND "text values"
     kind=$1
@@ -166,6 +181,29 @@ edge padstencil '[inf, -inf, nan, 1.0]'
 edge rotstencil '[1.0, 1e16, -1e16]'
 edge rotstencil '[-0.0]'
 edge rotstencil '[inf, -inf, nan, 1.0]'
+edge nw '10 []'
+edge nw '0 [[0, 0, 0], [0, -9223372036854775807, 3], [0, 2, 9223372036854775807]]'
+edge lu '[]'
+edge lu '[[4.0, 3.0], [6.0, 3.0]]'
+edge lu '[[0.0, 1.0], [1.0, 1.0]]'
+edge trisolv '[] []'
+edge trisolv '[[2.0, 7.5], [1.0, -0.0]] [1.0, 2.0]'
+
+# the in-place examples' fixed-seed cases against their NumPy oracle's .out
+# files (tools/oracles/inplace.py)
+check_example() {  # KIND NAME (examples/data/NAME.{in,out})
+    kind=$1; name=$2
+    d=$ROOT/examples/data
+    "$PY" "$HERE/mkinput.py" "$kind" --from-text "$d/$name.in" -o "$TMP/in.bin"
+    "$HERE/build/$kind" --runs 1 --in "$TMP/in.bin" --out "$TMP/c.bin"
+    printf '%-48s ' "$kind $name (oracle .out)"
+    "$PY" "$HERE/compare.py" "$kind" "$TMP/c.bin" "$d/$name.out" || fail=1
+}
+check_example nw nw_64
+check_example lu lu_64
+check_example lu lu_small
+check_example trisolv forward_subst_64
+check_example trisolv forward_subst_small
 
 check_data gmm_objective gmm_test
 check_data gmm_objective gmm_d2_K5

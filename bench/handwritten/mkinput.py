@@ -25,6 +25,9 @@ Writes the inputs of one benchmark entry, either in the programs' binary format
   python3 mkinput.py rotstencil --n 10000000 --seed 1 -o rs.bin    (the same values)
   python3 mkinput.py transposecat --n 2000 --m 2000 --k 100 --seed 1 -o tc.bin
       (a: n x m, b: k x n, uniform in [-1, 1), a's elements first)
+  python3 mkinput.py nw --n 2048 --penalty 10 --seed 1 -o nw.bin
+      (Rodinia nw's size n: penalty, then refs, an (n+1) x (n+1) i64 matrix
+       uniform in -4..11, BLOSUM62's range, row by row)
 
 ADBench instances (../../../shared/data/adbench/, format in its FileFormat.md),
 built exactly as `weir adbench gmm|ba FILE` builds them (a BA file stores one
@@ -36,7 +39,7 @@ i mod m, and every copy is the same):
 
 PolyBench/C 4.2.1 kernels (deterministic inputs, PolyBench's init_array
 formulas as in the *_polybench entries of examples/{mm,2mm,3mm,jacobi1d,
-jacobi2d,seidel2d}.weir; --seed is ignored):
+jacobi2d,seidel2d,lu,forward_subst}.weir; --seed is ignored):
 
   python3 mkinput.py gemm --size LARGE -o gemm_large.bin     (alpha beta C A B)
   python3 mkinput.py mm2 --size MEDIUM -o 2mm.bin            (alpha beta A B C D)
@@ -44,6 +47,8 @@ jacobi2d,seidel2d}.weir; --seed is ignored):
   python3 mkinput.py jacobi1d --size MINI -o j1.bin          (TSTEPS A B)
   python3 mkinput.py jacobi2d -o j2.bin                      (TSTEPS A B; MEDIUM)
   python3 mkinput.py seidel2d --dims 10,50 -o s.bin          (TSTEPS A)
+  python3 mkinput.py lu --dims 1024 -o lu.bin                (A)
+  python3 mkinput.py trisolv --size LARGE -o t.bin           (L b)
 
 Sizes (--size, default MEDIUM; --dims overrides them, in this order):
   gemm     NI,NJ,NK        MINI 20,25,30  SMALL 60,70,80  MEDIUM 200,220,240
@@ -55,6 +60,8 @@ Sizes (--size, default MEDIUM; --dims overrides them, in this order):
   jacobi1d TSTEPS,N        20,30 / 40,120 / 100,400 / 500,2000 / 1000,4000
   jacobi2d TSTEPS,N        20,30 / 40,90 / 100,250 / 500,1300 / 1000,2800
   seidel2d TSTEPS,N        20,40 / 40,120 / 100,400 / 500,2000 / 1000,4000
+  lu       N               40 / 120 / 400 / 2000 / 4000
+  trisolv  N               40 / 120 / 400 / 2000 / 4000
 
 The same KIND, sizes and seed give the same values in both formats (text
 floats use the shortest repr that reads back to the same double).  Without -o
@@ -107,6 +114,9 @@ SIGNATURES = {
     'padstencil': [('a', 'f64', (None,))],
     'rotstencil': [('a', 'f64', (None,))],
     'transposecat': [('a', 'f64', (None, None)), ('b', 'f64', (None, None))],
+    'nw': [('penalty', 'i64', ()), ('refs', 'i64', (None, None))],
+    'lu': [('a', 'f64', (None, None))],
+    'trisolv': [('l', 'f64', (None, None)), ('b', 'f64', (None,))],
 }
 
 # Result types, in the same form (a list: tuple components in order).
@@ -130,6 +140,9 @@ RESULTS = {
     'padstencil': [('f64', (None,))],
     'rotstencil': [('f64', (None,))],
     'transposecat': [('f64', (None, None))],
+    'nw': [('i64', (None, None))],
+    'lu': [('f64', (None, None))],
+    'trisolv': [('f64', (None,))],
 }
 
 # Weir program and entry point of each benchmark (relative to the repository root).
@@ -153,6 +166,9 @@ ENTRIES = {
     'padstencil': ('examples/pad_stencil.weir', 'pad_stencil'),
     'rotstencil': ('examples/periodic_stencil.weir', 'periodic_stencil'),
     'transposecat': ('examples/transpose_cat.weir', 'transpose_cat'),
+    'nw': ('examples/nw.weir', 'nw'),
+    'lu': ('examples/lu.weir', 'lu'),
+    'trisolv': ('examples/forward_subst.weir', 'forward_subst'),
 }
 
 # PolyBench/C 4.2.1 dataset sizes, in the order of --dims.
@@ -172,6 +188,10 @@ POLYBENCH_SIZES = {
                               'LARGE': (500, 1300), 'EXTRALARGE': (1000, 2800)}),
     'seidel2d': ('TSTEPS,N', {'MINI': (20, 40), 'SMALL': (40, 120), 'MEDIUM': (100, 400),
                               'LARGE': (500, 2000), 'EXTRALARGE': (1000, 4000)}),
+    'lu': ('N', {'MINI': (40,), 'SMALL': (120,), 'MEDIUM': (400,), 'LARGE': (2000,),
+                 'EXTRALARGE': (4000,)}),
+    'trisolv': ('N', {'MINI': (40,), 'SMALL': (120,), 'MEDIUM': (400,), 'LARGE': (2000,),
+                      'EXTRALARGE': (4000,)}),
 }
 
 
@@ -331,6 +351,17 @@ def gen_transposecat(rng, a):
             Arr((a.k, a.n), array.array('d', (2.0 * r() - 1.0 for _ in range(a.k * a.n))))]
 
 
+def gen_nw(rng, a):
+    # Rodinia nw at size n: the score matrices are (n+1) x (n+1); refs (the
+    # BLOSUM62 score of each pair of letters in Rodinia) uniform in -4..11,
+    # BLOSUM62's range, one rng.random() each, row by row
+    if a.penalty < 0:
+        sys.exit('mkinput: --penalty must be >= 0')
+    m = a.n + 1
+    r = rng.random
+    return [a.penalty, Arr((m, m), array.array('q', (int(r() * 16) - 4 for _ in range(m * m))))]
+
+
 # ---------------------------------------------------------------------------
 # PolyBench/C 4.2.1 inputs: element (r, c) of a rows x cols matrix is
 # (r * (c + cofs) + add) % mod / div, computed exactly in integers and then
@@ -404,6 +435,43 @@ def gen_jacobi2d(rng, a):
 def gen_seidel2d(rng, a):
     tsteps, n = a.dims
     return [tsteps, _poly_matrix(n, n, 2, 2, None, n)]   # A = (i*(j+2)+2) / n
+
+
+def gen_lu(rng, a):
+    # A lower triangular, A[i][j] = (-j % n) / n + 1 below the diagonal (C's
+    # truncating %: -j for j < n), 1 on it; then B = A * A^T with PolyBench's
+    # sums B[r][s] = sum over t = 0 .. n-1 in order of A[r][t] * A[s][t].
+    # Every A[i][j] on or below the diagonal is positive, so the products
+    # with t > min(r, s) are +0.0 and leave the sum as it is: the sums run
+    # over t <= min(r, s) only, as one rank-one update of the trailing block
+    # per t (the same bits as PolyBench's loop, as lu_polybench computes).
+    (n,) = a.dims
+    col = [1.0 - j / n for j in range(n)]       # A[i][j], j < i; A[i][i] = 1
+    if np is not None:
+        low = np.tril(np.broadcast_to(np.array(col), (n, n)), -1) + np.eye(n)
+        b = np.zeros((n, n))
+        for t in range(n):
+            v = low[t:, t]
+            b[t:, t:] += np.outer(v, v)
+        return [Arr((n, n), b.reshape(-1))]
+    low = [[col[j] if j < i else (1.0 if j == i else 0.0) for j in range(n)] for i in range(n)]
+    flat = array.array('d', [0.0]) * (n * n)
+    for t in range(n):
+        for r in range(t, n):
+            for s in range(t, n):
+                flat[r * n + s] += low[r][t] * low[s][t]
+    return [Arr((n, n), flat)]
+
+
+def gen_trisolv(rng, a):
+    # L[i][j] = (i + n - j + 1) * 2 / n for j <= i (0 above the diagonal, which
+    # PolyBench leaves uninitialised and the kernel never reads), b[i] = i
+    (n,) = a.dims
+    flat = array.array('d', [0.0]) * (n * n)
+    for i in range(n):
+        flat[i * n:i * n + i + 1] = array.array('d', [float(i + n - j + 1) * 2.0 / n
+                                                      for j in range(i + 1)])
+    return [Arr((n, n), flat), Arr((n,), array.array('d', [float(i) for i in range(n)]))]
 
 
 # ---------------------------------------------------------------------------
@@ -490,6 +558,7 @@ GENERATORS = {
     'partition': gen_partition, 'padstencil': gen_padstencil,
     'rotstencil': gen_rotstencil,
     'transposecat': gen_transposecat,
+    'nw': gen_nw, 'lu': gen_lu, 'trisolv': gen_trisolv,
 }
 
 ADBENCH_READERS = {'gmm_objective': adbench_gmm, 'ba_objective': adbench_ba}
@@ -684,8 +753,10 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--n', type=int, default=100,
                     help='add3, scan, histogram, filter, partition, padstencil, rotstencil: length; '
-                    'gmm: number of points; transposecat: rows of a, columns of b')
+                    'gmm: number of points; transposecat: rows of a, columns of b; '
+                    'nw: Rodinia size (the matrices are n+1 square)')
     ap.add_argument('--bins', type=int, default=1000, help='histogram: number of bins k')
+    ap.add_argument('--penalty', type=int, default=10, help='nw: gap penalty')
     ap.add_argument('--d', type=int, default=3, help='gmm: dimension')
     ap.add_argument('--k', type=int, default=5,
                     help='gmm: number of components; transposecat: rows of b')

@@ -21,7 +21,8 @@ BUILD = os.path.normpath(os.path.join(HERE, '..', 'build'))
 IMPLS = ('numpy', 'jax', 'numba')
 KERNELS = ('add3', 'cross', 'ba_project', 'ba_objective', 'gmm_objective', 'ht',
            'gemm', 'mm2', 'mm3', 'jacobi1d', 'jacobi2d', 'seidel2d', 'scan', 'histogram',
-           'filter', 'partition', 'padstencil', 'transposecat', 'rotstencil')
+           'filter', 'partition', 'padstencil', 'transposecat', 'rotstencil', 'nw', 'lu',
+           'trisolv')
 
 _enabled = set()
 

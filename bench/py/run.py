@@ -6,7 +6,7 @@ one implementation (NumPy, JAX or Numba) under the suite's protocol.
 
 IMPL is numpy, jax or numba; KERNEL one of add3 cross ba_project ba_objective
 gmm_objective ht gemm mm2 mm3 jacobi1d jacobi2d seidel2d scan histogram
-filter partition padstencil transposecat rotstencil.  The inputs are read from FILE
+filter partition padstencil transposecat rotstencil nw lu trisolv.  The inputs are read from FILE
 (default stdin) in the suite's binary format, W untimed warm-up calls come
 before the N timed ones (the JIT peers compile during the first warm-up call,
 or in an extra untimed call during set-up when W is 0), and the result of the

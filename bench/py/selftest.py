@@ -101,6 +101,20 @@ def tiny_inputs(kernel, rng):
         # up to 150 x 150: several 64 x 64 tiles, partial ones at the edges
         n, m, k = int(rng.integers(0, 150)), int(rng.integers(0, 150)), int(rng.integers(0, 4))
         return [u(-10, 10, (n, m)), u(-10, 10, (k, n))]
+    if kernel == 'nw':
+        # n = 0 .. 7 (n = 0: no matrix), scores in BLOSUM62's range
+        n = int(rng.integers(0, 8))
+        return [int(rng.integers(0, 12)), rng.integers(-4, 12, (n, n)).astype(np.int64)]
+    if kernel == 'lu':
+        # diagonally dominant: no pivoting needed
+        n = int(rng.integers(0, 7))
+        a = u(-1, 1, (n, n))
+        return [a + np.diag(np.abs(a).sum(axis=1) + 1.0)]
+    if kernel == 'trisolv':
+        # the upper triangle is not read: random too
+        n = int(rng.integers(0, 7))
+        l = u(-1, 1, (n, n))
+        return [l + np.diag(np.sign(np.diag(l)) + (np.diag(l) == 0)), u(-2, 2, n)]
     raise ValueError(kernel)
 
 

@@ -8,7 +8,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ORACLES = ['adbench_expected.py', 'linalg.py', 'add3.py', 'cross.py', 'ba.py', 'gmm.py',
-           'ht.py', 'polybench.py', 'scan.py', 'histogram.py', 'filter.py', 'partition.py']
+           'ht.py', 'polybench.py', 'scan.py', 'histogram.py', 'filter.py', 'partition.py',
+           'inplace.py']
 
 failed = []
 for o in ORACLES:

@@ -143,6 +143,12 @@ class Block:
         self.lines.append(f'-- error: {text}')
         return self
 
+    def structure(self, counts):
+        """A `structure { ... }` line (what the block's entries compile to,
+        docs/language.md section 8), e.g. structure('inplace 2')."""
+        self.lines.append(f'-- structure {{ {counts} }}')
+        return self
+
 
 # --------------------------------------------------------------------------
 # Writing (or checking) files

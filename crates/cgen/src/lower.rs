@@ -14,7 +14,7 @@
 
 use crate::imp::{self, AllocKind, CTy, Exp, Stmt as I};
 use crate::{MemMode, Options};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use weir_dps::ir::*;
 use weir_dps::mem::{Lmad, LmadDim};
 
@@ -219,11 +219,11 @@ struct Lower<'a> {
     need_branch: Vec<(Name, I)>,
     /// Boolean variables that are a bounds test: `x >= 0`, `x < n`, `a && b`.
     conds: HashMap<Name, Cond>,
-    /// `i64` lets that are another value plus a constant (`x = y + 1`, `x
-    /// = y - 2`) or the larger of 0 and another value (`x = max 0 y`,
-    /// `Some(y)` with offset 0 and the flag): what a bounds check of a
-    /// counter plus a constant is proved with ([`Lower::in_range`]).
-    offsets: HashMap<Name, (Atom, i64, bool)>,
+    /// `i64` lets that are a sum (`x = y + z`: `(y, z, 1)`), a difference
+    /// (`(y, z, -1)`) or the larger of 0 and a value (`x = max 0 y`: `(y,
+    /// 0, 0)`): what a bounds check of a loop counter plus an offset is
+    /// proved with ([`Lower::in_range`]).
+    offsets: HashMap<Name, (Atom, Atom, i64)>,
     /// `(x, n)` with `0 <= x < n` known in the current `if` branch (both
     /// canonical): the tests of the enclosing branches.
     guards: Vec<(Atom, Atom)>,
@@ -492,65 +492,98 @@ impl Lower<'_> {
         }
     }
 
-    /// Record an `i64` let that is a value plus a constant, or `max 0 x`.
+    /// Record an `i64` let that is a sum or difference (of values and
+    /// constants), or `max 0 x`.
     fn note_offset(&mut self, var: &str, e: &SExp) {
-        let c = |a: &Atom| match a {
-            Atom::Const(Const::I64(k)) => Some(*k),
-            _ => None,
-        };
         let v = match e {
-            SExp::Bin(BinOp::Add, x @ Atom::Var(_), k) => c(k).map(|k| (x.clone(), k, false)),
-            SExp::Bin(BinOp::Add, k, x @ Atom::Var(_)) => c(k).map(|k| (x.clone(), k, false)),
-            SExp::Bin(BinOp::Sub, x @ Atom::Var(_), k) => c(k)
-                .and_then(|k| k.checked_neg())
-                .map(|k| (x.clone(), k, false)),
+            SExp::Bin(BinOp::Add, x, y) => (x.clone(), y.clone(), 1),
+            SExp::Bin(BinOp::Sub, x, y) => (x.clone(), y.clone(), -1),
             SExp::Math(weir_ir::MathFn::Max, xs) => match xs.as_slice() {
-                [z, x @ Atom::Var(_)] | [x @ Atom::Var(_), z] if c(z) == Some(0) => {
-                    Some((x.clone(), 0, true))
+                [Atom::Const(Const::I64(0)), x] | [x, Atom::Const(Const::I64(0))] => {
+                    (x.clone(), Atom::Const(Const::I64(0)), 0)
                 }
-                _ => None,
+                _ => return,
             },
-            _ => None,
+            _ => return,
         };
-        if let Some(v) = v {
-            self.offsets.insert(var.to_string(), v);
-        }
+        self.offsets.insert(var.to_string(), v);
     }
 
-    /// `a` as a canonical base plus a constant (following lets of a value
-    /// plus a constant; a `max 0 x` only where `through_max`).
-    fn linear(&self, a: &Atom, through_max: bool) -> (Atom, i64) {
-        let mut at = self.canon_atom(a);
-        let mut off: i64 = 0;
-        for _ in 0..32 {
-            let Atom::Var(v) = &at else { break };
-            match self.offsets.get(v) {
-                Some((x, k, max)) if !*max || through_max => {
-                    let Some(o) = off.checked_add(*k) else { break };
-                    off = o;
-                    at = self.canon_atom(x);
-                }
-                _ => break,
-            }
+    /// `a` as a linear form over canonical names (following the lets of
+    /// sums and differences; a `max 0 x` as `x` only where `through_max`):
+    /// the coefficient of each name, and a constant. `None` past the depth
+    /// bound or on overflow.
+    fn linear(
+        &self,
+        a: &Atom,
+        through_max: bool,
+        depth: usize,
+    ) -> Option<(BTreeMap<Name, i64>, i64)> {
+        let a = self.canon_atom(a);
+        let v = match &a {
+            Atom::Const(Const::I64(k)) => return Some((BTreeMap::new(), *k)),
+            Atom::Const(_) => return None,
+            Atom::Var(v) => v,
+        };
+        let leaf = || Some((BTreeMap::from([(v.clone(), 1)]), 0));
+        let Some((x, y, sign)) = self.offsets.get(v) else {
+            return leaf();
+        };
+        if depth > 16 || (*sign == 0 && !through_max) {
+            return leaf();
         }
-        (at, off)
+        let (mut fx, kx) = self.linear(x, through_max, depth + 1)?;
+        if *sign == 0 {
+            return Some((fx, kx));
+        }
+        let (fy, ky) = self.linear(y, through_max, depth + 1)?;
+        for (n, c) in fy {
+            let e = fx.entry(n).or_insert(0);
+            *e = e.checked_add(c.checked_mul(*sign)?)?;
+        }
+        fx.retain(|_, c| *c != 0);
+        Some((fx, kx.checked_add(ky.checked_mul(*sign)?)?))
     }
 
-    /// `idx` is a loop counter `i < b` plus a constant `k >= 0`, and `b + k
-    /// <= len` (with `b` seen through `max 0 x`: a loop bounded by it runs
-    /// only where `x >= 1`, so `i < x`): `0 <= idx < len` in every iteration.
+    /// `idx` is a loop counter `i < b` plus terms that are counters (never
+    /// negative) with non-negative coefficients and a constant `>= 0`, and
+    /// `b` plus those terms is at most `len` (with `b` seen through `max 0
+    /// x`: a loop bounded by it runs only where `x >= 1`, so `i < x`): then
+    /// `0 <= idx < len` in every iteration.
     fn in_range(&self, idx: &Atom, len: &Atom) -> bool {
-        let (base, k) = self.linear(idx, false);
-        let Atom::Var(c) = &base else { return false };
-        let Some((bound, _)) = self.counters.get(c) else {
+        let Some((fi, ki)) = self.linear(idx, false, 0) else {
             return false;
         };
-        if k < 0 {
+        let Some((fl, kl)) = self.linear(len, false, 0) else {
+            return false;
+        };
+        if ki < 0 {
             return false;
         }
-        let (b, kb) = self.linear(bound, true);
-        let (l, kl) = self.linear(len, false);
-        b == l && kb.checked_add(k).is_some_and(|s| s <= kl)
+        fi.iter().filter(|(_, c)| **c == 1).any(|(c, _)| {
+            let Some((bound, _)) = self.counters.get(c) else {
+                return false;
+            };
+            // the rest of idx: counters with coefficients >= 0
+            let rest_ok = fi
+                .iter()
+                .filter(|(n, _)| *n != c)
+                .all(|(n, k)| *k >= 0 && self.counters.contains_key(n));
+            let Some((fb, kb)) = self.linear(bound, true, 0) else {
+                return false;
+            };
+            // len - (bound + rest) has no names and a constant >= 0
+            let mut diff = fl.clone();
+            for (n, k) in fb.iter().chain(fi.iter().filter(|(n, _)| *n != c)) {
+                let e = diff.entry(n.clone()).or_insert(0);
+                let Some(d) = e.checked_sub(*k) else {
+                    return false;
+                };
+                *e = d;
+            }
+            diff.retain(|_, k| *k != 0);
+            rest_ok && diff.is_empty() && kb.checked_add(ki).is_some_and(|s| s <= kl)
+        })
     }
 
     /// Record what a boolean `let` tests, when it is part of a bounds test.
