@@ -2963,6 +2963,20 @@ impl FunTr<'_> {
         }
     }
 
+    /// Before the first write into destination `d`: `l`, an array leaf,
+    /// copied into it (entry results checked ready first), unless `l` was
+    /// computed there (the `direct` destinations).
+    fn copy_leaf_into(&mut self, l: &Leaf, d: &Name, out: &mut Vec<Stmt>, span: Span) {
+        self.dest_ready(d, out, span);
+        if l.name() != Some(d) {
+            out.push(Stmt::Copy {
+                dest: d.clone(),
+                src: l.name().cloned().unwrap_or_default(),
+                span,
+            });
+        }
+    }
+
     /// `a with [i..][s:e] = v` into the destinations of its leaves: the
     /// indices and the slice checked against `a` (the interpreter's order),
     /// the shape of each leaf of `v` against the place it replaces, then a
@@ -3068,14 +3082,7 @@ impl FunTr<'_> {
         }
         for (k, (l, vl)) in a_l.iter().zip(&v_l).enumerate() {
             let d = dest_of(k);
-            self.dest_ready(&d, out, span);
-            if l.name() != Some(&d) {
-                out.push(Stmt::Copy {
-                    dest: d.clone(),
-                    src: l.name().cloned().unwrap_or_default(),
-                    span,
-                });
-            }
+            self.copy_leaf_into(l, &d, out, span);
             let DType::Array(p, r) = l.ty else {
                 return error(
                     span,
@@ -3543,15 +3550,7 @@ impl FunTr<'_> {
                 // straight into it)
                 let a_l = self.w.leaves(a, span)?;
                 for (k, l) in a_l.iter().enumerate() {
-                    let d = dest_of(k);
-                    self.dest_ready(&d, out, span);
-                    if l.name() != Some(&d) {
-                        out.push(Stmt::Copy {
-                            dest: d,
-                            src: l.name().cloned().unwrap_or_default(),
-                            span,
-                        });
-                    }
+                    self.copy_leaf_into(l, &dest_of(k), out, span);
                 }
                 Ok(vec![])
             }
@@ -3673,15 +3672,7 @@ impl FunTr<'_> {
                     (j, m, body, var(&ix), vals, then)
                 };
                 for (k, l) in d_l.iter().enumerate() {
-                    let d = dest_of(k);
-                    self.dest_ready(&d, out, span);
-                    if l.name() != Some(&d) {
-                        out.push(Stmt::Copy {
-                            dest: d,
-                            src: l.name().cloned().unwrap_or_default(),
-                            span,
-                        });
-                    }
+                    self.copy_leaf_into(l, &dest_of(k), out, span);
                 }
                 // In bounds of the destination itself (so the C back end
                 // knows the accesses below are).
