@@ -205,6 +205,62 @@ pub enum Stmt {
     Comment(String),
 }
 
+/// Call `on_stmt` on every statement of `stmts` and of the blocks nested in
+/// them, and `on_exp` on every expression of those statements and on every
+/// subexpression.
+pub fn visit(stmts: &[Stmt], on_stmt: &mut dyn FnMut(&Stmt), on_exp: &mut dyn FnMut(&Exp)) {
+    fn exp(e: &Exp, f: &mut dyn FnMut(&Exp)) {
+        f(e);
+        match e {
+            Exp::Op(_, a, b) => {
+                exp(a, f);
+                exp(b, f);
+            }
+            Exp::Pre(_, a) | Exp::Cast(_, a) | Exp::Load(_, a) | Exp::Offset(_, a) => exp(a, f),
+            Exp::Select(a, b, c) => {
+                exp(a, f);
+                exp(b, f);
+                exp(c, f);
+            }
+            Exp::Call(_, xs) | Exp::Dims(xs) => xs.iter().for_each(|x| exp(x, f)),
+            Exp::Var(_) | Exp::Const(_) | Exp::Loc(_) | Exp::Null | Exp::SizeOf(_) => {}
+        }
+    }
+    for s in stmts {
+        on_stmt(s);
+        let mut es: Vec<&Exp> = Vec::new();
+        match s {
+            Stmt::Decl(_, _, e) => es.extend(e.iter()),
+            Stmt::Set(_, e) => es.push(e),
+            Stmt::Store(_, o, v) => es.extend([o, v]),
+            Stmt::For { n, body, .. } => {
+                es.push(n);
+                visit(body, on_stmt, on_exp);
+            }
+            Stmt::Forever(b) | Stmt::Block(b) => visit(b, on_stmt, on_exp),
+            Stmt::If(c, t, e) => {
+                es.push(c);
+                visit(t, on_stmt, on_exp);
+                visit(e, on_stmt, on_exp);
+            }
+            Stmt::Count { dims, when, .. } => es.extend(dims.iter().chain(when.iter())),
+            Stmt::NeedCount { dims, .. } => es.extend(dims.iter()),
+            Stmt::Alloc { elems, .. } | Stmt::Free { elems, .. } | Stmt::Copy { elems, .. } => {
+                es.push(elems)
+            }
+            Stmt::CheckIndex { idx, len, .. } => es.extend([idx, len]),
+            Stmt::CheckSlice { lo, hi, len, .. } => es.extend([lo, hi, len]),
+            Stmt::CheckEq { got, want, .. } => es.extend([got, want]),
+            Stmt::FailIf { cond, args, .. } => es.extend(std::iter::once(cond).chain(args.iter())),
+            Stmt::Call(_, args) => es.extend(args.iter()),
+            Stmt::Break | Stmt::RegionPush(_) | Stmt::RegionPop(_) | Stmt::Comment(_) => {}
+        }
+        for e in es {
+            exp(e, on_exp);
+        }
+    }
+}
+
 /// Can running `stmts` fail (a check, an allocation, a call, a checked helper
 /// that takes the context)? A loop that can is never marked for SIMD: its
 /// first error must be the one the interpreter reports.

@@ -79,7 +79,6 @@ pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> Strin
             scalars: HashMap::new(),
             canon: HashMap::new(),
             counters: HashMap::new(),
-            affine: HashMap::new(),
             hoist: Vec::new(),
             loops: Vec::new(),
             nest: 0,
@@ -187,8 +186,6 @@ struct Lower<'a> {
     canon: HashMap<String, Atom>,
     /// Loop counters and their bounds (canonical), with the loop level.
     counters: HashMap<Name, (Atom, usize)>,
-    /// `x = counter + c`.
-    affine: HashMap<Name, (Name, i64)>,
     /// Checks hoisted in front of the loop at each level (innermost last).
     hoist: Vec<Vec<I>>,
     /// The loops whose bodies are being lowered, outermost first (parallel
@@ -485,7 +482,7 @@ impl Lower<'_> {
                     self.guards
                         .iter()
                         .any(|(x, n)| *x == Atom::Var(v.clone()) && *n == len)
-                        || self.in_range(idx, &len)
+                        || self.in_range(idx, &len, 0)
                 }
             },
             _ => false,
@@ -549,8 +546,8 @@ impl Lower<'_> {
     /// negative) with non-negative coefficients and a constant `>= 0`, and
     /// `b` plus those terms is at most `len` (with `b` seen through `max 0
     /// x`: a loop bounded by it runs only where `x >= 1`, so `i < x`): then
-    /// `0 <= idx < len` in every iteration.
-    fn in_range(&self, idx: &Atom, len: &Atom) -> bool {
+    /// `0 <= idx < len` in every iteration (`idx < len + slack`).
+    fn in_range(&self, idx: &Atom, len: &Atom, slack: i64) -> bool {
         let Some((fi, ki)) = self.linear(idx, false, 0) else {
             return false;
         };
@@ -582,8 +579,61 @@ impl Lower<'_> {
                 *e = d;
             }
             diff.retain(|_, k| *k != 0);
-            rest_ok && diff.is_empty() && kb.checked_add(ki).is_some_and(|s| s <= kl)
+            rest_ok
+                && diff.is_empty()
+                && kb
+                    .checked_add(ki)
+                    .is_some_and(|s| Some(s) <= kl.checked_add(slack))
         })
+    }
+
+    /// May the `i64` let `var = x + y` (or `x - y`) be C's own `+` (`-`),
+    /// whose overflow is undefined, so that the C compiler sees an affine
+    /// index? Yes where no overflow is possible: `var`'s linear form (see
+    /// [`Lower::linear`]) provably lies in `[0, b]` for the bound `b` of one
+    /// of the loop counters it is made of (a loop it is inside, so `b` was
+    /// computed and is at least 1, so a `max 0 x` bound is `x`), and so does
+    /// each operand's, or the operand is a leaf of the form (a constant, a
+    /// counter, a value that is not a sum). Wrapping arithmetic agrees with
+    /// linear forms modulo 2^64, so a form in `[0, b]` is the actual value,
+    /// and the C operation on the actual operands gives it without overflow.
+    /// LU's `j = k + 1 + jj` with `jj < n - k - 1` lies below `n`, the bound
+    /// of `k`; `k + 1` is at most `n`.
+    fn sum_fits(&self, var: &str, x: &Atom, y: &Atom) -> bool {
+        self.form_fits(var) && [x, y].iter().all(|a| self.exact(a))
+    }
+
+    /// An operand whose actual value is its linear form (see
+    /// [`Lower::sum_fits`]).
+    fn exact(&self, a: &Atom) -> bool {
+        match self.canon_atom(a) {
+            Atom::Const(_) => true,
+            Atom::Var(v) => match self.offsets.get(&v) {
+                None | Some((_, _, 0)) => true,
+                Some(_) => self.form_fits(&v),
+            },
+        }
+    }
+
+    /// Does the linear form of `var` lie in `[0, b]` for the bound `b` of
+    /// one of its counters?
+    fn form_fits(&self, var: &str) -> bool {
+        let v = Atom::Var(var.to_string());
+        let Some((form, _)) = self.linear(&v, false, 0) else {
+            return false;
+        };
+        form.keys()
+            .filter_map(|c| self.counters.get(c))
+            .any(|(b, _)| {
+                let len = match b {
+                    Atom::Var(m) => match self.offsets.get(m) {
+                        Some((x, _, 0)) => x,
+                        _ => b,
+                    },
+                    Atom::Const(_) => b,
+                };
+                self.in_range(&v, len, 1)
+            })
     }
 
     /// Record what a boolean `let` tests, when it is part of a bounds test.
@@ -1568,7 +1618,7 @@ impl Lower<'_> {
                     (Some(i), Some(n)) => {
                         let (i, n) = (self.canon_atom(i), self.canon_atom(n));
                         matches!((&i, &n), (Atom::Var(v), _) if self.counters.get(v).is_some_and(|(b, _)| *b == n))
-                            || self.in_range(&i, &n)
+                            || self.in_range(&i, &n, 0)
                     }
                     _ => false,
                 };
@@ -2199,24 +2249,12 @@ impl Lower<'_> {
                             BinOp::Sub => "sub",
                             _ => "mul",
                         };
-                        if let (
-                            BinOp::Add | BinOp::Sub,
-                            Atom::Var(av),
-                            Atom::Const(Const::I64(c)),
-                        ) = (op, a, b)
+                        if matches!(op, BinOp::Add | BinOp::Sub)
+                            && p == I64
+                            && self.sum_fits(var, a, b)
                         {
-                            let c = if *op == BinOp::Sub {
-                                c.wrapping_neg()
-                            } else {
-                                *c
-                            };
-                            let base = match self.affine.get(av) {
-                                Some((ctr, o)) => Some((ctr.clone(), o.wrapping_add(c))),
-                                None => self.counters.contains_key(av).then(|| (av.clone(), c)),
-                            };
-                            if let Some(b) = base {
-                                self.affine.insert(var.to_string(), b);
-                            }
+                            // proved not to overflow: C's own operator
+                            return Exp::op(if *op == BinOp::Add { "+" } else { "-" }, x, y);
                         }
                         Exp::Call(format!("weir_{n}_{sfx}"), vec![x, y])
                     }

@@ -81,7 +81,42 @@ pub const STRUCTURE: &[(&str, &str)] = &[
         "loop states updated in place (one buffer, no copy per iteration)",
     ),
     ("check", "size checks left at run time"),
+    (
+        "index_check",
+        "index and slice bounds checks left in the C (not proved in range)",
+    ),
+    (
+        "wrap_add",
+        "`i64` additions left wrapping in the C (`weir_add_i64`; a sum proved to lie below a loop bound is C's `+`, which the C compiler can vectorise through)",
+    ),
 ];
+
+/// The [`STRUCTURE`] keys counted in the imperative IR the C backend emits
+/// (after its bounds-check proofs), not in the DPS program.
+const C_KEYS: &[&str] = &["index_check", "wrap_add"];
+
+/// Count a [`C_KEYS`] key in a function's lowered body.
+fn count_c(body: &[weir_cgen::imp::Stmt], key: &str) -> usize {
+    use weir_cgen::imp::{Exp, Stmt};
+    let mut stmts = 0;
+    let mut exps = 0;
+    weir_cgen::imp::visit(
+        body,
+        &mut |s| {
+            if key == "index_check"
+                && matches!(s, Stmt::CheckIndex { .. } | Stmt::CheckSlice { .. })
+            {
+                stmts += 1;
+            }
+        },
+        &mut |e| {
+            if key == "wrap_add" && matches!(e, Exp::Call(f, _) if f == "weir_add_i64") {
+                exps += 1;
+            }
+        },
+    );
+    stmts + exps
+}
 
 /// The arrays placed in their consumer's storage, and the reshapes of them
 /// (a copy from one into its part copies nothing, and is not counted).
@@ -212,19 +247,47 @@ pub fn check_structures(c: &Compiled, structures: &[Structure]) -> Vec<Outcome> 
                             }
                             k += 1;
                         }
+                        // the C-level keys count the lowered bodies (bounds
+                        // checks on, as `weir run` compiles)
+                        let lowered = st
+                            .counts
+                            .iter()
+                            .any(|(k, _)| C_KEYS.contains(&k.as_str()))
+                            .then(|| {
+                                weir_cgen::lower(
+                                    p,
+                                    &weir_cgen::Options::default(),
+                                    &|_| String::new(),
+                                    false,
+                                )
+                            });
                         let wrong: Vec<String> = st
                             .counts
                             .iter()
                             .filter_map(|(key, want)| {
-                                let got: usize = funs
-                                    .iter()
-                                    .filter_map(|f| p.find(f))
-                                    .map(|f| {
-                                        let mut placed = Vec::new();
-                                        placed_views(&f.body.stmts, &mut placed);
-                                        count_structure(&f.body.stmts, key, &placed)
-                                    })
-                                    .sum();
+                                let got: usize = if C_KEYS.contains(&key.as_str()) {
+                                    let Some(Ok(u)) = &lowered else {
+                                        return Some(format!(
+                                            "{key}: the C backend's lowering failed"
+                                        ));
+                                    };
+                                    funs.iter()
+                                        .filter_map(|f| {
+                                            let c = weir_cgen::lower::fun_c_name(f);
+                                            u.funcs.iter().find(|g| g.name == c)
+                                        })
+                                        .map(|g| count_c(&g.body, key))
+                                        .sum()
+                                } else {
+                                    funs.iter()
+                                        .filter_map(|f| p.find(f))
+                                        .map(|f| {
+                                            let mut placed = Vec::new();
+                                            placed_views(&f.body.stmts, &mut placed);
+                                            count_structure(&f.body.stmts, key, &placed)
+                                        })
+                                        .sum()
+                                };
                                 (got != *want).then(|| format!("{key} {got} (expected {want})"))
                             })
                             .collect();
