@@ -217,8 +217,10 @@ struct Lower<'a> {
     /// Boolean variables that are a bounds test: `x >= 0`, `x < n`, `a && b`.
     conds: HashMap<Name, Cond>,
     /// `i64` lets that are a sum (`x = y + z`: `(y, z, 1)`), a difference
-    /// (`(y, z, -1)`) or the larger of 0 and a value (`x = max 0 y`: `(y,
-    /// 0, 0)`): what a bounds check of a loop counter plus an offset is
+    /// (`(y, z, -1)`), the larger of 0 and a value (`x = max 0 y`: `(y,
+    /// 0, 0)`), the smaller of two (`x = min y z`: `(y, z, 2)`) or the
+    /// larger of a positive constant and a value (`x = max c y`: `(y, c,
+    /// 3)`): what a bounds check of a loop counter plus an offset is
     /// proved with ([`Lower::in_range`]).
     offsets: HashMap<Name, (Atom, Atom, i64)>,
     /// `(x, n)` with `0 <= x < n` known in the current `if` branch (both
@@ -482,7 +484,7 @@ impl Lower<'_> {
                     self.guards
                         .iter()
                         .any(|(x, n)| *x == Atom::Var(v.clone()) && *n == len)
-                        || self.in_range(idx, &len, 0)
+                        || self.in_range(idx, &len)
                 }
             },
             _ => false,
@@ -499,6 +501,15 @@ impl Lower<'_> {
                 [Atom::Const(Const::I64(0)), x] | [x, Atom::Const(Const::I64(0))] => {
                     (x.clone(), Atom::Const(Const::I64(0)), 0)
                 }
+                [c @ Atom::Const(Const::I64(k)), x] | [x, c @ Atom::Const(Const::I64(k))]
+                    if *k > 0 =>
+                {
+                    (x.clone(), c.clone(), 3)
+                }
+                _ => return,
+            },
+            SExp::Math(weir_ir::MathFn::Min, xs) => match xs.as_slice() {
+                [x, y] => (x.clone(), y.clone(), 2),
                 _ => return,
             },
             _ => return,
@@ -506,16 +517,19 @@ impl Lower<'_> {
         self.offsets.insert(var.to_string(), v);
     }
 
+    /// Is the (canonical) name `n` a value never negative: a loop counter,
+    /// an array's dim, or a `max c x` with a constant `c >= 0`?
+    fn never_negative(&self, n: &str) -> bool {
+        self.counters.contains_key(n)
+            || n.contains('#')
+            || matches!(self.offsets.get(n), Some((_, _, 0 | 3)))
+    }
+
     /// `a` as a linear form over canonical names (following the lets of
-    /// sums and differences; a `max 0 x` as `x` only where `through_max`):
-    /// the coefficient of each name, and a constant. `None` past the depth
-    /// bound or on overflow.
-    fn linear(
-        &self,
-        a: &Atom,
-        through_max: bool,
-        depth: usize,
-    ) -> Option<(BTreeMap<Name, i64>, i64)> {
+    /// sums and differences; a `max 0 x` is a name of its own): the
+    /// coefficient of each name, and a constant. `None` past the depth bound
+    /// or on overflow. Wrapping arithmetic agrees with the form modulo 2^64.
+    fn linear(&self, a: &Atom, depth: usize) -> Option<(BTreeMap<Name, i64>, i64)> {
         let a = self.canon_atom(a);
         let v = match &a {
             Atom::Const(Const::I64(k)) => return Some((BTreeMap::new(), *k)),
@@ -526,14 +540,11 @@ impl Lower<'_> {
         let Some((x, y, sign)) = self.offsets.get(v) else {
             return leaf();
         };
-        if depth > 16 || (*sign == 0 && !through_max) {
+        if depth > 16 || !matches!(sign, 1 | -1) {
             return leaf();
         }
-        let (mut fx, kx) = self.linear(x, through_max, depth + 1)?;
-        if *sign == 0 {
-            return Some((fx, kx));
-        }
-        let (fy, ky) = self.linear(y, through_max, depth + 1)?;
+        let (mut fx, kx) = self.linear(x, depth + 1)?;
+        let (fy, ky) = self.linear(y, depth + 1)?;
         for (n, c) in fy {
             let e = fx.entry(n).or_insert(0);
             *e = e.checked_add(c.checked_mul(*sign)?)?;
@@ -542,16 +553,37 @@ impl Lower<'_> {
         Some((fx, kx.checked_add(ky.checked_mul(*sign)?)?))
     }
 
+    /// The linear form of an upper bound of the bound `b` of a loop whose
+    /// body is being lowered: the body runs only where `b >= 1`, so a bound
+    /// `max 0 x` is `x` there, and a bound `min x y` is at most its operand
+    /// that is not a constant (only at the top: inside a sum they stay
+    /// names).
+    /// With `constant`, a `min` with a constant operand is at most that
+    /// constant instead.
+    fn bound_form(&self, b: &Atom, constant: bool) -> Option<(BTreeMap<Name, i64>, i64)> {
+        if let Atom::Var(v) = self.canon_atom(b) {
+            match self.offsets.get(&v) {
+                Some((x, _, 0)) => return self.linear(x, 0),
+                Some((x, y, 2)) => {
+                    let x_const = matches!(self.canon_atom(x), Atom::Const(_));
+                    return self.linear(if x_const != constant { y } else { x }, 0);
+                }
+                _ => {}
+            }
+        }
+        self.linear(b, 0)
+    }
+
     /// `idx` is a loop counter `i < b` plus terms that are counters (never
     /// negative) with non-negative coefficients and a constant `>= 0`, and
     /// `b` plus those terms is at most `len` (with `b` seen through `max 0
     /// x`: a loop bounded by it runs only where `x >= 1`, so `i < x`): then
-    /// `0 <= idx < len` in every iteration (`idx < len + slack`).
-    fn in_range(&self, idx: &Atom, len: &Atom, slack: i64) -> bool {
-        let Some((fi, ki)) = self.linear(idx, false, 0) else {
+    /// `0 <= idx < len` in every iteration.
+    fn in_range(&self, idx: &Atom, len: &Atom) -> bool {
+        let Some((fi, ki)) = self.linear(idx, 0) else {
             return false;
         };
-        let Some((fl, kl)) = self.linear(len, false, 0) else {
+        let Some((fl, kl)) = self.linear(len, 0) else {
             return false;
         };
         if ki < 0 {
@@ -561,12 +593,12 @@ impl Lower<'_> {
             let Some((bound, _)) = self.counters.get(c) else {
                 return false;
             };
-            // the rest of idx: counters with coefficients >= 0
+            // the rest of idx: values never negative, coefficients >= 0
             let rest_ok = fi
                 .iter()
                 .filter(|(n, _)| *n != c)
-                .all(|(n, k)| *k >= 0 && self.counters.contains_key(n));
-            let Some((fb, kb)) = self.linear(bound, true, 0) else {
+                .all(|(n, k)| *k >= 0 && self.never_negative(n));
+            let Some((fb, kb)) = self.bound_form(bound, false) else {
                 return false;
             };
             // len - (bound + rest) has no names and a constant >= 0
@@ -579,26 +611,18 @@ impl Lower<'_> {
                 *e = d;
             }
             diff.retain(|_, k| *k != 0);
-            rest_ok
-                && diff.is_empty()
-                && kb
-                    .checked_add(ki)
-                    .is_some_and(|s| Some(s) <= kl.checked_add(slack))
+            rest_ok && diff.is_empty() && kb.checked_add(ki).is_some_and(|s| s <= kl)
         })
     }
 
     /// May the `i64` let `var = x + y` (or `x - y`) be C's own `+` (`-`),
     /// whose overflow is undefined, so that the C compiler sees an affine
-    /// index? Yes where no overflow is possible: `var`'s linear form (see
-    /// [`Lower::linear`]) provably lies in `[0, b]` for the bound `b` of one
-    /// of the loop counters it is made of (a loop it is inside, so `b` was
-    /// computed and is at least 1, so a `max 0 x` bound is `x`), and so does
-    /// each operand's, or the operand is a leaf of the form (a constant, a
-    /// counter, a value that is not a sum). Wrapping arithmetic agrees with
-    /// linear forms modulo 2^64, so a form in `[0, b]` is the actual value,
-    /// and the C operation on the actual operands gives it without overflow.
-    /// LU's `j = k + 1 + jj` with `jj < n - k - 1` lies below `n`, the bound
-    /// of `k`; `k + 1` is at most `n`.
+    /// index? Yes where no overflow is possible: the form of `var` lies in
+    /// the `i64` range ([`Lower::form_fits`]), and so does each operand's,
+    /// or the operand is a leaf of the form (a constant, a counter, a value
+    /// that is not a sum). Wrapping arithmetic agrees with linear forms
+    /// modulo 2^64, so a form in range is the actual value, and the C
+    /// operation on the actual operands gives it without overflow.
     fn sum_fits(&self, var: &str, x: &Atom, y: &Atom) -> bool {
         self.form_fits(var) && [x, y].iter().all(|a| self.exact(a))
     }
@@ -609,31 +633,78 @@ impl Lower<'_> {
         match self.canon_atom(a) {
             Atom::Const(_) => true,
             Atom::Var(v) => match self.offsets.get(&v) {
-                None | Some((_, _, 0)) => true,
-                Some(_) => self.form_fits(&v),
+                Some((_, _, 1 | -1)) => self.form_fits(&v),
+                _ => true,
             },
         }
     }
 
-    /// Does the linear form of `var` lie in `[0, b]` for the bound `b` of
-    /// one of its counters?
+    /// Does the linear form of `var` lie in the `i64` range in every
+    /// iteration of the loops being lowered? Its names must be values never
+    /// negative ([`Lower::nonneg`]) with non-negative coefficients (so it is
+    /// at least its constant).
+    /// Its upper bound: each counter `c` with a positive coefficient,
+    /// innermost first, replaced by `b - 1` for its bound `b` (whose form
+    /// may name outer counters: LU's `j = k + 1 + jj` with `jj < n - k - 1`
+    /// is at most `n - 1`), then counters left with negative coefficients
+    /// dropped (they only lower it). The bound must be a constant, or one
+    /// value `m` (not a counter) plus a constant `<= 0`: at most `m`, an
+    /// `i64`.
     fn form_fits(&self, var: &str) -> bool {
-        let v = Atom::Var(var.to_string());
-        let Some((form, _)) = self.linear(&v, false, 0) else {
+        [false, true].iter().any(|c| self.form_fits_with(var, *c))
+    }
+
+    /// [`Lower::form_fits`], bounding the counters bounded by a `min` with
+    /// a constant operand by that constant where `constant`.
+    fn form_fits_with(&self, var: &str, constant: bool) -> bool {
+        let Some((f, k)) = self.linear(&Atom::Var(var.to_string()), 0) else {
             return false;
         };
-        form.keys()
-            .filter_map(|c| self.counters.get(c))
-            .any(|(b, _)| {
-                let len = match b {
-                    Atom::Var(m) => match self.offsets.get(m) {
-                        Some((x, _, 0)) => x,
-                        _ => b,
-                    },
-                    Atom::Const(_) => b,
+        if f.is_empty() || f.iter().any(|(n, c)| *c < 0 || !self.never_negative(n)) {
+            return false;
+        }
+        let (mut u, mut ku) = (f, k);
+        for _ in 0..16 {
+            let inner = u
+                .iter()
+                .filter(|(n, c)| **c > 0 && self.counters.contains_key(*n))
+                .max_by_key(|(n, _)| self.counters.get(*n).map(|(_, l)| *l))
+                .map(|(n, c)| (n.clone(), *c));
+            let Some((c, coef)) = inner else {
+                break;
+            };
+            let Some((fb, kb)) = self
+                .counters
+                .get(&c)
+                .and_then(|(b, _)| self.bound_form(b, constant))
+            else {
+                return false;
+            };
+            u.remove(&c);
+            for (n, x) in fb {
+                let e = u.entry(n).or_insert(0);
+                let Some(v) = x.checked_mul(coef).and_then(|d| e.checked_add(d)) else {
+                    return false;
                 };
-                self.in_range(&v, len, 1)
-            })
+                *e = v;
+            }
+            let Some(v) = kb
+                .checked_sub(1)
+                .and_then(|d| d.checked_mul(coef))
+                .and_then(|d| ku.checked_add(d))
+            else {
+                return false;
+            };
+            ku = v;
+            u.retain(|_, c| *c != 0);
+        }
+        u.retain(|n, c| !(*c < 0 && self.never_negative(n)));
+        let mut names = u.iter();
+        match (names.next(), names.next()) {
+            (None, _) => true,
+            (Some((m, 1)), None) => ku <= 0 && !self.counters.contains_key(m),
+            _ => false,
+        }
     }
 
     /// Record what a boolean `let` tests, when it is part of a bounds test.
@@ -1618,7 +1689,7 @@ impl Lower<'_> {
                     (Some(i), Some(n)) => {
                         let (i, n) = (self.canon_atom(i), self.canon_atom(n));
                         matches!((&i, &n), (Atom::Var(v), _) if self.counters.get(v).is_some_and(|(b, _)| *b == n))
-                            || self.in_range(&i, &n, 0)
+                            || self.in_range(&i, &n)
                     }
                     _ => false,
                 };

@@ -26,6 +26,10 @@ fn apply(p: &mut Program, rule: &str) -> bool {
         check(p, rule);
         return true;
     }
+    if let Some(r) = weir_dps::peel::RULES.iter().find(|r| r.0 == rule) {
+        weir_dps::peel::run_rules(p, &[*r], &mut |q, n| check(q, n));
+        return true;
+    }
     if let Some(r) = weir_dps::simplify::RULES.iter().find(|r| r.0 == rule) {
         weir_dps::simplify::run_rules(p, &[*r], &mut |q, n| check(q, n));
         return true;

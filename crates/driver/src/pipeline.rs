@@ -409,6 +409,7 @@ pub fn to_dps_partial(
         }
         weir_dps::simplify::run_eager(&mut p, &eager, &mut after);
         weir_dps::checks::run(&mut p, &mut after);
+        weir_dps::peel::run(&mut p, &mut after);
         if let Some(e) = err {
             return Err(e);
         }

@@ -212,6 +212,10 @@ fn every_rule_is_tested() {
     // (the materialisation rules: filetests tests/dps/dense_*.dps)
     let names: Vec<&str> = weir_dps::materialize::RULES.iter().map(|r| r.0).collect();
     assert_eq!(names, ["dense-reshape", "dense-call"]);
+    // (the loop rules: filetest tests/dps/peel_boundary.dps, and the
+    // `structure` lines of tests/regress/peel.weir)
+    let names: Vec<&str> = weir_dps::peel::RULES.iter().map(|r| r.0).collect();
+    assert_eq!(names, ["peel-boundary"]);
 }
 
 /// The results of the DPS entry `f`.
