@@ -889,6 +889,27 @@ impl Lower<'_> {
                 }
             }
         }
+        // An entry point's destinations have exactly the dims of its shape
+        // function (its wrapper checks each one before the body runs): a
+        // dim that is an argument's dim or a constant is known equal to it.
+        if f.entry {
+            for d in &f.dests {
+                for (k, dim) in d.shape.iter().enumerate() {
+                    if d.unbounded && k == 0 {
+                        continue;
+                    }
+                    match dim {
+                        weir_shape::Dim::DimOf(p, j) => {
+                            self.equate(dkey(&d.name, k), &Atom::Var(dkey(p, *j)))
+                        }
+                        weir_shape::Dim::Const(c) if *c >= 0 => {
+                            self.equate(dkey(&d.name, k), &Atom::Const(Const::I64(*c)))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
         let mut k = 0;
         for r in &f.results {
             let t = match r {

@@ -8,6 +8,7 @@
 
 pub mod checks;
 pub mod inplace;
+pub mod interchange;
 pub mod ir;
 pub mod materialize;
 pub mod mem;

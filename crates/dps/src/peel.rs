@@ -3,6 +3,7 @@
 //!
 //! | rule | effect |
 //! | --- | --- |
+//! | `interchange-fold` | a map whose element is a sequential fold, in the `i-k-j` order: see [`crate::interchange`] |
 //! | `peel-boundary` | index-set splitting: a `for i < n` whose body branches on a test of `i` against the first or last few indices (`i == 0 \|\| i == n - 1`, `i < 2`, `i >= n - 1`, …) runs as three loops, the first `L` iterations, the `n - L - H` inner ones and the last `H`, in that order; in the inner loop every such test is a constant, so its branch is gone and the reads next to `i` (`a[i - 1]`, `a[i + 1]`) are proved in range by the C backend: the loop vectorises |
 //!
 //! The iterations keep their order (an error the interpreter meets first
@@ -16,11 +17,18 @@ use std::collections::{HashMap, HashSet};
 /// whether it changed anything).
 pub type Rule = (&'static str, &'static str, fn(&mut Fun) -> bool);
 
-pub const RULES: &[Rule] = &[(
-    "peel-boundary",
-    "split a loop whose body branches on its counter being among the first or last few indices into the boundary iterations and an inner loop where the branch is known",
-    peel_boundary,
-)];
+pub const RULES: &[Rule] = &[
+    (
+        "interchange-fold",
+        "turn a loop that stores a fold per element inside out: initialise the row, then for each step of the fold update the whole row (the same operations per element, in the same order)",
+        crate::interchange::interchange_fold,
+    ),
+    (
+        "peel-boundary",
+        "split a loop whose body branches on its counter being among the first or last few indices into the boundary iterations and an inner loop where the branch is known",
+        peel_boundary,
+    ),
+];
 
 /// The most iterations peeled at either end.
 pub const MAX_PEEL: i64 = 8;

@@ -1,0 +1,398 @@
+//! Loop interchange of a fold inside a map (the DPS loop rule
+//! `interchange-fold`, table [`crate::peel::RULES`]): a `for j < nj` whose
+//! body computes an element with a sequential `fold` over `k` and stores it
+//! at `r[j]`,
+//!
+//! ```text
+//! for j < nj { pre; (o) = fold (acc) = (init) for k < nk { body }; r[j] := o }
+//! ```
+//!
+//! becomes the `i-k-j` order, the accumulator expanded into the row `r`:
+//!
+//! ```text
+//! for j < nj { pre; r[j] := init }
+//! for k < nk { for j' < nj { let acc = r[j']; body[j := j']; r[j'] := result } }
+//! ```
+//!
+//! Every element gets the same operations in the same order (its `init`,
+//! then `k = 0, 1, …`), so the result is bit for bit the same; the inner
+//! loop runs along rows (`b[k][j']`, `r[j']`) and vectorises across `j'`,
+//! where the fold was one dependent chain per element with a column stride.
+//!
+//! It applies only where the order of errors cannot change: the fold's body
+//! cannot fail (its reads are proved in range: an index that is `j` or `k`
+//! against a dim known equal to that loop's bound, by lets, `dim`s and size
+//! checks; no integer division), so the only errors are those of `pre` and
+//! of the store, which keep their order. And where the new order reads no
+//! partial sum: the body reads no array stored in the same memory as `r`
+//! (`r`'s storage is an `alloc` buffer of the function or an entry point's
+//! result, which the entry checks is disjoint from its arguments; the arrays
+//! read are views of other roots), and uses nothing `pre` binds.
+
+use crate::ir::*;
+use std::collections::HashMap;
+
+/// Sizes known equal: a union-find over keys (`i64` names, `dim a k`).
+#[derive(Clone, Default)]
+pub(crate) struct Sizes {
+    parent: HashMap<String, String>,
+}
+
+fn dim_key(a: &str, k: usize) -> String {
+    format!("dim {a} {k}")
+}
+
+fn atom_key(a: &Atom) -> Option<String> {
+    match a {
+        Atom::Var(v) => Some(v.clone()),
+        Atom::Const(Const::I64(c)) => Some(format!("{c}i64")),
+        Atom::Const(_) => None,
+    }
+}
+
+impl Sizes {
+    fn find(&self, k: &str) -> String {
+        let mut k = k.to_string();
+        for _ in 0..64 {
+            match self.parent.get(&k) {
+                Some(p) if *p != k => k = p.clone(),
+                _ => break,
+            }
+        }
+        k
+    }
+
+    fn union(&mut self, a: &str, b: &str) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            self.parent.insert(rb, ra);
+        }
+    }
+
+    fn same(&self, a: &str, b: &str) -> bool {
+        self.find(a) == self.find(b)
+    }
+
+    /// What a statement tells of sizes, for the statements after it.
+    fn learn(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Let {
+                var,
+                ty: PrimType::I64,
+                exp,
+                ..
+            } => match exp {
+                SExp::Atom(a) => {
+                    if let Some(k) = atom_key(a) {
+                        self.union(&k, var);
+                    }
+                }
+                SExp::Dim(a, k) => self.union(&dim_key(a, *k), var),
+                _ => {}
+            },
+            Stmt::Check { check, .. } => {
+                if let (Some(a), Some(b)) = (atom_key(&check.got), atom_key(&check.want)) {
+                    self.union(&a, &b);
+                }
+            }
+            Stmt::View {
+                var, view, rank, ..
+            } => {
+                let (src, skip) = match view {
+                    View::Row(x, _) => (x, 1),
+                    View::Alias(x) => (x, 0),
+                    _ => return,
+                };
+                for k in 0..*rank {
+                    self.union(&dim_key(src, k + skip), &dim_key(var, k));
+                }
+            }
+            Stmt::Alloc { bufs, .. } => {
+                for b in bufs {
+                    for (k, d) in b.dims.iter().enumerate() {
+                        if let Some(dk) = atom_key(d) {
+                            self.union(&dk, &dim_key(&b.var, k));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Where the statements of a function are: what binds each array (to find
+/// the storage a view is of).
+struct Ctx {
+    f_dests: Vec<Name>,
+    entry: bool,
+    views: HashMap<Name, Name>,
+    bufs: Vec<Name>,
+}
+
+impl Ctx {
+    /// The array a chain of views starts from.
+    fn root(&self, a: &str) -> Name {
+        let mut a = a.to_string();
+        for _ in 0..64 {
+            match self.views.get(&a) {
+                Some(s) => a = s.clone(),
+                None => break,
+            }
+        }
+        a
+    }
+
+    /// Storage no argument of the function shares: an `alloc` buffer of
+    /// it, or an entry point's result.
+    fn fresh_storage(&self, root: &str) -> bool {
+        self.bufs.iter().any(|b| b == root)
+            || (self.entry && self.f_dests.iter().any(|d| d == root))
+    }
+}
+
+fn collect_views(stmts: &[Stmt], views: &mut HashMap<Name, Name>, bufs: &mut Vec<Name>) {
+    for s in stmts {
+        match s {
+            Stmt::View { var, view, .. } => {
+                let src = match view {
+                    View::Placed { root, .. } => root,
+                    v => v.source(),
+                };
+                views.insert(var.clone(), src.clone());
+            }
+            Stmt::Alloc { bufs: bs, .. } => bufs.extend(bs.iter().map(|b| b.var.clone())),
+            _ => {}
+        }
+        for b in nested_blocks(s) {
+            collect_views(b, views, bufs);
+        }
+    }
+}
+
+pub(crate) fn interchange_fold(f: &mut Fun) -> bool {
+    let mut views = HashMap::new();
+    let mut bufs = Vec::new();
+    collect_views(&f.body.stmts, &mut views, &mut bufs);
+    let ctx = Ctx {
+        f_dests: f.dests.iter().map(|d| d.name.clone()).collect(),
+        entry: f.entry,
+        views,
+        bufs,
+    };
+    let mut taken: std::collections::HashSet<Name> =
+        crate::rename::binders(&f.body.stmts).into_iter().collect();
+    taken.extend(f.params.iter().map(|p| p.name.clone()));
+    let mut fresh = |base: &str| {
+        let mut k = 1;
+        loop {
+            let n = format!("{base}_ix{k}");
+            if taken.insert(n.clone()) {
+                return n;
+            }
+            k += 1;
+        }
+    };
+    walk(&mut f.body.stmts, &Sizes::default(), &ctx, &mut fresh)
+}
+
+fn walk(
+    stmts: &mut Vec<Stmt>,
+    outer: &Sizes,
+    ctx: &Ctx,
+    fresh: &mut dyn FnMut(&str) -> Name,
+) -> bool {
+    let mut sizes = outer.clone();
+    let mut changed = false;
+    let mut k = 0;
+    while k < stmts.len() {
+        if let Some(new) = rewrite(&stmts[k], &sizes, ctx, fresh) {
+            let len = new.len();
+            stmts.splice(k..k + 1, new);
+            k += len;
+            changed = true;
+            continue;
+        }
+        // (a loop body or branch sees what holds before it; an `alloc`
+        // body, its buffers' dims)
+        sizes.learn(&stmts[k]);
+        for b in nested_blocks_mut(&mut stmts[k]) {
+            changed |= walk(b, &sizes, ctx, fresh);
+        }
+        k += 1;
+    }
+    changed
+}
+
+/// Can this statement of a fold's body fail? Reads must be proved in range
+/// (`bounds`: the loop counters in scope and their bounds).
+fn can_fail(s: &Stmt, sizes: &Sizes, bounds: &[(&Name, &Atom)]) -> bool {
+    let in_range = |a: &Name, k: usize, idx: &Atom| {
+        let Atom::Var(i) = idx else {
+            return false;
+        };
+        bounds
+            .iter()
+            .any(|(c, n)| *c == i && atom_key(n).is_some_and(|nk| sizes.same(&nk, &dim_key(a, k))))
+    };
+    match s {
+        Stmt::Let { ty, exp, .. } => match exp {
+            SExp::Load(a, idx) => !idx.iter().enumerate().all(|(k, i)| in_range(a, k, i)),
+            SExp::Bin(BinOp::Div | BinOp::Rem | BinOp::Pow, ..) => {
+                !matches!(ty, PrimType::F64 | PrimType::F32)
+            }
+            SExp::Atom(_)
+            | SExp::Bin(..)
+            | SExp::Un(..)
+            | SExp::Convert(..)
+            | SExp::Math(..)
+            | SExp::Dim(..)
+            | SExp::DivOr0(..)
+            | SExp::RemOr0(..)
+            | SExp::LoadOr0(..) => false,
+        },
+        Stmt::View { view, .. } => match view {
+            View::Row(a, i) => !in_range(a, 0, i),
+            View::Alias(_) => false,
+            _ => true,
+        },
+        _ => true,
+    }
+}
+
+/// The arrays a statement list reads (loads and the sources of views).
+fn reads(stmts: &[Stmt]) -> Vec<Name> {
+    let mut out = Vec::new();
+    for s in stmts {
+        match s {
+            Stmt::Let {
+                exp: SExp::Load(a, _) | SExp::LoadOr0(a, _) | SExp::Dim(a, _),
+                ..
+            } => out.push(a.clone()),
+            Stmt::View { view, .. } => out.push(view.source().clone()),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn rewrite(
+    s: &Stmt,
+    sizes: &Sizes,
+    ctx: &Ctx,
+    fresh: &mut dyn FnMut(&str) -> Name,
+) -> Option<Vec<Stmt>> {
+    let Stmt::For { i: j, n: nj, body } = s else {
+        return None;
+    };
+    let [pre @ .., fold, store] = body.as_slice() else {
+        return None;
+    };
+    let Stmt::Fold {
+        outs,
+        acc,
+        init,
+        i: kv,
+        n: nk,
+        body: fbody,
+    } = fold
+    else {
+        return None;
+    };
+    let Stmt::Store {
+        dest: r,
+        idx,
+        val,
+        span,
+    } = store
+    else {
+        return None;
+    };
+    let ([(o, ty)], [(a, aty)], [init], [res]) = (
+        outs.as_slice(),
+        acc.as_slice(),
+        init.as_slice(),
+        fbody.results.as_slice(),
+    ) else {
+        return None;
+    };
+    if ty != aty
+        || idx.as_slice() != [Atom::Var(j.clone())]
+        || *val != Atom::Var(o.clone())
+        || fbody.stmts.is_empty()
+    {
+        return None;
+    }
+    // the body: lets and views only, none can fail
+    let mut inner_sizes = sizes.clone();
+    for p in pre {
+        inner_sizes.learn(p);
+    }
+    let bounds = [(j, nj), (kv, nk)];
+    for t in &fbody.stmts {
+        if can_fail(t, &inner_sizes, &bounds) {
+            return None;
+        }
+        inner_sizes.learn(t);
+    }
+    // nothing of `pre` used by the fold's loop, nor the row written
+    let pre_binds = crate::rename::binders(pre);
+    let bound_in_pre = |x: &Atom| matches!(x, Atom::Var(v) if pre_binds.contains(v));
+    if bound_in_pre(nk)
+        || pre_binds.iter().any(|b| mentions(&fbody.stmts, b))
+        || bound_in_pre(res)
+        || pre_binds.contains(r)
+        || mentions(&fbody.stmts, o)
+    {
+        return None;
+    }
+    // the row is storage of its own; the body reads other storage
+    let root = ctx.root(r);
+    if !ctx.fresh_storage(&root) || reads(&fbody.stmts).iter().any(|x| ctx.root(x) == root) {
+        return None;
+    }
+    let j2 = fresh(j);
+    let mut inner = vec![Stmt::Let {
+        var: a.clone(),
+        ty: *ty,
+        exp: SExp::Load(r.clone(), vec![Atom::Var(j2.clone())]),
+        span: *span,
+    }];
+    let mut moved = fbody.stmts.clone();
+    let map = HashMap::from([(j.clone(), j2.clone())]);
+    crate::rename::rename(&mut moved, &map);
+    inner.extend(moved);
+    let res = match res {
+        Atom::Var(v) if v == j => Atom::Var(j2.clone()),
+        x => x.clone(),
+    };
+    inner.push(Stmt::Store {
+        dest: r.clone(),
+        idx: vec![Atom::Var(j2.clone())],
+        val: res,
+        span: *span,
+    });
+    let mut first = pre.to_vec();
+    first.push(Stmt::Store {
+        dest: r.clone(),
+        idx: idx.clone(),
+        val: init.clone(),
+        span: *span,
+    });
+    Some(vec![
+        Stmt::For {
+            i: j.clone(),
+            n: nj.clone(),
+            body: first,
+        },
+        Stmt::For {
+            i: kv.clone(),
+            n: nk.clone(),
+            body: vec![Stmt::For {
+                i: j2,
+                n: nj.clone(),
+                body: inner,
+            }],
+        },
+    ])
+}
