@@ -275,6 +275,26 @@ pub fn work(kernel: &str, inputs: &[Leaf]) -> Work {
                 w.flops = Some(t * (n - 2.0).max(0.0).powi(2) * 9.0);
             }
         }
+        // Right-looking LU: for each pivot k, m = n - k - 1 divisions and
+        // m^2 multiply-subtracts.
+        "lu" => {
+            if let Some(n) = d(0, 0) {
+                let m = (n - 1.0).max(0.0);
+                w.flops = Some(m * (m + 1.0) / 2.0 + m * (m + 1.0) * (2.0 * m + 1.0) / 3.0);
+            }
+        }
+        // Row i: i multiply-subtracts and a division.
+        "trisolv" => {
+            if let Some(n) = d(0, 0) {
+                w.flops = Some(n * n);
+            }
+        }
+        // Integer cells: read refs, write the score matrix, 8 bytes each.
+        "nw" => {
+            if let Some(n) = d(1, 0) {
+                w.bytes = Some(2.0 * 8.0 * n * n);
+            }
+        }
         // Read a, write the prefix sums: 16 bytes and one addition per element.
         "scan" => {
             if let Some(n) = d(0, 0) {
@@ -915,5 +935,31 @@ pub fn ratios(chosen: &[Impl], wr: &mut WorkloadResult) {
         {
             r.rss_vs_c = Some(a as f64 / b.max(1) as f64);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matrix(n: i64) -> Leaf {
+        Leaf {
+            dims: vec![n, n],
+            data: vec![0.0; (n * n) as usize],
+        }
+    }
+
+    /// LU of a 3 x 3 matrix: pivot 0 has 2 divisions and 4
+    /// multiply-subtracts, pivot 1 one and one: 13 flops.
+    #[test]
+    fn lu_trisolv_and_nw_work() {
+        assert_eq!(work("lu", &[matrix(3)]).flops, Some(13.0));
+        assert_eq!(work("lu", &[matrix(0)]).flops, Some(0.0));
+        assert_eq!(work("trisolv", &[matrix(4)]).flops, Some(16.0));
+        let penalty = Leaf {
+            dims: vec![],
+            data: vec![10.0],
+        };
+        assert_eq!(work("nw", &[penalty, matrix(2)]).bytes, Some(64.0));
     }
 }

@@ -24,7 +24,8 @@
 //! against a dim known equal to that loop's bound, by lets, `dim`s and size
 //! checks; no integer division), so the only errors are those of `pre` and
 //! of the store, which keep their order. And where the new order reads no
-//! partial sum: the body reads no array stored in the same memory as `r`
+//! partial sum: `pre` is lets and views (it writes nothing the body could
+//! read), the body reads no array stored in the same memory as `r`
 //! (`r`'s storage is an `alloc` buffer of the function or an entry point's
 //! result, which the entry checks is disjoint from its arguments; the arrays
 //! read are views of other roots), and uses nothing `pre` binds.
@@ -323,7 +324,14 @@ fn rewrite(
     {
         return None;
     }
-    // the body: lets and views only, none can fail
+    // `pre` computes values only (no store the fold might read), the body
+    // is lets and views none of which can fail
+    if !pre
+        .iter()
+        .all(|p| matches!(p, Stmt::Let { .. } | Stmt::View { .. }))
+    {
+        return None;
+    }
     let mut inner_sizes = sizes.clone();
     for p in pre {
         inner_sizes.learn(p);
