@@ -13,9 +13,9 @@
 use crate::ir::*;
 use std::collections::{HashMap, HashSet};
 
-/// A rule: name, what it does, and the rewrite of a function (returns
-/// whether it changed anything).
-pub type Rule = (&'static str, &'static str, fn(&mut Fun) -> bool);
+/// A rule: name, what it does, and the rewrite of a function (the size
+/// assertions' kind of rule).
+pub use crate::checks::Rule;
 
 pub const RULES: &[Rule] = &[
     (
