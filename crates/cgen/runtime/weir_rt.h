@@ -25,13 +25,15 @@
  *    never freed: they carry a 64-byte header linking them into the ctx).
  *    In mode 3 the GC must find its blocks from the stack, registers or GC
  *    memory (interior pointers are enabled: blocks are aligned inside).
- *  - Errors: the generated entry function calls weir_enter, setjmp's on
- *    weir_error_jmp(ctx), and runs the body in a separate function. A
- *    failing check calls weir_fail, which formats "LOC: message" into the
- *    context and longjmps back; weir_on_error resets the region to the mark
- *    taken by weir_enter, frees the sys blocks of the failed call (modes 0,
- *    1) and returns 1. Entries do not nest on one context. Out of memory and
- *    size overflow are reported the same way -- never a crash.
+ *  - Errors are status codes, with no setjmp/longjmp: a failing check calls
+ *    weir_fail, which formats "LOC: message" into the context and returns 1;
+ *    every generated function returns that 1 to its caller at once (a
+ *    failing allocation returns NULL, a failing count -1, with the message
+ *    set), up to the entry, where weir_on_error resets the region to the
+ *    mark taken by weir_enter, frees the sys blocks of the failed call (modes
+ *    0, 1) and returns 1. Nothing is kept across a call but the context, so
+ *    the same holds on any thread. Entries do not nest on one context. Out of
+ *    memory and size overflow are reported the same way -- never a crash.
  *  - Integer helpers have Rust's wrapping semantics without C UB; float to
  *    int conversions have Rust's `as` semantics (saturating, NaN -> 0).
  */
@@ -51,7 +53,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -119,12 +120,10 @@ typedef struct weir_ctx {
     uint64_t blk_seq;     /* sys blocks allocated so far */
     uint64_t entry_seq;   /* blk_seq at weir_enter */
     weir_mark entry_mark; /* region mark taken by weir_enter */
-    int in_entry;         /* 1 while a setjmp target is live */
     uint32_t dest_missing; /* bit k: result k of the entry was too large to allocate */
     uint32_t retry;       /* bit k: result k (existential) needs retry_rows[k] rows */
     int64_t retry_rows[32];
     int grow_missing;     /* a soft growth was skipped (weir_grow_soft) */
-    jmp_buf jmp;
     char err[1024];       /* last error, "LOC: message" */
     weir_chunk chunks[WEIR_MAX_CHUNKS];
 } weir_ctx;
@@ -142,43 +141,23 @@ static void weir__verror(weir_ctx *c, const char *loc, const char *fmt, va_list 
     vsnprintf(c->err + n, sizeof c->err - n, fmt, ap);
 }
 
-/* Longjmp to the active entry with the error already in ctx (or exit 2). */
-__attribute__((cold, noinline, unused))
-static _Noreturn void weir_raise(weir_ctx *c) {
-    if (!c->in_entry) {
-        fprintf(stderr, "weir: error: %s\n", c->err);
-        exit(2);
-    }
-    c->in_entry = 0;
-    longjmp(c->jmp, 1);
-}
-
-/* Format "LOC: message" into ctx and longjmp to the active entry (or exit 2). */
+/* Format "LOC: message" into ctx. */
 __attribute__((format(printf, 3, 4), cold, noinline, unused))
-static _Noreturn void weir_fail(weir_ctx *c, const char *loc, const char *fmt, ...) {
+static void weir__fail_set(weir_ctx *c, const char *loc, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     weir__verror(c, loc, fmt, ap);
     va_end(ap);
-    weir_raise(c);
 }
 
-/* Format "LOC: message" into ctx without jumping; returns 1. For functions
-   that report errors by their return value (shape functions). */
-__attribute__((format(printf, 3, 4), cold, noinline, unused))
-static int weir_error_set(weir_ctx *c, const char *loc, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    weir__verror(c, loc, fmt, ap);
-    va_end(ap);
-    return 1;
-}
+/* Format "LOC: message" into ctx; evaluates to 1, the status of a failed
+   call (`if (bad) return weir_fail(ctx, loc, ...);`), a constant the C
+   compiler sees: code after a failed check is known not to run. */
+#define weir_fail(...) (weir__fail_set(__VA_ARGS__), 1)
 
 /* The last error message ("" if none). */
 static inline const char *weir_error(const weir_ctx *c) { return c->err; }
 
-/* The jump buffer the entry wrapper setjmp's on. */
-static inline jmp_buf *weir_error_jmp(weir_ctx *c) { return &c->jmp; }
 
 /* ------------------------------------------------------------- counters */
 
@@ -198,14 +177,17 @@ static inline void weir_stats_reset(weir_ctx *c) {
     c->stats.peak_bytes = c->stats.cur_bytes;
 }
 
-/* Bytes of `elems` elements of `elem_size` bytes; fails on negative/overflow. */
-static inline size_t weir_bytes(weir_ctx *c, int64_t elems, size_t elem_size, const char *loc) {
+/* Bytes of `elems` elements of `elem_size` bytes into *out; returns 0, or 1
+   with the error set (a negative length, or too large for memory). */
+static inline int weir_bytes(weir_ctx *c, int64_t elems, size_t elem_size, const char *loc, size_t *out) {
+    *out = 0;
     if (WEIR_UNLIKELY(elems < 0))
-        weir_fail(c, loc, "negative array length %" PRId64, elems);
+        return weir_fail(c, loc, "negative array length %" PRId64, elems);
     if (WEIR_UNLIKELY(elem_size != 0 && (uint64_t)elems > WEIR_MAX_BYTES / elem_size))
-        weir_fail(c, loc, "out of memory: an array of %" PRId64 " elements of %zu bytes is too large",
-                  elems, elem_size);
-    return (size_t)elems * elem_size;
+        return weir_fail(c, loc, "out of memory: an array of %" PRId64 " elements of %zu bytes is too large",
+                         elems, elem_size);
+    *out = (size_t)elems * elem_size;
+    return 0;
 }
 
 /* Elements of an array with dims d[0..r) of elem_size-byte elements, into
@@ -243,31 +225,25 @@ static inline void weir__dims_text(char *buf, size_t cap, const int64_t *d, int 
 }
 
 /* Set the error "LOC: out of memory: an array of d0 x d1 elements of N bytes
-   is too large" in ctx without jumping; returns 1. */
+   is too large" in ctx; returns 1. */
 __attribute__((cold, noinline, unused))
 static int weir_too_large(weir_ctx *c, const char *loc, const int64_t *d, int r, size_t elem_size) {
     char dims[256];
     weir__dims_text(dims, sizeof dims, d, r);
-    return weir_error_set(c, loc, "out of memory: an array of %s elements of %zu bytes is too large", dims,
-                          elem_size);
+    return weir_fail(c, loc, "out of memory: an array of %s elements of %zu bytes is too large", dims,
+                     elem_size);
 }
 
-__attribute__((cold, noinline, unused))
-static _Noreturn void weir__count_fail(weir_ctx *c, const int64_t *d, int r, size_t elem_size,
-                                       const char *loc) {
-    weir_too_large(c, loc, d, r, elem_size);
-    weir_raise(c);
-}
-
-/* weir_count_ok, failing (out of memory at loc) on arrays that are too large. */
+/* weir_count_ok, or -1 with out of memory at loc set in ctx for an array
+   that is too large. */
 static inline int64_t weir_count(weir_ctx *c, const int64_t *d, int r, size_t elem_size, const char *loc) {
     int64_t n;
-    if (WEIR_UNLIKELY(!weir_count_ok(d, r, elem_size, &n))) weir__count_fail(c, d, r, elem_size, loc);
+    if (WEIR_UNLIKELY(!weir_count_ok(d, r, elem_size, &n))) return -(int64_t)weir_too_large(c, loc, d, r, elem_size);
     return n;
 }
 
 /* weir_count_ok, or -1 for an array too large for memory: the error is
-   reported later (weir__count_fail), before the first statement that uses the
+   reported later (weir_too_large), before the first statement that uses the
    array, so that earlier statements report their errors first. */
 static inline int64_t weir_count_lazy(const int64_t *d, int r, size_t elem_size) {
     int64_t n;
@@ -321,8 +297,8 @@ static inline int weir_check_arg(weir_ctx *c, const char *loc, const char *name,
     if (WEIR_LIKELY(ok)) return 0;
     char dims[256];
     weir__dims_text(dims, sizeof dims, d, r);
-    return weir_error_set(c, loc, "invalid argument: array `%s` has dims %s (negative, or too large for memory)",
-                          name, dims);
+    return weir_fail(c, loc, "invalid argument: array `%s` has dims %s (negative, or too large for memory)",
+                     name, dims);
 }
 
 /* The bytes an array of dims d[0..r) of elem_size-byte elements spans (0
@@ -344,21 +320,31 @@ static inline int weir_overlap(const void *p, uint64_t pb, const void *q, uint64
     return ((uint64_t)(b - a) < pb && qb != 0) | ((uint64_t)(a - b) < qb && pb != 0);
 }
 
-/* Inside an entry: fail when destination k of entry `entry` (pb bytes at p)
-   overlaps `what` (qb bytes at q), an argument or another destination: the
-   generated code writes results into storage of their own (its destinations
-   are `restrict`), so a result written over an argument would be undefined. */
-static inline void weir_check_disjoint(weir_ctx *c, const char *loc, const char *entry, int k,
+/* Are pb bytes at p and qb bytes at q apart (no byte shared)? The entry's
+   fast test: exact for two non-empty arrays; an empty one that starts
+   inside the other counts as overlapping, and takes the slow path, whose
+   weir_check_disjoint is exact. Branch-free. */
+static inline int weir_apart(const void *p, uint64_t pb, const void *q, uint64_t qb) {
+    uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
+    return ((uint64_t)(b - a) >= pb) & ((uint64_t)(a - b) >= qb);
+}
+
+/* Inside an entry: fail (1, the error set; else 0) when destination k of
+   entry `entry` (pb bytes at p) overlaps `what` (qb bytes at q), an argument
+   or another destination: the generated code writes results into storage of
+   their own (its destinations are `restrict`), so a result written over an
+   argument would be undefined. */
+static inline int weir_check_disjoint(weir_ctx *c, const char *loc, const char *entry, int k,
                                        const void *p, uint64_t pb, const char *what, const void *q,
                                        uint64_t qb) {
-    if (WEIR_LIKELY(!p || !q || !weir_overlap(p, pb, q, qb))) return;
-    weir_fail(c, loc,
+    if (WEIR_LIKELY(!p || !q || !weir_overlap(p, pb, q, qb))) return 0;
+    return weir_fail(c, loc,
               "invalid argument: destination %d of `%s` overlaps %s (results are written into "
               "storage of their own: pass a separate buffer)",
               k, entry, what);
 }
 
-/* Inside an entry: fail unless destination k of entry `entry`, at p, of dims
+/* Inside an entry: fail (1, the error set; else 0) unless destination k of entry `entry`, at p, of dims
    got[0..r), has exactly the dims want[0..r) of the result (so nothing is
    written past its end) and a size that fits in memory. A result too large
    for memory (or that the caller could not allocate) may be passed as
@@ -367,7 +353,7 @@ static inline void weir_check_disjoint(weir_ctx *c, const char *loc, const char 
    construct that computes the result if nothing fails before
    (weir_dest_missing). `exist`: 1 for an existential outer size (got[0] may
    be less than its bound want[0]), 2 for one with no bound (any got[0]). */
-static inline void weir_check_dest(weir_ctx *c, const char *loc, const char *entry, int k, const void *p,
+static inline int weir_check_dest(weir_ctx *c, const char *loc, const char *entry, int k, const void *p,
                                    const int64_t *got, const int64_t *want, int r, size_t elem_size,
                                    int exist) {
     int same = 1;
@@ -379,7 +365,7 @@ static inline void weir_check_dest(weir_ctx *c, const char *loc, const char *ent
         int inner = 1;
         for (int j = 1; j < r; j++) inner = inner && got[j] == want[j];
         int64_t rows_n;
-        if (inner && weir_count_ok(got, r, elem_size, &rows_n) && (p || rows_n == 0)) return;
+        if (inner && weir_count_ok(got, r, elem_size, &rows_n) && (p || rows_n == 0)) return 0;
     }
     /* An existential outer size: fewer rows than the bound (a caller that
        learnt the rows the result needs: weir_dest_retry). The entry checks
@@ -392,21 +378,21 @@ static inline void weir_check_dest(weir_ctx *c, const char *loc, const char *ent
         int64_t rows_n;
         if (inner && weir_count_ok(got, r, elem_size, &rows_n)) {
             c->dest_missing |= (uint32_t)1 << k;
-            return;
+            return 0;
         }
     }
     int64_t n;
     int fits = weir_count_ok(got, r, elem_size, &n);
-    if (WEIR_LIKELY(same && fits && (p || n == 0))) return;
+    if (WEIR_LIKELY(same && fits && (p || n == 0))) return 0;
     if (same && !p && k < 32) {
         c->dest_missing |= (uint32_t)1 << k;
-        return;
+        return 0;
     }
     char g[256], w[256];
     weir__dims_text(g, sizeof g, got, r);
     weir__dims_text(w, sizeof w, want, r);
-    if (same) weir_fail(c, loc, "out of memory: result %d of `%s` of %s elements is too large", k, entry, g);
-    weir_fail(c, loc, "size mismatch: destination %d of `%s` has dims %s where the result needs %s", k, entry, g, w);
+    if (same) return weir_fail(c, loc, "out of memory: result %d of `%s` of %s elements is too large", k, entry, g);
+    return weir_fail(c, loc, "size mismatch: destination %d of `%s` has dims %s where the result needs %s", k, entry, g, w);
 }
 
 /* Forget the missing results (after the call that had them; a failed call
@@ -416,15 +402,15 @@ static inline void weir_dest_reset(weir_ctx *c) { c->dest_missing = 0; }
 /* Inside an entry, before writing `rows` rows of result k, whose outer size is
    existential: the caller passed no storage (its upper bound was too large
    to allocate) or fewer rows. Records the rows the result needs
-   (weir_retry_rows) and fails with out of memory at loc: a caller that
-   allocates that many rows and calls again gets the result. */
+   (weir_retry_rows) and fails (returns 1) with out of memory at loc: a caller
+   that allocates that many rows and calls again gets the result. */
 __attribute__((cold, noinline, unused))
-static _Noreturn void weir_dest_retry(weir_ctx *c, int k, int64_t rows, const char *loc) {
+static int weir_dest_retry(weir_ctx *c, int k, int64_t rows, const char *loc) {
     if (k < 32) {
         c->retry |= (uint32_t)1 << k;
         c->retry_rows[k] = rows;
     }
-    weir_fail(c, loc, "out of memory: result %d is too large to allocate", k);
+    return weir_fail(c, loc, "out of memory: result %d is too large to allocate", k);
 }
 
 /* After an entry failed: the rows result k needs (weir_dest_retry), or -1. */
@@ -470,6 +456,9 @@ static inline size_t weir_copy_bytes(int64_t n, size_t elem_size) {
 #pragma GCC diagnostic ignored "-Warray-bounds"
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #pragma GCC diagnostic ignored "-Wrestrict"
+#if __GNUC__ >= 11
+#pragma GCC diagnostic ignored "-Wstringop-overread"
+#endif
 #endif
 static inline void weir_copy(void *dst, const void *src, int64_t n, size_t elem_size) {
     size_t b = weir_copy_bytes(n, elem_size);
@@ -518,21 +507,21 @@ static inline void *weir__bump(weir_ctx *c, size_t n) {
 }
 
 /* Slow path of weir_region_alloc: zero or oversized requests, and moving on
-   to a later kept chunk that fits or to a new one. With `soft`, NULL where
-   it would fail. */
+   to a later kept chunk that fits or to a new one. NULL where it fails, with
+   the error set unless `soft`. */
 __attribute__((noinline, unused))
 static void *weir__region_slow(weir_ctx *c, size_t bytes, const char *loc, int soft) {
     if (bytes > WEIR_MAX_BYTES) {
-        if (soft) return NULL;
-        weir_fail(c, loc, "out of memory: region allocation of %zu bytes", bytes);
+        if (!soft) weir__fail_set(c, loc, "out of memory: region allocation of %zu bytes", bytes);
+        return NULL;
     }
     size_t n = bytes ? (bytes + WEIR_ALIGN - 1) & ~(size_t)(WEIR_ALIGN - 1) : WEIR_ALIGN;
     if (n <= c->cap - c->off) return weir__bump(c, n);
     for (size_t i = c->cur + 1; i < c->nchunks; i++)
         if (c->chunks[i].cap >= n) { weir__set_chunk(c, i, 0); return weir__bump(c, n); }
     if (c->nchunks == WEIR_MAX_CHUNKS) {
-        if (soft) return NULL;
-        weir_fail(c, loc, "out of memory: too many region chunks");
+        if (!soft) weir__fail_set(c, loc, "out of memory: too many region chunks");
+        return NULL;
     }
     size_t want = c->nchunks ? c->chunks[c->nchunks - 1].cap : WEIR_FIRST_CHUNK / 2;
     want = want <= WEIR_MAX_BYTES / 2 ? 2 * want : WEIR_MAX_BYTES;
@@ -542,16 +531,19 @@ static void *weir__region_slow(weir_ctx *c, size_t bytes, const char *loc, int s
     int mapped;
     unsigned char *p = weir__chunk_get(c, want, &mapped);
     if (!p && want > n) p = weir__chunk_get(c, want = n, &mapped); /* no room to double */
-    if (!p && soft) return NULL;
-    if (!p) weir_fail(c, loc, "out of memory: could not get a region chunk of %zu bytes", want);
+    if (!p) {
+        if (!soft) weir__fail_set(c, loc, "out of memory: could not get a region chunk of %zu bytes", want);
+        return NULL;
+    }
     c->chunks[c->nchunks++] = (weir_chunk){p, want, mapped};
     c->stats.reserved_bytes += want;
     weir__set_chunk(c, c->nchunks - 1, 0);
     return weir__bump(c, n);
 }
 
-/* Bump-allocate `bytes` (64-byte aligned, never NULL; fails on OOM, naming
-   the source location `loc` of the allocation). */
+/* Bump-allocate `bytes` (64-byte aligned; zero bytes gives a valid pointer);
+   NULL on out of memory, with the error set, naming the source location
+   `loc` of the allocation. */
 static inline void *weir_region_alloc_at(weir_ctx *c, size_t bytes, const char *loc) {
     /* cap - off is a multiple of 64, so 1 <= bytes <= cap - off means the
        rounded size fits too; zero and too-big requests take the slow path. */
@@ -563,6 +555,14 @@ static inline void *weir_region_alloc_at(weir_ctx *c, size_t bytes, const char *
 /* weir_region_alloc_at with no location. */
 static inline void *weir_region_alloc(weir_ctx *c, size_t bytes) {
     return weir_region_alloc_at(c, bytes, NULL);
+}
+
+/* `elems` elements of `elem_size` bytes in the region (weir_bytes, then
+   weir_region_alloc_at); NULL with the error set where that fails. */
+static inline void *weir_region_alloc_n(weir_ctx *c, int64_t elems, size_t elem_size, const char *loc) {
+    size_t b;
+    if (WEIR_UNLIKELY(weir_bytes(c, elems, elem_size, loc, &b))) return NULL;
+    return weir_region_alloc_at(c, b, loc);
 }
 
 /* The first growth of a counted loop's state storage (Stmt::Grow with a
@@ -621,22 +621,34 @@ static inline void weir_region_reset(weir_ctx *c, weir_mark m) {
 
 /* ----------------------------------------------------- system allocation */
 
-/* Allocate `bytes` (64-byte aligned, never NULL; fails on OOM, naming the
-   source location `loc` of the allocation). */
+/* Allocate `bytes` (64-byte aligned; zero bytes gives a valid pointer);
+   NULL on out of memory, with the error set, naming the source location
+   `loc` of the allocation. */
 static inline void *weir_sys_alloc_at(weir_ctx *c, size_t bytes, const char *loc) {
-    if (WEIR_UNLIKELY(bytes > WEIR_MAX_BYTES))
-        weir_fail(c, loc, "out of memory: allocation of %zu bytes", bytes);
+    if (WEIR_UNLIKELY(bytes > WEIR_MAX_BYTES)) {
+        weir__fail_set(c, loc, "out of memory: allocation of %zu bytes", bytes);
+        return NULL;
+    }
     size_t n = bytes ? (bytes + WEIR_ALIGN - 1) & ~(size_t)(WEIR_ALIGN - 1) : WEIR_ALIGN;
 #if WEIR_MEM == 3
     unsigned char *raw = (unsigned char *)GC_MALLOC_ATOMIC(n + WEIR_ALIGN - 1);
-    if (WEIR_UNLIKELY(!raw)) weir_fail(c, loc, "out of memory: allocation of %zu bytes", bytes);
+    if (WEIR_UNLIKELY(!raw)) {
+        weir__fail_set(c, loc, "out of memory: allocation of %zu bytes", bytes);
+        return NULL;
+    }
     void *p = raw + ((WEIR_ALIGN - (uintptr_t)raw % WEIR_ALIGN) % WEIR_ALIGN);
 #elif WEIR_MEM == 2
     void *p = aligned_alloc(WEIR_ALIGN, n);
-    if (WEIR_UNLIKELY(!p)) weir_fail(c, loc, "out of memory: allocation of %zu bytes", bytes);
+    if (WEIR_UNLIKELY(!p)) {
+        weir__fail_set(c, loc, "out of memory: allocation of %zu bytes", bytes);
+        return NULL;
+    }
 #else
     weir_blk *b = (weir_blk *)aligned_alloc(WEIR_ALIGN, n + sizeof(weir_blk));
-    if (WEIR_UNLIKELY(!b)) weir_fail(c, loc, "out of memory: allocation of %zu bytes", bytes);
+    if (WEIR_UNLIKELY(!b)) {
+        weir__fail_set(c, loc, "out of memory: allocation of %zu bytes", bytes);
+        return NULL;
+    }
     b->bytes = n;
     b->seq = c->blk_seq++;
     b->prev = &c->blocks;
@@ -652,6 +664,14 @@ static inline void *weir_sys_alloc_at(weir_ctx *c, size_t bytes, const char *loc
 
 /* weir_sys_alloc_at with no location. */
 static inline void *weir_sys_alloc(weir_ctx *c, size_t bytes) { return weir_sys_alloc_at(c, bytes, NULL); }
+
+/* `elems` elements of `elem_size` bytes from the system (weir_bytes, then
+   weir_sys_alloc_at); NULL with the error set where that fails. */
+static inline void *weir_sys_alloc_n(weir_ctx *c, int64_t elems, size_t elem_size, const char *loc) {
+    size_t b;
+    if (WEIR_UNLIKELY(weir_bytes(c, elems, elem_size, loc, &b))) return NULL;
+    return weir_sys_alloc_at(c, b, loc);
+}
 
 /* Free a weir_sys_alloc block (`bytes` as allocated; no-op in leak/gc modes). */
 static inline void weir_sys_free(weir_ctx *c, void *p, size_t bytes) {
@@ -708,13 +728,11 @@ static inline void weir_enter(weir_ctx *c) {
     c->grow_missing = 0;
     c->entry_mark = weir_region_mark(c);
     c->entry_seq = c->blk_seq;
-    c->in_entry = 1;
 }
 
-/* After a longjmp: reset the region to the entry mark and free the sys blocks
+/* After a failed call: reset the region to the entry mark and free the sys blocks
    the failed call allocated (modes 0 and 1); returns 1. */
 static inline int weir_on_error(weir_ctx *c) {
-    c->in_entry = 0;
     c->dest_missing = 0;
     c->grow_missing = 0;
     weir_region_reset(c, c->entry_mark);
@@ -727,33 +745,49 @@ static inline int weir_on_error(weir_ctx *c) {
 
 /* Normal end of an entry call; returns 0. */
 static inline int weir_leave(weir_ctx *c) {
-    c->in_entry = 0;
+    (void)c;
     return 0;
 }
 
-/* Whole entry wrapper: WEIR_ENTRY(ctx, weir_body_foo(ctx, a, n)); */
+/* An entry whose code uses no memory of the context (no allocation, no
+   growth, no retry; the compiler knows): no region mark to take, and after
+   a failure only the missing destinations to forget. */
+static inline void weir_enter_light(weir_ctx *c) { c->err[0] = '\0'; }
+static inline int weir_on_error_light(weir_ctx *c) {
+    c->dest_missing = 0;
+    return 1;
+}
+#define WEIR_ENTRY_LIGHT(ctx, body_call)                                \
+    do {                                                                \
+        weir_enter_light(ctx);                                          \
+        if (WEIR_UNLIKELY(body_call)) return weir_on_error_light(ctx);  \
+        return 0;                                                       \
+    } while (0)
+
+/* Whole entry wrapper, where the body returns 0 or 1 (the error set):
+   WEIR_ENTRY(ctx, weir_body_foo(ctx, a, n)); */
 #define WEIR_ENTRY(ctx, body_call)                                  \
     do {                                                            \
         weir_enter(ctx);                                            \
-        if (setjmp(*weir_error_jmp(ctx))) return weir_on_error(ctx); \
-        body_call;                                                  \
+        if (WEIR_UNLIKELY(body_call)) return weir_on_error(ctx);    \
         return weir_leave(ctx);                                     \
     } while (0)
 
 /* ------------------------------------------------------------ checks */
 
-/* i, or fail unless 0 <= i < len. */
-static inline int64_t weir_check_index(weir_ctx *c, int64_t i, int64_t len, const char *loc) {
+/* 0 if 0 <= i < len, else 1 with the error set. */
+static inline int weir_check_index(weir_ctx *c, int64_t i, int64_t len, const char *loc) {
     if (WEIR_UNLIKELY((uint64_t)i >= (uint64_t)len))
-        weir_fail(c, loc, "index out of bounds: index %" PRId64 " in an array of length %" PRId64, i, len);
-    return i;
+        return weir_fail(c, loc, "index out of bounds: index %" PRId64 " in an array of length %" PRId64, i, len);
+    return 0;
 }
 
-/* Fail unless 0 <= s <= e <= len. */
-static inline void weir_check_slice(weir_ctx *c, int64_t s, int64_t e, int64_t len, const char *loc) {
+/* 0 if 0 <= s <= e <= len, else 1 with the error set. */
+static inline int weir_check_slice(weir_ctx *c, int64_t s, int64_t e, int64_t len, const char *loc) {
     if (WEIR_UNLIKELY(s < 0 || s > e || e > len))
-        weir_fail(c, loc, "slice [%" PRId64 ":%" PRId64 "] out of bounds for an array of length %" PRId64,
-                  s, e, len);
+        return weir_fail(c, loc, "slice [%" PRId64 ":%" PRId64 "] out of bounds for an array of length %" PRId64,
+                         s, e, len);
+    return 0;
 }
 
 /* ------------------------------------------------- integer arithmetic */
@@ -772,35 +806,23 @@ static inline int32_t weir_abs_i32(int32_t a) { return a < 0 ? weir_neg_i32(a) :
 /* i64 -> i32 truncation (Rust `as`). */
 static inline int32_t weir_i64_to_i32(int64_t a) { return (int32_t)(uint32_t)(uint64_t)a; }
 
-/* a / b, wrapping (i64 MIN / -1 == MIN); fails on b == 0. */
-static inline int64_t weir_div_i64(weir_ctx *c, int64_t a, int64_t b, const char *loc) {
-    if (WEIR_UNLIKELY(b == 0)) weir_fail(c, loc, "integer division by zero");
-    return WEIR_UNLIKELY(b == -1) ? weir_neg_i64(a) : a / b;
-}
-/* a % b (MIN % -1 == 0); fails on b == 0. */
-static inline int64_t weir_rem_i64(weir_ctx *c, int64_t a, int64_t b, const char *loc) {
-    if (WEIR_UNLIKELY(b == 0)) weir_fail(c, loc, "integer division by zero (remainder `%%` by 0)");
-    return WEIR_UNLIKELY(b == -1) ? 0 : a % b;
-}
-/* a / b, wrapping (i32 MIN / -1 == MIN); fails on b == 0. */
-static inline int32_t weir_div_i32(weir_ctx *c, int32_t a, int32_t b, const char *loc) {
-    if (WEIR_UNLIKELY(b == 0)) weir_fail(c, loc, "integer division by zero");
-    return WEIR_UNLIKELY(b == -1) ? weir_neg_i32(a) : a / b;
-}
-/* a % b (MIN % -1 == 0); fails on b == 0. */
-static inline int32_t weir_rem_i32(weir_ctx *c, int32_t a, int32_t b, const char *loc) {
-    if (WEIR_UNLIKELY(b == 0)) weir_fail(c, loc, "integer division by zero (remainder `%%` by 0)");
-    return WEIR_UNLIKELY(b == -1) ? 0 : a % b;
-}
-
-/* a / b for shape arithmetic, which never fails: 0 when b == 0 (the program's
-   own division reports it where it is evaluated), wrapping MIN / -1. */
+/* a / b with wrapping MIN / -1, and 0 when b == 0: the program's own
+   divisions are preceded by their check of b (the generated code's
+   `integer division by zero`); shape arithmetic never fails. */
 static inline int64_t weir_div0_i64(int64_t a, int64_t b) {
     return b == 0 ? 0 : b == -1 ? weir_neg_i64(a) : a / b;
 }
 
-/* a % b for shape arithmetic, which never fails: 0 when b == 0 or -1. */
+/* a % b (MIN % -1 == 0), 0 when b == 0 (as weir_div0_i64). */
 static inline int64_t weir_rem0_i64(int64_t a, int64_t b) {
+    return b == 0 || b == -1 ? 0 : a % b;
+}
+
+/* The same in i32. */
+static inline int32_t weir_div0_i32(int32_t a, int32_t b) {
+    return b == 0 ? 0 : b == -1 ? weir_neg_i32(a) : a / b;
+}
+static inline int32_t weir_rem0_i32(int32_t a, int32_t b) {
     return b == 0 || b == -1 ? 0 : a % b;
 }
 
@@ -825,18 +847,19 @@ static inline int weir_prod_eq(const int64_t *d, int r, int64_t want) {
 /* A view's dim: a negative one (of a view holding no element) as 0. */
 static inline int64_t weir_dim0(int64_t d) { return d < 0 ? 0 : d; }
 
-/* b ** e, wrapping square-and-multiply; fails on e < 0. */
-static inline int64_t weir_pow_i64(weir_ctx *c, int64_t b, int64_t e, const char *loc) {
-    if (WEIR_UNLIKELY(e < 0)) weir_fail(c, loc, "negative exponent %" PRId64 " in an integer power", e);
+/* b ** e, wrapping square-and-multiply; 0 when e < 0 (the generated code
+   checks e first: `negative exponent`). */
+static inline int64_t weir_pow0_i64(int64_t b, int64_t e) {
+    if (WEIR_UNLIKELY(e < 0)) return 0;
     uint64_t r = 1, x = (uint64_t)b, k = (uint64_t)e;
     for (; k; k >>= 1, x *= x)
         if (k & 1) r *= x;
     return (int64_t)r;
 }
 
-/* b ** e in i32, wrapping; fails on e < 0. */
-static inline int32_t weir_pow_i32(weir_ctx *c, int32_t b, int32_t e, const char *loc) {
-    return weir_i64_to_i32(weir_pow_i64(c, b, e, loc)); /* equal mod 2^32 */
+/* b ** e in i32, wrapping; 0 when e < 0. */
+static inline int32_t weir_pow0_i32(int32_t b, int32_t e) {
+    return weir_i64_to_i32(weir_pow0_i64(b, e)); /* equal mod 2^32 */
 }
 
 /* ------------------------------------------------- float conversions */

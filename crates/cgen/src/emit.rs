@@ -195,6 +195,10 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                 format!("({}) ? {count} : INT64_C(0)", ws.join(" && "))
             };
             let _ = writeln!(s, "{pad}int64_t {var} WEIR_UNUSED = {count};");
+            if !*lazy && !dims.is_empty() {
+                // (weir_count: -1 with the error set)
+                let _ = writeln!(s, "{pad}if (WEIR_UNLIKELY({var} < 0)) return 1;");
+            }
         }
         Stmt::NeedCount {
             var,
@@ -205,7 +209,7 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             let ds: Vec<String> = dims.iter().map(exp).collect();
             let _ = writeln!(
                 s,
-                "{pad}if (WEIR_UNLIKELY({var} < 0)) weir__count_fail(ctx, (const int64_t[]){{{}}}, {}, sizeof({}), WEIR_LOC({loc}));",
+                "{pad}if (WEIR_UNLIKELY({var} < 0)) return weir_too_large(ctx, WEIR_LOC({loc}), (const int64_t[]){{{}}}, {}, sizeof({}));",
                 ds.join(", "),
                 dims.len(),
                 ctype(*elem)
@@ -218,14 +222,26 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             kind,
             loc,
         } => {
-            let f = match kind {
-                AllocKind::Region => "weir_region_alloc_at",
-                AllocKind::Sys => "weir_sys_alloc_at",
-            };
             let t = ctype(*elem);
+            let f = match kind {
+                AllocKind::Region => "weir_region_alloc_n",
+                AllocKind::Sys => "weir_sys_alloc_n",
+                AllocKind::Stack => {
+                    // (a C local array: at least one element)
+                    let n = match elems {
+                        Exp::Const(Const::I64(n)) => (*n).max(1),
+                        _ => 1,
+                    };
+                    let _ = writeln!(
+                        s,
+                        "{pad}{t} {ptr}_st[{n}];\n{pad}{t} *{ptr} WEIR_UNUSED = {ptr}_st;"
+                    );
+                    return;
+                }
+            };
             let _ = writeln!(
                 s,
-                "{pad}{t} *{ptr} WEIR_UNUSED = ({t} *){f}(ctx, weir_bytes(ctx, {}, sizeof({t}), WEIR_LOC({loc})), WEIR_LOC({loc}));",
+                "{pad}{t} *{ptr} WEIR_UNUSED = ({t} *){f}(ctx, {}, sizeof({t}), WEIR_LOC({loc}));\n{pad}if (WEIR_UNLIKELY(!{ptr})) return 1;",
                 exp(elems)
             );
         }
@@ -253,7 +269,7 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
         Stmt::CheckIndex { idx, len, loc } => {
             let _ = writeln!(
                 s,
-                "{pad}weir_check_index(ctx, {}, {}, WEIR_LOC({loc}));",
+                "{pad}if (WEIR_UNLIKELY(weir_check_index(ctx, {}, {}, WEIR_LOC({loc})))) return 1;",
                 exp(idx),
                 exp(len)
             );
@@ -261,7 +277,7 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
         Stmt::CheckSlice { lo, hi, len, loc } => {
             let _ = writeln!(
                 s,
-                "{pad}weir_check_slice(ctx, {}, {}, {}, WEIR_LOC({loc}));",
+                "{pad}if (WEIR_UNLIKELY(weir_check_slice(ctx, {}, {}, {}, WEIR_LOC({loc})))) return 1;",
                 exp(lo),
                 exp(hi),
                 exp(len)
@@ -285,7 +301,7 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
                 .replace("%lld", "%\" PRId64 \"");
             let _ = writeln!(
                 s,
-                "{pad}if (WEIR_UNLIKELY({g} != {w})) weir_fail(ctx, WEIR_LOC({loc}), \"{m}\", (int64_t)({a}), (int64_t)({b}));"
+                "{pad}if (WEIR_UNLIKELY({g} != {w})) return weir_fail(ctx, WEIR_LOC({loc}), \"{m}\", (int64_t)({a}), (int64_t)({b}));"
             );
         }
         Stmt::FailIf {
@@ -301,13 +317,19 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             }
             let _ = writeln!(
                 s,
-                "{pad}if (WEIR_UNLIKELY({})) weir_fail(ctx, WEIR_LOC({loc}), {m}{a});",
+                "{pad}if (WEIR_UNLIKELY({})) return weir_fail(ctx, WEIR_LOC({loc}), {m}{a});",
                 exp(cond)
             );
         }
         Stmt::Call(f, xs) => {
+            // (generated functions and the runtime's failing helpers return
+            // 0, or 1 with the error set: passed on at once)
             let args: Vec<String> = xs.iter().map(exp).collect();
-            let _ = writeln!(s, "{pad}{f}({});", args.join(", "));
+            let _ = writeln!(
+                s,
+                "{pad}if (WEIR_UNLIKELY({f}({}))) return 1;",
+                args.join(", ")
+            );
         }
         Stmt::Comment(c) => {
             let _ = writeln!(s, "{pad}/* {c} */");
@@ -376,15 +398,16 @@ pub fn func(s: &mut String, f: &Func, public: bool) {
             ),
         })
         .collect();
+    // 0, or 1 with the error set in the context (status codes, no jumps)
     let _ = writeln!(
         s,
-        "{}void {}({}) {{",
+        "{}int {}({}) {{",
         if public { "" } else { "static " },
         f.name,
         params.join(", ")
     );
     stmts(s, &f.body, 1);
-    s.push_str("}\n\n");
+    s.push_str("    return 0;\n}\n\n");
 }
 
 /// The C expression of a shape template (parameters' dims and scalars), with
@@ -583,6 +606,57 @@ fn extent(name: &str, r: usize, t: PrimType) -> String {
     )
 }
 
+/// The bytes the array `name` of rank `r` spans, as the product of its dims
+/// and element size: exact where every dim is below 2^(56/r) (the entry's
+/// fast path checks that first), 0 for an empty array.
+fn product_extent(name: &str, r: usize, t: PrimType) -> String {
+    let mut f: Vec<String> = (0..r).map(|k| format!("(uint64_t){name}_d{k}")).collect();
+    f.push(format!("sizeof({})", ctype(t)));
+    format!("({})", f.join(" * "))
+}
+
+/// The size checks an entry's DPS function makes first on its arguments'
+/// dims (`let s = dim a 0; check s == 3`), as C conditions on the entry's
+/// parameters (`a_d0 == INT64_C(3)`): the fast path tests them up front (a
+/// failing one takes the slow path, where the body reports it in its
+/// order), so the C compiler knows those dims are constants in the body and
+/// in the other tests. Only the leading run of such lets and checks.
+fn leading_dim_checks(f: &Fun) -> Vec<String> {
+    use weir_dps::ir::{Atom, SExp, Stmt as D};
+    let mut dims: Vec<(String, String)> = Vec::new();
+    let mut out = Vec::new();
+    let c_atom = |a: &Atom, dims: &[(String, String)]| -> Option<String> {
+        match a {
+            Atom::Var(v) => dims.iter().find(|(n, _)| n == v).map(|(_, c)| c.clone()),
+            Atom::Const(weir_ir::Const::I64(c)) if *c >= 0 => Some(format!("INT64_C({c})")),
+            _ => None,
+        }
+    };
+    for st in &f.body.stmts {
+        match st {
+            D::Let {
+                var,
+                exp: SExp::Dim(a, k),
+                ..
+            } if f
+                .params
+                .iter()
+                .any(|p| &p.name == a && matches!(p.ty, DType::Array(..))) =>
+            {
+                dims.push((var.clone(), format!("{}_d{k}", c_name(a))));
+            }
+            D::Check { check, .. } => {
+                match (c_atom(&check.got, &dims), c_atom(&check.want, &dims)) {
+                    (Some(g), Some(w)) => out.push(format!("{g} == {w}")),
+                    _ => break,
+                }
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
 /// The pairs an entry checks for overlap: each destination against every
 /// array argument and every later destination (what it is, in words; the
 /// other pointer; its extent).
@@ -620,7 +694,7 @@ fn dims_literal(name: &str, r: usize) -> String {
 
 /// The argument check, shape computation, public shape function and entry
 /// point of one entry.
-fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
+fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool) {
     let n = c_name(&e.name);
     let ps = entry_params(f);
     let args = entry_args(f);
@@ -697,11 +771,11 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
                 let _ = writeln!(s, "    dz = 0;\n    d = {};", dim_c(dim));
                 let _ = writeln!(
                     s,
-                    "    if (report && live && !rc && dz) rc = weir_error_set(ctx, WEIR_LOC({loc}), \"integer division by zero\");"
+                    "    if (report && live && !rc && dz) rc = weir_fail(ctx, WEIR_LOC({loc}), \"integer division by zero\");"
                 );
                 let _ = writeln!(
                     s,
-                    "    if (report && live && !rc && d < 0) rc = weir_error_set(ctx, WEIR_LOC({loc}), \"negative size %\" PRId64 \" (dimension {j} of result {k} of `{}`)\", d);",
+                    "    if (report && live && !rc && d < 0) rc = weir_fail(ctx, WEIR_LOC({loc}), \"negative size %\" PRId64 \" (dimension {j} of result {k} of `{}`)\", d);",
                     e.name
                 );
                 let _ = writeln!(s, "    out{k}_dims[{j}] = d < 0 ? 0 : d;");
@@ -795,9 +869,8 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
             e.name
         );
     }
-    // A trampoline that is never inlined keeps the body's locals out of the
-    // function that calls setjmp (no clobbering by longjmp). It checks the
-    // arguments and every destination dim before the body runs.
+    // The body checks the arguments and every destination dim before the
+    // DPS function runs: a fast test inline, the full checks out of line.
     let mut calc_args = vec!["ctx".to_string(), "0".to_string()];
     calc_args.extend(args.iter().cloned());
     for k in 0..f.dests.len() {
@@ -826,12 +899,12 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
     // checks, then the body.
     let _ = writeln!(
         s,
-        "static __attribute__((noinline, cold, unused)) void weir_slow_{n}({}) {{",
+        "static __attribute__((noinline, cold, unused)) int weir_slow_{n}({}) {{",
         unused(&all).join(", ")
     );
     let _ = writeln!(
         s,
-        "    if (weir_args_{n}({})) weir_raise(ctx);",
+        "    if (weir_args_{n}({})) return 1;",
         chk_args.join(", ")
     );
     wants(s);
@@ -840,7 +913,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
         let unbounded = f.dests.get(k).is_some_and(|d| d.unbounded);
         let _ = writeln!(
             s,
-            "    weir_check_dest(ctx, WEIR_LOC({}), {}, {k}, out{k}, {}, want{k}, {r}, sizeof({}), {});",
+            "    if (weir_check_dest(ctx, WEIR_LOC({}), {}, {k}, out{k}, {}, want{k}, {r}, sizeof({}), {})) return 1;",
             e.loc,
             c_string(&e.name),
             dims_literal(&format!("out{k}"), *r),
@@ -853,7 +926,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
     for (k, what, q, qb) in overlaps(e, f) {
         let _ = writeln!(
             s,
-            "    weir_check_disjoint(ctx, WEIR_LOC({}), {}, {k}, out{k}, {}, {}, {q}, {qb});",
+            "    if (weir_check_disjoint(ctx, WEIR_LOC({}), {}, {k}, out{k}, {}, {}, {q}, {qb})) return 1;",
             e.loc,
             c_string(&e.name),
             extent(&format!("out{k}"), e.dests[k].1, e.dests[k].0),
@@ -869,7 +942,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
     }
     let _ = writeln!(
         s,
-        "    {}({});\n    weir_dest_reset(ctx);\n}}\n",
+        "    int rc = {}({});\n    weir_dest_reset(ctx);\n    return rc;\n}}\n",
         e.body_fn,
         call.join(", ")
     );
@@ -878,10 +951,10 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
     // matter on small kernels); anything else takes the slow path.
     let _ = writeln!(
         s,
-        "static __attribute__((noinline)) void weir_body_{n}({}) {{",
+        "static inline int weir_body_{n}({}) {{",
         unused(&all).join(", ")
     );
-    let mut fast = Vec::new();
+    let mut fast = leading_dim_checks(f);
     for p in &f.params {
         if let DType::Array(_, r) = p.ty {
             fast.push(small_dims(&c_name(&p.name), r));
@@ -895,21 +968,35 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
         fast.extend((from..*r).map(|j| format!("out{k}_d{j} == want{k}[{j}]")));
         fast.push(small_dims(&format!("out{k}"), *r));
     }
-    for (k, _, q, qb) in overlaps(e, f) {
+    // (the extents as plain products: each dim is below 2^(56/r) here)
+    for (k, _, q, _) in overlaps(e, f) {
+        let (qt, qr) = if let Some(j) = q.strip_prefix("out").and_then(|j| j.parse::<usize>().ok())
+        {
+            e.dests.get(j).copied().unwrap_or((PrimType::F64, 0))
+        } else {
+            f.params
+                .iter()
+                .find_map(|p| match p.ty {
+                    DType::Array(t, r) if c_name(&p.name) == q => Some((t, r)),
+                    _ => None,
+                })
+                .unwrap_or((PrimType::F64, 0))
+        };
         fast.push(format!(
-            "!weir_overlap(out{k}, {}, {q}, {qb})",
-            extent(&format!("out{k}"), e.dests[k].1, e.dests[k].0)
+            "weir_apart(out{k}, {}, {q}, {})",
+            product_extent(&format!("out{k}"), e.dests[k].1, e.dests[k].0),
+            product_extent(&q, qr, qt)
         ));
     }
     if !fast.is_empty() {
         let _ = writeln!(
             s,
-            "    if (WEIR_UNLIKELY(!({}))) {{\n        weir_slow_{n}({});\n        return;\n    }}",
+            "    if (WEIR_UNLIKELY(!({})))\n        return weir_slow_{n}({});",
             fast.join(" && "),
             names.join(", ")
         );
     }
-    let _ = writeln!(s, "    {}({});\n}}\n", e.body_fn, call.join(", "));
+    let _ = writeln!(s, "    return {}({});\n}}\n", e.body_fn, call.join(", "));
     let names: Vec<String> = all
         .iter()
         .map(|p| p.rsplit([' ', '*']).next().unwrap_or("").to_string())
@@ -917,7 +1004,12 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun) {
     let _ = writeln!(s, "int weir_{n}({}) {{", all.join(", "));
     let _ = writeln!(
         s,
-        "    WEIR_ENTRY(ctx, weir_body_{n}({}));",
+        "    {}(ctx, weir_body_{n}({}));",
+        if light {
+            "WEIR_ENTRY_LIGHT"
+        } else {
+            "WEIR_ENTRY"
+        },
         names.join(", ")
     );
     s.push_str("}\n\n");
@@ -962,7 +1054,7 @@ pub fn unit(u: &Unit, funs: &[Fun], source: &str, with_main: bool) -> String {
     }
     for e in &u.entries {
         if let Some(f) = funs.iter().find(|f| f.name == e.name) {
-            entry_fns(&mut s, e, f);
+            entry_fns(&mut s, e, f, !crate::stack::uses_memory(u, &e.body_fn));
         }
     }
     if with_main {

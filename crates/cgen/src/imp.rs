@@ -102,6 +102,9 @@ pub enum AllocKind {
     Region,
     /// A system allocation (freed by [`Stmt::Free`] unless leaking).
     Sys,
+    /// A C local array of the constant element count (never fails;
+    /// [`crate::stack`]).
+    Stack,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -286,6 +289,10 @@ pub fn can_fail(stmts: &[Stmt]) -> bool {
         Stmt::Block(b) => can_fail(b),
         Stmt::Comment(_) | Stmt::RegionPush(_) | Stmt::RegionPop(_) | Stmt::Break => false,
         Stmt::Copy { elems, .. } | Stmt::Free { elems, .. } => exp(elems),
+        Stmt::Alloc {
+            kind: AllocKind::Stack,
+            ..
+        } => false,
         _ => true,
     })
 }

@@ -6,6 +6,7 @@ pub mod alias;
 pub mod emit;
 pub mod imp;
 pub mod lower;
+pub mod stack;
 
 /// How memory is managed (the ablation variants of dps-ftilde §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,7 +57,8 @@ pub fn lower(
     locate: &dyn Fn(weir_ir::Span) -> String,
     verify: bool,
 ) -> Result<imp::Unit, String> {
-    let u = lower::lower_program(p, opts, locate);
+    let mut u = lower::lower_program(p, opts, locate);
+    stack::run(&mut u);
     if verify {
         imp::verify(&u).map_err(|e| {
             format!(

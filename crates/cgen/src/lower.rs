@@ -2351,16 +2351,55 @@ impl Lower<'_> {
                         Exp::Call(format!("weir_{n}_{sfx}"), vec![x, y])
                     }
                     BinOp::Div | BinOp::Rem | BinOp::Pow if int => {
-                        let n = match op {
-                            BinOp::Div => "div",
-                            BinOp::Rem => "rem",
-                            _ => "pow",
+                        // The check first, as a statement (it returns the
+                        // error); then the operation, which cannot fail.
+                        let (n, bad, message, args) = match op {
+                            BinOp::Div => (
+                                "div0",
+                                Exp::op("==", y.clone(), Exp::i64(0)),
+                                "integer division by zero",
+                                vec![],
+                            ),
+                            BinOp::Rem => (
+                                "rem0",
+                                Exp::op("==", y.clone(), Exp::i64(0)),
+                                "integer division by zero (remainder `%` by 0)",
+                                vec![],
+                            ),
+                            _ => (
+                                "pow0",
+                                Exp::op("<", y.clone(), Exp::i64(0)),
+                                "negative exponent %lld in an integer power",
+                                vec![y.clone()],
+                            ),
                         };
-                        let loc = self.loc(span);
-                        Exp::Call(
-                            format!("weir_{n}_{sfx}"),
-                            vec![Exp::var("ctx"), x, y, Exp::Loc(loc)],
-                        )
+                        let known_ok = match b {
+                            Atom::Const(Const::I64(c)) => {
+                                if *op == BinOp::Pow {
+                                    *c >= 0
+                                } else {
+                                    *c != 0
+                                }
+                            }
+                            Atom::Const(Const::I32(c)) => {
+                                if *op == BinOp::Pow {
+                                    *c >= 0
+                                } else {
+                                    *c != 0
+                                }
+                            }
+                            _ => false,
+                        };
+                        if !known_ok {
+                            let loc = self.loc(span);
+                            out.push(I::FailIf {
+                                cond: bad,
+                                message: message.into(),
+                                args,
+                                loc,
+                            });
+                        }
+                        Exp::Call(format!("weir_{n}_{sfx}"), vec![x, y])
                     }
                     BinOp::Rem => {
                         Exp::Call(if p == F32 { "fmodf" } else { "fmod" }.into(), vec![x, y])

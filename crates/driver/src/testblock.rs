@@ -89,11 +89,15 @@ pub const STRUCTURE: &[(&str, &str)] = &[
         "wrap_add",
         "`i64` additions left wrapping in the C (`weir_add_i64`; a sum proved to lie below a loop bound is C's `+`, which the C compiler can vectorise through)",
     ),
+    (
+        "stack_array",
+        "arrays of a small constant size (at most 512 bytes) kept in C local arrays, not the region",
+    ),
 ];
 
 /// The [`STRUCTURE`] keys counted in the imperative IR the C backend emits
 /// (after its bounds-check proofs), not in the DPS program.
-const C_KEYS: &[&str] = &["index_check", "wrap_add"];
+const C_KEYS: &[&str] = &["index_check", "wrap_add", "stack_array"];
 
 /// Count a [`C_KEYS`] key in a function's lowered body.
 fn count_c(body: &[weir_cgen::imp::Stmt], key: &str) -> usize {
@@ -105,6 +109,17 @@ fn count_c(body: &[weir_cgen::imp::Stmt], key: &str) -> usize {
         &mut |s| {
             if key == "index_check"
                 && matches!(s, Stmt::CheckIndex { .. } | Stmt::CheckSlice { .. })
+            {
+                stmts += 1;
+            }
+            if key == "stack_array"
+                && matches!(
+                    s,
+                    Stmt::Alloc {
+                        kind: weir_cgen::imp::AllocKind::Stack,
+                        ..
+                    }
+                )
             {
                 stmts += 1;
             }

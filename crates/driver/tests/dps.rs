@@ -529,7 +529,7 @@ entry mv [m][k] (a: [m][k]f64) (v: []f64) : [m]f64 = build m (\\i -> dot a[i] v)
         weir_driver::native::c_source(&c, &weir_driver::native::BuildOptions::default(), false)
             .unwrap_or_else(|e| panic!("{e}"));
     let body = src
-        .split("static void weir_f_mv(")
+        .split("static int weir_f_mv(")
         .nth(1)
         .expect("the body function");
     let check = body
