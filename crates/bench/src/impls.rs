@@ -9,8 +9,9 @@ use weir_driver::native::{BuildOptions, Variant};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Kind {
     /// Weir's C backend in one of its variants (DFBs is the default), with
-    /// a views decision (`--views`; dps-views ch. 7 compares them).
-    Weir(Variant, weir_opt::Views),
+    /// a views decision (`--views`; dps-views ch. 7 compares them), and
+    /// whether `--fast-math` is on.
+    Weir(Variant, weir_opt::Views, bool),
     /// bench/handwritten/KERNEL.c
     C,
     /// bench/cpp/KERNEL.cpp (std::vector)
@@ -39,6 +40,10 @@ impl Impl {
     pub fn is_weir_default(&self) -> bool {
         self.id == "weir"
     }
+    /// Weir with `--fast-math` (never an ablation variant: run when named).
+    pub fn is_fast_math(&self) -> bool {
+        matches!(self.kind, Kind::Weir(_, _, true))
+    }
     /// A peer: not Weir.
     pub fn is_peer(&self) -> bool {
         !self.is_weir()
@@ -54,6 +59,7 @@ pub fn all(with_variants: bool) -> Vec<Impl> {
         kind: Kind::Weir(
             weir_driver::native::default_variant(),
             weir_opt::Views::Heuristic,
+            false,
         ),
     }];
     if with_variants {
@@ -64,7 +70,7 @@ pub fn all(with_variants: bool) -> Vec<Impl> {
             v.push(Impl {
                 id: format!("weir-{}", var.name),
                 label: format!("Weir {}", var.name),
-                kind: Kind::Weir(*var, weir_opt::Views::Heuristic),
+                kind: Kind::Weir(*var, weir_opt::Views::Heuristic, false),
             });
         }
         // the views comparison of dps-views ch. 7 (none: F-tilde without
@@ -80,10 +86,21 @@ pub fn all(with_variants: bool) -> Vec<Impl> {
             v.push(Impl {
                 id: id.into(),
                 label: label.into(),
-                kind: Kind::Weir(weir_driver::native::default_variant(), views),
+                kind: Kind::Weir(weir_driver::native::default_variant(), views, false),
             });
         }
     }
+    // Floating point reassociated and contracted (`--fast-math`): only when
+    // asked for by name (`--impls weir,weir-fast-math,...`).
+    v.push(Impl {
+        id: "weir-fast-math".into(),
+        label: "Weir --fast-math".into(),
+        kind: Kind::Weir(
+            weir_driver::native::default_variant(),
+            weir_opt::Views::Heuristic,
+            true,
+        ),
+    });
     for (id, label, kind) in [
         ("c", "hand-written C", Kind::C),
         ("cpp", "C++ (std::vector)", Kind::Cpp),
@@ -297,7 +314,7 @@ pub fn build(
 ) -> Result<Launch, String> {
     let bin = root.join("bench/build/bin");
     match imp.kind {
-        Kind::Weir(variant, views) => {
+        Kind::Weir(variant, views, fast_math) => {
             let file = root.join(weir.0);
             let c = weir_driver::pipeline::compile_file_views(&file, views)
                 .map_err(|e| e.render(false))?;
@@ -306,6 +323,7 @@ pub fn build(
             }
             let opts = BuildOptions {
                 variant,
+                fast_math,
                 ..BuildOptions::default()
             };
             let src = weir_driver::native::c_source(&c, &opts, true).map_err(|e| e.to_string())?;

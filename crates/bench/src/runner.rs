@@ -359,7 +359,7 @@ pub const CANNOT_BUILD: &str = "failed: cannot build:";
 pub fn requested(cfg: &Config, imp: &Impl) -> bool {
     imp.is_weir_default()
         || cfg.impls.contains(&imp.id)
-        || (imp.is_weir() && cfg.variants == Some(true))
+        || (imp.is_weir() && !imp.is_fast_math() && cfg.variants == Some(true))
 }
 
 /// Where `weir bench` writes its results without `--out`: the full suite to
@@ -473,7 +473,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         .into_iter()
         .filter(|i| {
             if cfg.impls.is_empty() {
-                !i.is_weir() || i.is_weir_default() || variants
+                !i.is_weir() || i.is_weir_default() || (variants && !i.is_fast_math())
             } else {
                 cfg.impls.contains(&i.id)
             }

@@ -69,6 +69,12 @@
 
 #define WEIR_LIKELY(x) __builtin_expect(!!(x), 1)
 #define WEIR_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* Scalar helpers the generated code calls in its loops: always inlined. A
+   call left in a loop costs more than the call: gcc then assumes the callee
+   left the upper halves of the AVX registers clean and omits the vzeroupper
+   before a later libm call, whose SSE code then pays the AVX-SSE transition
+   on every call (GMM, ADBench 1k: 3x slower on an Intel Xeon). */
+#define WEIR_ALWAYS_INLINE static inline __attribute__((always_inline, unused))
 #define WEIR_ALIGN 64                          /* alignment of every allocation */
 #define WEIR_FIRST_CHUNK ((size_t)1 << 20)     /* first region chunk: 1 MiB */
 #define WEIR_HUGE_CHUNK ((size_t)2 << 20)      /* chunks this big are mmap'd */
@@ -775,18 +781,33 @@ static inline int weir_on_error_light(weir_ctx *c) {
 
 /* ------------------------------------------------------------ checks */
 
+/* The errors of the two checks below, out of line (a call with no varargs
+   keeps the code that checks small). */
+__attribute__((cold, noinline, unused))
+static void weir__index_error(weir_ctx *c, int64_t i, int64_t len, const char *loc) {
+    weir__fail_set(c, loc, "index out of bounds: index %" PRId64 " in an array of length %" PRId64, i, len);
+}
+__attribute__((cold, noinline, unused))
+static void weir__slice_error(weir_ctx *c, int64_t s, int64_t e, int64_t len, const char *loc) {
+    weir__fail_set(c, loc, "slice [%" PRId64 ":%" PRId64 "] out of bounds for an array of length %" PRId64,
+                   s, e, len);
+}
+
 /* 0 if 0 <= i < len, else 1 with the error set. */
 static inline int weir_check_index(weir_ctx *c, int64_t i, int64_t len, const char *loc) {
-    if (WEIR_UNLIKELY((uint64_t)i >= (uint64_t)len))
-        return weir_fail(c, loc, "index out of bounds: index %" PRId64 " in an array of length %" PRId64, i, len);
+    if (WEIR_UNLIKELY((uint64_t)i >= (uint64_t)len)) {
+        weir__index_error(c, i, len, loc);
+        return 1;
+    }
     return 0;
 }
 
 /* 0 if 0 <= s <= e <= len, else 1 with the error set. */
 static inline int weir_check_slice(weir_ctx *c, int64_t s, int64_t e, int64_t len, const char *loc) {
-    if (WEIR_UNLIKELY(s < 0 || s > e || e > len))
-        return weir_fail(c, loc, "slice [%" PRId64 ":%" PRId64 "] out of bounds for an array of length %" PRId64,
-                         s, e, len);
+    if (WEIR_UNLIKELY(s < 0 || s > e || e > len)) {
+        weir__slice_error(c, s, e, len, loc);
+        return 1;
+    }
     return 0;
 }
 
@@ -891,13 +912,13 @@ static inline double weir_fmod(double a, double b) { return fmod(a, b); }
    754-2019 minimumNumber/maximumNumber. A NaN operand is ignored (NaN only when
    both are); -0.0 < +0.0. (C's fmin/fmax leave the sign of a zero result open.) */
 #define WEIR_MIN_MAX(T, MIN, MAX)                                              \
-    static inline T MIN(T a, T b) {                                            \
+    WEIR_ALWAYS_INLINE T MIN(T a, T b) {                                       \
         if (a < b) return a;                                                   \
         if (b < a) return b;                                                   \
         if (a == b) return signbit(a) ? a : b;                                 \
         return isnan(a) ? b : a;                                               \
     }                                                                          \
-    static inline T MAX(T a, T b) {                                            \
+    WEIR_ALWAYS_INLINE T MAX(T a, T b) {                                       \
         if (a > b) return a;                                                   \
         if (b > a) return b;                                                   \
         if (a == b) return signbit(a) ? b : a;                                 \
@@ -924,15 +945,25 @@ static inline int32_t weir_max_i32(int32_t a, int32_t b) { return a > b ? a : b;
 #else
 #define WEIR_OPAQUE(x) ((void)0)
 #endif
+/* The C library may be SSE code: with AVX, clear the upper halves of the
+   vector registers before calling it, whatever the C compiler believes
+   about them (an AVX-SSE transition costs more than the call on Intel). */
+#if defined(__AVX__) && (defined(__GNUC__) || defined(__clang__))
+#define WEIR_TO_SSE() __builtin_ia32_vzeroupper()
+#else
+#define WEIR_TO_SSE() ((void)0)
+#endif
 #define WEIR_LIBM1(T, NAME, F)                                                 \
-    static inline T NAME(T x) {                                                \
+    WEIR_ALWAYS_INLINE T NAME(T x) {                                           \
         WEIR_OPAQUE(x);                                                        \
+        WEIR_TO_SSE();                                                         \
         return F(x);                                                           \
     }
 #define WEIR_LIBM2(T, NAME, F)                                                 \
-    static inline T NAME(T x, T y) {                                           \
+    WEIR_ALWAYS_INLINE T NAME(T x, T y) {                                      \
         WEIR_OPAQUE(x);                                                        \
         WEIR_OPAQUE(y);                                                        \
+        WEIR_TO_SSE();                                                         \
         return F(x, y);                                                        \
     }
 WEIR_LIBM1(double, weir_exp, exp)

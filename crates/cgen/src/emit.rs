@@ -299,10 +299,8 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             let m = message
                 .replace('"', "\\\"")
                 .replace("%lld", "%\" PRId64 \"");
-            let _ = writeln!(
-                s,
-                "{pad}if (WEIR_UNLIKELY({g} != {w})) return weir_fail(ctx, WEIR_LOC({loc}), \"{m}\", (int64_t)({a}), (int64_t)({b}));"
-            );
+            let fail = fail_call(*loc, &format!("\"{m}\""), &[a.clone(), b.clone()]);
+            let _ = writeln!(s, "{pad}if (WEIR_UNLIKELY({g} != {w})) {fail}");
         }
         Stmt::FailIf {
             cond,
@@ -311,15 +309,9 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             loc,
         } => {
             let m = c_format(message);
-            let mut a = String::new();
-            for x in args {
-                let _ = write!(a, ", (int64_t)({})", exp(x));
-            }
-            let _ = writeln!(
-                s,
-                "{pad}if (WEIR_UNLIKELY({})) return weir_fail(ctx, WEIR_LOC({loc}), {m}{a});",
-                exp(cond)
-            );
+            let a: Vec<String> = args.iter().map(exp).collect();
+            let fail = fail_call(*loc, &m, &a);
+            let _ = writeln!(s, "{pad}if (WEIR_UNLIKELY({})) {fail}", exp(cond));
         }
         Stmt::Call(f, xs) => {
             // (generated functions and the runtime's failing helpers return
@@ -335,6 +327,55 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             let _ = writeln!(s, "{pad}/* {c} */");
         }
     }
+}
+
+thread_local! {
+    /// While a unit is printed ([`unit`]): the cold functions that report its
+    /// checks' errors, one per location, message and argument count, as C
+    /// definitions. Printing a function on its own (its text form) reports
+    /// in place instead.
+    static FAIL_SITES: std::cell::RefCell<Option<Vec<(String, String)>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The statement that reports a failed check at `loc` with the printf
+/// format `fmt` (a C string literal) and `args` (as `int64_t`) and returns 1.
+/// In a unit, a call of a cold function of its own (`weir_err_K`): the hot
+/// code passes a few registers, no format, no varargs, so that small
+/// functions stay small enough for the C compiler to inline them, and the
+/// `return 1` after it tells the compiler the rest does not run.
+fn fail_call(loc: usize, fmt: &str, args: &[String]) -> String {
+    let cast: Vec<String> = args.iter().map(|a| format!("(int64_t)({a})")).collect();
+    let inline = || {
+        let mut a = String::new();
+        for c in &cast {
+            let _ = write!(a, ", {c}");
+        }
+        format!("return weir_fail(ctx, WEIR_LOC({loc}), {fmt}{a});")
+    };
+    FAIL_SITES.with(|sites| {
+        let mut sites = sites.borrow_mut();
+        let Some(sites) = sites.as_mut() else {
+            return inline();
+        };
+        let params: Vec<String> = (0..args.len()).map(|k| format!("int64_t a{k}")).collect();
+        let pass: Vec<String> = (0..args.len()).map(|k| format!(", a{k}")).collect();
+        let def_body = format!(
+            "(weir_ctx *ctx{}) {{\n    weir__fail_set(ctx, WEIR_LOC({loc}), {fmt}{});\n}}\n",
+            params.iter().map(|p| format!(", {p}")).collect::<String>(),
+            pass.concat()
+        );
+        let k = match sites.iter().position(|(_, b)| *b == def_body) {
+            Some(k) => k,
+            None => {
+                sites.push((format!("weir_err_{}", sites.len()), def_body));
+                sites.len() - 1
+            }
+        };
+        let mut call = vec!["ctx".to_string()];
+        call.extend(cast.iter().cloned());
+        format!("{{ {}({}); return 1; }}", sites[k].0, call.join(", "))
+    })
 }
 
 /// A C string literal of a printf format: `%lld` becomes `PRId64`, any
@@ -1045,9 +1086,29 @@ pub fn unit(u: &Unit, funs: &[Fun], source: &str, with_main: bool) -> String {
         s.push_str("    \"\",\n");
     }
     s.push_str("};\n#define WEIR_LOC(k) (weir_locs[k])\n\n");
+    // (the functions first, collecting their checks' cold error functions,
+    // which are printed before them)
+    FAIL_SITES.with(|f| *f.borrow_mut() = Some(Vec::new()));
+    let mut fs = String::new();
     for f in &u.funcs {
-        func(&mut s, f, false);
+        func(&mut fs, f, false);
     }
+    let sites = FAIL_SITES
+        .with(|f| f.borrow_mut().take())
+        .unwrap_or_default();
+    if !sites.is_empty() {
+        s.push_str("/* The errors of the checks: cold, out of line. */\n");
+    }
+    for (name, body) in &sites {
+        let _ = write!(
+            s,
+            "static __attribute__((cold, noinline)) void {name}{body}"
+        );
+    }
+    if !sites.is_empty() {
+        s.push('\n');
+    }
+    s.push_str(&fs);
     // Entry points: DPS functions with shape functions.
     if !u.entries.is_empty() {
         s.push_str(SHAPE_HELPERS);

@@ -127,7 +127,11 @@ pub fn symbol_clashes(p: &weir_dps::ir::Program) -> Vec<(String, String)> {
     for f in &p.funs {
         let syms = c_symbols(f);
         let clash = syms.iter().find_map(|s| {
-            if reserved.contains(s) {
+            // (`weir_err_K`: the cold error functions of the checks, emit.rs)
+            let err_site = s
+                .strip_prefix("weir_err_")
+                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()));
+            if reserved.contains(s) || err_site {
                 Some(format!(
                     "the C name `{s}` of `{}` is already a name of Weir's C runtime",
                     f.name

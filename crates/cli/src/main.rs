@@ -38,6 +38,11 @@ struct BuildArgs {
     /// Leave out bounds checks.
     #[arg(long = "unsafe")]
     unsafe_: bool,
+    /// Let the C compiler reassociate floating-point arithmetic and contract
+    /// it into FMAs (results differ from the interpreter's within rounding;
+    /// the default is bit-exact).
+    #[arg(long)]
+    fast_math: bool,
 }
 
 impl BuildArgs {
@@ -56,6 +61,7 @@ impl BuildArgs {
         Ok(weir_driver::native::BuildOptions {
             variant: v,
             checks: !self.unsafe_,
+            fast_math: self.fast_math,
             ..Default::default()
         })
     }
@@ -125,6 +131,10 @@ enum Cmd {
         /// Only the interpreter (skip compiled C).
         #[arg(long)]
         interp: bool,
+        /// Build the compiled C with `--fast-math` and compare it with the
+        /// interpreter within a relative 1e-6 (or the block's `tolerance:`).
+        #[arg(long)]
+        fast_math: bool,
         /// Time limit of one compiled test case, in seconds (0: none); a case
         /// past it fails.
         #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "60")]
@@ -568,10 +578,11 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
         Cmd::Test {
             paths,
             interp,
+            fast_math,
             timeout,
         } => {
             weir_driver::native::set_default_time_limit(limit(Some(timeout)));
-            cmd_test(&paths, interp, color)
+            cmd_test(&paths, interp, fast_math, color)
         }
         Cmd::Dev {
             dump_after: pass,
@@ -920,7 +931,7 @@ fn collect_files(p: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn cmd_test(paths: &[PathBuf], interp_only: bool, color: bool) -> ExitCode {
+fn cmd_test(paths: &[PathBuf], interp_only: bool, fast_math: bool, color: bool) -> ExitCode {
     let mut files = Vec::new();
     for p in paths {
         if !p.exists() {
@@ -965,7 +976,15 @@ fn cmd_test(paths: &[PathBuf], interp_only: bool, color: bool) -> ExitCode {
         outcomes.extend(weir_driver::testblock::check_structures(&c, &structures));
         if !interp_only {
             // The same cases on compiled C (default variant), against the interpreter.
-            let opts = weir_driver::native::BuildOptions::default();
+            let opts = weir_driver::native::BuildOptions {
+                fast_math,
+                ..Default::default()
+            };
+            let tolerance = if fast_math {
+                weir_driver::testblock::FAST_MATH_TOLERANCE
+            } else {
+                weir_driver::testblock::NATIVE_TOLERANCE
+            };
             match weir_driver::native::c_source_of(&c, &opts, true, Entries::Compilable).and_then(
                 |src| {
                     let exe = weir_driver::native::build_c(&src.text, &opts)?;
@@ -973,7 +992,13 @@ fn cmd_test(paths: &[PathBuf], interp_only: bool, color: bool) -> ExitCode {
                 },
             ) {
                 Ok((exe, left_out)) => {
-                    for mut o in weir_driver::testblock::run_cases_native(&c, &cases, &exe, &[]) {
+                    for mut o in weir_driver::testblock::run_cases_native_within(
+                        &c,
+                        &cases,
+                        &exe,
+                        &[],
+                        tolerance,
+                    ) {
                         if let Some((_, why)) = left_out.iter().find(|(e, _)| *e == o.entry) {
                             // This entry point alone does not compile.
                             o.failure = Some(format!(

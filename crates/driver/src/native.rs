@@ -110,7 +110,25 @@ pub struct BuildOptions {
     /// The time limit of a run by [`run_native`] (not part of the build: the
     /// cache ignores it). `None`: the process default, [`default_time_limit`].
     pub time_limit: Option<Duration>,
+    /// `--fast-math`: let the C compiler reassociate floating-point
+    /// arithmetic and contract it into FMAs ([`FAST_MATH_FLAGS`]). Results
+    /// then differ from the interpreter's within rounding; the default is
+    /// bit-exact (`-ffp-contract=off`, no reassociation).
+    pub fast_math: bool,
 }
+
+/// The C compiler's flags of `--fast-math`, in place of `-ffp-contract=off`:
+/// reassociation (which needs signed zeros and traps ignored), FMA
+/// contraction, no `errno` from the math library. NaN and infinities keep
+/// their meaning (no `-ffinite-math-only`: `min`/`max` and `isnan` stay
+/// right), so it is not all of `-ffast-math`.
+pub const FAST_MATH_FLAGS: &[&str] = &[
+    "-ffp-contract=fast",
+    "-fassociative-math",
+    "-fno-signed-zeros",
+    "-fno-trapping-math",
+    "-fno-math-errno",
+];
 
 impl Default for BuildOptions {
     fn default() -> Self {
@@ -121,6 +139,7 @@ impl Default for BuildOptions {
             extra_flags: vec![],
             cc: None,
             time_limit: None,
+            fast_math: false,
         }
     }
 }
@@ -281,10 +300,15 @@ pub fn c_source_of(
         .first()
         .map(|f| f.name.clone())
         .unwrap_or_default();
-    Ok(CSource {
-        text: weir_cgen::to_c(&unit, &dps, &source, with_main),
-        left_out,
-    })
+    let mut text = weir_cgen::to_c(&unit, &dps, &source, with_main);
+    if opts.fast_math {
+        // (the choice is the C compiler's: say which flags it needs)
+        text = format!(
+            "/* --fast-math: compile with {} (not -ffp-contract=off). */\n{text}",
+            FAST_MATH_FLAGS.join(" ")
+        );
+    }
+    Ok(CSource { text, left_out })
 }
 
 /// The functions called in `stmts` (nested blocks included).
@@ -364,15 +388,16 @@ pub fn cache_dir() -> PathBuf {
 /// The full compiler flags of a build.
 pub fn cc_flags(opts: &BuildOptions) -> Vec<String> {
     let mut f: Vec<String> = opts.opt_flags.clone();
+    f.push("-std=c11".into());
+    if opts.fast_math {
+        f.extend(FAST_MATH_FLAGS.iter().map(|s| s.to_string()));
+    } else {
+        f.push("-ffp-contract=off".into());
+    }
     f.extend(
-        [
-            "-std=c11",
-            "-ffp-contract=off",
-            "-fopenmp-simd",
-            "-fno-strict-aliasing",
-        ]
-        .iter()
-        .map(|s| s.to_string()),
+        ["-fopenmp-simd", "-fno-strict-aliasing"]
+            .iter()
+            .map(|s| s.to_string()),
     );
     f.push(format!("-DWEIR_MEM={}", opts.variant.mem.macro_value()));
     f.extend(opts.extra_flags.iter().cloned());

@@ -660,6 +660,10 @@ fn run_case(c: &Compiled, entry: &str, case: &Case) -> Result<(), String> {
 /// everything else is computed in the same order and agrees bit for bit).
 pub const NATIVE_TOLERANCE: f64 = 1e-9;
 
+/// The relative tolerance of compiled C built with `--fast-math` (floating
+/// point reassociated and contracted into FMAs) against the interpreter.
+pub const FAST_MATH_TOLERANCE: f64 = 1e-6;
+
 /// Run every case of a file on the compiled executable `exe` (built from `c`
 /// with a `main`), comparing with the reference interpreter: results agree
 /// (integers exactly, floats within [`NATIVE_TOLERANCE`]) and errors are errors
@@ -670,6 +674,19 @@ pub fn run_cases_native(
     exe: &Path,
     wrapper: &[&str],
 ) -> Vec<Outcome> {
+    run_cases_native_within(c, cases, exe, wrapper, NATIVE_TOLERANCE)
+}
+
+/// [`run_cases_native`] with floats compared within `min_tolerance` at least
+/// (a case's own `tolerance:` where larger): [`FAST_MATH_TOLERANCE`] for an
+/// executable built with `--fast-math`.
+pub fn run_cases_native_within(
+    c: &Compiled,
+    cases: &[Case],
+    exe: &Path,
+    wrapper: &[&str],
+    min_tolerance: f64,
+) -> Vec<Outcome> {
     let first_entry = c.program.entries().next().map(|d| d.name.clone());
     let mut out = Vec::new();
     for case in cases {
@@ -679,7 +696,7 @@ pub fn run_cases_native(
             case.entries.clone()
         };
         for entry in entries {
-            let failure = run_case_native(c, &entry, case, exe, wrapper).err();
+            let failure = run_case_native(c, &entry, case, exe, wrapper, min_tolerance).err();
             out.push(Outcome {
                 entry,
                 line: case.line,
@@ -696,6 +713,7 @@ fn run_case_native(
     case: &Case,
     exe: &Path,
     wrapper: &[&str],
+    min_tolerance: f64,
 ) -> Result<(), String> {
     let args = match case_args(c, entry, &case.input) {
         Ok(a) => a,
@@ -709,7 +727,7 @@ fn run_case_native(
     let reference = run_entry_optimized(c, entry, args.clone());
     let native = crate::native::run_exe(exe, d, &args, 1, wrapper);
     match (reference, native) {
-        (Ok(v), Ok((w, _))) => compare(&w, &v, NATIVE_TOLERANCE.max(case.tolerance))
+        (Ok(v), Ok((w, _))) => compare(&w, &v, min_tolerance.max(case.tolerance))
             .map_err(|d| format!("compiled C differs from the interpreter: {d}")),
         (Err(e), Err(crate::native::NativeError::Runtime(m))) => {
             let kind = |s: &str| {
