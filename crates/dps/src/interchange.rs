@@ -39,11 +39,11 @@ pub(crate) struct Sizes {
     parent: HashMap<String, String>,
 }
 
-fn dim_key(a: &str, k: usize) -> String {
+pub(crate) fn dim_key(a: &str, k: usize) -> String {
     format!("dim {a} {k}")
 }
 
-fn atom_key(a: &Atom) -> Option<String> {
+pub(crate) fn atom_key(a: &Atom) -> Option<String> {
     match a {
         Atom::Var(v) => Some(v.clone()),
         Atom::Const(Const::I64(c)) => Some(format!("{c}i64")),
@@ -70,12 +70,35 @@ impl Sizes {
         }
     }
 
-    fn same(&self, a: &str, b: &str) -> bool {
+    pub(crate) fn same(&self, a: &str, b: &str) -> bool {
         self.find(a) == self.find(b)
     }
 
+    /// The dims of an entry point's results: the entry checks its caller's
+    /// destinations have exactly the dims of its shape (a result of
+    /// existential size only in its inner dims).
+    pub(crate) fn learn_entry_dests(&mut self, f: &Fun) {
+        if !f.entry {
+            return;
+        }
+        for d in &f.dests {
+            for (k, dim) in d.shape.iter().enumerate() {
+                if d.unbounded && k == 0 {
+                    continue;
+                }
+                let key = match dim {
+                    weir_shape::Dim::DimOf(a, j) => dim_key(a, *j),
+                    weir_shape::Dim::Var(v) => v.clone(),
+                    weir_shape::Dim::Const(c) => format!("{c}i64"),
+                    _ => continue,
+                };
+                self.union(&key, &dim_key(&d.name, k));
+            }
+        }
+    }
+
     /// What a statement tells of sizes, for the statements after it.
-    fn learn(&mut self, s: &Stmt) {
+    pub(crate) fn learn(&mut self, s: &Stmt) {
         match s {
             Stmt::Let {
                 var,
@@ -124,16 +147,16 @@ impl Sizes {
 
 /// Where the statements of a function are: what binds each array (to find
 /// the storage a view is of).
-struct Ctx {
-    f_dests: Vec<Name>,
-    entry: bool,
-    views: HashMap<Name, Name>,
-    bufs: Vec<Name>,
+pub(crate) struct Ctx {
+    pub(crate) f_dests: Vec<Name>,
+    pub(crate) entry: bool,
+    pub(crate) views: HashMap<Name, Name>,
+    pub(crate) bufs: Vec<Name>,
 }
 
 impl Ctx {
     /// The array a chain of views starts from.
-    fn root(&self, a: &str) -> Name {
+    pub(crate) fn root(&self, a: &str) -> Name {
         let mut a = a.to_string();
         for _ in 0..64 {
             match self.views.get(&a) {
@@ -146,13 +169,13 @@ impl Ctx {
 
     /// Storage no argument of the function shares: an `alloc` buffer of
     /// it, or an entry point's result.
-    fn fresh_storage(&self, root: &str) -> bool {
+    pub(crate) fn fresh_storage(&self, root: &str) -> bool {
         self.bufs.iter().any(|b| b == root)
             || (self.entry && self.f_dests.iter().any(|d| d == root))
     }
 }
 
-fn collect_views(stmts: &[Stmt], views: &mut HashMap<Name, Name>, bufs: &mut Vec<Name>) {
+pub(crate) fn collect_views(stmts: &[Stmt], views: &mut HashMap<Name, Name>, bufs: &mut Vec<Name>) {
     for s in stmts {
         match s {
             Stmt::View { var, view, .. } => {
@@ -227,7 +250,7 @@ fn walk(
 
 /// Can this statement of a fold's body fail? Reads must be proved in range
 /// (`bounds`: the loop counters in scope and their bounds).
-fn can_fail(s: &Stmt, sizes: &Sizes, bounds: &[(&Name, &Atom)]) -> bool {
+pub(crate) fn can_fail(s: &Stmt, sizes: &Sizes, bounds: &[(&Name, &Atom)]) -> bool {
     let in_range = |a: &Name, k: usize, idx: &Atom| {
         let Atom::Var(i) = idx else {
             return false;
@@ -257,7 +280,7 @@ fn can_fail(s: &Stmt, sizes: &Sizes, bounds: &[(&Name, &Atom)]) -> bool {
 }
 
 /// The arrays a statement list reads (loads and the sources of views).
-fn reads(stmts: &[Stmt]) -> Vec<Name> {
+pub(crate) fn reads(stmts: &[Stmt]) -> Vec<Name> {
     let mut out = Vec::new();
     for s in stmts {
         match s {
@@ -338,16 +361,45 @@ fn rewrite(
         }
         inner_sizes.learn(t);
     }
-    // nothing of `pre` used by the fold's loop, nor the row written
+    // what of `pre` the fold's body uses (a value of the column, such as
+    // `b[j]` hoisted out of the fold) is computed again in the inner loop:
+    // those statements must not fail (they ran before, in the same order,
+    // for the same column); the fold's bound and the row written are not
+    // of `pre`
     let pre_binds = crate::rename::binders(pre);
     let bound_in_pre = |x: &Atom| matches!(x, Atom::Var(v) if pre_binds.contains(v));
-    if bound_in_pre(nk)
-        || pre_binds.iter().any(|b| mentions(&fbody.stmts, b))
-        || bound_in_pre(res)
-        || pre_binds.contains(r)
-        || mentions(&fbody.stmts, o)
+    if bound_in_pre(nk) || bound_in_pre(res) || pre_binds.contains(r) || mentions(&fbody.stmts, o) {
+        return None;
+    }
+    let mut needed: Vec<usize> = Vec::new();
+    let mut uses_of: Vec<Stmt> = fbody.stmts.clone();
+    for (at, p) in pre.iter().enumerate().rev() {
+        if crate::rename::binders(std::slice::from_ref(p))
+            .iter()
+            .any(|b| mentions(&uses_of, b))
+        {
+            needed.push(at);
+            uses_of.push(p.clone());
+        }
+    }
+    needed.reverse();
+    // (a row view of column `j` used by the fold, as in `a · aᵀ`, means the
+    // fold reads along that row: turned inside out, the inner loop would
+    // read down a column, with a stride of a whole row: not done)
+    if needed
+        .iter()
+        .any(|&at| matches!(pre[at], Stmt::View { .. }))
     {
         return None;
+    }
+    {
+        let mut before = sizes.clone();
+        for (at, p) in pre.iter().enumerate() {
+            if needed.contains(&at) && can_fail(p, &before, &[(j, nj)]) {
+                return None;
+            }
+            before.learn(p);
+        }
     }
     // the row is storage of its own; the body reads other storage
     let root = ctx.root(r);
@@ -361,8 +413,17 @@ fn rewrite(
         exp: SExp::Load(r.clone(), vec![Atom::Var(j2.clone())]),
         span: *span,
     }];
+    let recomputed: Vec<Stmt> = needed.iter().map(|&at| pre[at].clone()).collect();
+    let mut map = HashMap::from([(j.clone(), j2.clone())]);
+    let copy = crate::rename::fresh_copy(&recomputed, &map, fresh);
+    for (old, new) in crate::rename::binders(&recomputed)
+        .into_iter()
+        .zip(crate::rename::binders(&copy))
+    {
+        map.insert(old, new);
+    }
+    inner.extend(copy);
     let mut moved = fbody.stmts.clone();
-    let map = HashMap::from([(j.clone(), j2.clone())]);
     crate::rename::rename(&mut moved, &map);
     inner.extend(moved);
     let res = match res {

@@ -19,5 +19,6 @@ pub mod rename;
 pub mod reuse;
 pub mod shortcircuit;
 pub mod simplify;
+pub mod tile;
 pub mod translate;
 pub mod verify;

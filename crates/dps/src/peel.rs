@@ -24,6 +24,11 @@ pub const RULES: &[Rule] = &[
         crate::interchange::interchange_fold,
     ),
     (
+        "tile-accumulate",
+        "run the in-place updates of rows, one per step of a fold, in tiles of columns and steps that stay in cache, every row passing over each tile (each element still gets its steps in order)",
+        crate::tile::tile_accumulate,
+    ),
+    (
         "peel-boundary",
         "split a loop whose body branches on its counter being among the first or last few indices into the boundary iterations and an inner loop where the branch is known",
         peel_boundary,

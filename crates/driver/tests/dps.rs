@@ -212,11 +212,14 @@ fn every_rule_is_tested() {
     // (the materialisation rules: filetests tests/dps/dense_*.dps)
     let names: Vec<&str> = weir_dps::materialize::RULES.iter().map(|r| r.0).collect();
     assert_eq!(names, ["dense-reshape", "dense-call"]);
-    // (the loop rules: filetests tests/dps/interchange_fold.dps and
-    // peel_boundary.dps, and the `structure` lines of
-    // tests/regress/interchange.weir and peel.weir)
+    // (the loop rules: filetests tests/dps/interchange_fold.dps,
+    // tile_accumulate.dps and peel_boundary.dps, and the `structure` lines
+    // of tests/regress/interchange.weir, tile.weir and peel.weir)
     let names: Vec<&str> = weir_dps::peel::RULES.iter().map(|r| r.0).collect();
-    assert_eq!(names, ["interchange-fold", "peel-boundary"]);
+    assert_eq!(
+        names,
+        ["interchange-fold", "tile-accumulate", "peel-boundary"]
+    );
 }
 
 /// The results of the DPS entry `f`.
