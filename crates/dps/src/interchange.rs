@@ -195,6 +195,25 @@ pub(crate) fn collect_views(stmts: &[Stmt], views: &mut HashMap<Name, Name>, buf
 }
 
 pub(crate) fn interchange_fold(f: &mut Fun) -> bool {
+    apply_nest_rule(f, "_ix", Sizes::default(), rewrite)
+}
+
+/// A loop-nest rewrite: the statement, the sizes known before it, where the
+/// function's arrays live, and fresh names; the statements replacing it.
+pub(crate) type NestRewrite =
+    fn(&Stmt, &Sizes, &Ctx, &mut dyn FnMut(&str) -> Name) -> Option<Vec<Stmt>>;
+
+/// Apply `rewrite` to every statement of `f`, outermost first (a rewritten
+/// statement is not visited again), with the sizes known at each statement
+/// (from `sizes` and the statements before it) and fresh names ending in
+/// `suffix` and a number. Shared by `interchange-fold` and
+/// `tile-accumulate`.
+pub(crate) fn apply_nest_rule(
+    f: &mut Fun,
+    suffix: &str,
+    sizes: Sizes,
+    rewrite: NestRewrite,
+) -> bool {
     let mut views = HashMap::new();
     let mut bufs = Vec::new();
     collect_views(&f.body.stmts, &mut views, &mut bufs);
@@ -207,23 +226,26 @@ pub(crate) fn interchange_fold(f: &mut Fun) -> bool {
     let mut taken: std::collections::HashSet<Name> =
         crate::rename::binders(&f.body.stmts).into_iter().collect();
     taken.extend(f.params.iter().map(|p| p.name.clone()));
+    taken.extend(f.dests.iter().map(|d| d.name.clone()));
     let mut fresh = |base: &str| {
+        let base = base.split(suffix).next().unwrap_or(base);
         let mut k = 1;
         loop {
-            let n = format!("{base}_ix{k}");
+            let n = format!("{base}{suffix}{k}");
             if taken.insert(n.clone()) {
                 return n;
             }
             k += 1;
         }
     };
-    walk(&mut f.body.stmts, &Sizes::default(), &ctx, &mut fresh)
+    walk(&mut f.body.stmts, &sizes, &ctx, rewrite, &mut fresh)
 }
 
 fn walk(
     stmts: &mut Vec<Stmt>,
     outer: &Sizes,
     ctx: &Ctx,
+    rewrite: NestRewrite,
     fresh: &mut dyn FnMut(&str) -> Name,
 ) -> bool {
     let mut sizes = outer.clone();
@@ -241,7 +263,7 @@ fn walk(
         // body, its buffers' dims)
         sizes.learn(&stmts[k]);
         for b in nested_blocks_mut(&mut stmts[k]) {
-            changed |= walk(b, &sizes, ctx, fresh);
+            changed |= walk(b, &sizes, ctx, rewrite, fresh);
         }
         k += 1;
     }

@@ -419,7 +419,7 @@ fn plan(
     Some((lo, hi, known))
 }
 
-fn let_i64(var: &Name, exp: SExp) -> Stmt {
+pub(crate) fn let_i64(var: &Name, exp: SExp) -> Stmt {
     Stmt::Let {
         var: var.clone(),
         ty: PrimType::I64,
@@ -428,7 +428,7 @@ fn let_i64(var: &Name, exp: SExp) -> Stmt {
     }
 }
 
-fn int(k: i64) -> Atom {
+pub(crate) fn int(k: i64) -> Atom {
     Atom::Const(Const::I64(k))
 }
 

@@ -28,9 +28,10 @@
 //! arithmetic give what they gave, the guards are not repeated), and the
 //! bounds `nk` and `nj` are not computed inside the loop.
 
-use crate::interchange::{Ctx, Sizes, atom_key, can_fail, collect_views, dim_key, reads};
+use crate::interchange::{Ctx, Sizes, apply_nest_rule, atom_key, can_fail, dim_key, reads};
 use crate::ir::*;
-use std::collections::{HashMap, HashSet};
+use crate::peel::{int, let_i64};
+use std::collections::HashMap;
 
 /// Columns of a tile (a tile of `KB` rows of 8-byte elements: 256 KiB,
 /// which stays in L2 while every row passes over it).
@@ -39,71 +40,9 @@ pub const JB: i64 = 256;
 pub const KB: i64 = 128;
 
 pub(crate) fn tile_accumulate(f: &mut Fun) -> bool {
-    let mut views = HashMap::new();
-    let mut bufs = Vec::new();
-    collect_views(&f.body.stmts, &mut views, &mut bufs);
-    let ctx = Ctx {
-        f_dests: f.dests.iter().map(|d| d.name.clone()).collect(),
-        entry: f.entry,
-        views,
-        bufs,
-    };
-    let mut taken: HashSet<Name> = crate::rename::binders(&f.body.stmts).into_iter().collect();
-    taken.extend(f.params.iter().map(|p| p.name.clone()));
-    taken.extend(f.dests.iter().map(|d| d.name.clone()));
-    let mut fresh = |base: &str| {
-        let base = base.split("_tl").next().unwrap_or(base);
-        let mut k = 1;
-        loop {
-            let n = format!("{base}_tl{k}");
-            if taken.insert(n.clone()) {
-                return n;
-            }
-            k += 1;
-        }
-    };
     let mut sizes = Sizes::default();
     sizes.learn_entry_dests(f);
-    walk(&mut f.body.stmts, &sizes, &ctx, &mut fresh)
-}
-
-fn walk(
-    stmts: &mut Vec<Stmt>,
-    outer: &Sizes,
-    ctx: &Ctx,
-    fresh: &mut dyn FnMut(&str) -> Name,
-) -> bool {
-    let mut sizes = outer.clone();
-    let mut changed = false;
-    let mut k = 0;
-    while k < stmts.len() {
-        if let Some(new) = rewrite(&stmts[k], &sizes, ctx, fresh) {
-            let len = new.len();
-            stmts.splice(k..k + 1, new);
-            k += len;
-            changed = true;
-            continue;
-        }
-        sizes.learn(&stmts[k]);
-        for b in nested_blocks_mut(&mut stmts[k]) {
-            changed |= walk(b, &sizes, ctx, fresh);
-        }
-        k += 1;
-    }
-    changed
-}
-
-fn let_i64(var: &Name, exp: SExp) -> Stmt {
-    Stmt::Let {
-        var: var.clone(),
-        ty: PrimType::I64,
-        exp,
-        span: Span::default(),
-    }
-}
-
-fn int(k: i64) -> Atom {
-    Atom::Const(Const::I64(k))
+    apply_nest_rule(f, "_tl", sizes, rewrite)
 }
 
 fn rewrite(
