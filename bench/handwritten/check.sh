@@ -47,6 +47,28 @@ entry_of() {  # KIND -> "weir-file entry"
         nw) echo "examples/nw.weir nw" ;;
         lu) echo "examples/lu.weir lu" ;;
         trisolv) echo "examples/forward_subst.weir forward_subst" ;;
+        pb_atax) echo "examples/polybench/atax.weir atax" ;;
+        pb_bicg) echo "examples/polybench/bicg.weir bicg" ;;
+        pb_gemver) echo "examples/polybench/gemver.weir gemver" ;;
+        pb_gesummv) echo "examples/polybench/gesummv.weir gesummv" ;;
+        pb_mvt) echo "examples/polybench/mvt.weir mvt" ;;
+        pb_symm) echo "examples/polybench/symm.weir symm" ;;
+        pb_syr2k) echo "examples/polybench/syr2k.weir syr2k" ;;
+        pb_syrk) echo "examples/polybench/syrk.weir syrk" ;;
+        pb_trmm) echo "examples/polybench/trmm.weir trmm" ;;
+        pb_doitgen) echo "examples/polybench/doitgen.weir doitgen" ;;
+        pb_cholesky) echo "examples/polybench/cholesky.weir cholesky" ;;
+        pb_covariance) echo "examples/polybench/covariance.weir covariance" ;;
+        pb_correlation) echo "examples/polybench/correlation.weir correlation" ;;
+        pb_fdtd2d) echo "examples/polybench/fdtd2d.weir fdtd_2d" ;;
+        pb_heat3d) echo "examples/polybench/heat3d.weir heat_3d" ;;
+        pb_adi) echo "examples/polybench/adi.weir adi" ;;
+        pb_floyd_warshall) echo "examples/polybench/floyd_warshall.weir floyd_warshall" ;;
+        pb_durbin) echo "examples/polybench/durbin.weir durbin" ;;
+        pb_gramschmidt) echo "examples/polybench/gramschmidt.weir gramschmidt" ;;
+        pb_ludcmp) echo "examples/polybench/ludcmp.weir ludcmp" ;;
+        pb_nussinov) echo "examples/polybench/nussinov.weir nussinov" ;;
+        pb_deriche) echo "examples/polybench/deriche.weir deriche" ;;
     esac
 }
 
@@ -148,6 +170,33 @@ for k in lu trisolv; do
     check_case $k --dims 2
 done
 
+# PolyBench/C 4.2.1 linear algebra (examples/polybench/): PolyBench's inputs,
+# small --dims, and the C against the oracle's .out files
+# (tools/oracles/polybench_more.py)
+for k in atax bicg gemver gesummv mvt symm syr2k syrk trmm doitgen cholesky; do
+    check_case pb_$k --size MINI
+    check_case pb_$k --size SMALL
+done
+for k in atax bicg symm syr2k syrk trmm; do check_case pb_$k --dims 1,1; check_case pb_$k --dims 3,2; done
+for k in gemver gesummv mvt cholesky; do check_case pb_$k --dims 1; check_case pb_$k --dims 3; done
+check_case pb_doitgen --dims 1,1,1
+check_case pb_doitgen --dims 3,2,5
+
+# PolyBench/C 4.2.1 data mining, solvers, medley and stencils
+# (examples/polybench/): PolyBench's inputs and small --dims
+PB_MORE="covariance correlation fdtd2d heat3d adi floyd_warshall durbin gramschmidt ludcmp nussinov deriche"
+for k in $PB_MORE; do
+    check_case pb_$k --size MINI
+    check_case pb_$k --size SMALL
+done
+for d in 3,2 1,3; do check_case pb_covariance --dims $d; check_case pb_correlation --dims $d; done
+for d in 1,1,1 3,2,5; do check_case pb_fdtd2d --dims $d; done
+for d in 0,4 2,3; do check_case pb_heat3d --dims $d; check_case pb_adi --dims $d; done
+for d in 1 3; do for k in floyd_warshall durbin ludcmp; do check_case pb_$k --dims $d; done; done
+for d in 1,1 3,2; do check_case pb_gramschmidt --dims $d; done
+for d in 1 4; do check_case pb_nussinov --dims $d; done
+for d in 1,1 3,5; do check_case pb_deriche --dims $d; done
+
 # hand-made edge cases (text inputs, converted to binary)
 edge() {  # KIND "text values"
     kind=$1
@@ -204,6 +253,14 @@ check_example lu lu_64
 check_example lu lu_small
 check_example trisolv forward_subst_64
 check_example trisolv forward_subst_small
+for k in atax bicg gemver gesummv mvt symm syr2k syrk trmm doitgen cholesky; do
+    check_example pb_$k polybench/${k}_mini
+    check_example pb_$k polybench/${k}_small
+done
+for k in $PB_MORE; do
+    check_example pb_$k polybench/${k}_mini
+    check_example pb_$k polybench/${k}_small
+done
 
 check_data gmm_objective gmm_test
 check_data gmm_objective gmm_d2_K5

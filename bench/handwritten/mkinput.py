@@ -50,6 +50,37 @@ jacobi2d,seidel2d,lu,forward_subst}.weir; --seed is ignored):
   python3 mkinput.py lu --dims 1024 -o lu.bin                (A)
   python3 mkinput.py trisolv --size LARGE -o t.bin           (L b)
 
+PolyBench/C 4.2.1 linear algebra (examples/polybench/*.weir, PolyBench's
+init_array formulas; the kind is pb_ and PolyBench's name):
+
+  python3 mkinput.py pb_atax --size LARGE -o atax.bin        (A x)
+  python3 mkinput.py pb_bicg --size LARGE -o bicg.bin        (A p r)
+  python3 mkinput.py pb_gemver -o gemver.bin                 (alpha beta A u1 v1 u2 v2 w x y z)
+  python3 mkinput.py pb_gesummv -o gesummv.bin               (alpha beta A B x)
+  python3 mkinput.py pb_mvt -o mvt.bin                       (x1 x2 y_1 y_2 A)
+  python3 mkinput.py pb_symm -o symm.bin                     (alpha beta C A B)
+  python3 mkinput.py pb_syr2k -o syr2k.bin                   (alpha beta C A B)
+  python3 mkinput.py pb_syrk -o syrk.bin                     (alpha beta C A)
+  python3 mkinput.py pb_trmm -o trmm.bin                     (alpha A B)
+  python3 mkinput.py pb_doitgen -o doitgen.bin               (A C4)
+  python3 mkinput.py pb_cholesky -o cholesky.bin             (A)
+
+PolyBench/C 4.2.1 data mining, solvers, medley and stencils
+(examples/polybench/*.weir, PolyBench's init_array formulas; deriche in
+double precision):
+
+  python3 mkinput.py pb_covariance -o cov.bin                (float_n data)
+  python3 mkinput.py pb_correlation -o corr.bin              (float_n data)
+  python3 mkinput.py pb_fdtd2d -o fdtd.bin                   (TMAX ex ey hz _fict_)
+  python3 mkinput.py pb_heat3d -o heat.bin                   (TSTEPS A B)
+  python3 mkinput.py pb_adi -o adi.bin                       (TSTEPS u)
+  python3 mkinput.py pb_floyd_warshall -o fw.bin             (path, i64)
+  python3 mkinput.py pb_durbin -o durbin.bin                 (r)
+  python3 mkinput.py pb_gramschmidt -o gs.bin                (A)
+  python3 mkinput.py pb_ludcmp -o ludcmp.bin                 (A b)
+  python3 mkinput.py pb_nussinov -o nussinov.bin             (seq table, i64)
+  python3 mkinput.py pb_deriche -o deriche.bin               (alpha imgIn)
+
 Sizes (--size, default MEDIUM; --dims overrides them, in this order):
   gemm     NI,NJ,NK        MINI 20,25,30  SMALL 60,70,80  MEDIUM 200,220,240
                            LARGE 1000,1100,1200  EXTRALARGE 2000,2300,2600
@@ -62,6 +93,24 @@ Sizes (--size, default MEDIUM; --dims overrides them, in this order):
   seidel2d TSTEPS,N        20,40 / 40,120 / 100,400 / 500,2000 / 1000,4000
   lu       N               40 / 120 / 400 / 2000 / 4000
   trisolv  N               40 / 120 / 400 / 2000 / 4000
+  pb_atax, pb_bicg            M,N   38,42 / 116,124 / 390,410 / 1900,2100 / 1800,2200
+  pb_gemver, pb_mvt, pb_cholesky  N  40 / 120 / 400 / 2000 / 4000
+  pb_gesummv                  N     30 / 90 / 250 / 1300 / 2800
+  pb_symm, pb_syr2k, pb_syrk, pb_trmm  M,N  20,30 / 60,80 / 200,240 / 1000,1200 /
+                                     2000,2600
+  pb_doitgen                  NQ,NR,NP  8,10,12 / 20,25,30 / 40,50,60 /
+                                     140,150,160 / 220,250,270
+  pb_covariance, pb_correlation  M,N  28,32 / 80,100 / 240,260 / 1200,1400 /
+                                     2600,3000
+  pb_fdtd2d                   TMAX,NX,NY  20,20,30 / 40,60,80 / 100,200,240 /
+                                     500,1000,1200 / 1000,2000,2600
+  pb_heat3d                   TSTEPS,N  20,10 / 40,20 / 100,40 / 500,120 / 1000,200
+  pb_adi                      TSTEPS,N  20,20 / 40,60 / 100,200 / 500,1000 / 1000,2000
+  pb_floyd_warshall           N     60 / 180 / 500 / 2800 / 5600
+  pb_durbin, pb_ludcmp        N     40 / 120 / 400 / 2000 / 4000
+  pb_gramschmidt              M,N   20,30 / 60,80 / 200,240 / 1000,1200 / 2000,2600
+  pb_nussinov                 N     60 / 180 / 500 / 2500 / 5500
+  pb_deriche                  W,H   64,64 / 192,128 / 720,480 / 4096,2160 / 7680,4320
 
 The same KIND, sizes and seed give the same values in both formats (text
 floats use the shortest repr that reads back to the same double).  Without -o
@@ -117,6 +166,38 @@ SIGNATURES = {
     'nw': [('penalty', 'i64', ()), ('refs', 'i64', (None, None))],
     'lu': [('a', 'f64', (None, None))],
     'trisolv': [('l', 'f64', (None, None)), ('b', 'f64', (None,))],
+    # PolyBench/C 4.2.1 linear algebra (examples/polybench/)
+    'pb_atax': [('a', 'f64', (None, None)), ('x', 'f64', (None,))],
+    'pb_bicg': [('a', 'f64', (None, None)), ('p', 'f64', (None,)), ('r', 'f64', (None,))],
+    'pb_gemver': [('alpha', 'f64', ()), ('beta', 'f64', ()), ('a', 'f64', (None, None))]
+    + [(v, 'f64', (None,)) for v in ('u1', 'v1', 'u2', 'v2', 'w', 'x', 'y', 'z')],
+    'pb_gesummv': [('alpha', 'f64', ()), ('beta', 'f64', ()), ('a', 'f64', (None, None)),
+                   ('b', 'f64', (None, None)), ('x', 'f64', (None,))],
+    'pb_mvt': [('x1', 'f64', (None,)), ('x2', 'f64', (None,)), ('y1', 'f64', (None,)),
+               ('y2', 'f64', (None,)), ('a', 'f64', (None, None))],
+    'pb_symm': [('alpha', 'f64', ()), ('beta', 'f64', ()), ('c', 'f64', (None, None)),
+                ('a', 'f64', (None, None)), ('b', 'f64', (None, None))],
+    'pb_syr2k': [('alpha', 'f64', ()), ('beta', 'f64', ()), ('c', 'f64', (None, None)),
+                 ('a', 'f64', (None, None)), ('b', 'f64', (None, None))],
+    'pb_syrk': [('alpha', 'f64', ()), ('beta', 'f64', ()), ('c', 'f64', (None, None)),
+                ('a', 'f64', (None, None))],
+    'pb_trmm': [('alpha', 'f64', ()), ('a', 'f64', (None, None)), ('b', 'f64', (None, None))],
+    'pb_doitgen': [('a', 'f64', (None, None, None)), ('c4', 'f64', (None, None))],
+    'pb_cholesky': [('a', 'f64', (None, None))],
+    # PolyBench/C 4.2.1 data mining, solvers, medley and stencils (examples/polybench/)
+    'pb_covariance': [('float_n', 'f64', ()), ('data', 'f64', (None, None))],
+    'pb_correlation': [('float_n', 'f64', ()), ('data', 'f64', (None, None))],
+    'pb_fdtd2d': [('tmax', 'i64', ()), ('ex', 'f64', (None, None)), ('ey', 'f64', (None, None)),
+                  ('hz', 'f64', (None, None)), ('fict', 'f64', (None,))],
+    'pb_heat3d': [('tsteps', 'i64', ()), ('a', 'f64', (None, None, None)),
+                  ('b', 'f64', (None, None, None))],
+    'pb_adi': [('tsteps', 'i64', ()), ('u', 'f64', (None, None))],
+    'pb_floyd_warshall': [('path', 'i64', (None, None))],
+    'pb_durbin': [('r', 'f64', (None,))],
+    'pb_gramschmidt': [('a', 'f64', (None, None))],
+    'pb_ludcmp': [('a', 'f64', (None, None)), ('b', 'f64', (None,))],
+    'pb_nussinov': [('seq', 'i64', (None,)), ('table', 'i64', (None, None))],
+    'pb_deriche': [('alpha', 'f64', ()), ('img_in', 'f64', (None, None))],
 }
 
 # Result types, in the same form (a list: tuple components in order).
@@ -143,6 +224,30 @@ RESULTS = {
     'nw': [('i64', (None, None))],
     'lu': [('f64', (None, None))],
     'trisolv': [('f64', (None,))],
+    # PolyBench/C 4.2.1 linear algebra (examples/polybench/)
+    'pb_atax': [('f64', (None,))],
+    'pb_bicg': [('f64', (None,)), ('f64', (None,))],
+    'pb_gemver': [('f64', (None, None)), ('f64', (None,)), ('f64', (None,))],
+    'pb_gesummv': [('f64', (None,))],
+    'pb_mvt': [('f64', (None,)), ('f64', (None,))],
+    'pb_symm': [('f64', (None, None))],
+    'pb_syr2k': [('f64', (None, None))],
+    'pb_syrk': [('f64', (None, None))],
+    'pb_trmm': [('f64', (None, None))],
+    'pb_doitgen': [('f64', (None, None, None))],
+    'pb_cholesky': [('f64', (None, None))],
+    # PolyBench/C 4.2.1 data mining, solvers, medley and stencils (examples/polybench/)
+    'pb_covariance': [('f64', (None, None))],
+    'pb_correlation': [('f64', (None, None))],
+    'pb_fdtd2d': [('f64', (None, None)), ('f64', (None, None)), ('f64', (None, None))],
+    'pb_heat3d': [('f64', (None, None, None))],
+    'pb_adi': [('f64', (None, None))],
+    'pb_floyd_warshall': [('i64', (None, None))],
+    'pb_durbin': [('f64', (None,))],
+    'pb_gramschmidt': [('f64', (None, None)), ('f64', (None, None))],
+    'pb_ludcmp': [('f64', (None,))],
+    'pb_nussinov': [('i64', (None, None))],
+    'pb_deriche': [('f64', (None, None))],
 }
 
 # Weir program and entry point of each benchmark (relative to the repository root).
@@ -169,7 +274,41 @@ ENTRIES = {
     'nw': ('examples/nw.weir', 'nw'),
     'lu': ('examples/lu.weir', 'lu'),
     'trisolv': ('examples/forward_subst.weir', 'forward_subst'),
+    # PolyBench/C 4.2.1 linear algebra (examples/polybench/)
+    'pb_atax': ('examples/polybench/atax.weir', 'atax'),
+    'pb_bicg': ('examples/polybench/bicg.weir', 'bicg'),
+    'pb_gemver': ('examples/polybench/gemver.weir', 'gemver'),
+    'pb_gesummv': ('examples/polybench/gesummv.weir', 'gesummv'),
+    'pb_mvt': ('examples/polybench/mvt.weir', 'mvt'),
+    'pb_symm': ('examples/polybench/symm.weir', 'symm'),
+    'pb_syr2k': ('examples/polybench/syr2k.weir', 'syr2k'),
+    'pb_syrk': ('examples/polybench/syrk.weir', 'syrk'),
+    'pb_trmm': ('examples/polybench/trmm.weir', 'trmm'),
+    'pb_doitgen': ('examples/polybench/doitgen.weir', 'doitgen'),
+    'pb_cholesky': ('examples/polybench/cholesky.weir', 'cholesky'),
+    # PolyBench/C 4.2.1 data mining, solvers, medley and stencils (examples/polybench/)
+    'pb_covariance': ('examples/polybench/covariance.weir', 'covariance'),
+    'pb_correlation': ('examples/polybench/correlation.weir', 'correlation'),
+    'pb_fdtd2d': ('examples/polybench/fdtd2d.weir', 'fdtd_2d'),
+    'pb_heat3d': ('examples/polybench/heat3d.weir', 'heat_3d'),
+    'pb_adi': ('examples/polybench/adi.weir', 'adi'),
+    'pb_floyd_warshall': ('examples/polybench/floyd_warshall.weir', 'floyd_warshall'),
+    'pb_durbin': ('examples/polybench/durbin.weir', 'durbin'),
+    'pb_gramschmidt': ('examples/polybench/gramschmidt.weir', 'gramschmidt'),
+    'pb_ludcmp': ('examples/polybench/ludcmp.weir', 'ludcmp'),
+    'pb_nussinov': ('examples/polybench/nussinov.weir', 'nussinov'),
+    'pb_deriche': ('examples/polybench/deriche.weir', 'deriche'),
 }
+
+# (shared rows of POLYBENCH_SIZES below)
+_PB_ATAX_SIZES = {'MINI': (38, 42), 'SMALL': (116, 124), 'MEDIUM': (390, 410),
+                  'LARGE': (1900, 2100), 'EXTRALARGE': (1800, 2200)}
+_PB_N_SIZES = {'MINI': (40,), 'SMALL': (120,), 'MEDIUM': (400,), 'LARGE': (2000,),
+               'EXTRALARGE': (4000,)}
+_PB_MN_SIZES = {'MINI': (20, 30), 'SMALL': (60, 80), 'MEDIUM': (200, 240),
+                'LARGE': (1000, 1200), 'EXTRALARGE': (2000, 2600)}
+_PB_COV_SIZES = {'MINI': (28, 32), 'SMALL': (80, 100), 'MEDIUM': (240, 260),
+                 'LARGE': (1200, 1400), 'EXTRALARGE': (2600, 3000)}
 
 # PolyBench/C 4.2.1 dataset sizes, in the order of --dims.
 POLYBENCH_SIZES = {
@@ -192,6 +331,40 @@ POLYBENCH_SIZES = {
                  'EXTRALARGE': (4000,)}),
     'trisolv': ('N', {'MINI': (40,), 'SMALL': (120,), 'MEDIUM': (400,), 'LARGE': (2000,),
                       'EXTRALARGE': (4000,)}),
+    # PolyBench/C 4.2.1 linear algebra (examples/polybench/)
+    'pb_atax': ('M,N', _PB_ATAX_SIZES),
+    'pb_bicg': ('M,N', _PB_ATAX_SIZES),
+    'pb_gemver': ('N', _PB_N_SIZES),
+    'pb_gesummv': ('N', {'MINI': (30,), 'SMALL': (90,), 'MEDIUM': (250,), 'LARGE': (1300,),
+                         'EXTRALARGE': (2800,)}),
+    'pb_mvt': ('N', _PB_N_SIZES),
+    'pb_symm': ('M,N', _PB_MN_SIZES),
+    'pb_syr2k': ('M,N', _PB_MN_SIZES),
+    'pb_syrk': ('M,N', _PB_MN_SIZES),
+    'pb_trmm': ('M,N', _PB_MN_SIZES),
+    'pb_doitgen': ('NQ,NR,NP', {'MINI': (8, 10, 12), 'SMALL': (20, 25, 30),
+                                'MEDIUM': (40, 50, 60), 'LARGE': (140, 150, 160),
+                                'EXTRALARGE': (220, 250, 270)}),
+    'pb_cholesky': ('N', _PB_N_SIZES),
+    # PolyBench/C 4.2.1 data mining, solvers, medley and stencils (examples/polybench/)
+    'pb_covariance': ('M,N', _PB_COV_SIZES),
+    'pb_correlation': ('M,N', _PB_COV_SIZES),
+    'pb_fdtd2d': ('TMAX,NX,NY', {'MINI': (20, 20, 30), 'SMALL': (40, 60, 80),
+                                 'MEDIUM': (100, 200, 240), 'LARGE': (500, 1000, 1200),
+                                 'EXTRALARGE': (1000, 2000, 2600)}),
+    'pb_heat3d': ('TSTEPS,N', {'MINI': (20, 10), 'SMALL': (40, 20), 'MEDIUM': (100, 40),
+                               'LARGE': (500, 120), 'EXTRALARGE': (1000, 200)}),
+    'pb_adi': ('TSTEPS,N', {'MINI': (20, 20), 'SMALL': (40, 60), 'MEDIUM': (100, 200),
+                            'LARGE': (500, 1000), 'EXTRALARGE': (1000, 2000)}),
+    'pb_floyd_warshall': ('N', {'MINI': (60,), 'SMALL': (180,), 'MEDIUM': (500,),
+                                'LARGE': (2800,), 'EXTRALARGE': (5600,)}),
+    'pb_durbin': ('N', _PB_N_SIZES),
+    'pb_gramschmidt': ('M,N', _PB_MN_SIZES),
+    'pb_ludcmp': ('N', _PB_N_SIZES),
+    'pb_nussinov': ('N', {'MINI': (60,), 'SMALL': (180,), 'MEDIUM': (500,), 'LARGE': (2500,),
+                          'EXTRALARGE': (5500,)}),
+    'pb_deriche': ('W,H', {'MINI': (64, 64), 'SMALL': (192, 128), 'MEDIUM': (720, 480),
+                           'LARGE': (4096, 2160), 'EXTRALARGE': (7680, 4320)}),
 }
 
 
@@ -475,6 +648,240 @@ def gen_trisolv(rng, a):
 
 
 # ---------------------------------------------------------------------------
+# PolyBench/C 4.2.1 linear algebra (examples/polybench/*.weir): each
+# generator is PolyBench's init_array, integer expressions (never a % of a
+# negative operand, so C's and Python's % agree) divided in double precision.
+
+
+def _pb_grid(rows, cols, fn, div):
+    """[rows][cols] with fn(i, j) / div (fn an exact integer expression)."""
+    if np is not None:
+        i = np.arange(rows, dtype=np.int64)[:, None]
+        j = np.arange(cols, dtype=np.int64)[None, :]
+        v = np.broadcast_to(fn(i, j), (rows, cols)).astype(np.float64)
+        return Arr((rows, cols), (v / float(div)).reshape(-1))
+    return Arr((rows, cols), array.array('d', [fn(i, j) / div
+                                               for i in range(rows) for j in range(cols)]))
+
+
+def _pb_vec(n, fn):
+    """[n] with fn(i), fn a float expression of the integer i."""
+    if np is not None:
+        return Arr((n,), fn(np.arange(n, dtype=np.int64)).astype(np.float64))
+    return Arr((n,), array.array('d', [float(fn(i)) for i in range(n)]))
+
+
+def gen_pb_atax(rng, a):
+    m, n = a.dims
+    return [_pb_grid(m, n, lambda i, j: (i + j) % n, 5 * m),   # A = ((i+j) % n) / (5*m)
+            _pb_vec(n, lambda i: 1.0 + i / float(n))]          # x = 1 + i / n
+
+
+def gen_pb_bicg(rng, a):
+    m, n = a.dims
+    return [_pb_grid(n, m, lambda i, j: i * (j + 1) % n, n),   # A[n][m] = (i*(j+1) % n) / n
+            _pb_vec(m, lambda i: (i % m) / float(m)),          # p = (i % m) / m
+            _pb_vec(n, lambda i: (i % n) / float(n))]          # r = (i % n) / n
+
+
+def gen_pb_gemver(rng, a):
+    (n,) = a.dims
+    fn = float(n)
+    frac = lambda d: _pb_vec(n, lambda i: ((i + 1) / fn) / d)  # noqa: E731
+    zero = _pb_vec(n, lambda i: 0.0 * i)
+    return [1.5, 1.2, _pb_grid(n, n, lambda i, j: i * j % n, n),   # A = (i*j % n) / n
+            _pb_vec(n, lambda i: 1.0 * i),                         # u1 = i
+            frac(4.0), frac(2.0), frac(6.0),                       # v1, u2, v2
+            zero, zero,                                            # w, x = 0
+            frac(8.0), frac(9.0)]                                  # y, z
+
+
+def gen_pb_gesummv(rng, a):
+    (n,) = a.dims
+    return [1.5, 1.2,
+            _pb_grid(n, n, lambda i, j: (i * j + 1) % n, n),   # A = ((i*j+1) % n) / n
+            _pb_grid(n, n, lambda i, j: (i * j + 2) % n, n),   # B = ((i*j+2) % n) / n
+            _pb_vec(n, lambda i: (i % n) / float(n))]          # x = (i % n) / n
+
+
+def gen_pb_mvt(rng, a):
+    (n,) = a.dims
+    return [_pb_vec(n, lambda i: (i % n) / float(n)),          # x1
+            _pb_vec(n, lambda i: ((i + 1) % n) / float(n)),    # x2
+            _pb_vec(n, lambda i: ((i + 3) % n) / float(n)),    # y_1
+            _pb_vec(n, lambda i: ((i + 4) % n) / float(n)),    # y_2
+            _pb_grid(n, n, lambda i, j: i * j % n, n)]         # A = (i*j % n) / n
+
+
+def gen_pb_symm(rng, a):
+    m, n = a.dims
+    # A's upper triangle is -999 (PolyBench: "regions of arrays that should
+    # not be used"); (i+j) % 100 / m on and below the diagonal
+    if np is not None:
+        i = np.arange(m, dtype=np.int64)[:, None]
+        j = np.arange(m, dtype=np.int64)[None, :]
+        am = Arr((m, m), np.where(j <= i, ((i + j) % 100).astype(np.float64) / float(m),
+                                  -999.0).reshape(-1))
+    else:
+        am = Arr((m, m), array.array('d', [((i + j) % 100) / m if j <= i else -999.0
+                                           for i in range(m) for j in range(m)]))
+    return [1.5, 1.2,
+            _pb_grid(m, n, lambda i, j: (i + j) % 100, m),       # C = ((i+j) % 100) / m
+            am,
+            _pb_grid(m, n, lambda i, j: (n + i - j) % 100, m)]   # B = ((n+i-j) % 100) / m
+
+
+def gen_pb_syr2k(rng, a):
+    m, n = a.dims
+    return [1.5, 1.2,
+            _pb_grid(n, n, lambda i, j: (i * j + 3) % n, m),   # C[n][n] = ((i*j+3) % n) / m
+            _pb_grid(n, m, lambda i, j: (i * j + 1) % n, n),   # A[n][m] = ((i*j+1) % n) / n
+            _pb_grid(n, m, lambda i, j: (i * j + 2) % m, m)]   # B[n][m] = ((i*j+2) % m) / m
+
+
+def gen_pb_syrk(rng, a):
+    m, n = a.dims
+    return [1.5, 1.2,
+            _pb_grid(n, n, lambda i, j: (i * j + 2) % m, m),   # C[n][n] = ((i*j+2) % m) / m
+            _pb_grid(n, m, lambda i, j: (i * j + 1) % n, n)]   # A[n][m] = ((i*j+1) % n) / n
+
+
+def gen_pb_trmm(rng, a):
+    m, n = a.dims
+    # A[i][j] = ((i+j) % m) / m below the diagonal, 1 on it; PolyBench leaves
+    # the part above uninitialised (the kernel never reads it): 0 here
+    if np is not None:
+        i = np.arange(m, dtype=np.int64)[:, None]
+        j = np.arange(m, dtype=np.int64)[None, :]
+        am = np.where(j < i, ((i + j) % m).astype(np.float64) / float(m),
+                      np.where(j == i, 1.0, 0.0))
+        am = Arr((m, m), am.reshape(-1))
+    else:
+        am = Arr((m, m), array.array('d', [((i + j) % m) / m if j < i else (1.0 if j == i else 0.0)
+                                           for i in range(m) for j in range(m)]))
+    return [1.5, am,
+            _pb_grid(m, n, lambda i, j: (n + (i - j)) % n, n)]   # B = ((n+(i-j)) % n) / n
+
+
+def gen_pb_doitgen(rng, a):
+    nq, nr, np_ = a.dims
+    # A[r][q][p] = ((r*q + p) % np) / np, C4[i][j] = (i*j % np) / np
+    if np is not None:
+        r = np.arange(nr, dtype=np.int64)[:, None, None]
+        q = np.arange(nq, dtype=np.int64)[None, :, None]
+        p = np.arange(np_, dtype=np.int64)[None, None, :]
+        av = ((r * q + p) % np_).astype(np.float64) / float(np_)
+        arr3 = Arr((nr, nq, np_), av.reshape(-1))
+    else:
+        arr3 = Arr((nr, nq, np_), array.array('d', [((r * q + p) % np_) / np_ for r in range(nr)
+                                                    for q in range(nq) for p in range(np_)]))
+    return [arr3, _pb_grid(np_, np_, lambda i, j: i * j % np_, np_)]
+
+
+def gen_pb_cholesky(rng, a):
+    # PolyBench's cholesky init_array is lu's (a positive definite A A^T)
+    return gen_lu(rng, a)
+
+
+# ---------------------------------------------------------------------------
+# PolyBench/C 4.2.1 data mining, solvers, medley and stencils
+# (examples/polybench/*.weir): PolyBench's init_array, integer expressions
+# divided in double precision.
+
+
+def _pb_arr(shape, fn, py):
+    """An array of the given shape: fn(*index grids) with NumPy, else py(*indices)
+    element by element (both give the same doubles or ints)."""
+    if np is not None:
+        grids = np.indices(shape, dtype=np.int64)
+        v = np.broadcast_to(fn(*grids), shape)
+        return Arr(shape, np.ascontiguousarray(v).reshape(-1))
+    import itertools
+    code = 'q' if isinstance(py(*[0] * len(shape)), int) else 'd'
+    return Arr(shape, array.array(code, [py(*ix) for ix in itertools.product(*map(range, shape))]))
+
+
+def gen_pb_covariance(rng, a):
+    m, n = a.dims
+    # float_n = N; data[i][j] = ((double) i * j) / M
+    return [float(n), _pb_grid(n, m, lambda i, j: i * j, m)]
+
+
+def gen_pb_correlation(rng, a):
+    m, n = a.dims
+    # float_n = N; data[i][j] = (double)(i * j) / M + i
+    return [float(n), _pb_arr((n, m), lambda i, j: (i * j).astype(np.float64) / float(m) + i,
+                              lambda i, j: (i * j) / m + i)]
+
+
+def gen_pb_fdtd2d(rng, a):
+    tmax, nx, ny = a.dims
+    return [tmax,
+            _pb_grid(nx, ny, lambda i, j: i * (j + 1), nx),   # ex = ((double) i*(j+1)) / NX
+            _pb_grid(nx, ny, lambda i, j: i * (j + 2), ny),   # ey = ((double) i*(j+2)) / NY
+            _pb_grid(nx, ny, lambda i, j: i * (j + 3), nx),   # hz = ((double) i*(j+3)) / NX
+            _pb_vec(tmax, lambda t: 1.0 * t)]                 # _fict_[t] = t
+
+
+def gen_pb_heat3d(rng, a):
+    tsteps, n = a.dims
+    # A[i][j][k] = B[i][j][k] = (double)(i + j + (N-k)) * 10 / N
+    mk = lambda: _pb_arr((n, n, n), lambda i, j, k: ((i + j + (n - k)) * 10).astype(np.float64) / float(n),  # noqa: E731
+                         lambda i, j, k: ((i + j + (n - k)) * 10) / n)
+    return [tsteps, mk(), mk()]
+
+
+def gen_pb_adi(rng, a):
+    tsteps, n = a.dims
+    return [tsteps, _pb_grid(n, n, lambda i, j: i + n - j, n)]   # u = (double)(i + N - j) / N
+
+
+def gen_pb_floyd_warshall(rng, a):
+    (n,) = a.dims
+    # path[i][j] = i*j % 7 + 1, and 999 where (i+j) % 13, % 7 or % 11 is 0
+    def fn(i, j):
+        s = i + j
+        return np.where((s % 13 == 0) | (s % 7 == 0) | (s % 11 == 0), 999, i * j % 7 + 1)
+
+    def py(i, j):
+        s = i + j
+        return 999 if (s % 13 == 0 or s % 7 == 0 or s % 11 == 0) else i * j % 7 + 1
+    return [_pb_arr((n, n), fn, py)]
+
+
+def gen_pb_durbin(rng, a):
+    (n,) = a.dims
+    return [_pb_vec(n, lambda i: 1.0 * (n + 1 - i))]   # r = N + 1 - i
+
+
+def gen_pb_gramschmidt(rng, a):
+    m, n = a.dims
+    # A[i][j] = (((double) ((i*j) % M) / M) * 100) + 10
+    return [_pb_arr((m, n), lambda i, j: ((i * j) % m).astype(np.float64) / float(m) * 100.0 + 10.0,
+                    lambda i, j: ((i * j) % m) / m * 100.0 + 10.0)]
+
+
+def gen_pb_ludcmp(rng, a):
+    # A: lu's positive definite A A^T (PolyBench's ludcmp init_array builds it
+    # the same way); b[i] = (i + 1) / fn / 2.0 + 4 with fn = N
+    (n,) = a.dims
+    fn = float(n)
+    return gen_lu(rng, a) + [_pb_vec(n, lambda i: (i + 1) / fn / 2.0 + 4.0)]
+
+
+def gen_pb_nussinov(rng, a):
+    (n,) = a.dims
+    # seq[i] = (i + 1) % 4 (PolyBench's char bases), table all 0
+    return [_pb_arr((n,), lambda i: (i + 1) % 4, lambda i: (i + 1) % 4),
+            _pb_arr((n, n), lambda i, j: 0 * i * j, lambda i, j: 0)]
+
+
+def gen_pb_deriche(rng, a):
+    w, h = a.dims
+    # alpha = 0.25; imgIn[i][j] = (double)((313*i + 991*j) % 65536) / 65535.0f
+    return [0.25, _pb_grid(w, h, lambda i, j: (313 * i + 991 * j) % 65536, 65535.0)]
+
+# ---------------------------------------------------------------------------
 # ADBench text files (the same instance as `weir adbench gmm|ba FILE`,
 # crates/driver/src/adbench.rs)
 
@@ -559,6 +966,15 @@ GENERATORS = {
     'rotstencil': gen_rotstencil,
     'transposecat': gen_transposecat,
     'nw': gen_nw, 'lu': gen_lu, 'trisolv': gen_trisolv,
+    'pb_atax': gen_pb_atax, 'pb_bicg': gen_pb_bicg, 'pb_gemver': gen_pb_gemver,
+    'pb_gesummv': gen_pb_gesummv, 'pb_mvt': gen_pb_mvt, 'pb_symm': gen_pb_symm,
+    'pb_syr2k': gen_pb_syr2k, 'pb_syrk': gen_pb_syrk, 'pb_trmm': gen_pb_trmm,
+    'pb_doitgen': gen_pb_doitgen, 'pb_cholesky': gen_pb_cholesky,
+    'pb_covariance': gen_pb_covariance, 'pb_correlation': gen_pb_correlation,
+    'pb_fdtd2d': gen_pb_fdtd2d, 'pb_heat3d': gen_pb_heat3d, 'pb_adi': gen_pb_adi,
+    'pb_floyd_warshall': gen_pb_floyd_warshall, 'pb_durbin': gen_pb_durbin,
+    'pb_gramschmidt': gen_pb_gramschmidt, 'pb_ludcmp': gen_pb_ludcmp,
+    'pb_nussinov': gen_pb_nussinov, 'pb_deriche': gen_pb_deriche,
 }
 
 ADBENCH_READERS = {'gmm_objective': adbench_gmm, 'ba_objective': adbench_ba}

@@ -6,6 +6,7 @@ order, with plain Python floats (IEEE doubles, one rounding per operation in
 that order): the semantics of the fold, whatever order the compiled loops
 run in. Inputs are random with a fixed seed, plus values whose sum depends on
 the order (1e16, 1, -1e16, placed in different tiles of the fold's steps).
+Rows and columns around the register blocks of 4 x 32 too.
 Writes examples/data/tile_*.{in,out} and rewrites the test block.
 Usage: python3 tools/oracles/tile.py [--check]
 """
@@ -45,10 +46,13 @@ def main():
     a = [[1e16, 1.0, -1e16], [1.0, 2.0, 3.0]]
     bc, br = [1.0, 1.0, 1.0], [1.0, 1.0]
     blk.input(a, bc, br).output(outer(a, bc, br))
-    blk.structure('loop 7 index_check 0 wrap_add 0')
+    blk.structure('loop 21 index_check 0 wrap_add 0 stack_array 4')
     for n, k, m, spikes in [(3, 130, 258, True), (1, 128, 256, False), (2, 129, 257, False),
                             (2, 127, 255, False), (1, 1, 513, False), (4, 300, 1, False),
-                            (2, 0, 300, False), (3, 5, 0, False)]:
+                            (2, 0, 300, False), (3, 5, 0, False),
+                            # register blocks of 4 rows by 32 columns and what is left over
+                            (5, 130, 289, True), (9, 129, 64, True), (8, 3, 95, False),
+                            (4, 40, 32, False), (7, 2, 31, False)]:
         a, bc, br = case(rng, n, k, m, spikes)
         name = f'tile_{n}x{k}x{m}'
         w.data(f'data/{name}.in', [a, bc, br])

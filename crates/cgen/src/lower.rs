@@ -485,6 +485,7 @@ impl Lower<'_> {
                         .iter()
                         .any(|(x, n)| *x == Atom::Var(v.clone()) && *n == len)
                         || self.in_range(idx, &len)
+                        || self.in_range_by_bounds(idx, &len)
                 }
             },
             _ => false,
@@ -660,11 +661,72 @@ impl Lower<'_> {
         let Some((f, k)) = self.linear(&Atom::Var(var.to_string()), 0) else {
             return false;
         };
-        if f.is_empty() || f.iter().any(|(n, c)| *c < 0 || !self.never_negative(n)) {
+        if f.is_empty() || !self.at_least_constant(&f) {
             return false;
         }
+        let Some((u, ku)) = self.upper_form(f, k, constant) else {
+            return false;
+        };
+        let mut names = u.iter();
+        match (names.next(), names.next()) {
+            (None, _) => true,
+            (Some((m, 1)), None) => ku <= 0 && !self.counters.contains_key(m),
+            _ => false,
+        }
+    }
+
+    /// Is a linear form at least its constant: every name a value never
+    /// negative with a coefficient `>= 0`?
+    fn at_least_constant(&self, f: &BTreeMap<Name, i64>) -> bool {
+        f.iter().all(|(n, c)| *c >= 0 && self.never_negative(n))
+    }
+
+    /// An upper bound of the linear form `f + k` in every iteration of the
+    /// loops being lowered: each counter `c` with a positive coefficient,
+    /// innermost first, replaced by `b - 1` for its bound `b` (whose form
+    /// may name outer counters: LU's `j = k + 1 + jj` with `jj < n - k - 1`
+    /// is at most `n - 1`), each value `min x y` with a positive
+    /// coefficient by its operand (the constant one where `constant`) as
+    /// soon as it appears, so that the counters its other operand names
+    /// cancel before they are replaced (a tile's `j0 + jj` with `jj < min
+    /// 256 (nj - j0)` is at most `nj - 1`), then the values never negative
+    /// with negative coefficients dropped (they only lower it).
+    fn upper_form(
+        &self,
+        f: BTreeMap<Name, i64>,
+        k: i64,
+        constant: bool,
+    ) -> Option<(BTreeMap<Name, i64>, i64)> {
         let (mut u, mut ku) = (f, k);
-        for _ in 0..16 {
+        let add = |u: &mut BTreeMap<Name, i64>,
+                   ku: &mut i64,
+                   fb: BTreeMap<Name, i64>,
+                   kb: i64,
+                   coef: i64| {
+            for (n, x) in fb {
+                let e = u.entry(n).or_insert(0);
+                *e = x.checked_mul(coef).and_then(|d| e.checked_add(d))?;
+            }
+            *ku = kb.checked_mul(coef).and_then(|d| ku.checked_add(d))?;
+            u.retain(|_, c| *c != 0);
+            Some(())
+        };
+        for _ in 0..32 {
+            // a `min` with a positive coefficient: at most its operand
+            let min = u.iter().find_map(|(n, c)| match self.offsets.get(n) {
+                Some((x, y, 2)) if *c > 0 && !self.counters.contains_key(n) => {
+                    Some((n.clone(), *c, x.clone(), y.clone()))
+                }
+                _ => None,
+            });
+            if let Some((n, coef, x, y)) = min {
+                let x_const = matches!(self.canon_atom(&x), Atom::Const(_));
+                let operand = if x_const != constant { y } else { x };
+                let (fb, kb) = self.linear(&operand, 0)?;
+                u.remove(&n);
+                add(&mut u, &mut ku, fb, kb, coef)?;
+                continue;
+            }
             let inner = u
                 .iter()
                 .filter(|(n, c)| **c > 0 && self.counters.contains_key(*n))
@@ -673,38 +735,43 @@ impl Lower<'_> {
             let Some((c, coef)) = inner else {
                 break;
             };
-            let Some((fb, kb)) = self
+            let (fb, kb) = self
                 .counters
                 .get(&c)
-                .and_then(|(b, _)| self.bound_form(b, constant))
-            else {
-                return false;
-            };
+                .and_then(|(b, _)| self.bound_form(b, constant))?;
             u.remove(&c);
-            for (n, x) in fb {
-                let e = u.entry(n).or_insert(0);
-                let Some(v) = x.checked_mul(coef).and_then(|d| e.checked_add(d)) else {
-                    return false;
-                };
-                *e = v;
-            }
-            let Some(v) = kb
-                .checked_sub(1)
-                .and_then(|d| d.checked_mul(coef))
-                .and_then(|d| ku.checked_add(d))
-            else {
-                return false;
-            };
-            ku = v;
-            u.retain(|_, c| *c != 0);
+            add(&mut u, &mut ku, fb, kb.checked_sub(1)?, coef)?;
         }
         u.retain(|n, c| !(*c < 0 && self.never_negative(n)));
-        let mut names = u.iter();
-        match (names.next(), names.next()) {
-            (None, _) => true,
-            (Some((m, 1)), None) => ku <= 0 && !self.counters.contains_key(m),
-            _ => false,
+        Some((u, ku))
+    }
+
+    /// `0 <= idx < len` by bounds ([`Lower::upper_form`]): `idx` is at
+    /// least its constant `>= 0`, and `len` minus its upper bound is a
+    /// constant `>= 1`. Where [`Lower::in_range`] sees one counter, this
+    /// one sees several (a register block's `j0 + jb + l`).
+    fn in_range_by_bounds(&self, idx: &Atom, len: &Atom) -> bool {
+        let (Some((fi, ki)), Some((fl, kl))) = (self.linear(idx, 0), self.linear(len, 0)) else {
+            return false;
+        };
+        if ki < 0 || !self.at_least_constant(&fi) {
+            return false;
         }
+        [false, true].iter().any(|c| {
+            let Some((u, ku)) = self.upper_form(fi.clone(), ki, *c) else {
+                return false;
+            };
+            let mut diff = fl.clone();
+            for (n, k) in u {
+                let e = diff.entry(n).or_insert(0);
+                let Some(d) = e.checked_sub(k) else {
+                    return false;
+                };
+                *e = d;
+            }
+            diff.retain(|_, k| *k != 0);
+            diff.is_empty() && kl.checked_sub(ku).is_some_and(|d| d >= 1)
+        })
     }
 
     /// Record what a boolean `let` tests, when it is part of a bounds test.

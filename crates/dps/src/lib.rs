@@ -15,6 +15,7 @@ pub mod mem;
 pub mod parse;
 pub mod peel;
 pub mod print;
+pub mod regblock;
 pub mod rename;
 pub mod reuse;
 pub mod shortcircuit;

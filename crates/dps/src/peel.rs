@@ -25,7 +25,7 @@ pub const RULES: &[Rule] = &[
     ),
     (
         "tile-accumulate",
-        "run the in-place updates of rows, one per step of a fold, in tiles of columns and steps that stay in cache, every row passing over each tile (each element still gets its steps in order)",
+        "run the in-place updates of rows, one per step of a fold, in tiles of columns and steps that stay in cache, every row passing over each tile, and inside a tile blocks of rows and columns kept in local buffers over the tile's steps (the micro-kernel, regblock.rs; each element still gets its steps in order)",
         crate::tile::tile_accumulate,
     ),
     (

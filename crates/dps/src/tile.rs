@@ -190,7 +190,14 @@ fn rewrite(
     });
     let i2 = fresh(i);
     let row = crate::rename::fresh_copy(&row, &HashMap::from([(i.clone(), i2.clone())]), fresh);
-    let k_tile = vec![
+    let row_loop = Stmt::For {
+        i: i2,
+        n: ni.clone(),
+        body: row,
+    };
+    // the micro-kernel: rows and columns in register blocks
+    let rows = crate::regblock::block_rows(&row_loop, fresh).unwrap_or_else(|| vec![row_loop]);
+    let mut k_tile = vec![
         let_i64(
             &krest,
             SExp::Bin(BinOp::Sub, nk.clone(), Atom::Var(kt.clone())),
@@ -199,12 +206,8 @@ fn rewrite(
             &kn,
             SExp::Math(MathFn::Min, vec![int(KB), Atom::Var(krest)]),
         ),
-        Stmt::For {
-            i: i2,
-            n: ni.clone(),
-            body: row,
-        },
     ];
+    k_tile.extend(rows);
     let every = |c: &Name, m: &Name, start: &Name, size: i64, body: Vec<Stmt>| {
         vec![
             let_i64(m, SExp::Bin(BinOp::Rem, Atom::Var(c.clone()), int(size))),
