@@ -8,6 +8,7 @@ run in. Inputs are random with a fixed seed, plus values whose sum depends on
 the order (1e16, 1, -1e16, placed in different tiles of the fold's steps).
 Rows and columns around the register blocks of 4 x 32 too.
 Writes examples/data/tile_*.{in,out} and rewrites the test block.
+Also the oracle of tests/regress/distribute.weir (two products, (a*b)*c).
 Usage: python3 tools/oracles/tile.py [--check]
 """
 
@@ -27,6 +28,24 @@ def outer(a, bc, br):
             r.append(acc)
         out.append(r)
     return out
+
+
+def product(a, b):
+    """a * b, each element's sum in order from 0.0."""
+    out = []
+    for row in a:
+        r = []
+        for j in range(len(b[0]) if b else 0):
+            acc = 0.0
+            for q, x in enumerate(row):
+                acc = acc + x * b[q][j]
+            r.append(acc)
+        out.append(r)
+    return out
+
+
+def two(a, b, c):
+    return product(product(a, b), c)
 
 
 def case(rng, n, k, m, spikes=False):
@@ -62,6 +81,27 @@ def main():
     blk.input([[]], [], [1.0]).output([[0.0]])
     blk.input([[1.0, 2.0]], [1.0], [1.0]).error('size mismatch')
     w.blocks('../tests/regress/tile.weir', [blk])
+
+    # tests/regress/distribute.weir: two products through a row temporary
+    two_blk = Block('two')
+    a, b, c = [[1e16, 1.0, -1e16]], [[1.0], [1.0], [1.0]], [[1.0, 2.0]]
+    two_blk.input(a, b, c).output(two(a, b, c))
+    two_blk.structure('stack_array 8 index_check 0')
+    for n, k, m, l in [(5, 3, 33, 2), (9, 130, 40, 35), (1, 2, 3, 4), (4, 1, 32, 64)]:
+        a = [[rng.uniform(-1.0, 1.0) for _ in range(k)] for _ in range(n)]
+        b = [[rng.uniform(-1.0, 1.0) for _ in range(m)] for _ in range(k)]
+        c = [[rng.uniform(-1.0, 1.0) for _ in range(l)] for _ in range(m)]
+        if n > 1 and k > 129:
+            a[1][0], a[1][128], a[1][129] = 1e16, 1.0, -1e16
+            b[0][0], b[128][0], b[129][0] = 1.0, 1.0, 1.0
+        name = f'two_{n}x{k}x{m}x{l}'
+        w.data(f'data/{name}.in', [a, b, c])
+        w.data(f'data/{name}.out', [two(a, b, c)])
+        two_blk.input_file(f'../../examples/data/{name}.in')
+        two_blk.output_file(f'../../examples/data/{name}.out')
+    two_blk.input([], [], [[1.0]]).output([])
+    two_blk.input([[1.0]], [[1.0, 2.0]], [[1.0]]).error('size mismatch')
+    w.blocks('../tests/regress/distribute.weir', [two_blk])
     w.finish()
 
 

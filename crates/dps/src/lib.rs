@@ -7,6 +7,7 @@
 //! an LMAD index function (`mem`, funmem-lmad §3).
 
 pub mod checks;
+pub mod distribute;
 pub mod inplace;
 pub mod interchange;
 pub mod ir;

@@ -4,6 +4,8 @@
 //! | rule | effect |
 //! | --- | --- |
 //! | `interchange-fold` | a map whose element is a sequential fold, in the `i-k-j` order: see [`crate::interchange`] |
+//! | `distribute-rows` | loop distribution: a row loop whose first half computes a matrix product's row into a one-row buffer and whose second half uses it runs as two loops over the rows, the buffer expanded to the matrix (2mm's `tmp`): see [`crate::distribute`] |
+//! | `tile-accumulate` | the row updates of a matrix product in cache tiles, each tile in register blocks: see [`crate::tile`] and [`crate::regblock`] |
 //! | `peel-boundary` | index-set splitting: a `for i < n` whose body branches on a test of `i` against the first or last few indices (`i == 0 \|\| i == n - 1`, `i < 2`, `i >= n - 1`, …) runs as three loops, the first `L` iterations, the `n - L - H` inner ones and the last `H`, in that order; in the inner loop every such test is a constant, so its branch is gone and the reads next to `i` (`a[i - 1]`, `a[i + 1]`) are proved in range by the C backend: the loop vectorises |
 //!
 //! The iterations keep their order (an error the interpreter meets first
@@ -22,6 +24,11 @@ pub const RULES: &[Rule] = &[
         "interchange-fold",
         "turn a loop that stores a fold per element inside out: initialise the row, then for each step of the fold update the whole row (the same operations per element, in the same order)",
         crate::interchange::interchange_fold,
+    ),
+    (
+        "distribute-rows",
+        "split a row loop that computes a matrix product one row at a time into a row buffer and then uses the row, into two loops over the rows of the whole matrix (the buffer expanded back to it), so that each product can be tiled",
+        crate::distribute::distribute_rows,
     ),
     (
         "tile-accumulate",
