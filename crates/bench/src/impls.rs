@@ -1,6 +1,7 @@
 //! The implementations a workload is run with, and how each is built.
 
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use weir_driver::native::{BuildOptions, Variant};
@@ -16,8 +17,9 @@ pub enum Kind {
     C,
     /// bench/cpp/KERNEL.cpp (std::vector)
     Cpp,
-    /// bench/eigen/KERNEL.cpp
-    Eigen,
+    /// bench/eigen/KERNEL.cpp, built with `-march=` this (`native` for
+    /// `eigen`, [`EIGEN_V3_MARCH`] for `eigen-v3`).
+    Eigen(&'static str),
     /// bench/py/run.py numpy|jax|numba KERNEL
     Python(&'static str),
 }
@@ -25,7 +27,7 @@ pub enum Kind {
 /// One implementation.
 #[derive(Debug, Clone, Serialize)]
 pub struct Impl {
-    /// Short name (`weir`, `weir-CL`, `c`, `cpp`, `eigen`, `numpy`, `jax`, `numba`).
+    /// Short name (`weir`, `weir-CL`, `c`, `cpp`, `eigen`, `eigen-v3`, `numpy`, `jax`, `numba`).
     pub id: String,
     pub label: String,
     #[serde(skip)]
@@ -48,10 +50,27 @@ impl Impl {
     pub fn is_peer(&self) -> bool {
         !self.is_weir()
     }
+    /// Why a workload does not run this implementation, from the workload's
+    /// `skip` table: its own entry, else (for `eigen-v3`, the same programs
+    /// as `eigen` built for another `-march`) the entry of `eigen`.
+    pub fn skip_reason<'a>(&self, skip: &'a BTreeMap<String, String>) -> Option<&'a str> {
+        skip.get(&self.id)
+            .or_else(|| match self.kind {
+                Kind::Eigen(_) => skip.get("eigen"),
+                _ => None,
+            })
+            .map(String::as_str)
+    }
 }
 
+/// The `-march` of `eigen-v3`: AVX2 and FMA without AVX-512. On an AVX-512
+/// CPU Eigen's AVX2 code can be faster than its AVX-512 code (`eigen`,
+/// `-march=native`), so the suite reports both.
+pub const EIGEN_V3_MARCH: &str = "x86-64-v3";
+
 /// All implementations in report order: Weir (default), its variants (if
-/// wanted), hand-written C, C++, Eigen, NumPy, JAX, Numba.
+/// wanted), hand-written C, C++, Eigen (`-march=native`, then
+/// `-march=x86-64-v3`), NumPy, JAX, Numba.
 pub fn all(with_variants: bool) -> Vec<Impl> {
     let mut v = vec![Impl {
         id: "weir".into(),
@@ -104,7 +123,12 @@ pub fn all(with_variants: bool) -> Vec<Impl> {
     for (id, label, kind) in [
         ("c", "hand-written C", Kind::C),
         ("cpp", "C++ (std::vector)", Kind::Cpp),
-        ("eigen", "C++ Eigen", Kind::Eigen),
+        ("eigen", "C++ Eigen", Kind::Eigen("native")),
+        (
+            "eigen-v3",
+            "C++ Eigen, -march=x86-64-v3",
+            Kind::Eigen(EIGEN_V3_MARCH),
+        ),
         ("numpy", "NumPy", Kind::Python("numpy")),
         ("jax", "JAX (jit)", Kind::Python("jax")),
         ("numba", "Numba (njit)", Kind::Python("numba")),
@@ -236,6 +260,79 @@ pub fn c_flags() -> Vec<&'static str> {
 pub fn cxx_flags() -> Vec<&'static str> {
     vec!["-O3", "-march=native", "-std=c++17"]
 }
+/// Flags of an Eigen build for `-march=MARCH` (Eigen's include directory
+/// comes after them).
+pub fn eigen_flags(march: &str) -> Vec<String> {
+    vec![
+        "-O3".into(),
+        format!("-march={march}"),
+        "-std=c++17".into(),
+        "-DNDEBUG".into(),
+    ]
+}
+
+/// The compile command of a C or C++ peer (`c`, `cpp`, `eigen`,
+/// `eigen-v3`) for one kernel, as [`compile`] runs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompileCommand {
+    pub compiler: String,
+    pub flags: Vec<String>,
+    pub src: PathBuf,
+    pub libs: Vec<String>,
+    /// The program: bench/build/bin/ID/KERNEL, a directory per
+    /// implementation, so that builds with other flags never collide.
+    pub out: PathBuf,
+}
+
+/// How [`build`] compiles a C or C++ peer's kernel, without running
+/// anything (Eigen's directory is the one the toolchain found). `Err` says
+/// why it cannot be built: no compiler, no Eigen, no source file, or an
+/// implementation that is not compiled this way.
+pub fn compile_command(
+    root: &Path,
+    tools: &Toolchain,
+    imp: &Impl,
+    kernel: &str,
+) -> Result<CompileCommand, String> {
+    let strings = |v: Vec<&str>| v.into_iter().map(str::to_string).collect::<Vec<_>>();
+    let (compiler, src, flags) = match imp.kind {
+        Kind::C => {
+            let cc = tools.cc.as_deref().ok_or("no C compiler (set $CC)")?;
+            (
+                cc,
+                format!("bench/handwritten/{kernel}.c"),
+                strings(c_flags()),
+            )
+        }
+        Kind::Cpp => {
+            let cxx = tools.cxx.as_deref().ok_or("no C++ compiler (set $CXX)")?;
+            (cxx, format!("bench/cpp/{kernel}.cpp"), strings(cxx_flags()))
+        }
+        Kind::Eigen(march) => {
+            let cxx = tools.cxx.as_deref().ok_or("no C++ compiler (set $CXX)")?;
+            let e = tools.eigen.as_deref().ok_or(
+                "Eigen 3 is not installed (scripts/install-bench-peers.sh installs libeigen3-dev)",
+            )?;
+            let mut flags = eigen_flags(march);
+            flags.push(format!("-I{e}"));
+            (cxx, format!("bench/eigen/{kernel}.cpp"), flags)
+        }
+        Kind::Weir(..) | Kind::Python(_) => {
+            return Err(format!("{} is not compiled from C or C++", imp.id));
+        }
+    };
+    let src = root.join(src);
+    if !src.exists() {
+        return Err(format!("no {}", src.display()));
+    }
+    Ok(CompileCommand {
+        compiler: compiler.to_string(),
+        flags,
+        src,
+        libs: vec!["-lm".into()],
+        out: root.join(format!("bench/build/bin/{}/{kernel}", imp.id)),
+    })
+}
 
 /// FNV-1a, for the content-hash caches (builds here, inputs in the runner).
 pub(crate) const FNV_START: u64 = 0xcbf29ce484222325;
@@ -312,7 +409,6 @@ pub fn build(
     kernel: &str,
     weir: (&str, &str),
 ) -> Result<Launch, String> {
-    let bin = root.join("bench/build/bin");
     match imp.kind {
         Kind::Weir(variant, views, fast_math) => {
             let file = root.join(weir.0);
@@ -342,43 +438,13 @@ pub fn build(
                 args: vec!["-e".into(), weir.1.into()],
             })
         }
-        Kind::C => {
-            let cc = tools.cc.as_deref().ok_or("no C compiler (set $CC)")?;
-            let src = root.join(format!("bench/handwritten/{kernel}.c"));
-            if !src.exists() {
-                return Err(format!("no {}", src.display()));
-            }
-            let out = bin.join(format!("c/{kernel}"));
-            compile(cc, &c_flags(), &src, &["-lm"], &out)?;
+        Kind::C | Kind::Cpp | Kind::Eigen(_) => {
+            let cmd = compile_command(root, tools, imp, kernel)?;
+            let flags: Vec<&str> = cmd.flags.iter().map(String::as_str).collect();
+            let libs: Vec<&str> = cmd.libs.iter().map(String::as_str).collect();
+            compile(&cmd.compiler, &flags, &cmd.src, &libs, &cmd.out)?;
             Ok(Launch {
-                program: out,
-                args: vec![],
-            })
-        }
-        Kind::Cpp | Kind::Eigen => {
-            let cxx = tools.cxx.as_deref().ok_or("no C++ compiler (set $CXX)")?;
-            let (dir, mut flags) = if imp.kind == Kind::Cpp {
-                ("cpp", cxx_flags())
-            } else {
-                ("eigen", cxx_flags())
-            };
-            let inc;
-            if imp.kind == Kind::Eigen {
-                let e = tools.eigen.as_deref().ok_or(
-                    "Eigen 3 is not installed (scripts/install-bench-peers.sh installs libeigen3-dev)",
-                )?;
-                inc = format!("-I{e}");
-                flags.push("-DNDEBUG");
-                flags.push(&inc);
-            }
-            let src = root.join(format!("bench/{dir}/{kernel}.cpp"));
-            if !src.exists() {
-                return Err(format!("no {}", src.display()));
-            }
-            let out = bin.join(format!("{dir}/{kernel}"));
-            compile(cxx, &flags, &src, &["-lm"], &out)?;
-            Ok(Launch {
-                program: out,
+                program: cmd.out,
                 args: vec![],
             })
         }

@@ -48,6 +48,7 @@ fn color(id: &str, k: usize) -> RGBColor {
         "c" => RGBColor(60, 60, 60),
         "cpp" => RGBColor(31, 119, 180),
         "eigen" => RGBColor(44, 160, 44),
+        "eigen-v3" => RGBColor(152, 223, 138),
         "numpy" => RGBColor(255, 127, 14),
         "jax" => RGBColor(148, 103, 189),
         "numba" => RGBColor(140, 86, 75),

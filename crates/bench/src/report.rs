@@ -2,6 +2,7 @@
 
 use crate::machine::Limits;
 use crate::runner::{ImplResult, Report, WorkloadResult};
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -301,7 +302,114 @@ pub fn markdown(rep: &Report) -> String {
         }
         let _ = writeln!(s, "{row}");
     }
+    let means = group_means(&rep.workloads);
+    if !means.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nGeometric mean per group of the median time ÷ hand-written C's (over the group's workloads where both ran and passed the cross-check):\n"
+        );
+        for m in &means {
+            let _ = writeln!(s, "- {}", m.line());
+        }
+    }
     s
+}
+
+/// The geometric mean of positive finite numbers: `exp(mean(ln x))`. `None`
+/// for no numbers, or for one that is not positive and finite (a ratio of
+/// times always is).
+pub fn geomean(xs: &[f64]) -> Option<f64> {
+    if xs.is_empty() || xs.iter().any(|x| !(x.is_finite() && *x > 0.0)) {
+        return None;
+    }
+    Some((xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp())
+}
+
+/// One implementation's summary over a group of workloads (the suite's
+/// `group`): the geometric mean of its median time / hand-written C's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupMean {
+    pub group: String,
+    pub id: String,
+    /// Geometric mean of the ratios to hand-written C (`None`: no workload
+    /// entered it).
+    pub geomean_vs_c: Option<f64>,
+    /// The workloads that entered it: both this implementation and
+    /// hand-written C ran with a median time and passed the cross-check.
+    pub entered: usize,
+    /// The group's workloads in the run.
+    pub of: usize,
+}
+
+impl GroupMean {
+    /// `polybench: weir / c geomean 0.87 over 30 of 30`
+    pub fn line(&self) -> String {
+        format!(
+            "{}: {} / c geomean {} over {} of {}",
+            self.group,
+            self.id,
+            self.geomean_vs_c
+                .map(|g| format!("{g:.2}"))
+                .unwrap_or("–".into()),
+            self.entered,
+            self.of
+        )
+    }
+}
+
+/// Per group (in order of first appearance) and per implementation (in
+/// report order; hand-written C itself, and implementations skipped on every
+/// workload of the group, left out): the geometric mean over the group's
+/// workloads of the implementation's median / hand-written C's median, over
+/// the workloads where both ran and passed the cross-check (status `ok`).
+pub fn group_means(workloads: &[WorkloadResult]) -> Vec<GroupMean> {
+    let mut groups: Vec<&str> = Vec::new();
+    for w in workloads {
+        if let Some(g) = w.group.as_deref()
+            && !groups.contains(&g)
+        {
+            groups.push(g);
+        }
+    }
+    let mut out = Vec::new();
+    for g in groups {
+        let members: Vec<&WorkloadResult> = workloads
+            .iter()
+            .filter(|w| w.group.as_deref() == Some(g))
+            .collect();
+        let mut ids: Vec<&str> = Vec::new();
+        for w in &members {
+            for r in &w.impls {
+                if r.id != "c" && !r.status.starts_with("skipped") && !ids.contains(&r.id.as_str())
+                {
+                    ids.push(&r.id);
+                }
+            }
+        }
+        for id in ids {
+            let ratios: Vec<f64> = members
+                .iter()
+                .filter_map(|w| {
+                    let timed = |id: &str| {
+                        w.impls
+                            .iter()
+                            .find(|r| r.id == id && r.ok())
+                            .and_then(|r| r.median_ns)
+                            .filter(|m| m.is_finite() && *m > 0.0)
+                    };
+                    Some(timed(id)? / timed("c")?)
+                })
+                .collect();
+            out.push(GroupMean {
+                group: g.to_string(),
+                id: id.to_string(),
+                geomean_vs_c: geomean(&ratios),
+                entered: ratios.len(),
+                of: members.len(),
+            });
+        }
+    }
+    out
 }
 
 /// The text of summary.md: the header and the Markdown tables.
@@ -324,5 +432,156 @@ mod tests {
         assert_eq!(fmt_time(12_345.0), "12.35 µs");
         assert_eq!(fmt_time(2.5e7), "25.00 ms");
         assert_eq!(fmt_time(3.2e9), "3.20 s");
+    }
+
+    #[test]
+    fn geometric_mean() {
+        assert_eq!(geomean(&[]), None);
+        assert!((geomean(&[2.0, 8.0]).unwrap() - 4.0).abs() < 1e-12);
+        assert!((geomean(&[0.5, 2.0]).unwrap() - 1.0).abs() < 1e-12);
+        assert!((geomean(&[3.0]).unwrap() - 3.0).abs() < 1e-12);
+        assert!((geomean(&[1.0, 10.0, 100.0]).unwrap() - 10.0).abs() < 1e-9);
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(geomean(&[1.0, bad]), None, "{bad}");
+        }
+    }
+
+    fn result(id: &str, status: &str, median: Option<f64>) -> ImplResult {
+        ImplResult {
+            id: id.into(),
+            label: id.into(),
+            status: status.into(),
+            calls_per_process: 1,
+            warmup_calls: 0,
+            samples_ns: median.into_iter().collect(),
+            median_ns: median,
+            min_ns: median,
+            max_ns: median,
+            peak_rss_kb: None,
+            allocs_per_call: None,
+            peak_heap_bytes: None,
+            process_s: None,
+            check: None,
+            vs_c: None,
+            vs_best_peer: None,
+            rss_vs_c: None,
+        }
+    }
+
+    fn workload(name: &str, group: Option<&str>, impls: Vec<ImplResult>) -> WorkloadResult {
+        WorkloadResult {
+            name: name.into(),
+            title: name.into(),
+            kernel: name.into(),
+            input: String::new(),
+            size: None,
+            group: group.map(str::to_string),
+            reference: Some("c".into()),
+            status: "ok".into(),
+            work: Default::default(),
+            impls,
+        }
+    }
+
+    /// Only workloads where both the implementation and hand-written C ran
+    /// and passed the cross-check enter the mean; the count says how many.
+    #[test]
+    fn group_means_over_the_workloads_that_ran() {
+        let pb = Some("polybench");
+        let ws = vec![
+            workload(
+                "mm",
+                pb,
+                vec![
+                    result("weir", "ok", Some(50.0)),
+                    result("c", "ok", Some(100.0)),
+                    result("eigen", "ok", Some(25.0)),
+                    result("eigen-v3", "ok", Some(20.0)),
+                ],
+            ),
+            workload(
+                "lu",
+                pb,
+                vec![
+                    result("weir", "ok", Some(400.0)),
+                    result("c", "ok", Some(100.0)),
+                    result("eigen", "wrong result: x", None),
+                    result("eigen-v3", "ok", Some(80.0)),
+                ],
+            ),
+            // C failed: nothing enters from here
+            workload(
+                "trisolv",
+                pb,
+                vec![
+                    result("weir", "ok", Some(10.0)),
+                    result("c", "timeout after 1 s", None),
+                    result("eigen", "ok", Some(10.0)),
+                    result("eigen-v3", "ok", Some(10.0)),
+                ],
+            ),
+            workload(
+                "pb-atax",
+                pb,
+                vec![
+                    result("weir", "ok", Some(100.0)),
+                    result("c", "ok", Some(100.0)),
+                    result("eigen", "skipped: no", None),
+                    result("eigen-v3", "skipped: no", None),
+                ],
+            ),
+            // not in the group
+            workload(
+                "mm-t",
+                None,
+                vec![
+                    result("weir", "ok", Some(1e9)),
+                    result("c", "ok", Some(1.0)),
+                    result("eigen", "ok", Some(1.0)),
+                    result("eigen-v3", "ok", Some(1.0)),
+                ],
+            ),
+            workload(
+                "add3",
+                Some("micro"),
+                vec![
+                    result("weir", "ok", Some(3.0)),
+                    result("c", "ok", Some(1.0)),
+                    result("eigen", "skipped: no", None),
+                    result("eigen-v3", "skipped: no", None),
+                ],
+            ),
+        ];
+        let m = group_means(&ws);
+        let ids: Vec<(&str, &str)> = m
+            .iter()
+            .map(|g| (g.group.as_str(), g.id.as_str()))
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                ("polybench", "weir"),
+                ("polybench", "eigen"),
+                ("polybench", "eigen-v3"),
+                ("micro", "weir"),
+            ]
+        );
+        // weir: 0.5, 4, 1 -> (0.5 * 4 * 1)^(1/3) = 2^(1/3)
+        assert_eq!((m[0].entered, m[0].of), (3, 4));
+        assert!((m[0].geomean_vs_c.unwrap() - 2f64.powf(1.0 / 3.0)).abs() < 1e-12);
+        // eigen: only mm (lu wrong, trisolv without C, atax skipped)
+        assert_eq!((m[1].entered, m[1].of), (1, 4));
+        assert!((m[1].geomean_vs_c.unwrap() - 0.25).abs() < 1e-12);
+        // eigen-v3: 0.2 and 0.8 -> 0.4
+        assert_eq!((m[2].entered, m[2].of), (2, 4));
+        assert!((m[2].geomean_vs_c.unwrap() - 0.4).abs() < 1e-12);
+        assert_eq!(
+            m[2].line(),
+            "polybench: eigen-v3 / c geomean 0.40 over 2 of 4"
+        );
+        assert_eq!(m[3].line(), "micro: weir / c geomean 3.00 over 1 of 1");
+        // an implementation that ran on none of them
+        let none = group_means(&ws[2..3]);
+        assert_eq!(none[0].line(), "polybench: weir / c geomean – over 0 of 1");
     }
 }

@@ -107,6 +107,9 @@ pub struct WorkloadResult {
     pub kernel: String,
     pub input: String,
     pub size: Option<String>,
+    /// The suite's `group` of the workload (`polybench`), if any.
+    #[serde(default)]
+    pub group: Option<String>,
     /// The implementation every result was checked against.
     pub reference: Option<String>,
     pub status: String,
@@ -136,6 +139,10 @@ pub struct Report {
     pub versions: Vec<(String, String)>,
     pub flags: Vec<(String, String)>,
     pub workloads: Vec<WorkloadResult>,
+    /// Per group of workloads and implementation, the geometric mean of the
+    /// ratio to hand-written C (`report::group_means` of the workloads).
+    #[serde(default)]
+    pub group_means: Vec<crate::report::GroupMean>,
 }
 
 fn median(v: &[f64]) -> Option<f64> {
@@ -362,6 +369,35 @@ pub fn requested(cfg: &Config, imp: &Impl) -> bool {
         || (imp.is_weir() && !imp.is_fast_math() && cfg.variants == Some(true))
 }
 
+/// The implementations a run compares, in report order: those named in
+/// `--impls`, else every peer (`eigen` and `eigen-v3` included), Weir's
+/// default pipeline and, when `variants`, its ablation variants (never
+/// `weir-fast-math`, which runs only when named). `Err` for an unknown name.
+pub fn chosen_impls(cfg: &Config, variants: bool) -> Result<Vec<Impl>, String> {
+    let all = impls::all(true);
+    for i in &cfg.impls {
+        if !all.iter().any(|a| &a.id == i) {
+            return Err(format!(
+                "no implementation `{i}`; the implementations are: {}",
+                all.iter()
+                    .map(|a| a.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    Ok(all
+        .into_iter()
+        .filter(|i| {
+            if cfg.impls.is_empty() {
+                !i.is_weir() || i.is_weir_default() || (variants && !i.is_fast_math())
+            } else {
+                cfg.impls.contains(&i.id)
+            }
+        })
+        .collect())
+}
+
 /// Where `weir bench` writes its results without `--out`: the full suite to
 /// `bench/results/full-Ncore/` (the committed results it refreshes), the quick
 /// one to `bench/build/results/quick-Ncore/`, a scratch directory git ignores,
@@ -456,29 +492,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         })
         .collect();
 
-    // Implementations.
-    let all = impls::all(true);
-    for i in &cfg.impls {
-        if !all.iter().any(|a| &a.id == i) {
-            return Err(format!(
-                "no implementation `{i}`; the implementations are: {}",
-                all.iter()
-                    .map(|a| a.id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-    }
-    let chosen: Vec<Impl> = all
-        .into_iter()
-        .filter(|i| {
-            if cfg.impls.is_empty() {
-                !i.is_weir() || i.is_weir_default() || (variants && !i.is_fast_math())
-            } else {
-                cfg.impls.contains(&i.id)
-            }
-        })
-        .collect();
+    let chosen = chosen_impls(cfg, variants)?;
 
     let tools = Toolchain::discover(root);
     let taskset = Command::new("taskset")
@@ -571,6 +585,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             kernel: w.kernel.clone(),
             input: w.input.clone(),
             size: w.sized().then(|| size.clone()),
+            group: w.group.clone(),
             reference: None,
             status: "ok".into(),
             work: Work::default(),
@@ -636,7 +651,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             if let Some(pb) = &pb {
                 pb.set_message(format!("{}: building {}", w.name, imp.id));
             }
-            if let Some(why) = w.skip.get(&imp.id) {
+            if let Some(why) = imp.skip_reason(&w.skip) {
                 wr.impls[k].status = format!("skipped: {why}");
                 launches.push(None);
                 continue;
@@ -863,11 +878,12 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         ),
         ("c".to_string(), impls::c_flags().join(" ")),
         ("cpp".to_string(), impls::cxx_flags().join(" ")),
-        (
-            "eigen".to_string(),
-            format!("{} -DNDEBUG", impls::cxx_flags().join(" ")),
-        ),
     ];
+    for imp in impls::all(false) {
+        if let impls::Kind::Eigen(march) = imp.kind {
+            flags.push((imp.id, impls::eigen_flags(march).join(" ")));
+        }
+    }
     flags.push((
         "python".into(),
         format!(
@@ -902,6 +918,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         machine: limits,
         versions: tools.versions.clone(),
         flags,
+        group_means: crate::report::group_means(&results),
         workloads: results,
     })
 }

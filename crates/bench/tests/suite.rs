@@ -284,6 +284,107 @@ fn what_is_requested_and_where_results_go() {
     assert!(weir_bench::default_out_dir(&root, false, 2).ends_with("bench/results/full-2core"));
 }
 
+/// Eigen is reported at two -march levels: `eigen` (-march=native) and
+/// `eigen-v3` (-march=x86-64-v3: on an AVX-512 CPU Eigen's AVX2 code can be
+/// the faster). Both are listed and run by default, are built from the same
+/// bench/eigen sources into their own directories, and `eigen-v3` obeys the
+/// suite's `skip` entries for `eigen`. Checked on the compile commands, so
+/// Eigen need not be installed.
+#[test]
+fn eigen_is_built_at_native_and_at_x86_64_v3() {
+    let root = repo().canonicalize().unwrap();
+    for with_variants in [false, true] {
+        let ids: Vec<String> = weir_bench::impls::all(with_variants)
+            .into_iter()
+            .map(|i| i.id)
+            .collect();
+        let e = ids.iter().position(|i| i == "eigen").expect("no eigen");
+        assert_eq!(
+            ids.get(e + 1).map(String::as_str),
+            Some("eigen-v3"),
+            "{ids:?}"
+        );
+    }
+    // In the default set of a run (quick or full), and named by --impls.
+    let mut cfg = config(root.clone(), &[]);
+    cfg.impls.clear();
+    for variants in [false, true] {
+        let chosen = runner::chosen_impls(&cfg, variants).unwrap();
+        assert!(chosen.iter().any(|i| i.id == "eigen"));
+        assert!(chosen.iter().any(|i| i.id == "eigen-v3"));
+    }
+    cfg.impls = vec!["c".into(), "eigen-v3".into()];
+    let chosen = runner::chosen_impls(&cfg, false).unwrap();
+    assert_eq!(
+        chosen.iter().map(|i| i.id.as_str()).collect::<Vec<_>>(),
+        ["c", "eigen-v3"]
+    );
+
+    let all = weir_bench::impls::all(false);
+    let get = |id: &str| all.iter().find(|i| i.id == id).unwrap().clone();
+    let tools = weir_bench::impls::Toolchain {
+        cc: Some("cc".into()),
+        cxx: Some("c++".into()),
+        eigen: Some("/opt/eigen3".into()),
+        python: None,
+        python_peers: vec![],
+        versions: vec![],
+    };
+    let cmd = |id: &str| {
+        weir_bench::impls::compile_command(&root, &tools, &get(id), "gemm")
+            .unwrap_or_else(|e| panic!("{id}: {e}"))
+    };
+    let (native, v3) = (cmd("eigen"), cmd("eigen-v3"));
+    let march = |c: &weir_bench::impls::CompileCommand| -> Vec<String> {
+        c.flags
+            .iter()
+            .filter(|f| f.starts_with("-march") || f.starts_with("-mtune"))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(march(&native), ["-march=native"], "{native:?}");
+    assert_eq!(march(&v3), ["-march=x86-64-v3"], "{v3:?}");
+    for c in [&native, &v3] {
+        assert_eq!(c.compiler, "c++");
+        assert_eq!(c.src, root.join("bench/eigen/gemm.cpp"));
+        for f in ["-O3", "-std=c++17", "-DNDEBUG", "-I/opt/eigen3"] {
+            assert!(c.flags.iter().any(|x| x == f), "{f} missing: {c:?}");
+        }
+    }
+    // Their own programs (and so their own cache stamps beside them).
+    assert_eq!(native.out, root.join("bench/build/bin/eigen/gemm"));
+    assert_eq!(v3.out, root.join("bench/build/bin/eigen-v3/gemm"));
+    // The other C/C++ peers are still built for the host.
+    assert_eq!(march(&cmd("c")), ["-march=native"]);
+    assert_eq!(march(&cmd("cpp")), ["-march=native"]);
+    // Without Eigen neither can be built, with the reason.
+    let no_eigen = weir_bench::impls::Toolchain {
+        eigen: None,
+        ..tools.clone()
+    };
+    let e =
+        weir_bench::impls::compile_command(&root, &no_eigen, &get("eigen-v3"), "gemm").unwrap_err();
+    assert!(e.contains("Eigen 3 is not installed"), "{e}");
+
+    // A workload that skips eigen skips eigen-v3 too; its own entry wins.
+    let suite = weir_bench::suite::load(&root.join("bench/suite.toml")).unwrap();
+    let scan = suite
+        .workloads
+        .iter()
+        .find(|w| w.skip.contains_key("eigen") && !w.skip.contains_key("eigen-v3"))
+        .expect("a workload with a skip for eigen");
+    assert_eq!(
+        get("eigen-v3").skip_reason(&scan.skip),
+        scan.skip.get("eigen").map(String::as_str)
+    );
+    let mut skip = std::collections::BTreeMap::new();
+    skip.insert("eigen-v3".to_string(), "own".to_string());
+    assert_eq!(get("eigen-v3").skip_reason(&skip), Some("own"));
+    assert_eq!(get("eigen").skip_reason(&skip), None);
+    skip.insert("eigen".to_string(), "both".to_string());
+    assert_eq!(get("cpp").skip_reason(&skip), None);
+}
+
 /// Every workload of bench/suite.toml has what `weir bench` looks for, checked
 /// without building or running anything: a Weir entry that compiles to C;
 /// hand-written C; the C++, Eigen and Python programs unless the workload

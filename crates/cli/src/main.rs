@@ -1,4 +1,8 @@
 //! `weir`: check, run and test Weir programs.
+// Everything for stdout goes through `out!`/`outln!` (`write_stdout`), which
+// end the program quietly when stdout is closed (`weir test F | head -1`),
+// where `print!`/`println!` would panic.
+#![warn(clippy::print_stdout)]
 
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
@@ -10,6 +14,41 @@ use weir_driver::pipeline::{all_passes, dump_after, render_runtime_error};
 use weir_driver::testblock::{Expect, ValueSrc, parse_blocks, run_cases};
 use weir_driver::{compile_file, run_entry, with_big_stack};
 use weir_interp::format_value;
+
+/// Write to stdout. When stdout is closed (`weir test FILE | head -1`:
+/// the reader has gone), the program ends at once with status 0, quietly,
+/// as a command-line tool does, instead of `print!`'s panic ("failed
+/// printing to stdout: Broken pipe"); any other write error ends it with
+/// the error on stderr and status 1.
+fn write_stdout(args: std::fmt::Arguments) {
+    use std::io::Write;
+    // (the lock is released before an exit, which flushes stdout)
+    let written = std::io::stdout().lock().write_fmt(args);
+    if let Err(e) = written {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write to stdout: {e}");
+            std::process::exit(1);
+        }
+        std::process::exit(0);
+    }
+}
+
+/// `print!` through [`write_stdout`].
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write_stdout(format_args!($($arg)*))
+    };
+}
+
+/// `println!` through [`write_stdout`].
+macro_rules! outln {
+    () => {
+        write_stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
 
 #[derive(Parser)]
 #[command(name = "weir", version, about = "Weir: a functional array language compiled to fast C", long_about = None)]
@@ -218,7 +257,7 @@ fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
     if let Some(i) = a.show {
         return match weir_fuzz::program(a.seed, i) {
             Some(p) => {
-                print!("{}", p.as_weir_file());
+                out!("{}", p.as_weir_file());
                 ExitCode::SUCCESS
             }
             None => fail("cannot generate that program"),
@@ -252,7 +291,7 @@ fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
     if let Some(b) = &bar {
         b.finish();
     }
-    println!("{}", report.render());
+    outln!("{}", report.render());
     if let Some(dir) = &a.out {
         if let Err(e) = std::fs::create_dir_all(dir) {
             return fail(format!("cannot create {}: {e}", dir.display()));
@@ -285,7 +324,7 @@ struct BenchArgs {
     /// Only these workloads (comma-separated names; `--list` shows them).
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
-    /// Only these implementations (weir, weir-CL, ..., c, cpp, eigen, numpy, jax, numba).
+    /// Only these implementations (weir, weir-CL, ..., c, cpp, eigen, eigen-v3, numpy, jax, numba).
     #[arg(long, value_delimiter = ',')]
     impls: Vec<String>,
     /// Run Weir's ablation variants (default: in the full suite).
@@ -348,18 +387,18 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
             Ok(s) => s,
             Err(e) => return fail(e),
         };
-        println!("workloads (bench/suite.toml):");
+        outln!("workloads (bench/suite.toml):");
         for w in &suite.workloads {
-            println!(
+            outln!(
                 "  {:<12} {}{}",
                 w.name,
                 w.title,
                 if w.quick { "" } else { "  (full suite only)" }
             );
         }
-        println!("implementations:");
+        outln!("implementations:");
         for i in weir_bench::impls::all(true) {
-            println!("  {:<10} {}", i.id, i.label);
+            outln!("  {:<10} {}", i.id, i.label);
         }
         return ExitCode::SUCCESS;
     }
@@ -375,10 +414,10 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
             Err(e) => return fail(e),
         };
         for w in &rep.workloads {
-            println!("{}", weir_bench::report::workload_table(w, &rep.machine));
+            outln!("{}", weir_bench::report::workload_table(w, &rep.machine));
         }
         let summary = weir_bench::report::summary(&rep);
-        println!("{summary}");
+        outln!("{summary}");
         let dir = a
             .out
             .clone()
@@ -388,12 +427,12 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
         if let Err(e) = std::fs::write(&md, &summary) {
             return fail(format!("cannot write {}: {e}", md.display()));
         }
-        println!("wrote {}", md.display());
+        outln!("wrote {}", md.display());
         if !a.no_plots {
             match weir_bench::plot::write_all(&rep, &dir) {
                 Ok(files) => {
                     for f in files {
-                        println!("wrote {}", f.display());
+                        outln!("wrote {}", f.display());
                     }
                 }
                 Err(e) => return fail(e),
@@ -438,8 +477,8 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
         return fail(format!("cannot create {}: {e}", out.display()));
     }
     let summary_text = weir_bench::report::summary(&rep);
-    println!("\n{summary_text}");
-    println!("({:.0} s in all)", rep.run.wall_s);
+    outln!("\n{summary_text}");
+    outln!("({:.0} s in all)", rep.run.wall_s);
     let json = out.join("results.json");
     if let Err(e) = weir_bench::report::write_json(&rep, &json) {
         return fail(e);
@@ -457,10 +496,10 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
         }
     }
     for f in &written {
-        println!("wrote {}", f.display());
+        outln!("wrote {}", f.display());
     }
     if scratch {
-        println!(
+        outln!(
             "(a scratch directory; `--out bench/results/quick-{}core` refreshes the committed results)",
             cfg.cores
         );
@@ -517,7 +556,7 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
         Cmd::Check { file } => match compile_file(&file) {
             Ok(c) => {
                 let n = c.program.defs.len();
-                println!(
+                outln!(
                     "{}: ok ({n} definition{})",
                     file.display(),
                     if n == 1 { "" } else { "s" }
@@ -606,13 +645,13 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
                 };
                 let decisions = weir_opt::lower::explain(&inlined, weir_driver::pipeline::views());
                 if decisions.is_empty() {
-                    println!(
+                    outln!(
                         "{}: no `transpose`, `reverse`, `++`/`concat`, `pad`, `flatten`, `unflatten` or `rotate`",
                         file.display()
                     );
                 }
                 for (span, b, _, why) in decisions {
-                    println!(
+                    outln!(
                         "{}: `{}`: {why}",
                         weir_driver::native::locate(&c, span),
                         b.name()
@@ -623,7 +662,7 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             let pass = pass.unwrap_or_default();
             if pass == "list" {
                 for (p, what) in all_passes() {
-                    println!("{p:<12} {what}");
+                    outln!("{p:<12} {what}");
                 }
                 return ExitCode::SUCCESS;
             }
@@ -639,7 +678,7 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             };
             match dump_after(&c, &pass) {
                 Some(Ok(s)) => {
-                    print!("{s}");
+                    out!("{s}");
                     ExitCode::SUCCESS
                 }
                 Some(Err(e)) => fail(e),
@@ -670,7 +709,7 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             };
             match r {
                 Ok(s) => {
-                    print!("{s}");
+                    out!("{s}");
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(format!("{}: {e}", file.display())),
@@ -712,7 +751,7 @@ fn cmd_c(
             }
             None => {
                 warn_left_out(&src.left_out);
-                print!("{}", src.text);
+                out!("{}", src.text);
                 ExitCode::SUCCESS
             }
         },
@@ -759,7 +798,7 @@ fn cmd_build(file: &Path, build: &BuildArgs, output: Option<&Path>, color: bool)
     };
     match std::fs::copy(&exe, &dest) {
         Ok(_) => {
-            println!("{}", dest.display());
+            outln!("{}", dest.display());
             ExitCode::SUCCESS
         }
         Err(e) => fail(format!("cannot write {}: {e}", dest.display())),
@@ -912,7 +951,7 @@ fn print_or_save(v: &weir_interp::Value, output: Option<&Path>) -> ExitCode {
             Err(e) => fail(format!("cannot write {}: {e}", out.display())),
         }
     } else {
-        println!("{}", format_value(v));
+        outln!("{}", format_value(v));
         ExitCode::SUCCESS
     }
 }
@@ -946,7 +985,7 @@ fn cmd_test(paths: &[PathBuf], interp_only: bool, fast_math: bool, color: bool) 
             {
                 Ok(t) => t,
                 Err(e) => {
-                    println!("{}: FAILED (cannot read: {e})", f.display());
+                    outln!("{}: FAILED (cannot read: {e})", f.display());
                     failed += 1;
                     continue;
                 }
@@ -955,7 +994,7 @@ fn cmd_test(paths: &[PathBuf], interp_only: bool, fast_math: bool, color: bool) 
         let (cases, structures) = match weir_driver::testblock::parse_blocks_full(&text, dir) {
             Ok(c) => c,
             Err(e) => {
-                println!("{}: FAILED (bad test block: {e})", f.display());
+                outln!("{}: FAILED (bad test block: {e})", f.display());
                 failed += 1;
                 continue;
             }
@@ -963,7 +1002,7 @@ fn cmd_test(paths: &[PathBuf], interp_only: bool, fast_math: bool, color: bool) 
         let c = match compile_file(f) {
             Ok(c) => c,
             Err(e) => {
-                println!(
+                outln!(
                     "{}: FAILED (does not compile)\n{}",
                     f.display(),
                     e.render(color)
@@ -1021,20 +1060,20 @@ fn cmd_test(paths: &[PathBuf], interp_only: bool, fast_math: bool, color: bool) 
         passed += ok;
         failed += bad.len();
         if bad.is_empty() {
-            println!(
+            outln!(
                 "{}: ok ({ok} case{})",
                 f.display(),
                 if ok == 1 { "" } else { "s" }
             );
         } else {
-            println!(
+            outln!(
                 "{}: {} of {} case(s) FAILED",
                 f.display(),
                 bad.len(),
                 outcomes.len()
             );
             for o in bad {
-                println!(
+                outln!(
                     "  {}:{} (entry `{}`): {}",
                     f.display(),
                     o.line,
@@ -1044,7 +1083,7 @@ fn cmd_test(paths: &[PathBuf], interp_only: bool, fast_math: bool, color: bool) 
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    outln!("{passed} passed, {failed} failed");
     if failed == 0 {
         ExitCode::SUCCESS
     } else {
