@@ -6,6 +6,7 @@
 //! proved and shared (`checks`), and the memory of every array as a block and
 //! an LMAD index function (`mem`, funmem-lmad §3).
 
+pub mod batch;
 pub mod checks;
 pub mod distribute;
 pub mod inplace;

@@ -6,6 +6,7 @@
 //! | `interchange-fold` | a map whose element is a sequential fold, in the `i-k-j` order: see [`crate::interchange`] |
 //! | `distribute-rows` | loop distribution: a row loop whose first half computes a matrix product's row into a one-row buffer and whose second half uses it runs as two loops over the rows, the buffer expanded to the matrix (2mm's `tmp`): see [`crate::distribute`] |
 //! | `tile-accumulate` | the row updates of a matrix product in cache tiles, each tile in register blocks: see [`crate::tile`] and [`crate::regblock`] |
+//! | `batch-lanes` | outer-loop vectorisation: a fold over points whose work is loops and folds runs a batch of points at a time, each value of the work a lane array, each straight-line run of the work one loop over the lanes: see [`crate::batch`] |
 //! | `peel-boundary` | index-set splitting: a `for i < n` whose body branches on a test of `i` against the first or last few indices (`i == 0 \|\| i == n - 1`, `i < 2`, `i >= n - 1`, …) runs as three loops, the first `L` iterations, the `n - L - H` inner ones and the last `H`, in that order; in the inner loop every such test is a constant, so its branch is gone and the reads next to `i` (`a[i - 1]`, `a[i + 1]`) are proved in range by the C backend: the loop vectorises |
 //!
 //! The iterations keep their order (an error the interpreter meets first
@@ -34,6 +35,11 @@ pub const RULES: &[Rule] = &[
         "tile-accumulate",
         "run the in-place updates of rows, one per step of a fold, in tiles of columns and steps that stay in cache, every row passing over each tile, and inside a tile blocks of rows and columns kept in local buffers over the tile's steps (the micro-kernel, regblock.rs; each element still gets its steps in order)",
         crate::tile::tile_accumulate,
+    ),
+    (
+        "batch-lanes",
+        "run a sum over points whose per-point work is loops and folds eight points at a time, the points the inner loop of every statement of the work (each lane keeps its operations in order; the sum adds the points in order)",
+        crate::batch::batch_lanes,
     ),
     (
         "peel-boundary",

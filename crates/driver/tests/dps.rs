@@ -213,9 +213,10 @@ fn every_rule_is_tested() {
     let names: Vec<&str> = weir_dps::materialize::RULES.iter().map(|r| r.0).collect();
     assert_eq!(names, ["dense-reshape", "dense-call"]);
     // (the loop rules: filetests tests/dps/interchange_fold.dps,
-    // distribute_rows.dps, tile_accumulate.dps and peel_boundary.dps, and
-    // the `structure` lines of tests/regress/interchange.weir,
-    // distribute.weir, tile.weir and peel.weir)
+    // distribute_rows.dps, tile_accumulate.dps, batch_lanes.dps and
+    // peel_boundary.dps, and the `structure` lines of
+    // tests/regress/interchange.weir, distribute.weir, tile.weir, batch.weir
+    // and peel.weir)
     let names: Vec<&str> = weir_dps::peel::RULES.iter().map(|r| r.0).collect();
     assert_eq!(
         names,
@@ -223,6 +224,7 @@ fn every_rule_is_tested() {
             "interchange-fold",
             "distribute-rows",
             "tile-accumulate",
+            "batch-lanes",
             "peel-boundary"
         ]
     );
