@@ -4,7 +4,8 @@
 //! (hand-checked cases, MINI and SMALL inputs with exact outputs from the
 //! independent oracle tools/oracles/polybench_more.py, error cases, structure
 //! counts) pass on the reference interpreter and on compiled C (gcc,
-//! `-Wall -Wextra -Werror`). (floyd_warshall's SMALL case runs only in the
+//! `-Wall -Wextra -Werror`), also under AddressSanitizer and
+//! UndefinedBehaviorSanitizer. (floyd_warshall's SMALL case runs only in the
 //! benchmark's cross-check: one element update at a time, it takes the
 //! interpreter a minute.)
 
@@ -36,13 +37,21 @@ fn files() -> Vec<PathBuf> {
 }
 
 fn check(native: bool) {
+    check_with(native, &[]);
+}
+
+fn check_with(native: bool, extra: &[&str]) {
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("weir-cache");
     // SAFETY-free: every test of this binary sets the same value first.
     unsafe { std::env::set_var("WEIR_CACHE", cache) };
     let opts = BuildOptions {
         cc: Some("gcc".into()),
         opt_flags: vec!["-O2".into(), "-march=native".into()],
-        extra_flags: vec!["-Wall".into(), "-Wextra".into(), "-Werror".into()],
+        extra_flags: ["-Wall", "-Wextra", "-Werror"]
+            .iter()
+            .chain(extra)
+            .map(|s| s.to_string())
+            .collect(),
         ..Default::default()
     };
     let mut failures = Vec::new();
@@ -94,4 +103,17 @@ fn polybench_kernels_pass_on_the_interpreter() {
 #[test]
 fn polybench_kernels_pass_compiled() {
     check(true);
+}
+
+#[test]
+fn polybench_kernels_are_clean_under_asan_and_ubsan() {
+    check_with(
+        true,
+        &[
+            "-g",
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer",
+        ],
+    );
 }
