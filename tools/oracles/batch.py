@@ -35,6 +35,24 @@ def spread(x, c, w):
     return acc
 
 
+def dot_rows(a, i, j, init):
+    acc = init
+    for k in range(len(a[i])):
+        acc = acc + a[i][k] * a[j][k]
+    return acc
+
+
+def tri(c, a):
+    n = len(a)
+    return [[dot_rows(a, i, j, c[i][j]) if j <= i else c[i][j] for j in range(n)]
+            for i in range(n)]
+
+
+def upper(a):
+    n = len(a)
+    return [[0.0 if i < j else dot_rows(a, i, j, 0.0) for j in range(n)] for i in range(n)]
+
+
 def main():
     w = Writer()
     rng = random.Random(19)
@@ -59,7 +77,17 @@ def main():
     sh.input([[1.0, 2.0]] * 9, [1.0, 2.0, 3.0]).error('index 3 in an array of length 3')
     sh.input([[1.0, 2.0]] * 9, [1.0]).error('index 1 in an array of length 1')
     sh.input([], [1.0]).output(0.0)
-    w.blocks('../tests/regress/batch.weir', [blk, sh])
+    tb, ub = Block('tri'), Block('upper')
+    tb.structure('stack_array 3 index_check 0')
+    for n, m in [(0, 3), (1, 2), (7, 3), (8, 1), (9, 4), (17, 5)]:
+        a = [[rng.choice([-1.5, -0.25, 0.5, 1.0, 2.0, 0.1, 3.3]) for _ in range(m)] for _ in range(n)]
+        c = [[rng.uniform(-1.0, 1.0) for _ in range(n)] for _ in range(n)]
+        if n >= 9 and m >= 3:
+            a[9 - 1][0], a[9 - 1][1], a[9 - 1][2] = 1e16, 1.0, -1e16
+        tb.input(c, a).output(tri(c, a))
+        ub.input(a).output(upper(a))
+    tb.input([[1.0]], [[1.0], [2.0]]).error('size mismatch')
+    w.blocks('../tests/regress/batch.weir', [blk, sh, tb, ub])
     w.finish()
 
 

@@ -75,7 +75,9 @@ fn walk(
     let mut changed = false;
     let mut k = 0;
     while k < stmts.len() {
-        if let Some(new) = rewrite(&stmts[k], &sizes, whole, fresh) {
+        let new = rewrite(&stmts[k], &sizes, whole, fresh)
+            .or_else(|| rewrite_map(&stmts[k], &sizes, whole, fresh));
+        if let Some(new) = new {
             let len = new.len();
             stmts.splice(k..k + 1, new);
             k += len;
@@ -309,6 +311,174 @@ fn rewrite(
     Some(out)
 }
 
+/// A map whose element is strict reductions: `for j < n { work(j); r[j]
+/// := v }` (what `interchange-fold` leaves as it is: a dot product of two
+/// rows, `a · aᵀ`), the elements batched as the points of a sum are, the
+/// batch's values stored lane by lane. Only where the work has a `fold`
+/// (one dependent chain of operations per element, which the lanes run
+/// side by side) and no `reduce` (which the C backend already vectorises
+/// along its own loop), the store cannot fail, and the work neither reads
+/// nor writes `r`.
+fn rewrite_map(
+    s: &Stmt,
+    sizes: &Sizes,
+    whole: &[Stmt],
+    fresh: &mut dyn FnMut(&str) -> Name,
+) -> Option<Vec<Stmt>> {
+    let Stmt::For { i, n, body } = s else {
+        return None;
+    };
+    let [work @ .., store @ Stmt::Store { dest: r, idx, .. }] = body.as_slice() else {
+        return None;
+    };
+    if idx.as_slice() != [Atom::Var(i.clone())]
+        || crate::rename::binders(body).contains(r)
+        || work
+            .iter()
+            .any(|w| deep_mentions(w, &HashSet::from([r.clone()])))
+        || work.is_empty()
+        || size(work) > MAX_WORK
+        || matches!(n, Atom::Var(v) if v == i)
+    {
+        return None;
+    }
+    fn has(stmts: &[Stmt], fold: bool) -> bool {
+        stmts.iter().any(|s| {
+            (if fold {
+                matches!(s, Stmt::Fold { .. })
+            } else {
+                matches!(s, Stmt::Reduce { .. })
+            }) || nested_blocks(s).iter().any(|b| has(b, fold))
+        })
+    }
+    if !has(work, true) || has(work, false) {
+        return None;
+    }
+    let bounds0 = vec![(i.clone(), n.clone())];
+    let mut lanes = Lanes::classify(i, work, whole, s, fresh)?;
+    if !in_bounds(sizes, &bounds0, &lanes.defs, r, 0, &Atom::Var(i.clone())) {
+        return None;
+    }
+    let mut inner = sizes.clone();
+    let mut bounds = bounds0;
+    if !lanes.check(work, &mut inner, &mut bounds) {
+        return None;
+    }
+    // the cost model: the lanes read the rows of eight elements, a gather
+    // each; one per step of a fold pays (a · aᵀ, syrk: twice as fast), two
+    // do not (syr2k: 1.6 times slower than one chain per element)
+    if max_gathers(work, &lanes) > 1 {
+        return None;
+    }
+    let mut uses = HashMap::new();
+    count_uses(body, &mut uses);
+    lanes.uses = uses;
+    let i0 = (lanes.fresh)("i0");
+    lanes.base = i0.clone();
+    let mut then = lanes.expand(work)?;
+    let (st_loop, _) = lanes.lane_loop(std::slice::from_ref(store), &[]);
+    then.push(st_loop);
+    let (t_nb, nb) = ((lanes.fresh)("nbt"), (lanes.fresh)("nb"));
+    let (nrem, nfull) = ((lanes.fresh)("nrem"), (lanes.fresh)("nfull"));
+    let (bm, bst) = ((lanes.fresh)("bm"), (lanes.fresh)("bstart"));
+    let mut out = vec![
+        let_i64(&t_nb, SExp::Bin(BinOp::Sub, n.clone(), int(LANES - 1))),
+        let_i64(&nb, SExp::Math(MathFn::Max, vec![int(0), Atom::Var(t_nb)])),
+        let_i64(&nrem, SExp::Bin(BinOp::Rem, n.clone(), int(LANES))),
+        let_i64(&nfull, SExp::Bin(BinOp::Sub, n.clone(), Atom::Var(nrem))),
+    ];
+    let batched = Stmt::For {
+        i: i0.clone(),
+        n: Atom::Var(nb),
+        body: vec![
+            let_i64(&bm, SExp::Bin(BinOp::Rem, Atom::Var(i0), int(LANES))),
+            Stmt::Let {
+                var: bst.clone(),
+                ty: PrimType::Bool,
+                exp: SExp::Bin(BinOp::Eq, Atom::Var(bm), int(0)),
+                span: Span::default(),
+            },
+            Stmt::If {
+                outs: vec![],
+                cond: Atom::Var(bst),
+                then: Block {
+                    stmts: then,
+                    results: vec![],
+                },
+                els: Block {
+                    stmts: vec![],
+                    results: vec![],
+                },
+            },
+        ],
+    };
+    out.push(Stmt::Alloc {
+        outs: vec![],
+        bufs: lanes.bufs.clone(),
+        body: Block {
+            stmts: vec![batched],
+            results: vec![],
+        },
+    });
+    // the elements after the last whole batch, as before
+    let (ir, past) = ((lanes.fresh)(i), (lanes.fresh)("past"));
+    let rest = Stmt::If {
+        outs: vec![],
+        cond: Atom::Var(past.clone()),
+        then: Block {
+            stmts: body.clone(),
+            results: vec![],
+        },
+        els: Block {
+            stmts: vec![],
+            results: vec![],
+        },
+    };
+    let rest = crate::rename::fresh_copy(
+        &[rest],
+        &HashMap::from([(i.clone(), ir.clone())]),
+        &mut *lanes.fresh,
+    );
+    out.push(Stmt::For {
+        i: ir.clone(),
+        n: n.clone(),
+        body: [
+            vec![Stmt::Let {
+                var: past,
+                ty: PrimType::Bool,
+                exp: SExp::Bin(BinOp::Ge, Atom::Var(ir), Atom::Var(nfull)),
+                span: Span::default(),
+            }],
+            rest,
+        ]
+        .concat(),
+    });
+    Some(out)
+}
+
+/// The most reads of varying views (rows of the lane's element: a gather
+/// across the lanes) in the body of one fold of `stmts`.
+fn max_gathers(stmts: &[Stmt], lanes: &Lanes) -> usize {
+    let mut most = 0;
+    for s in stmts {
+        if let Stmt::Fold { body, .. } = s {
+            let here = body
+                .stmts
+                .iter()
+                .filter(|x| {
+                    matches!(x, Stmt::Let { exp: SExp::Load(a, _), .. }
+                    if lanes.varying.contains(a))
+                })
+                .count();
+            most = most.max(here);
+        }
+        for b in nested_blocks(s) {
+            most = most.max(max_gathers(b, lanes));
+        }
+    }
+    most
+}
+
 fn rename_atom(a: &Atom, map: &HashMap<Name, Name>, acc: &Name, a2: &Name) -> Atom {
     match a {
         Atom::Var(v) if v == acc => Atom::Var(a2.clone()),
@@ -337,6 +507,8 @@ struct Lanes<'f> {
     uses: HashMap<Name, usize>,
     /// The views the work takes.
     all_views: HashMap<Name, View>,
+    /// The function's scalar lets.
+    defs: HashMap<Name, SExp>,
     fresh: &'f mut dyn FnMut(&str) -> Name,
 }
 
@@ -367,8 +539,10 @@ impl<'f> Lanes<'f> {
             bufs: Vec::new(),
             uses: HashMap::new(),
             all_views: HashMap::new(),
+            defs: HashMap::new(),
             fresh,
         };
+        scalar_lets(whole, &mut lanes.defs);
         collect_views(work, &mut lanes.all_views);
         // each buffer filled: an `alloc` buffer of rank 1 used by this fold
         // only, whose first use fills it
@@ -447,12 +621,14 @@ impl<'f> Lanes<'f> {
                         && idx
                             .iter()
                             .enumerate()
-                            .all(|(k, x)| in_bounds(sizes, bounds, dest, k, x))
+                            .all(|(k, x)| in_bounds(sizes, bounds, &self.defs, dest, k, x))
                 }
                 Stmt::View { view, .. } => {
                     !self.expanded.contains_key(view.source()) && {
                         let bs: Vec<(&Name, &Atom)> = bounds.iter().map(|(a, b)| (a, b)).collect();
                         !can_fail(s, sizes, &bs)
+                            || matches!(view, View::Row(a, x)
+                                if in_bounds(sizes, bounds, &self.defs, a, 0, x))
                     }
                 }
                 Stmt::Let {
@@ -462,7 +638,7 @@ impl<'f> Lanes<'f> {
                     let bs: Vec<(&Name, &Atom)> = bounds.iter().map(|(a, b)| (a, b)).collect();
                     idx.iter()
                         .enumerate()
-                        .all(|(k, x)| in_bounds(sizes, bounds, a, k, x))
+                        .all(|(k, x)| in_bounds(sizes, bounds, &self.defs, a, k, x))
                         || !can_fail(s, sizes, &bs)
                         // (a check that fails in every lane or in none: at
                         // lane 0 first, where the point-by-point order has it)
@@ -845,6 +1021,17 @@ fn mark(stmts: &[Stmt], varying: &mut HashSet<Name>, written: &mut HashSet<Name>
     }
 }
 
+fn scalar_lets(stmts: &[Stmt], out: &mut HashMap<Name, SExp>) {
+    for s in stmts {
+        if let Stmt::Let { var, exp, .. } = s {
+            out.insert(var.clone(), exp.clone());
+        }
+        for b in nested_blocks(s) {
+            scalar_lets(b, out);
+        }
+    }
+}
+
 fn collect_views(stmts: &[Stmt], out: &mut HashMap<Name, View>) {
     for s in stmts {
         if let Stmt::View { var, view, .. } = s {
@@ -906,22 +1093,60 @@ fn filled_first(stmts: &[Stmt], b: &Name, len: &Atom) -> bool {
 }
 
 /// Is `x` a counter in `bounds` whose bound (or the bound of a counter it
-/// is below) is known equal to dim `k` of `a`?
-fn in_bounds(sizes: &Sizes, bounds: &[(Name, Atom)], a: &Name, k: usize, x: &Atom) -> bool {
-    let Atom::Var(mut c) = x.clone() else {
+/// is below) is known equal to dim `k` of `a`, or at most it: a bound `min
+/// y z` is at most each operand, `max 0 y` at most `y` where the loop runs
+/// (`defs`: the function's scalar lets)?
+fn in_bounds(
+    sizes: &Sizes,
+    bounds: &[(Name, Atom)],
+    defs: &HashMap<Name, SExp>,
+    a: &Name,
+    k: usize,
+    x: &Atom,
+) -> bool {
+    let Atom::Var(c) = x else {
         return false;
     };
-    for _ in 0..8 {
-        let Some((_, n)) = bounds.iter().rev().find(|(b, _)| *b == c) else {
-            return false;
-        };
-        if atom_key(n).is_some_and(|nk| sizes.same(&nk, &dim_key(a, k))) {
-            return true;
-        }
-        match n {
-            Atom::Var(v) => c = v.clone(),
-            _ => return false,
-        }
+    let Some((_, n)) = bounds.iter().rev().find(|(b, _)| b == c) else {
+        return false;
+    };
+    below(sizes, bounds, defs, a, k, n, 8)
+}
+
+/// Is every counter below `n` below dim `k` of `a` ([`in_bounds`])?
+fn below(
+    sizes: &Sizes,
+    bounds: &[(Name, Atom)],
+    defs: &HashMap<Name, SExp>,
+    a: &Name,
+    k: usize,
+    n: &Atom,
+    fuel: usize,
+) -> bool {
+    if fuel == 0 {
+        return false;
     }
-    false
+    if atom_key(n).is_some_and(|nk| sizes.same(&nk, &dim_key(a, k))) {
+        return true;
+    }
+    let Atom::Var(v) = n else {
+        return false;
+    };
+    // a counter: what bounds it
+    if let Some((_, m)) = bounds.iter().rev().find(|(b, _)| b == v) {
+        return below(sizes, bounds, defs, a, k, m, fuel - 1);
+    }
+    match defs.get(v) {
+        Some(SExp::Math(MathFn::Min, xs)) => xs
+            .iter()
+            .any(|y| below(sizes, bounds, defs, a, k, y, fuel - 1)),
+        Some(SExp::Math(MathFn::Max, xs)) => match xs.as_slice() {
+            [Atom::Const(Const::I64(0)), y] | [y, Atom::Const(Const::I64(0))] => {
+                below(sizes, bounds, defs, a, k, y, fuel - 1)
+            }
+            _ => false,
+        },
+        Some(SExp::Atom(y)) => below(sizes, bounds, defs, a, k, y, fuel - 1),
+        _ => false,
+    }
 }

@@ -22,6 +22,7 @@ pub mod rename;
 pub mod reuse;
 pub mod shortcircuit;
 pub mod simplify;
+pub mod split;
 pub mod tile;
 pub mod translate;
 pub mod verify;

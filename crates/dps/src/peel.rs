@@ -3,6 +3,7 @@
 //!
 //! | rule | effect |
 //! | --- | --- |
+//! | `split-at-bound` | index-set splitting at a symbolic point: a loop testing its counter against an enclosing counter or a dim (`if j <= i`) runs as the iterations before the point and those after, each without the test: see [`crate::split`] |
 //! | `interchange-fold` | a map whose element is a sequential fold, in the `i-k-j` order: see [`crate::interchange`] |
 //! | `distribute-rows` | loop distribution: a row loop whose first half computes a matrix product's row into a one-row buffer and whose second half uses it runs as two loops over the rows, the buffer expanded to the matrix (2mm's `tmp`): see [`crate::distribute`] |
 //! | `tile-accumulate` | the row updates of a matrix product in cache tiles, each tile in register blocks: see [`crate::tile`] and [`crate::regblock`] |
@@ -21,6 +22,11 @@ use std::collections::{HashMap, HashSet};
 pub use crate::checks::Rule;
 
 pub const RULES: &[Rule] = &[
+    (
+        "split-at-bound",
+        "split a loop whose body branches on its counter against a value the loop does not change (a triangle: `j <= i`) into the iterations before that point and those after, each without the test",
+        crate::split::split_at_bound,
+    ),
     (
         "interchange-fold",
         "turn a loop that stores a fold per element inside out: initialise the row, then for each step of the fold update the whole row (the same operations per element, in the same order)",
@@ -539,7 +545,7 @@ fn split(
 /// Make the known booleans constants: their lets become the constant, an
 /// `if` on a known condition becomes its taken branch (its results bound
 /// by lets), and lets of known booleans that nothing reads any more go.
-fn fold_known(stmts: &mut Vec<Stmt>, known: &HashMap<Name, bool>) {
+pub(crate) fn fold_known(stmts: &mut Vec<Stmt>, known: &HashMap<Name, bool>) {
     let old = std::mem::take(stmts);
     for s in old {
         match s {
@@ -601,7 +607,7 @@ fn constant(c: &Atom, known: &HashMap<Name, bool>) -> Option<bool> {
 
 /// Drop the lets of constants that no later statement of `stmts` reads
 /// (the tests folded away; `stmts` is a loop body, which has no results).
-fn drop_dead_constants(stmts: &mut Vec<Stmt>) {
+pub(crate) fn drop_dead_constants(stmts: &mut Vec<Stmt>) {
     let mut k = stmts.len();
     while k > 0 {
         k -= 1;
@@ -614,7 +620,7 @@ fn drop_dead_constants(stmts: &mut Vec<Stmt>) {
 }
 
 /// Statements in `stmts`, nested ones included.
-fn size(stmts: &[Stmt]) -> usize {
+pub(crate) fn size(stmts: &[Stmt]) -> usize {
     stmts
         .iter()
         .map(|s| 1 + nested_blocks(s).iter().map(|b| size(b)).sum::<usize>())
@@ -622,7 +628,7 @@ fn size(stmts: &[Stmt]) -> usize {
 }
 
 /// Does a statement of `stmts` grow storage (nothing to copy there)?
-fn grows(stmts: &[Stmt]) -> bool {
+pub(crate) fn grows(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| {
         matches!(s, Stmt::Grow { .. })
             || matches!(s, Stmt::Loop { arrays, .. } if arrays.iter().any(|a| a.grow.is_some()))

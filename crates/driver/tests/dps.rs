@@ -212,7 +212,8 @@ fn every_rule_is_tested() {
     // (the materialisation rules: filetests tests/dps/dense_*.dps)
     let names: Vec<&str> = weir_dps::materialize::RULES.iter().map(|r| r.0).collect();
     assert_eq!(names, ["dense-reshape", "dense-call"]);
-    // (the loop rules: filetests tests/dps/interchange_fold.dps,
+    // (the loop rules: filetests tests/dps/split_at_bound.dps,
+    // interchange_fold.dps,
     // distribute_rows.dps, tile_accumulate.dps, batch_lanes.dps and
     // peel_boundary.dps, and the `structure` lines of
     // tests/regress/interchange.weir, distribute.weir, tile.weir, batch.weir
@@ -221,6 +222,7 @@ fn every_rule_is_tested() {
     assert_eq!(
         names,
         [
+            "split-at-bound",
             "interchange-fold",
             "distribute-rows",
             "tile-accumulate",
