@@ -53,6 +53,13 @@ def upper(a):
     return [[0.0 if i < j else dot_rows(a, i, j, 0.0) for j in range(n)] for i in range(n)]
 
 
+def ignores(n):
+    acc = n
+    for i in range(n):
+        acc = i
+    return acc
+
+
 def main():
     w = Writer()
     rng = random.Random(19)
@@ -87,7 +94,13 @@ def main():
         tb.input(c, a).output(tri(c, a))
         ub.input(a).output(upper(a))
     tb.input([[1.0]], [[1.0], [2.0]]).error('size mismatch')
-    w.blocks('../tests/regress/batch.weir', [blk, sh, tb, ub])
+    # a sum that ignores its accumulator: the last point's index (fuzz
+    # seed 1129, program 284)
+    ig = Block('ignores')
+    for n in [2, 10, 8, 0]:
+        a = [float(x + 1) for x in range(n)]
+        ig.input(a, 0.0).output(ignores(n))
+    w.blocks('../tests/regress/batch.weir', [blk, sh, tb, ub, ig])
     w.finish()
 
 

@@ -203,10 +203,20 @@ fn rewrite(
     ];
     // the sum of a batch's values, in order
     let a = (lanes.fresh)(accn);
+    // (the result through a let, so that a value of the work it names is
+    // loaded from its lane array: `yield o` of a fold that ignores its
+    // accumulator)
+    let rv = (lanes.fresh)("res");
     let mut comb = combine.to_vec();
+    comb.push(Stmt::Let {
+        var: rv.clone(),
+        ty: *accty,
+        exp: SExp::Atom(res.clone()),
+        span: Span::default(),
+    });
     crate::rename::rename(&mut comb, &HashMap::from([(accn.clone(), a.clone())]));
     let (comb, map) = lanes.lane_body(&comb, &p, &[]);
-    let res2 = rename_atom(res, &map, accn, &a);
+    let res2 = Atom::Var(map.get(&rv).cloned().unwrap_or(rv));
     let c = (lanes.fresh)("c");
     let acc_b = (lanes.fresh)(accn);
     let mut then = work2;
@@ -477,14 +487,6 @@ fn max_gathers(stmts: &[Stmt], lanes: &Lanes) -> usize {
         }
     }
     most
-}
-
-fn rename_atom(a: &Atom, map: &HashMap<Name, Name>, acc: &Name, a2: &Name) -> Atom {
-    match a {
-        Atom::Var(v) if v == acc => Atom::Var(a2.clone()),
-        Atom::Var(v) => Atom::Var(map.get(v).cloned().unwrap_or_else(|| v.clone())),
-        c => c.clone(),
-    }
 }
 
 /// The batching of one fold's work.
