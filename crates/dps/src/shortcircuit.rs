@@ -10,7 +10,7 @@
 //! | rule | effect |
 //! | --- | --- |
 //! | `hoist-size-lets` | a scalar computed at the top of an `alloc` body from names outside it, by arithmetic that cannot fail, moves in front of the scope (so a scope nested further in, sized by it, can merge with this one) |
-//! | `short-circuit` | `alloc b { …b written…; view v = D[lo:hi]; copy v := b }`, with `D`, `lo`, `hi` known where `b` is first written (or computed later by size arithmetic on what is: those `let`s move there too), `b`'s dims provably `v`'s, nothing reading `D` before the copy, and `b` dead after it: `b` becomes `placed D[lo:hi] in root` there, and the buffer goes. `D` may be a loop's new state of fixed dims (`next`, which the body writes whole), never the state being read nor storage that grows. Applied to a fixed point, and before `hoist-allocation` (which waits until nothing else applies), so that the pieces computed in a loop body are placed before their buffers would leave the loop |
+//! | `short-circuit` | `alloc b { …b written…; view v = D[lo:hi]; copy v := b }` (or a row at a constant index, `view v = D[c]`: the rows of a nested array literal, placed as `D[c:c+1]` reshaped to the row's dims), with `D`, `lo`, `hi` known where `b` is first written (or computed later by size arithmetic on what is: those `let`s move there too), `b`'s dims provably `v`'s, nothing reading `D` before the copy, and `b` dead after it: `b` becomes `placed D[lo:hi] in root` there, and the buffer goes. `D` may be a loop's new state of fixed dims (`next`, which the body writes whole), never the state being read nor storage that grows. Applied to a fixed point, and before `hoist-allocation` (which waits until nothing else applies), so that the pieces computed in a loop body are placed before their buffers would leave the loop |
 //!
 //! A placed view ([`View::Placed`]) is the part where it exists and is in
 //! bounds, else storage of its own allocated there, at the buffer's
@@ -467,9 +467,18 @@ fn plan_for(
         None if !top_binds(&body.stmts).contains(v) => View::Alias(v.clone()),
         None => return None,
     };
+    // (a row at a constant index, `D[c]`, is the slice `D[c:c+1]` reshaped
+    // to the row's dims: a nested array literal's rows written in place)
+    let row = match &view {
+        View::Row(_, Atom::Const(Const::I64(c))) if *c >= 0 && !through_reshape => {
+            Some(c.checked_add(1)?)
+        }
+        _ => None,
+    };
     let (d, atoms) = match &view {
         View::Slice(d, lo, hi) => (d, vec![lo, hi]),
         View::Alias(d) => (d, vec![]),
+        View::Row(d, i) if row.is_some() => (d, vec![i]),
         _ => return None,
     };
     // (all of `d`: a buffer computed and then copied whole, as the initial
@@ -560,10 +569,37 @@ fn plan_for(
             return None;
         }
     }
+    let part_view = match (&view, row) {
+        (View::Row(d, i), Some(hi)) => {
+            View::Slice(d.clone(), i.clone(), Atom::Const(Const::I64(hi)))
+        }
+        _ => view.clone(),
+    };
     for st in &body.stmts[first..c] {
-        if writes_root(st, &root, &view, sizes) {
+        if writes_root(st, &root, &part_view, sizes) {
             return None;
         }
+    }
+    if let (View::Row(d, lo), Some(hi)) = (&view, row) {
+        return Some(Plan {
+            copy: c,
+            first,
+            view: View::Placed {
+                part: d.clone(),
+                lo: lo.clone(),
+                hi: Atom::Const(Const::I64(hi)),
+                root,
+            },
+            whole: None,
+            reshape: Some((None, sizes.rank(d)?)),
+            via: None,
+            moves: {
+                size_moves.sort_unstable();
+                size_moves.dedup();
+                size_moves.extend(d_view);
+                size_moves
+            },
+        });
     }
     // the part, as a placed view: `d[lo:hi]`, or all of `d` (`hi` computed
     // where the view is made)
@@ -650,6 +686,17 @@ fn defined_in(stmts: &[Stmt]) -> HashSet<Name> {
     out
 }
 
+/// Is `a` a placed piece ([`View::Placed`]) or a reshape of one?
+fn placed(a: &Name, sizes: &Sizes) -> bool {
+    match sizes.arrays.get(a) {
+        Some(ArrDef::View(View::Placed { .. })) => true,
+        Some(ArrDef::View(View::Reshape(x, _))) => {
+            matches!(sizes.arrays.get(x), Some(ArrDef::View(View::Placed { .. })))
+        }
+        _ => false,
+    }
+}
+
 /// Does `s` (nested included) read, grow or guard storage whose root is
 /// `root` (other than through a view, a `dim`, or a write)?
 fn reads_root(s: &Stmt, root: &Name, sizes: &Sizes) -> bool {
@@ -659,14 +706,9 @@ fn reads_root(s: &Stmt, root: &Name, sizes: &Sizes) -> bool {
             exp: SExp::Load(a, _) | SExp::LoadOr0(a, _),
             ..
         } => hit(a),
-        // (a copy from a placed piece reads its own storage, or nothing)
-        Stmt::Copy { src, .. } => {
-            hit(src)
-                && !matches!(
-                    sizes.arrays.get(src),
-                    Some(ArrDef::View(View::Placed { .. }))
-                )
-        }
+        // (a copy from a placed piece, or a reshape of one, reads its own
+        // storage, or nothing)
+        Stmt::Copy { src, .. } => hit(src) && !placed(src, sizes),
         Stmt::Call { args, .. } => args.iter().any(|a| matches!(a, Atom::Var(x) if hit(x))),
         Stmt::Loop { arrays, .. } => arrays.iter().any(|st| hit(&st.out)),
         Stmt::Grow { dest, .. } => hit(dest),
@@ -694,19 +736,18 @@ fn writes_root(s: &Stmt, root: &Name, part: &View, sizes: &Sizes) -> bool {
             return true;
         };
         let at = |a: &Atom| sizes.atom(a, FUEL);
-        let before = weir_shape::dim::same_dim(&whi, &at(lo));
-        let after = weir_shape::dim::same_dim(&at(hi), &wlo);
+        // (ends that are the same size, or constants in order)
+        let le = |x: &Dim, y: &Dim| {
+            weir_shape::dim::same_dim(x, y)
+                || matches!((x, y), (Dim::Const(a), Dim::Const(b)) if a <= b)
+        };
+        let before = le(&whi, &at(lo));
+        let after = le(&at(hi), &wlo);
         !(before || after)
     };
     let direct = match s {
         Stmt::Store { dest, .. } => hit(dest),
-        Stmt::Copy { dest, src, .. } => {
-            hit(dest)
-                && !matches!(
-                    sizes.arrays.get(src),
-                    Some(ArrDef::View(View::Placed { .. }))
-                )
-        }
+        Stmt::Copy { dest, src, .. } => hit(dest) && !placed(src, sizes),
         Stmt::Call { dests, .. } => dests.iter().any(hit),
         Stmt::Loop { arrays, .. } => arrays.iter().any(|st| hit(&st.out)),
         Stmt::Grow { dest, .. } => hit(dest),
@@ -741,6 +782,12 @@ fn rows_in(n: &Name, d: &Name, sizes: &Sizes, depth: usize) -> Option<(Dim, Dim,
         ) => (x, at(lo), at(hi), false),
         ArrDef::View(View::Row(x, i)) => (x, at(i), Dim::plus(at(i), Dim::Const(1)), true),
         ArrDef::View(View::Alias(x)) if x != d => return rows_in(x, d, sizes, depth + 1),
+        // (a reshape is the same memory as its source: its rows, and
+        // anything taken from it stays inside them)
+        ArrDef::View(View::Reshape(x, _)) => {
+            let (l0, h0, _) = rows_in(x, d, sizes, depth + 1)?;
+            return Some((l0, h0, false));
+        }
         _ => return None,
     };
     if x == d {
