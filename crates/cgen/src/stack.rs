@@ -90,7 +90,10 @@ fn place(ss: Vec<Stmt>, counts: &HashMap<Name, i64>, frame: &mut i64, f: &[Stmt]
                 let bytes = n.map(|n| n.max(1).saturating_mul(elem_bytes(elem)));
                 match (n, bytes) {
                     (Some(n), Some(b))
-                        if b <= MAX_BYTES && *frame + b <= MAX_FRAME && !escapes(&ptr, f) =>
+                        if b <= MAX_BYTES
+                            && *frame + b <= MAX_FRAME
+                            && !escapes(&ptr, f)
+                            && !constant_overrun(&ptr, n, f) =>
                     {
                         *frame += b;
                         Stmt::Alloc {
@@ -140,6 +143,56 @@ fn mentions(e: &Exp, names: &HashSet<Name>) -> bool {
         },
     );
     hit
+}
+
+/// Is `ptr` (or a pointer declared from it) indexed or offset by a
+/// constant outside `0..n`? Such an access is always behind a bounds check
+/// that fails first, but gcc's `-Warray-bounds` sees it in a C array (fuzz
+/// seed 1135, program 80: `t[2]` of a `_Bool[1]`): the buffer stays in the
+/// region.
+fn constant_overrun(ptr: &str, n: i64, f: &[Stmt]) -> bool {
+    let mut aliases: HashSet<Name> = HashSet::from([ptr.to_string()]);
+    loop {
+        let mut grew = false;
+        crate::imp::visit(
+            f,
+            &mut |s| {
+                if let Stmt::Decl(x, _, Some(e)) = s
+                    && !aliases.contains(x)
+                    && mentions(e, &aliases)
+                {
+                    aliases.insert(x.clone());
+                    grew = true;
+                }
+            },
+            &mut |_| {},
+        );
+        if !grew {
+            break;
+        }
+    }
+    let outside = |e: &Exp| matches!(e, Exp::Const(weir_ir::Const::I64(c)) if *c < 0 || *c >= n);
+    let hit = std::cell::Cell::new(false);
+    crate::imp::visit(
+        f,
+        &mut |s| {
+            if let Stmt::Store(p, o, _) = s
+                && aliases.contains(p)
+                && outside(o)
+            {
+                hit.set(true);
+            }
+        },
+        &mut |e| {
+            if let Exp::Load(p, o) | Exp::Offset(p, o) = e
+                && aliases.contains(p)
+                && outside(o)
+            {
+                hit.set(true);
+            }
+        },
+    );
+    hit.get()
 }
 
 /// Can the pointer `ptr` outlive the block that declares it? Its aliases are

@@ -183,6 +183,13 @@ fn rewrite(
     }
     let mut uses = HashMap::new();
     count_uses(&body.stmts, &mut uses);
+    // (the fold's result is a use too: a value of the work it names is
+    // kept in a lane array; fuzz seed 1135, program 240)
+    for r in &body.results {
+        if let Atom::Var(v) = r {
+            *uses.entry(v.clone()).or_insert(0) += 1;
+        }
+    }
     lanes.uses = uses;
 
     // the batches
