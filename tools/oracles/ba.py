@@ -40,7 +40,7 @@ def main():
     b.input(A(0.1, 0.2), A(1.0, 2.0, 3.0)).error('size mismatch')
     bl.append(b)
 
-    b = Block('ba_project')
+    b = Block('ba_project').structure('stack_array 5')
     for cam, x in ((CAM0, X0), (CAM0, X1), (CAM1, X0), (CAM1, X2), (CAM2, X1)):
         got = project(cam[None, :], x[None, :])[0]
         assert close(got, project_via_matrix([cam], [x])[0], 1e-9)
@@ -48,7 +48,7 @@ def main():
     b.input(CAM0[:10].copy(), X0).error('size mismatch')
     bl.append(b)
 
-    b = Block('ba_objective')
+    b = Block('ba_objective').structure('stack_array 6')
     cams = np.stack([CAM0, CAM1, CAM2])
     xs = np.stack([X0, X1, X2, A(0.25, 0.75, -1.0)])
     obs = np.array([[0, 0], [1, 0], [2, 1], [0, 3], [1, 2], [2, 3], [0, 1]], dtype=np.int64)

@@ -38,7 +38,7 @@ def expm_cross(aa):
 
 def main():
     w = Writer()
-    b = Block('angle_axis_to_rotation_matrix')
+    b = Block('angle_axis_to_rotation_matrix').structure('alloc 0 stack_array 0')
     cases = [(0.0, 0.0, 0.0), (5e-5, 0.0, 0.0), (3e-5, -4e-5, 5e-5),
              (0.0, 0.0, 2e-4), (1e-4, -1e-4, 5e-5),
              (0.0, 0.0, math.pi / 2), (1.0, 0.0, 0.0), (0.1, -0.2, 0.3),

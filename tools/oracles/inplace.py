@@ -233,8 +233,8 @@ def main():
     bp.input(0).output(np.zeros((0, 0)))
     bp.input(-1).error('negative')
     b.input(np.round(rng.uniform(-1.0, 1.0, (2, 3)), 3)).error('size mismatch')
-    b.structure('inplace 3')
-    bp.structure('inplace 3')
+    b.structure('inplace 3 index_check 0 wrap_add 0')
+    bp.structure('inplace 3 index_check 1 wrap_add 0')
     w.blocks('lu.weir', [b, bp])
 
     # forward substitution
