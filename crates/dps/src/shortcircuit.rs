@@ -469,8 +469,16 @@ fn plan_for(
     };
     // (a row at a constant index, `D[c]`, is the slice `D[c:c+1]` reshaped
     // to the row's dims: a nested array literal's rows written in place)
+    // (rows of constant dims only: a reshape of the placed slice to dims
+    // that may be negative would fail with a size mismatch before the
+    // buffer's own negative-size error, fuzz_found.weir `literal_unknown_rows`
+    // under --views=none)
+    let const_dims = b
+        .dims
+        .iter()
+        .all(|d| matches!(d, Atom::Const(Const::I64(k)) if *k >= 0));
     let row = match &view {
-        View::Row(_, Atom::Const(Const::I64(c))) if *c >= 0 && !through_reshape => {
+        View::Row(_, Atom::Const(Const::I64(c))) if *c >= 0 && !through_reshape && const_dims => {
             Some(c.checked_add(1)?)
         }
         _ => None,
