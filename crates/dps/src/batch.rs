@@ -196,18 +196,7 @@ fn rewrite(
     let (i0, p) = ((lanes.fresh)("i0"), (lanes.fresh)("p"));
     lanes.base = i0.clone();
     let work2 = lanes.expand(work)?;
-    let (t_nb, nb, nrem, nfull) = (
-        (lanes.fresh)("nbt"),
-        (lanes.fresh)("nb"),
-        (lanes.fresh)("nrem"),
-        (lanes.fresh)("nfull"),
-    );
-    let mut out = vec![
-        let_i64(&t_nb, SExp::Bin(BinOp::Sub, n.clone(), int(LANES - 1))),
-        let_i64(&nb, SExp::Math(MathFn::Max, vec![int(0), Atom::Var(t_nb)])),
-        let_i64(&nrem, SExp::Bin(BinOp::Rem, n.clone(), int(LANES))),
-        let_i64(&nfull, SExp::Bin(BinOp::Sub, n.clone(), Atom::Var(nrem))),
-    ];
+    let (mut out, nb, nfull) = batch_bounds(n, &mut *lanes.fresh);
     // the sum of a batch's values, in order
     let a = (lanes.fresh)(accn);
     // (the result through a let, so that a value of the work it names is
@@ -395,15 +384,8 @@ fn rewrite_map(
     let mut then = lanes.expand(work)?;
     let (st_loop, _) = lanes.lane_loop(std::slice::from_ref(store), &[]);
     then.push(st_loop);
-    let (t_nb, nb) = ((lanes.fresh)("nbt"), (lanes.fresh)("nb"));
-    let (nrem, nfull) = ((lanes.fresh)("nrem"), (lanes.fresh)("nfull"));
+    let (mut out, nb, nfull) = batch_bounds(n, &mut *lanes.fresh);
     let (bm, bst) = ((lanes.fresh)("bm"), (lanes.fresh)("bstart"));
-    let mut out = vec![
-        let_i64(&t_nb, SExp::Bin(BinOp::Sub, n.clone(), int(LANES - 1))),
-        let_i64(&nb, SExp::Math(MathFn::Max, vec![int(0), Atom::Var(t_nb)])),
-        let_i64(&nrem, SExp::Bin(BinOp::Rem, n.clone(), int(LANES))),
-        let_i64(&nfull, SExp::Bin(BinOp::Sub, n.clone(), Atom::Var(nrem))),
-    ];
     let batched = Stmt::For {
         i: i0.clone(),
         n: Atom::Var(nb),
@@ -471,6 +453,21 @@ fn rewrite_map(
         .concat(),
     });
     Some(out)
+}
+
+/// `let nb = max 0 (n - 7); let nfull = n - n % 8`: the bound of the
+/// batches' counter (a batch starts at each multiple of [`LANES`] below
+/// it, every index of the batch below `n`) and the first point left over;
+/// the lets, `nb` and `nfull`. Shared by the sum and the map.
+fn batch_bounds(n: &Atom, fresh: &mut dyn FnMut(&str) -> Name) -> (Vec<Stmt>, Name, Name) {
+    let (t_nb, nb, nrem, nfull) = (fresh("nbt"), fresh("nb"), fresh("nrem"), fresh("nfull"));
+    let lets = vec![
+        let_i64(&t_nb, SExp::Bin(BinOp::Sub, n.clone(), int(LANES - 1))),
+        let_i64(&nb, SExp::Math(MathFn::Max, vec![int(0), Atom::Var(t_nb)])),
+        let_i64(&nrem, SExp::Bin(BinOp::Rem, n.clone(), int(LANES))),
+        let_i64(&nfull, SExp::Bin(BinOp::Sub, n.clone(), Atom::Var(nrem))),
+    ];
+    (lets, nb, nfull)
 }
 
 /// The most reads of varying views (rows of the lane's element: a gather
