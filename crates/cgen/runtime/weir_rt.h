@@ -67,6 +67,25 @@
 #include <gc.h>
 #endif
 
+/* The public API (weir.h) is defined here in one of three ways:
+     default          static inline: a self-contained program (`weir c`,
+                      `weir build` executables);
+     WEIR_RT_BUILD    exported definitions: the runtime object of a library
+                      (`weir lib` compiles it once into libNAME.a/.so);
+     WEIR_RT_LINK     declarations only: the generated code of a library,
+                      linked with that runtime object. */
+#if defined(WEIR_RT_BUILD)
+#define WEIR_API __attribute__((visibility("default")))
+#define WEIR_API_DEFINE 1
+#elif defined(WEIR_RT_LINK)
+#define WEIR_API extern
+#define WEIR_API_DEFINE 0
+#else
+#define WEIR_API static inline __attribute__((unused))
+#define WEIR_API_DEFINE 1
+#endif
+#include "weir.h"
+
 #define WEIR_LIKELY(x) __builtin_expect(!!(x), 1)
 #define WEIR_UNLIKELY(x) __builtin_expect(!!(x), 0)
 /* Scalar helpers the generated code calls in its loops: always inlined. A
@@ -84,15 +103,6 @@
    one is out of memory at once, without asking the system (or a sanitizer's
    allocator) for it. */
 #define WEIR_MAX_BYTES ((size_t)1 << 48)
-
-/* Memory counters of a context. */
-typedef struct weir_stats {
-    uint64_t sys_allocs;     /* system allocations (malloc/mmap/GC, region chunks too) */
-    uint64_t sys_frees;      /* system frees */
-    uint64_t cur_bytes;      /* bytes in use (leak/gc: allocated so far) */
-    uint64_t peak_bytes;     /* high-water mark of cur_bytes */
-    uint64_t reserved_bytes; /* total capacity of the region chunks */
-} weir_stats;
 
 /* A position in the region, to reset to later. */
 typedef struct weir_mark {
@@ -115,7 +125,7 @@ typedef struct weir_blk {
     unsigned char pad[WEIR_ALIGN - 2 * sizeof(void *) - sizeof(size_t) - 8];
 } weir_blk;
 
-typedef struct weir_ctx {
+struct weir_ctx {
     unsigned char *base;  /* current chunk (cached) */
     size_t cap, off;      /* its capacity, and the bump offset in it */
     size_t cur;           /* index of the current chunk */
@@ -130,9 +140,13 @@ typedef struct weir_ctx {
     uint32_t retry;       /* bit k: result k (existential) needs retry_rows[k] rows */
     int64_t retry_rows[32];
     int grow_missing;     /* a soft growth was skipped (weir_grow_soft) */
+    int err_code;         /* its kind, enum weir_error_code */
+    size_t err_at;        /* offset of the message in err (after "LOC: ") */
+    size_t first_chunk;   /* bytes of the first region chunk */
     char err[1024];       /* last error, "LOC: message" */
+    char err_loc[256];    /* its LOC */
     weir_chunk chunks[WEIR_MAX_CHUNKS];
-} weir_ctx;
+};
 
 /* ---------------------------------------------------------------- errors */
 
@@ -140,11 +154,20 @@ typedef struct weir_ctx {
 __attribute__((format(printf, 3, 0), cold, unused))
 static void weir__verror(weir_ctx *c, const char *loc, const char *fmt, va_list ap) {
     size_t n = 0;
+    c->err_loc[0] = '\0';
     if (loc && *loc) {
         int k = snprintf(c->err, sizeof c->err, "%s: ", loc);
         n = k < 0 ? 0 : (size_t)k < sizeof c->err ? (size_t)k : sizeof c->err - 1;
+        snprintf(c->err_loc, sizeof c->err_loc, "%s", loc);
     }
+    c->err_at = n;
     vsnprintf(c->err + n, sizeof c->err - n, fmt, ap);
+    /* The kind, from the message's own words (every message is the
+       runtime's or the compiler's, weir_error_code). */
+    if (!strncmp(fmt, "out of memory", 13)) c->err_code = WEIR_ERR_NOMEM;
+    else if (!strncmp(fmt, "invalid argument", 16) || !strncmp(fmt, "size mismatch: destination", 26))
+        c->err_code = WEIR_ERR_ARGUMENT;
+    else c->err_code = WEIR_ERR_PROGRAM;
 }
 
 /* Format "LOC: message" into ctx. */
@@ -161,8 +184,15 @@ static void weir__fail_set(weir_ctx *c, const char *loc, const char *fmt, ...) {
    compiler sees: code after a failed check is known not to run. */
 #define weir_fail(...) (weir__fail_set(__VA_ARGS__), 1)
 
-/* The last error message ("" if none). */
-static inline const char *weir_error(const weir_ctx *c) { return c->err; }
+#if WEIR_API_DEFINE
+/* The public error API (weir.h). */
+WEIR_API const char *weir_error(const weir_ctx *c) { return c->err; }
+WEIR_API int weir_error_code(const weir_ctx *c) { return c->err[0] ? c->err_code : WEIR_OK; }
+WEIR_API const char *weir_error_location(const weir_ctx *c) { return c->err[0] ? c->err_loc : ""; }
+WEIR_API const char *weir_error_message(const weir_ctx *c) { return c->err[0] ? c->err + c->err_at : ""; }
+WEIR_API const char *weir_version(void) { return WEIR_VERSION; }
+WEIR_API int weir_abi_version(void) { return WEIR_ABI_VERSION; }
+#endif
 
 
 /* ------------------------------------------------------------- counters */
@@ -173,15 +203,17 @@ static inline void weir__count_use(weir_ctx *c, uint64_t bytes) {
     if (c->stats.cur_bytes > c->stats.peak_bytes) c->stats.peak_bytes = c->stats.cur_bytes;
 }
 
+#if WEIR_API_DEFINE
 /* The context's counters. */
-static inline const weir_stats *weir_ctx_stats(const weir_ctx *c) { return &c->stats; }
+WEIR_API const weir_stats *weir_ctx_stats(const weir_ctx *c) { return &c->stats; }
 
 /* Zero the alloc/free counts and set the peak to the current use. */
-static inline void weir_stats_reset(weir_ctx *c) {
+WEIR_API void weir_stats_reset(weir_ctx *c) {
     c->stats.sys_allocs = 0;
     c->stats.sys_frees = 0;
     c->stats.peak_bytes = c->stats.cur_bytes;
 }
+#endif
 
 /* Bytes of `elems` elements of `elem_size` bytes into *out; returns 0, or 1
    with the error set (a negative length, or too large for memory). */
@@ -420,17 +452,24 @@ static int weir_dest_retry(weir_ctx *c, int k, int64_t rows, const char *loc) {
 }
 
 /* After an entry failed: the rows result k needs (weir_dest_retry), or -1. */
-static inline int64_t weir_retry_rows(const weir_ctx *c, int k) {
-    return k < 32 && ((c->retry >> k) & 1) ? c->retry_rows[k] : -1;
+#if WEIR_API_DEFINE
+WEIR_API int64_t weir_retry_rows(const weir_ctx *c, int k) {
+    return k >= 0 && k < 32 && ((c->retry >> k) & 1) ? c->retry_rows[k] : -1;
 }
+#endif
 
 /* Was result k of the running entry too large to allocate (passed as NULL)? */
 static inline int weir_dest_missing(const weir_ctx *c, int k) {
     return k < 32 && ((c->dest_missing >> k) & 1);
 }
 
+#if WEIR_API_DEFINE
 /* Clear the error message. */
-static inline void weir_error_clear(weir_ctx *c) { c->err[0] = '\0'; }
+WEIR_API void weir_error_clear(weir_ctx *c) {
+    c->err[0] = '\0';
+    c->err_code = WEIR_OK;
+}
+#endif
 
 /* The trip count of a loop that writes each of the n elements of an array:
    n itself (the array exists, so n <= WEIR_MAX_BYTES), bounded so that the C
@@ -529,7 +568,7 @@ static void *weir__region_slow(weir_ctx *c, size_t bytes, const char *loc, int s
         if (!soft) weir__fail_set(c, loc, "out of memory: too many region chunks");
         return NULL;
     }
-    size_t want = c->nchunks ? c->chunks[c->nchunks - 1].cap : WEIR_FIRST_CHUNK / 2;
+    size_t want = c->nchunks ? c->chunks[c->nchunks - 1].cap : c->first_chunk / 2;
     want = want <= WEIR_MAX_BYTES / 2 ? 2 * want : WEIR_MAX_BYTES;
     if (want < n) want = n;
     if (want >= WEIR_HUGE_CHUNK) /* whole huge pages */
@@ -698,8 +737,28 @@ static inline void weir_sys_free(weir_ctx *c, void *p, size_t bytes) {
 
 /* ---------------------------------------------------------------- context */
 
-/* A new context (NULL if out of memory). Allocates no region memory yet. */
-static inline weir_ctx *weir_ctx_new(void) {
+#if WEIR_API_DEFINE
+/* Free the region's chunks (weir_ctx_free, weir_ctx_release). */
+static inline void weir__chunks_free(weir_ctx *c) {
+    for (size_t i = 0; i < c->nchunks; i++) {
+#ifdef MAP_ANONYMOUS
+        if (c->chunks[i].mapped) { munmap(c->chunks[i].base, c->chunks[i].cap); continue; }
+#endif
+        free(c->chunks[i].base);
+    }
+    c->nchunks = 0;
+}
+
+/* A new context with options (NULL if out of memory or the options are
+   invalid). Allocates no region memory yet. */
+WEIR_API weir_ctx *weir_ctx_new_with(const weir_options *opts) {
+    size_t first = WEIR_FIRST_CHUNK;
+    if (opts) {
+        if (opts->threads < 0 || opts->threads > 1) return NULL;
+        if (opts->region_bytes > WEIR_MAX_BYTES) return NULL;
+        if (opts->region_bytes)
+            first = (opts->region_bytes + WEIR_ALIGN - 1) & ~(size_t)(WEIR_ALIGN - 1);
+    }
 #if WEIR_MEM == 3
     if (!GC_is_init_called()) {
         GC_set_all_interior_pointers(1); /* weir_sys_alloc returns interior pointers */
@@ -709,23 +768,34 @@ static inline weir_ctx *weir_ctx_new(void) {
     weir_ctx *c = (weir_ctx *)calloc(1, sizeof *c);
     if (!c) return NULL;
     c->blocks.prev = c->blocks.next = &c->blocks;
+    c->first_chunk = first;
     return c;
 }
 
+/* A new context (NULL if out of memory). Allocates no region memory yet. */
+WEIR_API weir_ctx *weir_ctx_new(void) { return weir_ctx_new_with(NULL); }
+
 /* Free the context and everything allocated through it (leak mode: no sys blocks). */
-static inline void weir_ctx_free(weir_ctx *c) {
+WEIR_API void weir_ctx_free(weir_ctx *c) {
     if (!c) return;
 #if WEIR_MEM == 0 || WEIR_MEM == 1
     while (c->blocks.next != &c->blocks) weir_sys_free(c, c->blocks.next + 1, 0);
 #endif
-    for (size_t i = 0; i < c->nchunks; i++) {
-#ifdef MAP_ANONYMOUS
-        if (c->chunks[i].mapped) { munmap(c->chunks[i].base, c->chunks[i].cap); continue; }
-#endif
-        free(c->chunks[i].base);
-    }
+    weir__chunks_free(c);
     free(c);
 }
+
+/* Give the region's chunks back to the system. */
+WEIR_API void weir_ctx_release(weir_ctx *c) {
+    if (!c) return;
+    c->stats.sys_frees += c->nchunks;
+    weir__chunks_free(c);
+    weir__set_chunk(c, 0, 0);
+    c->stats.cur_bytes -= c->region_used < c->stats.cur_bytes ? c->region_used : c->stats.cur_bytes;
+    c->region_used = 0;
+    c->stats.reserved_bytes = 0;
+}
+#endif
 
 /* Start an entry call: clear the error, remember the region mark. */
 static inline void weir_enter(weir_ctx *c) {

@@ -163,6 +163,21 @@ enum Cmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Build a C library of the entry points: `DIR/NAME.h` (the documented C
+    /// API), `libNAME.a`, `libNAME.so`, `NAME.json` (the ABI manifest that
+    /// bindings read) and the C sources. Link with `-LDIR -lNAME -lm`.
+    Lib {
+        file: PathBuf,
+        #[command(flatten)]
+        build: BuildArgs,
+        /// The folder to write into (default: the current folder).
+        #[arg(short, long, default_value = ".")]
+        output: PathBuf,
+        /// The library's name: the prefix of its C symbols (`NAME_entry`)
+        /// and file names (default: the file name, as a C identifier).
+        #[arg(long)]
+        name: Option<String>,
+    },
     /// Run the test blocks of .weir files (directories are searched recursively).
     Test {
         #[arg(default_value = "examples")]
@@ -614,6 +629,12 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             build,
             output,
         } => cmd_build(&file, &build, output.as_deref(), color),
+        Cmd::Lib {
+            file,
+            build,
+            output,
+            name,
+        } => cmd_lib(&file, &build, &output, name.as_deref(), color),
         Cmd::Test {
             paths,
             interp,
@@ -768,6 +789,39 @@ fn warn_left_out(left_out: &[(String, String)]) {
         eprintln!(
             "warning: entry point `{entry}` is left out of the C program (the others are compiled; run it with --interp):\n{why}"
         );
+    }
+}
+
+fn cmd_lib(
+    file: &Path,
+    build: &BuildArgs,
+    output: &Path,
+    name: Option<&str>,
+    color: bool,
+) -> ExitCode {
+    let c = match load(file, color) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let opts = match build.options() {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    let name = name
+        .map(str::to_string)
+        .unwrap_or_else(|| weir_driver::library::default_name(file));
+    match weir_driver::library::build_library(&c, &name, &opts, output) {
+        Ok(lib) => {
+            warn_left_out(&lib.left_out);
+            for p in [&lib.header, &lib.static_lib, &lib.shared_lib, &lib.manifest] {
+                outln!("{}", p.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

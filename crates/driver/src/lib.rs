@@ -6,6 +6,7 @@
 
 pub mod adbench;
 pub mod inputs;
+pub mod library;
 pub mod native;
 pub mod pipeline;
 pub mod testblock;

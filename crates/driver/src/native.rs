@@ -193,6 +193,19 @@ pub struct CSource {
     pub text: String,
     /// Each entry point left out, with its error (rendered, no colour).
     pub left_out: Vec<(String, String)>,
+    /// The ABI of its entries (symbols `weir_NAME`, or the library's).
+    pub abi: weir_cgen::abi::Abi,
+}
+
+/// What to generate C for.
+#[derive(Clone, Copy, Debug)]
+pub enum CTarget<'a> {
+    /// The program (`weir c`).
+    Program,
+    /// The program with a `main` (`weir build`).
+    Executable,
+    /// A library with this symbol prefix (`weir lib`).
+    Library(&'a str),
 }
 
 /// The C source of a compiled program (every function must compile).
@@ -206,6 +219,53 @@ pub fn c_source_of(
     c: &Compiled,
     opts: &BuildOptions,
     with_main: bool,
+    which: Entries,
+) -> Result<CSource, NativeError> {
+    let target = if with_main {
+        CTarget::Executable
+    } else {
+        CTarget::Program
+    };
+    c_source_for(c, opts, target, which)
+}
+
+/// The source signature of a function (its definition's first line, up to `=`).
+fn signature_of(c: &Compiled, span: weir_ir::Span) -> String {
+    let Some(f) = c.sources.files().get(span.file.0 as usize) else {
+        return String::new();
+    };
+    let text = f.text.get(span.start as usize..).unwrap_or("");
+    // up to the definition's `=` (not `==`, `<=`, `>=`, `!=`), at most 8 lines
+    let b = text.as_bytes();
+    let mut end = text.len();
+    let mut lines = 0;
+    for (i, &ch) in b.iter().enumerate() {
+        if ch == b'\n' {
+            lines += 1;
+            if lines == 8 {
+                end = i;
+                break;
+            }
+        }
+        let prev = if i > 0 { b[i - 1] } else { b' ' };
+        let next = b.get(i + 1).copied().unwrap_or(b' ');
+        if ch == b'=' && !b"=<>!".contains(&prev) && next != b'=' {
+            end = i;
+            break;
+        }
+    }
+    text.get(..end)
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The C source of `target`, for the entry points `which` asks for.
+pub fn c_source_for(
+    c: &Compiled,
+    opts: &BuildOptions,
+    target: CTarget,
     which: Entries,
 ) -> Result<CSource, NativeError> {
     let core = if opts.variant.fusion {
@@ -300,7 +360,21 @@ pub fn c_source_of(
         .first()
         .map(|f| f.name.clone())
         .unwrap_or_default();
-    let mut text = weir_cgen::to_c(&unit, &dps, &source, with_main);
+    let prefix = match target {
+        CTarget::Library(p) => p,
+        _ => "weir",
+    };
+    let sig = |name: &str| {
+        dps.find(name)
+            .map(|f| signature_of(c, f.span))
+            .unwrap_or_default()
+    };
+    let abi = weir_cgen::abi::model(&unit.entries, &dps.funs, prefix, &source, &sig);
+    let mut text = match target {
+        CTarget::Library(_) => weir_cgen::to_c_library(&unit, &dps, &source, &abi),
+        CTarget::Executable => weir_cgen::to_c(&unit, &dps, &source, true),
+        CTarget::Program => weir_cgen::to_c(&unit, &dps, &source, false),
+    };
     if opts.fast_math {
         // (the choice is the C compiler's: say which flags it needs)
         text = format!(
@@ -308,7 +382,11 @@ pub fn c_source_of(
             FAST_MATH_FLAGS.join(" ")
         );
     }
-    Ok(CSource { text, left_out })
+    Ok(CSource {
+        text,
+        left_out,
+        abi,
+    })
 }
 
 /// The functions called in `stmts` (nested blocks included).

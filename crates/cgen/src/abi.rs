@@ -1,0 +1,467 @@
+//! The ABI model: what a caller of compiled Weir code sees, computed once
+//! from the lowered program. The C header and exported wrappers of `weir
+//! lib`, its JSON manifest (read by the Python package), and the Rust
+//! bindings of `weir-rs` are all generated from it.
+//!
+//! Calling convention of an entry `e` of library `L` (C symbol `L_e`):
+//!
+//! ```c
+//! int L_e(weir_ctx *ctx,
+//!         T0 *out0, int64_t out0_d0, ...,      /* each destination: its dims */
+//!         const T *a, int64_t a_d0, ..., T s,  /* each parameter, in order */
+//!         T *ret0, ...);                       /* scalar results, then sizes */
+//! int L_e_shape(weir_ctx *ctx, <parameters>, int64_t *out0_dims, ...);
+//! ```
+//!
+//! Both return 0, or 1 with the error in the context (`weir_error`). Arrays
+//! are dense, row-major, and owned by the caller. A result of existential
+//! outer size gets a destination of the shape function's upper bound and
+//! its size through a `ret` pointer; an unbounded one (upper bound 0) is
+//! called again with the rows `weir_retry_rows` asks for.
+
+use crate::lower::{EntryInfo, c_name};
+use std::fmt::Write;
+use weir_dps::ir::{DType, Fun, ResultPart};
+use weir_ir::PrimType;
+
+/// A library's (or program's) ABI.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Abi {
+    /// The symbol prefix (`weir` for a program's own functions).
+    pub prefix: String,
+    /// The Weir source file.
+    pub source: String,
+    pub entries: Vec<Entry>,
+}
+
+/// One entry point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The Weir name.
+    pub name: String,
+    /// The C function the generated code defines (`weir_NAME`).
+    pub internal: String,
+    /// The exported symbol (`PREFIX_NAME`) and its shape function.
+    pub symbol: String,
+    pub shape_symbol: String,
+    /// The source signature (`entry f (a: [n]f64) : [n]f64`), for documentation.
+    pub signature: String,
+    pub params: Vec<Param>,
+    pub dests: Vec<Dest>,
+    /// The `retK` pointers: scalar results, then returned sizes.
+    pub rets: Vec<PrimType>,
+    /// The results in source order.
+    pub results: Vec<Result>,
+}
+
+/// A parameter: a scalar (rank 0) passed by value, or an array passed as a
+/// pointer and its dims.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// The C name (unique among the entry's names).
+    pub name: String,
+    pub elem: PrimType,
+    pub rank: usize,
+}
+
+/// A destination: storage the caller provides for an array result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dest {
+    pub elem: PrimType,
+    pub rank: usize,
+    /// Its outer size is existential: the shape function gives an upper
+    /// bound, the entry writes the size into `ret[k]`.
+    pub size_ret: Option<usize>,
+    /// No upper bound from the arguments: the shape function says 0 rows;
+    /// call again with `weir_retry_rows(ctx, dest)` rows.
+    pub unbounded: bool,
+}
+
+/// A result of the source-level function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Result {
+    /// An array in destination `k`.
+    Array(usize),
+    /// A scalar in `ret[k]`.
+    Scalar(usize),
+}
+
+/// The name of an element type in Weir's syntax.
+pub fn elem_name(t: PrimType) -> &'static str {
+    match t {
+        PrimType::F64 => "f64",
+        PrimType::F32 => "f32",
+        PrimType::I64 => "i64",
+        PrimType::I32 => "i32",
+        PrimType::Bool => "bool",
+    }
+}
+
+/// The C type of an element in a public header (`bool`: `<stdbool.h>`,
+/// usable from C++ too).
+pub fn header_ctype(t: PrimType) -> &'static str {
+    match t {
+        PrimType::Bool => "bool",
+        t => crate::emit::ctype(t),
+    }
+}
+
+/// The ABI of a lowered program's entries. `prefix`: the exported symbols'
+/// prefix; `signature`: the source signature of an entry, by name.
+pub fn model(
+    entries: &[EntryInfo],
+    funs: &[Fun],
+    prefix: &str,
+    source: &str,
+    signature: &dyn Fn(&str) -> String,
+) -> Abi {
+    let mut out = Vec::new();
+    for e in entries {
+        let Some(f) = funs.iter().find(|f| f.name == e.name) else {
+            continue;
+        };
+        let n = c_name(&e.name);
+        let mut params = Vec::new();
+        let mut taken: Vec<String> = vec!["ctx".into()];
+        for p in &f.params {
+            // the display name where it is unique, else the C name
+            let mut name = c_name(weir_ir::display_name(&p.name));
+            if taken.contains(&name) || name.starts_with("out") || name.starts_with("ret") {
+                name = c_name(&p.name);
+            }
+            taken.push(name.clone());
+            let (elem, rank) = match p.ty {
+                DType::Scalar(t) => (t, 0),
+                DType::Array(t, r) => (t, r),
+            };
+            params.push(Param { name, elem, rank });
+        }
+        let dests = e
+            .dests
+            .iter()
+            .enumerate()
+            .map(|(k, (t, r))| Dest {
+                elem: *t,
+                rank: *r,
+                size_ret: e
+                    .sizes
+                    .iter()
+                    .find(|(d, j, _)| *d == k && *j == 0)
+                    .map(|(_, _, ret)| *ret),
+                unbounded: f.dests.get(k).is_some_and(|d| d.unbounded),
+            })
+            .collect();
+        let mut results = Vec::new();
+        let mut sc = 0;
+        for r in &f.results {
+            match r {
+                ResultPart::Scalar(_) => {
+                    results.push(Result::Scalar(sc));
+                    sc += 1;
+                }
+                ResultPart::Dest(k) => results.push(Result::Array(*k)),
+                ResultPart::Size { .. } => {}
+            }
+        }
+        out.push(Entry {
+            name: e.name.clone(),
+            internal: format!("weir_{n}"),
+            symbol: format!("{prefix}_{n}"),
+            shape_symbol: format!("{prefix}_{n}_shape"),
+            signature: signature(&e.name),
+            params,
+            dests,
+            rets: e.scalar_results.clone(),
+            results,
+        });
+    }
+    Abi {
+        prefix: prefix.to_string(),
+        source: source.to_string(),
+        entries: out,
+    }
+}
+
+impl Entry {
+    /// The C parameters of the entry (`public`: header types).
+    pub fn c_params(&self, public: bool) -> Vec<String> {
+        let ty = |t| {
+            if public {
+                header_ctype(t)
+            } else {
+                crate::emit::ctype(t)
+            }
+        };
+        let mut v = vec!["weir_ctx *ctx".to_string()];
+        for (k, d) in self.dests.iter().enumerate() {
+            v.push(format!("{} *out{k}", ty(d.elem)));
+            v.extend((0..d.rank).map(|j| format!("int64_t out{k}_d{j}")));
+        }
+        v.extend(self.param_decls(public));
+        for (k, t) in self.rets.iter().enumerate() {
+            v.push(format!("{} *ret{k}", ty(*t)));
+        }
+        v
+    }
+
+    /// The C parameters of the shape function.
+    pub fn c_shape_params(&self, public: bool) -> Vec<String> {
+        let mut v = vec!["weir_ctx *ctx".to_string()];
+        v.extend(self.param_decls(public));
+        v.extend((0..self.dests.len()).map(|k| format!("int64_t *out{k}_dims")));
+        v
+    }
+
+    fn param_decls(&self, public: bool) -> Vec<String> {
+        let mut v = Vec::new();
+        for p in &self.params {
+            let t = if public {
+                header_ctype(p.elem)
+            } else {
+                crate::emit::ctype(p.elem)
+            };
+            if p.rank == 0 {
+                v.push(format!("{t} {}", p.name));
+            } else {
+                v.push(format!("const {t} *{}", p.name));
+                v.extend((0..p.rank).map(|k| format!("int64_t {}_d{k}", p.name)));
+            }
+        }
+        v
+    }
+
+    /// The argument names of a call passing every parameter on.
+    pub fn c_args(params: &[String]) -> Vec<String> {
+        params
+            .iter()
+            .map(|p| p.rsplit([' ', '*']).next().unwrap_or("").to_string())
+            .collect()
+    }
+}
+
+/// `name` as a C identifier prefix: it must be one, not start with `weir`
+/// (the runtime's names) and not be a C keyword.
+pub fn check_prefix(name: &str) -> std::result::Result<(), String> {
+    let ok = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !ok {
+        return Err(format!(
+            "the library name `{name}` is not a C identifier: use letters, digits and `_`, not starting with a digit"
+        ));
+    }
+    if name.starts_with("weir") || name.starts_with("__") {
+        return Err(format!(
+            "the library name `{name}` may clash with Weir's runtime (`weir_…`) or the C implementation (`__…`): choose another with --name"
+        ));
+    }
+    Ok(())
+}
+
+/// The library's public header.
+pub fn header(abi: &Abi, weir_h: &str) -> String {
+    let guard = format!("{}_H", abi.prefix.to_ascii_uppercase());
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "/* {p}.h -- the C API of the Weir library `{p}`, compiled from {src} by weir {v}.\n * Generated: do not edit. Link with -l{p} (libweir's runtime is inside) and -lm.\n *\n * Every entry function takes a context (weir_ctx_new), its destinations\n * (caller-allocated storage for the array results, with their dims), its\n * arguments, and pointers for its scalar results; it returns 0, or 1 with\n * the error in the context: weir_error(ctx) is \"file.weir:LINE:COL: message\",\n * weir_error_code(ctx) its kind. Arrays are dense and row-major (element\n * [i][j] of an n x m array at p[i * m + j]) and stay the caller's.\n * Each entry's shape function gives the dims its destinations must have;\n * every dim of every destination is checked (WEIR_ERR_ARGUMENT on a\n * mismatch), and a destination must not overlap an argument.\n */\n#ifndef {guard}\n#define {guard}\n\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n",
+        p = abi.prefix,
+        src = abi.source,
+        v = env!("CARGO_PKG_VERSION"),
+    );
+    s.push_str(weir_h);
+    let _ = writeln!(
+        s,
+        "\n#ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n/* The ABI this library was built for (compare with weir_abi_version()). */\n#define {guard_base}_WEIR_ABI {abi_v}\n",
+        guard_base = abi.prefix.to_ascii_uppercase(),
+        abi_v = 1
+    );
+    for e in &abi.entries {
+        let _ = writeln!(s, "/* ---- `{}`: {}", e.name, e.signature.trim());
+        let _ = writeln!(s, " *");
+        for p in &e.params {
+            if p.rank == 0 {
+                let _ = writeln!(s, " *   {}: {} scalar", p.name, elem_name(p.elem));
+            } else {
+                let _ = writeln!(
+                    s,
+                    " *   {}: {}-d array of {} ({} with dims {})",
+                    p.name,
+                    p.rank,
+                    elem_name(p.elem),
+                    p.name,
+                    (0..p.rank)
+                        .map(|k| format!("{}_d{k}", p.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+        }
+        for (i, r) in e.results.iter().enumerate() {
+            match r {
+                Result::Scalar(k) => {
+                    let _ = writeln!(
+                        s,
+                        " *   result {i}: {} scalar in *ret{k}",
+                        elem_name(e.rets[*k])
+                    );
+                }
+                Result::Array(k) => {
+                    let d = &e.dests[*k];
+                    let _ = write!(
+                        s,
+                        " *   result {i}: {}-d array of {} in out{k} (dims from {})",
+                        d.rank,
+                        elem_name(d.elem),
+                        e.shape_symbol
+                    );
+                    if let Some(ret) = d.size_ret {
+                        if d.unbounded {
+                            let _ = write!(
+                                s,
+                                ";\n *     its outer size is data-dependent with no bound: pass any number of\n *     rows; if they are too few the call fails with WEIR_ERR_NOMEM and\n *     weir_retry_rows(ctx, {k}) rows are needed; the size is in *ret{ret}"
+                            );
+                        } else {
+                            let _ = write!(
+                                s,
+                                ";\n *     its outer size is data-dependent: out{k}_d0 is an upper bound, the\n *     result is the first *ret{ret} rows"
+                            );
+                        }
+                    }
+                    s.push('\n');
+                }
+            }
+        }
+        s.push_str(" */\n");
+        let _ = writeln!(s, "int {}({});", e.symbol, e.c_params(true).join(", "));
+        let _ = writeln!(
+            s,
+            "/* The dims of `{}`'s destinations: fills each outK_dims[rank]; 0, or 1 with the error. */\nint {}({});\n",
+            e.name,
+            e.shape_symbol,
+            e.c_shape_params(true).join(", ")
+        );
+    }
+    let _ = writeln!(s, "#ifdef __cplusplus\n}}\n#endif\n\n#endif /* {guard} */");
+    s
+}
+
+/// The exported wrappers of a library (after the generated code, which
+/// defines the internal `weir_NAME` functions as `static`).
+pub fn wrappers(abi: &Abi) -> String {
+    let mut s = String::from(
+        "\n/* ---------------------------------------------------------------- exports */\n\n",
+    );
+    for e in &abi.entries {
+        let ps = e.c_params(false);
+        let _ = writeln!(
+            s,
+            "__attribute__((visibility(\"default\"))) int {}({}) {{\n    return {}({});\n}}\n",
+            e.symbol,
+            ps.join(", "),
+            e.internal,
+            Entry::c_args(&ps).join(", ")
+        );
+        let ps = e.c_shape_params(false);
+        let _ = writeln!(
+            s,
+            "__attribute__((visibility(\"default\"))) int {}({}) {{\n    return {}_shape({});\n}}\n",
+            e.shape_symbol,
+            ps.join(", "),
+            e.internal,
+            Entry::c_args(&ps).join(", ")
+        );
+    }
+    s
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            '\t' => o.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(o, "\\u{:04x}", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// The manifest (JSON): the ABI for bindings that read it at run time.
+pub fn manifest(abi: &Abi) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{{\n  \"weir_abi\": 1,\n  \"weir_version\": {},\n  \"library\": {},\n  \"source\": {},\n  \"entries\": [",
+        json_str(env!("CARGO_PKG_VERSION")),
+        json_str(&abi.prefix),
+        json_str(&abi.source)
+    );
+    for (i, e) in abi.entries.iter().enumerate() {
+        let params: Vec<String> = e
+            .params
+            .iter()
+            .map(|p| {
+                format!(
+                    "{{\"name\": {}, \"elem\": \"{}\", \"rank\": {}}}",
+                    json_str(&p.name),
+                    elem_name(p.elem),
+                    p.rank
+                )
+            })
+            .collect();
+        let dests: Vec<String> = e
+            .dests
+            .iter()
+            .map(|d| {
+                format!(
+                    "{{\"elem\": \"{}\", \"rank\": {}, \"size_ret\": {}, \"unbounded\": {}}}",
+                    elem_name(d.elem),
+                    d.rank,
+                    d.size_ret.map_or("null".to_string(), |k| k.to_string()),
+                    d.unbounded
+                )
+            })
+            .collect();
+        let rets: Vec<String> = e
+            .rets
+            .iter()
+            .map(|t| format!("\"{}\"", elem_name(*t)))
+            .collect();
+        let results: Vec<String> = e
+            .results
+            .iter()
+            .map(|r| match r {
+                Result::Array(k) => format!("{{\"kind\": \"array\", \"dest\": {k}}}"),
+                Result::Scalar(k) => format!("{{\"kind\": \"scalar\", \"ret\": {k}}}"),
+            })
+            .collect();
+        let _ = write!(
+            s,
+            "    {{\n      \"name\": {},\n      \"symbol\": {},\n      \"shape_symbol\": {},\n      \"signature\": {},\n      \"params\": [{}],\n      \"dests\": [{}],\n      \"rets\": [{}],\n      \"results\": [{}]\n    }}",
+            json_str(&e.name),
+            json_str(&e.symbol),
+            json_str(&e.shape_symbol),
+            json_str(e.signature.trim()),
+            params.join(", "),
+            dests.join(", "),
+            rets.join(", "),
+            results.join(", ")
+        );
+        s.push_str(if i + 1 < abi.entries.len() {
+            ",\n"
+        } else {
+            "\n"
+        });
+    }
+    s.push_str("  ]\n}\n");
+    s
+}
