@@ -180,8 +180,12 @@ enum Cmd {
     },
     /// Run the test blocks of .weir files (directories are searched recursively).
     Test {
-        #[arg(default_value = "examples")]
+        /// `.weir` files or folders (searched recursively; default: `examples`).
         paths: Vec<PathBuf>,
+        /// `text` (default), or `json`: one JSON document with every file's
+        /// cases and failures, for scripts.
+        #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+        format: String,
         /// Only the interpreter (skip compiled C).
         #[arg(long)]
         interp: bool,
@@ -637,12 +641,13 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
         } => cmd_lib(&file, &build, &output, name.as_deref(), color),
         Cmd::Test {
             paths,
+            format,
             interp,
             fast_math,
             timeout,
         } => {
             weir_driver::native::set_default_time_limit(limit(Some(timeout)));
-            cmd_test(&paths, interp, fast_math, color)
+            cmd_test(&paths, interp, fast_math, format == "json", color)
         }
         Cmd::Dev {
             dump_after: pass,
@@ -1024,49 +1029,225 @@ fn collect_files(p: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn cmd_test(paths: &[PathBuf], interp_only: bool, fast_math: bool, color: bool) -> ExitCode {
+/// One file's result in `weir test`: its cases (an input of a test block
+/// for one entry, or a `structure` line), which of them failed, and why.
+struct FileReport {
+    file: String,
+    cases: usize,
+    structures: usize,
+    backends: &'static str,
+    /// (line, entry, where, message) of each failed check.
+    failures: Vec<(usize, String, String, String)>,
+    /// A failure of the whole file (unreadable, bad block, does not compile).
+    error: Option<String>,
+}
+
+impl FileReport {
+    fn failed_cases(&self) -> usize {
+        let mut keys: Vec<(usize, &str)> = self
+            .failures
+            .iter()
+            .map(|(l, e, _, _)| (*l, e.as_str()))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys.len()
+    }
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::Value::String(s.to_string()).to_string()
+}
+
+fn cmd_test(
+    paths: &[PathBuf],
+    interp_only: bool,
+    fast_math: bool,
+    json: bool,
+    color: bool,
+) -> ExitCode {
     let mut files = Vec::new();
+    let default = [PathBuf::from("examples")];
+    let paths = if paths.is_empty() {
+        &default[..]
+    } else {
+        paths
+    };
     for p in paths {
         if !p.exists() {
+            if paths == default {
+                return fail(
+                    "no path given, and no `examples` folder here to test: pass the .weir files or folders whose test blocks to run (`weir test kernels.weir`, `weir test src/`)",
+                );
+            }
             return fail(format!("{} does not exist", p.display()));
         }
         collect_files(p, &mut files);
     }
-    let (mut passed, mut failed) = (0usize, 0usize);
+    if files.is_empty() {
+        return fail(format!(
+            "no .weir files in {}",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let mut reports = Vec::new();
     for f in &files {
+        let r = test_file(f, interp_only, fast_math, color);
+        if !json {
+            print_report(&r);
+        }
+        reports.push(r);
+    }
+    let cases: usize = reports.iter().map(|r| r.cases + r.structures).sum();
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for r in &reports {
+        let n = r.cases + r.structures;
+        if r.error.is_some() {
+            failed += n.max(1);
+        } else {
+            failed += r.failed_cases();
+            passed += n - r.failed_cases();
+        }
+    }
+    if json {
+        let files: Vec<String> = reports
+            .iter()
+            .map(|r| {
+                let fails: Vec<String> = r
+                    .failures
+                    .iter()
+                    .map(|(l, e, w, m)| {
+                        format!(
+                            "{{\"line\": {l}, \"entry\": {}, \"backend\": {}, \"message\": {}}}",
+                            json_string(e),
+                            json_string(w),
+                            json_string(m)
+                        )
+                    })
+                    .collect();
+                format!(
+                    "{{\"file\": {}, \"cases\": {}, \"structures\": {}, \"backends\": {}, \"failed\": {}, \"error\": {}, \"failures\": [{}]}}",
+                    json_string(&r.file),
+                    r.cases,
+                    r.structures,
+                    json_string(r.backends),
+                    r.failed_cases(),
+                    r.error.as_deref().map_or("null".to_string(), json_string),
+                    fails.join(", ")
+                )
+            })
+            .collect();
+        outln!(
+            "{{\"files\": [{}], \"cases\": {cases}, \"passed\": {passed}, \"failed\": {failed}}}",
+            files.join(", ")
+        );
+    } else {
+        outln!(
+            "{passed} passed, {failed} failed ({cases} case{} in {} file{})",
+            if cases == 1 { "" } else { "s" },
+            reports.len(),
+            if reports.len() == 1 { "" } else { "s" }
+        );
+    }
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn print_report(r: &FileReport) {
+    if let Some(e) = &r.error {
+        outln!("{}: FAILED ({e})", r.file);
+        return;
+    }
+    let n = r.cases + r.structures;
+    let what = format!(
+        "{} case{}{}{}",
+        r.cases,
+        if r.cases == 1 { "" } else { "s" },
+        if r.cases > 0 {
+            format!(" on {}", r.backends)
+        } else {
+            String::new()
+        },
+        if r.structures > 0 {
+            format!(
+                ", {} structure check{}",
+                r.structures,
+                if r.structures == 1 { "" } else { "s" }
+            )
+        } else {
+            String::new()
+        }
+    );
+    if r.failures.is_empty() {
+        outln!("{}: ok ({what})", r.file);
+    } else {
+        outln!("{}: {} of {n} FAILED ({what})", r.file, r.failed_cases());
+        for (line, entry, backend, msg) in &r.failures {
+            outln!("  {}:{line} (entry `{entry}`, {backend}): {msg}", r.file);
+        }
+    }
+}
+
+fn test_file(f: &Path, interp_only: bool, fast_math: bool, color: bool) -> FileReport {
+    let mut report = FileReport {
+        file: f.display().to_string(),
+        cases: 0,
+        structures: 0,
+        backends: if interp_only {
+            "the interpreter"
+        } else {
+            "the interpreter and compiled C"
+        },
+        failures: Vec::new(),
+        error: None,
+    };
+    {
         let text =
             match weir_interp::files::read_text_bounded(f, weir_driver::pipeline::MAX_SOURCE_BYTES)
             {
                 Ok(t) => t,
                 Err(e) => {
-                    outln!("{}: FAILED (cannot read: {e})", f.display());
-                    failed += 1;
-                    continue;
+                    report.error = Some(format!("cannot read: {e}"));
+                    return report;
                 }
             };
         let dir = f.parent().unwrap_or(Path::new("."));
         let (cases, structures) = match weir_driver::testblock::parse_blocks_full(&text, dir) {
             Ok(c) => c,
             Err(e) => {
-                outln!("{}: FAILED (bad test block: {e})", f.display());
-                failed += 1;
-                continue;
+                report.error = Some(format!("bad test block: {e}"));
+                return report;
             }
         };
         let c = match compile_file(f) {
             Ok(c) => c,
             Err(e) => {
-                outln!(
-                    "{}: FAILED (does not compile)\n{}",
-                    f.display(),
-                    e.render(color)
-                );
-                failed += 1;
-                continue;
+                report.error = Some(format!("does not compile\n{}", e.render(color)));
+                return report;
             }
         };
-        let mut outcomes = run_cases(&c, &cases);
-        outcomes.extend(weir_driver::testblock::check_structures(&c, &structures));
+        let interp = run_cases(&c, &cases);
+        report.cases = interp.len();
+        let structs = weir_driver::testblock::check_structures(&c, &structures);
+        report.structures = structs.len();
+        let mut failures = Vec::new();
+        for o in interp {
+            if let Some(m) = o.failure {
+                failures.push((o.line, o.entry, "interpreter".to_string(), m));
+            }
+        }
+        for o in structs {
+            if let Some(m) = o.failure {
+                failures.push((o.line, o.entry, "structure".to_string(), m));
+            }
+        }
         if !interp_only {
             // The same cases on compiled C (default variant), against the interpreter.
             let opts = weir_driver::native::BuildOptions {
@@ -1098,49 +1279,19 @@ fn cmd_test(paths: &[PathBuf], interp_only: bool, fast_math: bool, color: bool) 
                                 "does not compile to C (use --interp to test the interpreter only):\n{why}"
                             ));
                         }
-                        o.entry = format!("{} (compiled C)", o.entry);
-                        outcomes.push(o);
+                        if let Some(m) = o.failure {
+                            failures.push((o.line, o.entry, "compiled C".to_string(), m));
+                        }
                     }
                 }
-                Err(e) => outcomes.push(weir_driver::testblock::Outcome {
-                    entry: "(compiled C)".into(),
-                    line: 0,
-                    failure: Some(format!("{e} (use --interp to test the interpreter only)")),
-                }),
+                Err(e) => {
+                    report.error = Some(format!(
+                        "does not compile to C: {e} (use --interp to test the interpreter only)"
+                    ));
+                }
             }
         }
-        let bad: Vec<_> = outcomes.iter().filter(|o| o.failure.is_some()).collect();
-        let ok = outcomes.len() - bad.len();
-        passed += ok;
-        failed += bad.len();
-        if bad.is_empty() {
-            outln!(
-                "{}: ok ({ok} case{})",
-                f.display(),
-                if ok == 1 { "" } else { "s" }
-            );
-        } else {
-            outln!(
-                "{}: {} of {} case(s) FAILED",
-                f.display(),
-                bad.len(),
-                outcomes.len()
-            );
-            for o in bad {
-                outln!(
-                    "  {}:{} (entry `{}`): {}",
-                    f.display(),
-                    o.line,
-                    o.entry,
-                    o.failure.as_deref().unwrap_or("")
-                );
-            }
-        }
+        report.failures = failures;
     }
-    outln!("{passed} passed, {failed} failed");
-    if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    report
 }

@@ -86,11 +86,21 @@ pub fn build_library(
         &weir_cgen::abi::header(&src.abi, weir_cgen::emit::WEIR_H),
     )?;
     write(&manifest, &weir_cgen::abi::manifest(&src.abi))?;
-    write(&c_source, &src.text)?;
-    write(&rt_source, &weir_cgen::runtime_object_source())?;
     let cc = find_cc(opts)?;
     let mut flags = cc_flags(opts);
     flags.extend(["-fPIC".to_string(), "-fvisibility=hidden".to_string()]);
+    // The flags the sources need, for callers who compile them themselves
+    // (`-fopenmp-simd`: the vectorisation pragmas; `-ffp-contract=off`: results
+    // bit-identical with the interpreter).
+    let how = format!(
+        "/* Compiled by `weir lib` with: {cc} {} -c. Compile it with the same flags\n   (at least -std=c11 -fopenmp-simd -ffp-contract=off) and link with weir_rt.c's object. */\n",
+        flags.join(" ")
+    );
+    write(&c_source, &format!("{how}{}", src.text))?;
+    write(
+        &rt_source,
+        &format!("{how}{}", weir_cgen::runtime_object_source()),
+    )?;
     // Objects under names of this library's own: two libraries built into one
     // folder do not share intermediate files.
     let obj = dir.join(format!("{name}.o"));
