@@ -307,6 +307,15 @@ def test_unbounded_result_retries(extra):
     np.testing.assert_array_equal(extra.ramp([2000, 1]), np.arange(2001))
 
 
+def test_existential_inner_dim(extra):
+    a = np.array([[1.0, -1.0, 2.0], [3.0, 4.0, -5.0]])
+    np.testing.assert_array_equal(extra.row_positives(a), [[1.0, 2.0], [3.0, 4.0]])
+    assert extra.row_positives(np.zeros((2, 3))).shape == (2, 0)
+    assert extra.row_positives(np.zeros((0, 3))).shape[0] == 0
+    with pytest.raises(weir.WeirProgramError):
+        extra.row_positives(np.array([[1.0, 2.0], [3.0, -4.0]]))
+
+
 def test_scalars(extra):
     x, k, b, y, j = extra.scalars(1.25, 41, True, 3.0, 10)
     assert x == np.float32(2.5) and isinstance(x, np.float32)

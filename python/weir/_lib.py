@@ -379,12 +379,16 @@ class Library:
         # The manifest names one size result per existential outer dim; an
         # entry with more size results than that (an existential inner dim)
         # is not described well enough to be called from here.
-        accounted = sum(1 for kind, _ in results if kind == "s") + len(sized)
+        # Existential inner dims (`[n][]f64`): (dim, ret index) per dest; the
+        # result is written densely at the front of its destination.
+        inner_sizes = [[tuple(x) for x in d.get("inner_size_rets", [])] for d in e.dests]
+        accounted = (sum(1 for kind, _ in results if kind == "s") + len(sized)
+                     + sum(len(i) for i in inner_sizes))
         unsupported = None
         if accounted != len(e.rets):
             unsupported = (
-                f"{e.name}: a result has an existential inner dim, which the manifest does not "
-                "describe (not supported by the Python binding yet)"
+                f"{e.name}: the manifest does not account for every size result "
+                "(built by another version of weir?)"
             )
         # Converting a scalar result: Python float/int/bool for f64/i64/bool,
         # NumPy scalars for f32/i32 (their type is kept).
@@ -513,7 +517,17 @@ class Library:
                 if kind == "a":
                     o = outs[k]
                     sr = size_rets[k]
-                    if sr is not None:
+                    if inner_sizes[k]:
+                        dims = list(o.shape)
+                        if sr is not None:
+                            dims[0] = rets[sr].value
+                        for j, r in inner_sizes[k]:
+                            dims[j] = rets[r].value
+                        n = 1
+                        for d in dims:
+                            n *= d
+                        o = o.reshape(-1)[:n].reshape(dims)
+                    elif sr is not None:
                         o = o[: rets[sr].value]
                     res.append(o)
                 else:
@@ -527,7 +541,7 @@ class Library:
         call.__name__ = call.__qualname__ = e.name
         call.__doc__ = e.signature
         call.entry = e
-        if unsupported is None:
+        if unsupported is None and not any(inner_sizes):
             call = self._make_fast_entry(e, fn, shape_fn, convs, ret_ctypes, ret_conv, results,
                                          size_rets, dest_dtypes, dest_ranks, call)
         return call

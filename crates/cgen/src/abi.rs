@@ -75,6 +75,11 @@ pub struct Dest {
     /// No upper bound from the arguments: the shape function says 0 rows;
     /// call again with `weir_retry_rows(ctx, dest)` rows.
     pub unbounded: bool,
+    /// Inner dims that are existential (`[n][]f64` of a `filter` per row):
+    /// (dim, K of `retK`). The shape function gives upper bounds; the entry
+    /// writes the result densely at the front of the destination, with these
+    /// dims' sizes in the `ret`s.
+    pub inner_sizes: Vec<(usize, usize)>,
 }
 
 /// A result of the source-level function.
@@ -149,6 +154,12 @@ pub fn model(
                     .find(|(d, j, _)| *d == k && *j == 0)
                     .map(|(_, _, ret)| *ret),
                 unbounded: f.dests.get(k).is_some_and(|d| d.unbounded),
+                inner_sizes: e
+                    .sizes
+                    .iter()
+                    .filter(|(d, j, _)| *d == k && *j > 0)
+                    .map(|(_, j, ret)| (*j, *ret))
+                    .collect(),
             })
             .collect();
         let mut results = Vec::new();
@@ -330,6 +341,12 @@ pub fn header(abi: &Abi, weir_h: &str) -> String {
                             );
                         }
                     }
+                    for (j, ret) in &d.inner_sizes {
+                        let _ = write!(
+                            s,
+                            ";\n *     its dim {j} is data-dependent: out{k}_d{j} is an upper bound, the\n *     result is written densely at the front of out{k} with dim {j} = *ret{ret}"
+                        );
+                    }
                     s.push('\n');
                 }
             }
@@ -422,12 +439,18 @@ pub fn manifest(abi: &Abi) -> String {
             .dests
             .iter()
             .map(|d| {
+                let inner: Vec<String> = d
+                    .inner_sizes
+                    .iter()
+                    .map(|(j, k)| format!("[{j}, {k}]"))
+                    .collect();
                 format!(
-                    "{{\"elem\": \"{}\", \"rank\": {}, \"size_ret\": {}, \"unbounded\": {}}}",
+                    "{{\"elem\": \"{}\", \"rank\": {}, \"size_ret\": {}, \"unbounded\": {}, \"inner_size_rets\": [{}]}}",
                     elem_name(d.elem),
                     d.rank,
                     d.size_ret.map_or("null".to_string(), |k| k.to_string()),
-                    d.unbounded
+                    d.unbounded,
+                    inner.join(", ")
                 )
             })
             .collect();

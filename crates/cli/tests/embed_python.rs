@@ -29,10 +29,18 @@ fn python_package_and_dask_tests_pass() {
         eprintln!("note: python/.venv missing (scripts/install-python.sh): Python tests skipped");
         return;
     }
-    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("pycache-{}", std::process::id()));
+    let cache =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("pycache-{}", std::process::id()));
     let out = Command::new(&python)
         .current_dir(&root)
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"])
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "python/tests",
+        ])
         .env("WEIR", env!("CARGO_BIN_EXE_weir"))
         .env("WEIR_CACHE", &cache)
         .output()
