@@ -191,3 +191,120 @@ impl Builder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("weir-rs-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn a_weir_error_is_the_rendered_diagnostics() {
+        let dir = scratch("bad");
+        let _ = std::fs::create_dir_all(&dir);
+        let file = dir.join("bad.weir");
+        std::fs::write(&file, "entry f (x: f64) : f64 = x + true\n").unwrap();
+        let e = Builder::new()
+            .file(&file)
+            .out_dir(dir.join("out"))
+            .cargo_metadata(false)
+            .compile()
+            .unwrap_err();
+        assert!(matches!(e, BuildError::Weir(_)), "{e}");
+        assert!(e.to_string().contains("bad.weir:1:"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn libraries_need_distinct_names_and_a_file() {
+        let e = Builder::new()
+            .out_dir(scratch("none"))
+            .cargo_metadata(false)
+            .compile()
+            .unwrap_err();
+        assert!(e.to_string().contains("no Weir file"), "{e}");
+        let dir = scratch("twice");
+        let _ = std::fs::create_dir_all(&dir);
+        let file = dir.join("k.weir");
+        std::fs::write(&file, "entry f (x: f64) : f64 = x\n").unwrap();
+        let e = Builder::new()
+            .file(&file)
+            .library(&file, "k")
+            .out_dir(&dir)
+            .cargo_metadata(false)
+            .compile()
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("two Weir libraries named `k`"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn bindings_of_the_example_kernels() {
+        let dir = scratch("kernels");
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/embed/kernels.weir");
+        let built = Builder::new()
+            .file(&file)
+            .out_dir(&dir)
+            .cargo_metadata(false)
+            .compile()
+            .unwrap();
+        assert_eq!(built.len(), 1);
+        assert!(built[0].library.static_lib.exists());
+        let text = std::fs::read_to_string(&built[0].module).unwrap();
+        for want in [
+            "pub mod kernels {",
+            "pub fn add3(ctx: &mut ::weir_rs::Context, a: ::weir_rs::ndarray::ArrayView1<'_, f64>",
+            "-> ::std::result::Result<::weir_rs::ndarray::Array1<f64>, ::weir_rs::Error>",
+            "pub fn add3_into(ctx: &mut ::weir_rs::Context, out: ::weir_rs::ndarray::ArrayViewMut1<'_, f64>",
+            "pub fn add3_shape(",
+            "-> ::std::result::Result<[usize; 1], ::weir_rs::Error>",
+            "-> ::std::result::Result<(::weir_rs::ndarray::Array1<f64>, ::weir_rs::ndarray::Array1<f64>), ::weir_rs::Error>",
+            "mask: ::weir_rs::ndarray::ArrayView1<'_, bool>",
+            "-> ::std::result::Result<(i64, ::weir_rs::ndarray::Array1<i32>), ::weir_rs::Error>",
+            "/// entry above (t: f64) (xs: []f64) : ([]f64, i64)",
+            "fn kernels_count_true(ctx: *mut weir_ctx, out0: *mut i32, out0_d0: i64, mask: *const bool, mask_d0: i64, ret0: *mut i64)",
+        ] {
+            assert!(text.contains(want), "missing {want:?} in\n{text}");
+        }
+        // no `_into` for an existential result, nor for an entry without arrays
+        assert!(!text.contains("pub fn above_into"));
+        assert!(!text.contains("pub fn nothing_into"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn keywords_are_raw_identifiers() {
+        let dir = scratch("kw");
+        let _ = std::fs::create_dir_all(&dir);
+        let file = dir.join("kw.weir");
+        std::fs::write(
+            &file,
+            "entry move (type: []f64) (self: i64) (fn: f64) : []f64 = map (\\x -> x + fn) type\n",
+        )
+        .unwrap();
+        let built = Builder::new()
+            .file(&file)
+            .out_dir(dir.join("out"))
+            .cargo_metadata(false)
+            .compile()
+            .unwrap();
+        let text = std::fs::read_to_string(&built[0].module).unwrap();
+        for want in [
+            "pub fn r#move(ctx: &mut ::weir_rs::Context, r#type: ::weir_rs::ndarray::ArrayView1<'_, f64>, self_: i64, r#fn: f64)",
+            "pub fn move_into(",
+            "pub fn move_shape(",
+            "let r#type = __rt::arg(&r#type);",
+            "r#type: *const f64, type_d0: i64, self_: i64, r#fn: f64",
+        ] {
+            assert!(text.contains(want), "missing {want:?} in\n{text}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -53,7 +53,7 @@ mod builder;
 #[cfg(feature = "build")]
 mod codegen;
 #[cfg(feature = "build")]
-pub use builder::{BuildError, Builder, build};
+pub use builder::{BuildError, BuildOptions, Builder, Built, build};
 #[cfg(feature = "build")]
 pub use codegen::generate;
 
