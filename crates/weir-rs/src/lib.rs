@@ -48,9 +48,13 @@ use std::ptr::NonNull;
 
 pub use ndarray;
 
-#[cfg(feature = "build")]
+// (also compiled for the unit tests, where what only a build script calls
+// is unused)
+#[cfg(any(feature = "build", test))]
+#[cfg_attr(not(feature = "build"), allow(dead_code))]
 mod builder;
-#[cfg(feature = "build")]
+#[cfg(any(feature = "build", test))]
+#[cfg_attr(not(feature = "build"), allow(dead_code))]
 mod codegen;
 #[cfg(feature = "build")]
 pub use builder::{BuildError, BuildOptions, Builder, Built, build};
