@@ -346,9 +346,17 @@ impl Gen<'_> {
             match r {
                 Res::Array(k) => {
                     let d = &e.dests[*k];
-                    let rows = d
+                    let mut sizes: Vec<String> = d
                         .size_ret
-                        .map_or("None".to_string(), |r| format!("Some(__w_r{r})"));
+                        .iter()
+                        .map(|r| format!("(0, __w_r{r})"))
+                        .collect();
+                    sizes.extend(
+                        d.inner_sizes
+                            .iter()
+                            .map(|(j, r)| format!("({j}, __w_r{r})")),
+                    );
+                    let rows = format!("&[{}]", sizes.join(", "));
                     out.push(format!(
                         "__rt::finish::<{}, {}>(__w_b{k}, &__w_d{k}, {rows})?",
                         rty(d.elem),
@@ -538,7 +546,11 @@ pub fn generate(abi: &Abi) -> Result<String, String> {
     g.s.push('\n');
     for e in &abi.entries {
         g.alloc_fn(e);
-        if !e.dests.is_empty() && e.dests.iter().all(|d| d.size_ret.is_none()) {
+        if !e.dests.is_empty()
+            && e.dests
+                .iter()
+                .all(|d| d.size_ret.is_none() && d.inner_sizes.is_empty())
+        {
             g.dest_fn(e);
         }
         g.shape_fn(e);

@@ -478,32 +478,35 @@ pub mod __private {
         Ok(v)
     }
 
-    /// The result in `buf` of dims `dims`; `rows`: its outer size when it
-    /// is existential (the first `rows` rows of the upper bound).
+    /// The result in `buf` of dims `dims`; `sizes`: (dim, size) of its
+    /// existential dims (the entry wrote the result densely at the front of
+    /// the upper bound `dims`, with those dims' sizes).
     #[inline]
     pub fn finish<T, D: Dimension>(
         mut buf: Vec<T>,
         dims: &[i64],
-        rows: Option<i64>,
+        sizes: &[(usize, i64)],
     ) -> Result<Array<T, D>, Error> {
         let mut shape: Vec<usize> = Vec::with_capacity(dims.len());
         for &d in dims {
             shape.push(usize::try_from(d).unwrap_or(0));
         }
-        if let Some(r) = rows {
-            let bound = dims.first().copied().unwrap_or(0);
-            if r < 0 || r > bound {
-                return Err(Error::new(
-                    ErrorCode::Other(0),
-                    format!("the entry returned {r} rows for a destination of {bound}"),
-                ));
+        if !sizes.is_empty() {
+            for &(j, r) in sizes {
+                let bound = dims.get(j).copied().unwrap_or(0);
+                if r < 0 || r > bound {
+                    return Err(Error::new(
+                        ErrorCode::Other(0),
+                        format!(
+                            "the entry returned size {r} for dim {j} of a destination of {bound}"
+                        ),
+                    ));
+                }
+                if let Some(s) = shape.get_mut(j) {
+                    *s = r as usize;
+                }
             }
-            let row: usize = shape.iter().skip(1).product();
-            let r = r as usize;
-            buf.truncate(r * row);
-            if let Some(s) = shape.first_mut() {
-                *s = r;
-            }
+            buf.truncate(shape.iter().product());
         }
         let bad = |e: ndarray::ShapeError| {
             Error::new(
@@ -597,10 +600,14 @@ mod tests {
     #[test]
     fn finish_truncates_existential_rows() {
         let buf: Vec<f64> = (0..6).map(f64::from).collect();
-        let a: ndarray::Array2<f64> = __private::finish(buf, &[3, 2], Some(2)).unwrap();
+        let a: ndarray::Array2<f64> = __private::finish(buf, &[3, 2], &[(0, 2)]).unwrap();
+        assert_eq!(a, ndarray::array![[0.0, 1.0], [2.0, 3.0]]);
+        // an existential inner dim: dense at the front
+        let buf: Vec<f64> = (0..6).map(f64::from).collect();
+        let a: ndarray::Array2<f64> = __private::finish(buf, &[2, 3], &[(1, 2)]).unwrap();
         assert_eq!(a, ndarray::array![[0.0, 1.0], [2.0, 3.0]]);
         let buf: Vec<f64> = vec![0.0; 3];
-        let e = __private::finish::<f64, ndarray::Ix1>(buf, &[3], Some(4));
+        let e = __private::finish::<f64, ndarray::Ix1>(buf, &[3], &[(0, 4)]);
         assert!(e.is_err());
     }
 

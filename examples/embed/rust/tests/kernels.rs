@@ -301,3 +301,20 @@ fn contexts_move_between_threads_and_take_options() {
     let s = kernels::add3(&mut ctx, a.view(), a.view(), a.view()).unwrap();
     assert_eq!(extra::pick(&mut ctx, s.view(), 1).unwrap(), 6.0);
 }
+
+#[test]
+fn existential_inner_dim() {
+    let mut ctx = Context::new().unwrap();
+    let a = array![[1.0, -1.0, 2.0], [3.0, 4.0, -5.0]];
+    let r = extra::row_positives(&mut ctx, a.view()).unwrap();
+    assert_eq!(r, array![[1.0, 2.0], [3.0, 4.0]]);
+    let z = ndarray::Array2::<f64>::zeros((2, 3));
+    assert_eq!(
+        extra::row_positives(&mut ctx, z.view()).unwrap().shape(),
+        &[2, 0]
+    );
+    // rows keeping different numbers of elements: the program's error
+    let bad = array![[1.0, 2.0], [3.0, -4.0]];
+    let e = extra::row_positives(&mut ctx, bad.view()).unwrap_err();
+    assert_eq!(e.code, ErrorCode::Program);
+}
