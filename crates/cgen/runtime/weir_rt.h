@@ -1336,6 +1336,7 @@ static inline void weir__npy_header(FILE *f, const char *name, char kind, int r,
     free(h);
     if (!err && (!descr[0] || fortran < 0 || rank < 0)) err = "the header lacks descr, fortran_order or shape";
     if (err) weir__arg_fail(name, "not a valid .npy file: %s", err);
+    if (!strcmp(descr, "<b1") || !strcmp(descr, "=b1") || !strcmp(descr, "?")) strcpy(descr, "|b1");
     const char *got = !strcmp(descr, "<f8") ? "float64" : !strcmp(descr, "<f4") ? "float32"
                     : !strcmp(descr, "<i8") ? "int64" : !strcmp(descr, "<i4") ? "int32"
                     : !strcmp(descr, "|b1") ? "bool" : NULL;
@@ -1349,7 +1350,10 @@ static inline void weir__npy_header(FILE *f, const char *name, char kind, int r,
         weir__arg_fail(name, "expected %s, got dtype '%s' of shape %s (Weir reads '<f8', '<f4', '<i8', '<i4', '|b1')",
                        want, descr, st);
     }
-    if (fortran)
+    /* Fortran order is C order where at most one dim is not 1. */
+    int not1 = 0;
+    for (int k = 0; k < r; k++) not1 += shape[k] != 1;
+    if (fortran && not1 > 1)
         weir__arg_fail(name, "Fortran-order arrays are not supported (save it with np.ascontiguousarray)");
     for (int k = 0; k < r; k++) dims[k] = shape[k];
 }

@@ -1407,7 +1407,7 @@ const MAIN_ARGS: &str = r#"    const char *entry = NULL, *in_path = NULL, *out_p
     memset(&io, 0, sizeof io);
     io.pos = (const char **)calloc((size_t)argc + 1, sizeof *io.pos);
     io.outs = (const char **)calloc((size_t)argc + 1, sizeof *io.outs);
-    if (!io.pos || !io.outs) { fprintf(stderr, "weir: out of memory\n"); return 2; }
+    if (!io.pos || !io.outs) { fprintf(stderr, "weir: out of memory\n"); goto bad_args; }
     int only_inputs = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -1429,16 +1429,22 @@ const MAIN_ARGS: &str = r#"    const char *entry = NULL, *in_path = NULL, *out_p
                             "  without INPUTs, all inputs are read as concatenated .npy arrays from --in FILE or stdin.\n"
                             "  -o F.npy once per result, or one -o F.npz for all; else the results go to --out FILE or\n"
                             "  stdout as concatenated .npy (--text: one JSON line per result). --raw: Weir's binary format.\n", argv[0]);
-            return 2;
+            goto bad_args;
         }
     }
     if (runs < 1) runs = 1;
     if (warmup < 0) warmup = 0;
-    if (out_path && io.nouts) { fprintf(stderr, "weir: give either -o files or --out, not both\n"); return 2; }
+    if (out_path && io.nouts) { fprintf(stderr, "weir: give either -o files or --out, not both\n"); goto bad_args; }
     io.in = in_path ? fopen(in_path, "rb") : stdin;
     io.out = out_path ? fopen(out_path, "wb") : stdout;
-    if (!io.in || !io.out) { fprintf(stderr, "weir: cannot open the input or output file\n"); return 2; }
+    if (!io.in || !io.out) { fprintf(stderr, "weir: cannot open the input or output file\n"); goto bad_args; }
     weir_ctx *ctx = weir_ctx_new();
-    if (!ctx) { fprintf(stderr, "weir: out of memory\n"); return 2; }
+    if (!ctx) { fprintf(stderr, "weir: out of memory\n"); goto bad_args; }
     int rc = 2;
+    if (0) {
+    bad_args:
+        free(io.pos);
+        free(io.outs);
+        return 2;
+    }
 "#;

@@ -328,7 +328,14 @@ fn le4(c: &[u8]) -> [u8; 4] {
 /// Rows of `shape` from the row-major elements `flat` (whose length is the
 /// product of `shape`).
 fn nest(flat: Vec<Value>, shape: &[usize]) -> Result<Value, String> {
-    if shape.len() <= 1 {
+    if shape.is_empty() {
+        // a 0-d array: a scalar
+        return flat
+            .into_iter()
+            .next()
+            .ok_or_else(|| "a 0-d .npy array without its element".to_string());
+    }
+    if shape.len() == 1 {
         return Ok(Value::array(flat));
     }
     // saturating: a 0 further in makes it 0; without one, the product fits
