@@ -78,7 +78,7 @@ fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
 /// An `.npy` file of a header dict given as text.
 fn npy_dict(dict: &str, data: &[u8]) -> Vec<u8> {
     let mut h = dict.to_string();
-    while (10 + h.len() + 1) % 64 != 0 {
+    while !(10 + h.len() + 1).is_multiple_of(64) {
         h.push(' ');
     }
     h.push('\n');
@@ -660,7 +660,7 @@ fn text_output_round_trips_special_floats() {
         5e-324,
     ];
     let file = npy("<f8", false, "(1, 8)", &f64s(&a));
-    let files = vec![
+    let files = [
         file,
         npy("|b1", false, "(1,)", &[1]),
         npy("<f8", false, "()", &f64s(&[1.0])),
