@@ -1154,7 +1154,7 @@ typedef struct {
    else a stream of `.npy` arrays (or raw binary values with `raw`) from
    `in`; results as `.npy` to `out`, one `.npy` per `-o` file, all into one
    `.npz`, as text lines (`text`) or raw binary values (`raw`). */
-typedef struct {
+typedef struct weir_io {
     FILE *in, *out;
     int raw, text;
     int npos, nouts;
