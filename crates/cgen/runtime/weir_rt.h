@@ -1154,7 +1154,7 @@ typedef struct {
    else a stream of `.npy` arrays (or raw binary values with `raw`) from
    `in`; results as `.npy` to `out`, one `.npy` per `-o` file, all into one
    `.npz`, as text lines (`text`) or raw binary values (`raw`). */
-typedef struct weir_io {
+typedef struct weir_main_io {
     FILE *in, *out;
     int raw, text;
     int npos, nouts;
@@ -1166,7 +1166,7 @@ typedef struct weir_io {
     uint32_t zoff;
     int zn;
     weir__zentry *zent;
-} weir_io;
+} weir_main_io;
 
 /* Report bad input for parameter `name` and exit 2. */
 static inline void weir__arg_fail(const char *name, const char *fmt, ...) {
@@ -1181,7 +1181,7 @@ static inline void weir__arg_fail(const char *name, const char *fmt, ...) {
 
 /* Check the command line against the entry (nparams inputs, nresults
    results) before anything is read; exit 2 with a message if they differ. */
-static inline void weir_io_begin(weir_io *io, const char *entry, int nparams, int nresults) {
+static inline void weir_main_begin(weir_main_io *io, const char *entry, int nparams, int nresults) {
     io->entry = entry;
     io->nparams = nparams;
     io->nresults = nresults;
@@ -1360,7 +1360,7 @@ static inline void weir__npy_header(FILE *f, const char *name, char kind, int r,
 
 /* The stream an input is read from: the k-th positional input (a file
    opened here, *close set) or `-` (stdin), else the input stream. */
-static inline FILE *weir__in_file(weir_io *io, int k, const char *name, int *close) {
+static inline FILE *weir__in_file(weir_main_io *io, int k, const char *name, int *close) {
     *close = 0;
     if (!io->npos) return io->in;
     const char *p = io->pos[k];
@@ -1373,7 +1373,7 @@ static inline FILE *weir__in_file(weir_io *io, int k, const char *name, int *clo
 
 /* Read array parameter k (`name`, element kind, rank r): dims and element
    count set; a new 64-byte aligned buffer (free with free()). */
-static inline void *weir_in_array(weir_io *io, int k, const char *name, char kind, int64_t *dims, int r,
+static inline void *weir_main_in_array(weir_main_io *io, int k, const char *name, char kind, int64_t *dims, int r,
                                   int64_t *count) {
     size_t es = weir__kind_size(kind);
     if (io->raw) return weir_read_array(io->in, name, dims, r, es, count);
@@ -1425,7 +1425,7 @@ static inline int weir__literal(const char *s, char kind, void *dst) {
 
 /* Read scalar parameter k (`name`, element kind) into dst (a bool: one byte,
    any non-zero byte is true). */
-static inline void weir_in_scalar(weir_io *io, int k, const char *name, char kind, void *dst) {
+static inline void weir_main_in_scalar(weir_main_io *io, int k, const char *name, char kind, void *dst) {
     size_t es = weir__kind_size(kind);
     if (io->raw) {
         weir_read_exact(io->in, dst, es);
@@ -1541,7 +1541,7 @@ static inline void weir__text_rec(FILE *f, char kind, const int64_t *dims, int r
 
 /* Write result k (element kind, r dims, n elements at data; a scalar: r 0)
    the way the command line asks. */
-static inline void weir_out_result(weir_io *io, int k, char kind, const int64_t *dims, int r, const void *data,
+static inline void weir_main_out(weir_main_io *io, int k, char kind, const int64_t *dims, int r, const void *data,
                                    int64_t n) {
     size_t bytes = (size_t)n * weir__kind_size(kind);
     if (io->raw) {
@@ -1606,7 +1606,7 @@ static inline void weir_out_result(weir_io *io, int k, char kind, const int64_t 
 }
 
 /* Finish the output: the .npz's central directory; flush. */
-static inline void weir_io_end(weir_io *io) {
+static inline void weir_main_end(weir_main_io *io) {
     if (io->zent) {
         const char *path = io->outs[0];
         if (!io->zip && !(io->zip = fopen(path, "wb"))) weir__out_fail(path);

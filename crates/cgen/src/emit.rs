@@ -1133,7 +1133,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         let n = c_name(&e.name);
         let _ = writeln!(
             s,
-            "static int weir_run_{n}(weir_ctx *ctx, weir_io *io, long runs, long warmup) {{"
+            "static int weir_run_{n}(weir_ctx *ctx, weir_main_io *io, long runs, long warmup) {{"
         );
         // The command line is checked against the entry before anything is read.
         let n_results = f
@@ -1143,7 +1143,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
             .count();
         let _ = writeln!(
             s,
-            "    weir_io_begin(io, {}, {}, {n_results});",
+            "    weir_main_begin(io, {}, {}, {n_results});",
             c_string(&e.name),
             f.params.len()
         );
@@ -1167,7 +1167,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
                 DType::Scalar(PrimType::Bool) => {
                     let _ = writeln!(
                         s,
-                        "    unsigned char {pn}_byte;\n    weir_in_scalar(io, {pk}, {shown}, 'b', &{pn}_byte);\n    _Bool {pn} = {pn}_byte != 0;"
+                        "    unsigned char {pn}_byte;\n    weir_main_in_scalar(io, {pk}, {shown}, 'b', &{pn}_byte);\n    _Bool {pn} = {pn}_byte != 0;"
                     );
                     args.push(pn.clone());
                 }
@@ -1175,7 +1175,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
                     let _ = writeln!(s, "    {} {pn};", ctype(t));
                     let _ = writeln!(
                         s,
-                        "    weir_in_scalar(io, {pk}, {shown}, '{}', &{pn});",
+                        "    weir_main_in_scalar(io, {pk}, {shown}, '{}', &{pn});",
                         kind_char(t)
                     );
                     args.push(pn.clone());
@@ -1184,7 +1184,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
                     let _ = writeln!(s, "    int64_t {pn}_dims[{r}], {pn}_n;");
                     let _ = writeln!(
                         s,
-                        "    {pn} = ({0} *)weir_in_array(io, {pk}, {shown}, '{1}', {pn}_dims, {r}, &{pn}_n);",
+                        "    {pn} = ({0} *)weir_main_in_array(io, {pk}, {shown}, '{1}', {pn}_dims, {r}, &{pn}_n);",
                         ctype(t),
                         kind_char(t)
                     );
@@ -1324,7 +1324,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
                 ResultPart::Scalar(t) => {
                     let _ = writeln!(
                         s,
-                        "    weir_out_result(io, {k}, '{}', NULL, 0, &ret{sc}, 1);",
+                        "    weir_main_out(io, {k}, '{}', NULL, 0, &ret{sc}, 1);",
                         kind_char(*t)
                     );
                     sc += 1;
@@ -1337,7 +1337,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
                     };
                     let _ = writeln!(
                         s,
-                        "    weir_out_result(io, {k}, '{}', out{d}_dims, {r}, out{d}, out{d}_n);",
+                        "    weir_main_out(io, {k}, '{}', out{d}_dims, {r}, out{d}, out{d}_n);",
                         kind_char(t)
                     );
                     d += 1;
@@ -1345,7 +1345,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
                 }
             }
         }
-        s.push_str("    weir_io_end(io);\n");
+        s.push_str("    weir_main_end(io);\n");
         s.push_str("    const weir_stats *st = weir_ctx_stats(ctx);\n");
         s.push_str(
             "    if (getenv(\"WEIR_STATS\")) fprintf(stderr, \"stats: runs=%ld total_ns=%\" PRIu64 \" ns_per_run=%.1f peak_rss_kb=%ld sys_allocs=%\" PRIu64 \" sys_allocs_last_run=%\" PRIu64 \" peak_bytes=%\" PRIu64 \" reserved_bytes=%\" PRIu64 \"\\n\", runs, t1 - t0, (double)(t1 - t0) / (double)runs, weir_peak_rss_kb(), st->sys_allocs - allocs_at_t0, st->sys_allocs - allocs_before_last, st->peak_bytes, st->reserved_bytes);\n",
@@ -1387,7 +1387,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
 }
 
 /// The element kind of a parameter or result as the runtime's I/O functions
-/// name it (`weir_in_array`, `weir_out_result`).
+/// name it (`weir_main_in_array`, `weir_main_out`).
 fn kind_char(t: PrimType) -> char {
     match t {
         PrimType::F64 => 'd',
@@ -1400,10 +1400,10 @@ fn kind_char(t: PrimType) -> char {
 
 /// The command line of an executable (`weir build`): options, positional
 /// inputs (`.npy` files, scalar literals, `-`) and `-o` files into a
-/// `weir_io`, the streams opened; a bad command line exits 2.
+/// `weir_main_io`, the streams opened; a bad command line exits 2.
 const MAIN_ARGS: &str = r#"    const char *entry = NULL, *in_path = NULL, *out_path = NULL;
     long runs = 1, warmup = 0;
-    weir_io io;
+    weir_main_io io;
     memset(&io, 0, sizeof io);
     io.pos = (const char **)calloc((size_t)argc + 1, sizeof *io.pos);
     io.outs = (const char **)calloc((size_t)argc + 1, sizeof *io.outs);
