@@ -435,7 +435,8 @@ pub fn build(
             })?;
             Ok(Launch {
                 program: exe,
-                args: vec!["-e".into(), weir.1.into()],
+                // Weir's binary format, which the peers read too.
+                args: vec!["-e".into(), weir.1.into(), "--raw".into()],
             })
         }
         Kind::C | Kind::Cpp | Kind::Eigen(_) => {

@@ -1128,16 +1128,15 @@ static inline int64_t weir__file_left(FILE *f) {
     return st.st_size > at ? (int64_t)(st.st_size - at) : 0;
 }
 
-/* Read an array parameter of rank r in the binary input format: r int64 dims
-   (into dims), then its elements, into a new 64-byte aligned buffer (free with
-   free()); *count gets the element count. The dims must be non-negative, the
-   array must fit in memory and, for a regular file, in what is left of it:
-   all checked before anything is allocated. From a pipe, the buffer grows as
-   data arrives, so a hostile size never allocates more than the input holds.
-   Exits 2 with a message on bad input. `name` names the parameter. */
-static inline void *weir_read_array(FILE *f, const char *name, int64_t *dims, int r,
-                                    size_t elem_size, int64_t *count) {
-    weir_read_exact(f, dims, (size_t)r * sizeof(int64_t));
+/* Read the elements of an array of rank r whose dims are known (into a new
+   64-byte aligned buffer, free with free()); *count gets the element count.
+   The dims must be non-negative, the array must fit in memory and, for a
+   regular file, in what is left of it: all checked before anything is
+   allocated. From a pipe, the buffer grows as data arrives, so a hostile size
+   never allocates more than the input holds. Exits 2 with a message on bad
+   input. `name` names the parameter. */
+static inline void *weir__read_elems(FILE *f, const char *name, const int64_t *dims, int r,
+                                     size_t elem_size, int64_t *count) {
     for (int k = 0; k < r; k++)
         if (dims[k] < 0) {
             fprintf(stderr, "weir: bad input: dimension %d of `%s` is negative (%" PRId64 ")\n", k, name,
@@ -1182,10 +1181,538 @@ static inline void *weir_read_array(FILE *f, const char *name, int64_t *dims, in
     }
 }
 
+/* Read an array parameter of rank r in the raw binary input format (`--raw`):
+   r int64 dims (into dims), then its elements (weir__read_elems). */
+static inline void *weir_read_array(FILE *f, const char *name, int64_t *dims, int r,
+                                    size_t elem_size, int64_t *count) {
+    weir_read_exact(f, dims, (size_t)r * sizeof(int64_t));
+    return weir__read_elems(f, name, dims, r, elem_size, count);
+}
+
 /* Make every byte of a bool array 0 or 1 (input may hold any byte). */
 static inline void weir_bools_normalize(void *p, int64_t n) {
     unsigned char *b = (unsigned char *)p;
     for (int64_t i = 0; i < n; i++) b[i] = b[i] != 0;
+}
+
+/* ------------------------------------------- .npy, .npz and text I/O */
+
+/* Element kinds of parameters and results, as generated code names them:
+   'd' f64, 'f' f32, 'l' i64, 'i' i32, 'b' bool. */
+static inline size_t weir__kind_size(char k) {
+    return k == 'd' || k == 'l' ? 8 : k == 'f' || k == 'i' ? 4 : 1;
+}
+static inline const char *weir__kind_descr(char k) {
+    return k == 'd' ? "<f8" : k == 'f' ? "<f4" : k == 'l' ? "<i8" : k == 'i' ? "<i4" : "|b1";
+}
+static inline const char *weir__kind_name(char k) {
+    return k == 'd' ? "float64" : k == 'f' ? "float32" : k == 'l' ? "int64" : k == 'i' ? "int32" : "bool";
+}
+
+/* The most dims an .npy header may have here (NumPy allows 64). */
+#define WEIR_NPY_MAX_RANK 64
+/* The longest .npy header read (format 2.0/3.0 headers may claim 4 GiB). */
+#define WEIR_NPY_MAX_HEADER ((uint32_t)1 << 20)
+
+/* One result in a .npz being written. */
+typedef struct {
+    uint32_t crc, size, offset;
+} weir__zentry;
+
+/* How an executable reads its inputs and writes its results (its command
+   line, see main): positional inputs (`.npy` paths, scalar literals, `-`),
+   else a stream of `.npy` arrays (or raw binary values with `raw`) from
+   `in`; results as `.npy` to `out`, one `.npy` per `-o` file, all into one
+   `.npz`, as text lines (`text`) or raw binary values (`raw`). */
+typedef struct weir_main_io {
+    FILE *in, *out;
+    int raw, text;
+    int npos, nouts;
+    const char **pos, **outs;
+    const char *entry;
+    int nparams, nresults;
+    /* .npz output */
+    FILE *zip;
+    uint32_t zoff;
+    int zn;
+    weir__zentry *zent;
+} weir_main_io;
+
+/* Report bad input for parameter `name` and exit 2. */
+static inline void weir__arg_fail(const char *name, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "weir: argument `%s`: ", name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+/* Check the command line against the entry (nparams inputs, nresults
+   results) before anything is read; exit 2 with a message if they differ. */
+static inline void weir_main_begin(weir_main_io *io, const char *entry, int nparams, int nresults) {
+    io->entry = entry;
+    io->nparams = nparams;
+    io->nresults = nresults;
+    if (io->raw && (io->npos || io->nouts || io->text)) {
+        fprintf(stderr, "weir: --raw reads the input stream (--in or stdin) and writes --out or stdout; it "
+                        "cannot be combined with positional inputs, -o or --text\n");
+        exit(2);
+    }
+    if (io->text && io->nouts) {
+        fprintf(stderr, "weir: --text prints the results (to stdout or --out); it cannot be combined with -o\n");
+        exit(2);
+    }
+    if (io->npos && io->npos != nparams) {
+        fprintf(stderr, "weir: `%s` takes %d input(s), got %d on the command line\n", entry, nparams, io->npos);
+        exit(2);
+    }
+    if (io->nouts == 1) {
+        size_t l = strlen(io->outs[0]);
+        if (l >= 4 && !strcmp(io->outs[0] + l - 4, ".npz")) {
+            io->zent = (weir__zentry *)calloc((size_t)nresults + 1, sizeof *io->zent);
+            if (!io->zent) {
+                fprintf(stderr, "weir: out of memory\n");
+                exit(2);
+            }
+            return;
+        }
+    }
+    if (io->nouts && io->nouts != nresults) {
+        fprintf(stderr, "weir: `%s` has %d result(s), got %d -o file(s) (one .npy per result, or one .npz for all)\n",
+                entry, nresults, io->nouts);
+        exit(2);
+    }
+}
+
+/* Read n bytes of an .npy header or exit 2: `what` says what was read. */
+static inline void weir__npy_bytes(FILE *f, const char *name, void *buf, size_t n, const char *what) {
+    size_t got = fread(buf, 1, n, f);
+    if (got == n) return;
+    if (ferror(f)) weir__arg_fail(name, "read error: %s", strerror(errno));
+    if (got == 0 && !strcmp(what, "magic")) weir__arg_fail(name, "the input ended: no .npy array for it");
+    weir__arg_fail(name, "not a valid .npy file: it ends in its %s", what);
+}
+
+static inline const char *weir__npy_ws(const char *p) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    return p;
+}
+
+/* Python's text of a shape: (), (3,), (3, 4). */
+static inline void weir__shape_text(char *buf, size_t cap, const int64_t *d, int r) {
+    size_t at = 0;
+    at += (size_t)snprintf(buf, cap, "(");
+    for (int k = 0; k < r && at < cap; k++)
+        at += (size_t)snprintf(buf + at, cap - at, k ? ", %" PRId64 : "%" PRId64, d[k]);
+    if (at < cap) snprintf(buf + at, cap - at, r == 1 ? ",)" : ")");
+}
+
+/* Read an .npy header (format 1.0, 2.0 or 3.0) and check it against what
+   parameter `name` takes (kind, rank r; r == 0: a scalar); dims gets its
+   shape. Exit 2 with a message naming the parameter otherwise. */
+static inline void weir__npy_header(FILE *f, const char *name, char kind, int r, int64_t *dims) {
+    unsigned char pre[12];
+    weir__npy_bytes(f, name, pre, 8, "magic");
+    if (memcmp(pre, "\x93NUMPY", 6) != 0)
+        weir__arg_fail(name, "not a .npy file (it does not start with the .npy magic string)");
+    uint32_t len;
+    if (pre[6] == 1) {
+        weir__npy_bytes(f, name, pre + 8, 2, "header");
+        len = (uint32_t)pre[8] | (uint32_t)pre[9] << 8;
+    } else if (pre[6] == 2 || pre[6] == 3) {
+        weir__npy_bytes(f, name, pre + 8, 4, "header");
+        len = (uint32_t)pre[8] | (uint32_t)pre[9] << 8 | (uint32_t)pre[10] << 16 | (uint32_t)pre[11] << 24;
+    } else {
+        weir__arg_fail(name, "unsupported .npy format version %d.%d", pre[6], pre[7]);
+        return;
+    }
+    if (len > WEIR_NPY_MAX_HEADER) weir__arg_fail(name, "the .npy header claims %" PRIu32 " bytes, too long", len);
+    int64_t left = weir__file_left(f);
+    if (left >= 0 && (int64_t)len > left) weir__arg_fail(name, "not a valid .npy file: it ends in its header");
+    char *h = (char *)malloc((size_t)len + 1);
+    if (!h) weir__arg_fail(name, "out of memory reading the .npy header");
+    weir__npy_bytes(f, name, h, len, "header");
+    h[len] = 0;
+    char descr[16] = "";
+    int fortran = -1, rank = -1;
+    int64_t shape[WEIR_NPY_MAX_RANK];
+    const char *err = NULL;
+    const char *p = weir__npy_ws(h);
+    if (*p++ != '{') err = "the header is not a dict";
+    while (!err) {
+        p = weir__npy_ws(p);
+        if (*p == '}') break;
+        char q = *p;
+        if (q != '\'' && q != '"') { err = "malformed header"; break; }
+        const char *key = ++p;
+        while (*p && *p != q) p++;
+        if (!*p) { err = "malformed header"; break; }
+        size_t klen = (size_t)(p - key);
+        p = weir__npy_ws(p + 1);
+        if (*p++ != ':') { err = "malformed header"; break; }
+        p = weir__npy_ws(p);
+        if (klen == 5 && !memcmp(key, "descr", 5)) {
+            q = *p;
+            if (q == '[') { err = "structured dtypes (records) are not supported"; break; }
+            if (q != '\'' && q != '"') { err = "malformed descr in the header"; break; }
+            const char *v = ++p;
+            while (*p && *p != q) p++;
+            if (!*p) { err = "malformed header"; break; }
+            size_t vlen = (size_t)(p - v) < sizeof descr - 1 ? (size_t)(p - v) : sizeof descr - 1;
+            memcpy(descr, v, vlen);
+            descr[vlen] = 0;
+            p++;
+        } else if (klen == 13 && !memcmp(key, "fortran_order", 13)) {
+            if (!strncmp(p, "True", 4)) {
+                fortran = 1;
+                p += 4;
+            } else if (!strncmp(p, "False", 5)) {
+                fortran = 0;
+                p += 5;
+            } else {
+                err = "malformed fortran_order in the header";
+                break;
+            }
+        } else if (klen == 5 && !memcmp(key, "shape", 5)) {
+            if (*p++ != '(') { err = "malformed shape in the header"; break; }
+            rank = 0;
+            for (;;) {
+                p = weir__npy_ws(p);
+                if (*p == ')') { p++; break; }
+                if (*p < '0' || *p > '9') { err = "malformed shape in the header"; break; }
+                int64_t v = 0;
+                while (*p >= '0' && *p <= '9') {
+                    if (v > (INT64_MAX - (*p - '0')) / 10) { err = "a dimension in the header is too large"; break; }
+                    v = v * 10 + (*p++ - '0');
+                }
+                if (err) break;
+                if (*p == 'L') p++;
+                if (rank == WEIR_NPY_MAX_RANK) { err = "the header has too many dimensions"; break; }
+                shape[rank++] = v;
+                p = weir__npy_ws(p);
+                if (*p == ',') p++;
+                else if (*p != ')') { err = "malformed shape in the header"; break; }
+            }
+        } else {
+            err = "unexpected key in the header";
+        }
+        if (err) break;
+        p = weir__npy_ws(p);
+        if (*p == ',') p++;
+        else if (*p != '}') err = "malformed header";
+    }
+    free(h);
+    if (!err && (!descr[0] || fortran < 0 || rank < 0)) err = "the header lacks descr, fortran_order or shape";
+    if (err) weir__arg_fail(name, "not a valid .npy file: %s", err);
+    if (!strcmp(descr, "<b1") || !strcmp(descr, "=b1") || !strcmp(descr, "?")) strcpy(descr, "|b1");
+    const char *got = !strcmp(descr, "<f8") ? "float64" : !strcmp(descr, "<f4") ? "float32"
+                    : !strcmp(descr, "<i8") ? "int64" : !strcmp(descr, "<i4") ? "int32"
+                    : !strcmp(descr, "|b1") ? "bool" : NULL;
+    if (!got || strcmp(descr, weir__kind_descr(kind)) != 0 || rank != r) {
+        char st[WEIR_NPY_MAX_RANK * 24 + 8];
+        weir__shape_text(st, sizeof st, shape, rank);
+        char want[64];
+        if (r) snprintf(want, sizeof want, "a %s array of rank %d", weir__kind_name(kind), r);
+        else snprintf(want, sizeof want, "a %s scalar (a 0-d array)", weir__kind_name(kind));
+        if (got) weir__arg_fail(name, "expected %s, got %s of shape %s", want, got, st);
+        weir__arg_fail(name, "expected %s, got dtype '%s' of shape %s (Weir reads '<f8', '<f4', '<i8', '<i4', '|b1')",
+                       want, descr, st);
+    }
+    /* Fortran order is C order where at most one dim is not 1. */
+    int not1 = 0;
+    for (int k = 0; k < r; k++) not1 += shape[k] != 1;
+    if (fortran && not1 > 1)
+        weir__arg_fail(name, "Fortran-order arrays are not supported (save it with np.ascontiguousarray)");
+    for (int k = 0; k < r; k++) dims[k] = shape[k];
+}
+
+/* The stream an input is read from: the k-th positional input (a file
+   opened here, *close set) or `-` (stdin), else the input stream. */
+static inline FILE *weir__in_file(weir_main_io *io, int k, const char *name, int *close) {
+    *close = 0;
+    if (!io->npos) return io->in;
+    const char *p = io->pos[k];
+    if (!strcmp(p, "-")) return stdin;
+    FILE *f = fopen(p, "rb");
+    if (!f) weir__arg_fail(name, "cannot open `%s`: %s", p, strerror(errno));
+    *close = 1;
+    return f;
+}
+
+/* Read array parameter k (`name`, element kind, rank r): dims and element
+   count set; a new 64-byte aligned buffer (free with free()). */
+static inline void *weir_main_in_array(weir_main_io *io, int k, const char *name, char kind, int64_t *dims, int r,
+                                  int64_t *count) {
+    size_t es = weir__kind_size(kind);
+    if (io->raw) return weir_read_array(io->in, name, dims, r, es, count);
+    int close;
+    FILE *f = weir__in_file(io, k, name, &close);
+    weir__npy_header(f, name, kind, r, dims);
+    void *p = weir__read_elems(f, name, dims, r, es, count);
+    if (close) fclose(f);
+    return p;
+}
+
+/* A scalar literal of the command line (`3`, `-2.5`, `true`) into dst, or 0. */
+static inline int weir__literal(const char *s, char kind, void *dst) {
+    if (!*s) return 0;
+    char *end = NULL;
+    errno = 0;
+    if (kind == 'b') {
+        unsigned char b;
+        if (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "1")) b = 1;
+        else if (!strcmp(s, "false") || !strcmp(s, "False") || !strcmp(s, "0")) b = 0;
+        else return 0;
+        memcpy(dst, &b, 1);
+        return 1;
+    }
+    if (kind == 'd') {
+        double v = !strcmp(s, "Infinity") ? INFINITY : !strcmp(s, "-Infinity") ? -INFINITY : strtod(s, &end);
+        if (end && *end) return 0;
+        memcpy(dst, &v, 8);
+        return 1;
+    }
+    if (kind == 'f') {
+        float v = !strcmp(s, "Infinity") ? INFINITY : !strcmp(s, "-Infinity") ? -INFINITY : strtof(s, &end);
+        if (end && *end) return 0;
+        memcpy(dst, &v, 4);
+        return 1;
+    }
+    long long v = strtoll(s, &end, 10);
+    if (*end || errno) return 0;
+    if (kind == 'l') {
+        int64_t x = (int64_t)v;
+        memcpy(dst, &x, 8);
+        return 1;
+    }
+    if (v < INT32_MIN || v > INT32_MAX) return 0;
+    int32_t x = (int32_t)v;
+    memcpy(dst, &x, 4);
+    return 1;
+}
+
+/* Read scalar parameter k (`name`, element kind) into dst (a bool: one byte,
+   any non-zero byte is true). */
+static inline void weir_main_in_scalar(weir_main_io *io, int k, const char *name, char kind, void *dst) {
+    size_t es = weir__kind_size(kind);
+    if (io->raw) {
+        weir_read_exact(io->in, dst, es);
+        return;
+    }
+    int close = 0;
+    FILE *f = io->in;
+    if (io->npos && strcmp(io->pos[k], "-") != 0) {
+        if (weir__literal(io->pos[k], kind, dst)) return;
+        f = fopen(io->pos[k], "rb");
+        if (!f)
+            weir__arg_fail(name, "`%s` is neither a %s literal nor a readable .npy file (%s)", io->pos[k],
+                           weir__kind_name(kind), strerror(errno));
+        close = 1;
+    } else if (io->npos) {
+        f = stdin;
+    }
+    weir__npy_header(f, name, kind, 0, NULL);
+    size_t got = fread(dst, 1, es, f);
+    if (got != es) weir__arg_fail(name, "not a valid .npy file: it ends before its element");
+    if (close) fclose(f);
+}
+
+/* The .npy header (magic to newline, padded to a multiple of 64 bytes) of
+   an array of kind and dims: its length, 0 if it does not fit cap. */
+static inline size_t weir__npy_head(char *buf, size_t cap, char kind, const int64_t *dims, int r) {
+    char st[WEIR_NPY_MAX_RANK * 24 + 8];
+    weir__shape_text(st, sizeof st, dims, r);
+    if (cap < 16) return 0;
+    int n = snprintf(buf + 10, cap - 10, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
+                     weir__kind_descr(kind), st);
+    if (n < 0) return 0;
+    size_t total = (10 + (size_t)n + 1 + 63) / 64 * 64;
+    if (total > cap || total - 10 > 65535) return 0;
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (char)((total - 10) & 0xff);
+    buf[9] = (char)((total - 10) >> 8);
+    memset(buf + 10 + n, ' ', total - 10 - (size_t)n - 1);
+    buf[total - 1] = '\n';
+    return total;
+}
+
+/* CRC-32 (IEEE 802.3, as zip uses) of n bytes, continuing from crc. */
+static inline uint32_t weir__crc32(uint32_t crc, const void *data, size_t n) {
+    static uint32_t table[256];
+    static int ready = 0;
+    if (!ready) {
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            table[i] = c;
+        }
+        ready = 1;
+    }
+    const unsigned char *p = (const unsigned char *)data;
+    crc = ~crc;
+    for (size_t i = 0; i < n; i++) crc = table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
+    return ~crc;
+}
+
+static inline void weir__le(unsigned char *p, uint32_t v, int bytes) {
+    for (int i = 0; i < bytes; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static inline void weir__out_fail(const char *path) {
+    fprintf(stderr, "weir: cannot write %s: %s\n", path, strerror(errno));
+    exit(2);
+}
+
+/* A double as text that Python's json.loads and float() read back exactly:
+   the shortest of %.15g..%.17g that round-trips, with `.0` on integral
+   values; NaN, Infinity, -Infinity. */
+static inline void weir__double_text(char *buf, size_t cap, double x) {
+    if (isnan(x)) { snprintf(buf, cap, "NaN"); return; }
+    if (isinf(x)) { snprintf(buf, cap, x > 0 ? "Infinity" : "-Infinity"); return; }
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, cap, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x) break;
+    }
+    if (!strpbrk(buf, ".eE")) strncat(buf, ".0", cap - strlen(buf) - 1);
+}
+
+/* The same for a float (shortest of %.6g..%.9g that round-trips as float). */
+static inline void weir__float_text(char *buf, size_t cap, float x) {
+    if (isnan(x) || isinf(x)) { weir__double_text(buf, cap, (double)x); return; }
+    for (int prec = 6; prec <= 9; prec++) {
+        snprintf(buf, cap, "%.*g", prec, (double)x);
+        if (strtof(buf, NULL) == x) break;
+    }
+    if (!strpbrk(buf, ".eE")) strncat(buf, ".0", cap - strlen(buf) - 1);
+}
+
+/* Elements at *p as nested JSON arrays (r dims), *p advanced past them. */
+static inline void weir__text_rec(FILE *f, char kind, const int64_t *dims, int r, const unsigned char **p) {
+    if (r == 0) {
+        char b[40];
+        if (kind == 'd') { double x; memcpy(&x, *p, 8); weir__double_text(b, sizeof b, x); }
+        else if (kind == 'f') { float x; memcpy(&x, *p, 4); weir__float_text(b, sizeof b, x); }
+        else if (kind == 'l') { int64_t x; memcpy(&x, *p, 8); snprintf(b, sizeof b, "%" PRId64, x); }
+        else if (kind == 'i') { int32_t x; memcpy(&x, *p, 4); snprintf(b, sizeof b, "%" PRId32, x); }
+        else snprintf(b, sizeof b, **p ? "true" : "false");
+        fputs(b, f);
+        *p += weir__kind_size(kind);
+        return;
+    }
+    fputc('[', f);
+    for (int64_t i = 0; i < dims[0]; i++) {
+        if (i) fputs(", ", f);
+        weir__text_rec(f, kind, dims + 1, r - 1, p);
+    }
+    fputc(']', f);
+}
+
+/* Write result k (element kind, r dims, n elements at data; a scalar: r 0)
+   the way the command line asks. */
+static inline void weir_main_out(weir_main_io *io, int k, char kind, const int64_t *dims, int r, const void *data,
+                                   int64_t n) {
+    size_t bytes = (size_t)n * weir__kind_size(kind);
+    if (io->raw) {
+        weir_write_all(io->out, dims, (size_t)r * sizeof(int64_t));
+        weir_write_all(io->out, data, bytes);
+        return;
+    }
+    if (io->text) {
+        const unsigned char *p = (const unsigned char *)data;
+        weir__text_rec(io->out, kind, dims, r, &p);
+        fputc('\n', io->out);
+        return;
+    }
+    char head[WEIR_NPY_MAX_RANK * 24 + 128];
+    size_t hl = weir__npy_head(head, sizeof head, kind, dims, r);
+    if (!hl) {
+        fprintf(stderr, "weir: result %d has too many dimensions for an .npy header\n", k);
+        exit(2);
+    }
+    if (io->zent) {
+        const char *path = io->outs[0];
+        if (!io->zip && !(io->zip = fopen(path, "wb"))) weir__out_fail(path);
+        char fname[32];
+        int fl = snprintf(fname, sizeof fname, "result_%d.npy", k);
+        uint64_t size = (uint64_t)hl + bytes;
+        if (size > 0xFFFFFFFEu || (uint64_t)io->zoff + 30 + (uint64_t)fl + size > 0xFFFFFFFEu) {
+            fprintf(stderr, "weir: the results are too large for a .npz (no ZIP64 support): write one .npy per "
+                            "result with -o\n");
+            exit(2);
+        }
+        uint32_t crc = weir__crc32(weir__crc32(0, head, hl), data, bytes);
+        unsigned char lh[30];
+        weir__le(lh, 0x04034b50u, 4);
+        weir__le(lh + 4, 20, 2);   /* version needed */
+        weir__le(lh + 6, 0, 2);    /* flags */
+        weir__le(lh + 8, 0, 2);    /* stored */
+        weir__le(lh + 10, 0, 2);   /* time */
+        weir__le(lh + 12, 0x21, 2); /* date: 1980-01-01 */
+        weir__le(lh + 14, crc, 4);
+        weir__le(lh + 18, (uint32_t)size, 4);
+        weir__le(lh + 22, (uint32_t)size, 4);
+        weir__le(lh + 26, (uint32_t)fl, 2);
+        weir__le(lh + 28, 0, 2);
+        if (fwrite(lh, 1, 30, io->zip) != 30 || fwrite(fname, 1, (size_t)fl, io->zip) != (size_t)fl ||
+            fwrite(head, 1, hl, io->zip) != hl || (bytes && fwrite(data, 1, bytes, io->zip) != bytes))
+            weir__out_fail(path);
+        io->zent[io->zn].crc = crc;
+        io->zent[io->zn].size = (uint32_t)size;
+        io->zent[io->zn].offset = io->zoff;
+        io->zn++;
+        io->zoff += (uint32_t)(30 + (uint64_t)fl + size);
+        return;
+    }
+    FILE *f = io->out;
+    const char *path = "the output";
+    if (io->nouts) {
+        path = io->outs[k];
+        if (!(f = fopen(path, "wb"))) weir__out_fail(path);
+    }
+    if (fwrite(head, 1, hl, f) != hl || (bytes && fwrite(data, 1, bytes, f) != bytes)) weir__out_fail(path);
+    if (io->nouts && fclose(f) != 0) weir__out_fail(path);
+}
+
+/* Finish the output: the .npz's central directory; flush. */
+static inline void weir_main_end(weir_main_io *io) {
+    if (io->zent) {
+        const char *path = io->outs[0];
+        if (!io->zip && !(io->zip = fopen(path, "wb"))) weir__out_fail(path);
+        uint32_t cd = 0;
+        for (int k = 0; k < io->zn; k++) {
+            char fname[32];
+            int fl = snprintf(fname, sizeof fname, "result_%d.npy", k);
+            unsigned char ch[46];
+            memset(ch, 0, sizeof ch);
+            weir__le(ch, 0x02014b50u, 4);
+            weir__le(ch + 4, 20, 2);   /* made by */
+            weir__le(ch + 6, 20, 2);   /* needed */
+            weir__le(ch + 12, 0, 2);   /* time */
+            weir__le(ch + 14, 0x21, 2); /* date */
+            weir__le(ch + 16, io->zent[k].crc, 4);
+            weir__le(ch + 20, io->zent[k].size, 4);
+            weir__le(ch + 24, io->zent[k].size, 4);
+            weir__le(ch + 28, (uint32_t)fl, 2);
+            weir__le(ch + 42, io->zent[k].offset, 4);
+            if (fwrite(ch, 1, 46, io->zip) != 46 || fwrite(fname, 1, (size_t)fl, io->zip) != (size_t)fl)
+                weir__out_fail(path);
+            cd += 46 + (uint32_t)fl;
+        }
+        unsigned char eo[22];
+        memset(eo, 0, sizeof eo);
+        weir__le(eo, 0x06054b50u, 4);
+        weir__le(eo + 8, (uint32_t)io->zn, 2);
+        weir__le(eo + 10, (uint32_t)io->zn, 2);
+        weir__le(eo + 12, cd, 4);
+        weir__le(eo + 16, io->zoff, 4);
+        if (fwrite(eo, 1, 22, io->zip) != 22 || fclose(io->zip) != 0) weir__out_fail(path);
+        io->zip = NULL;
+        free(io->zent);
+        io->zent = NULL;
+    }
+    if (fflush(io->out) != 0) weir__out_fail("the output");
 }
 
 #endif /* WEIR_RT_H */

@@ -1176,7 +1176,19 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         let n = c_name(&e.name);
         let _ = writeln!(
             s,
-            "static int weir_run_{n}(weir_ctx *ctx, FILE *in, FILE *out, long runs, long warmup) {{"
+            "static int weir_run_{n}(weir_ctx *ctx, weir_main_io *io, long runs, long warmup) {{"
+        );
+        // The command line is checked against the entry before anything is read.
+        let n_results = f
+            .results
+            .iter()
+            .filter(|r| !matches!(r, ResultPart::Size { .. }))
+            .count();
+        let _ = writeln!(
+            s,
+            "    weir_main_begin(io, {}, {}, {n_results});",
+            c_string(&e.name),
+            f.params.len()
         );
         // Every buffer is freed at `done`, on every path.
         s.push_str("    int rc = 1;\n");
@@ -1191,28 +1203,33 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         // Inputs: validated (dims against what is left of the input) before
         // anything is allocated; bools normalised to 0/1.
         let mut args = Vec::new();
-        for p in &f.params {
+        for (pk, p) in f.params.iter().enumerate() {
             let pn = c_name(&p.name);
             let shown = c_string(weir_ir::display_name(&p.name));
             match p.ty {
                 DType::Scalar(PrimType::Bool) => {
                     let _ = writeln!(
                         s,
-                        "    unsigned char {pn}_byte;\n    weir_read_exact(in, &{pn}_byte, 1);\n    _Bool {pn} = {pn}_byte != 0;"
+                        "    unsigned char {pn}_byte;\n    weir_main_in_scalar(io, {pk}, {shown}, 'b', &{pn}_byte);\n    _Bool {pn} = {pn}_byte != 0;"
                     );
                     args.push(pn.clone());
                 }
                 DType::Scalar(t) => {
                     let _ = writeln!(s, "    {} {pn};", ctype(t));
-                    let _ = writeln!(s, "    weir_read_exact(in, &{pn}, sizeof {pn});");
+                    let _ = writeln!(
+                        s,
+                        "    weir_main_in_scalar(io, {pk}, {shown}, '{}', &{pn});",
+                        kind_char(t)
+                    );
                     args.push(pn.clone());
                 }
                 DType::Array(t, r) => {
                     let _ = writeln!(s, "    int64_t {pn}_dims[{r}], {pn}_n;");
                     let _ = writeln!(
                         s,
-                        "    {pn} = ({0} *)weir_read_array(in, {shown}, {pn}_dims, {r}, sizeof({0}), &{pn}_n);",
-                        ctype(t)
+                        "    {pn} = ({0} *)weir_main_in_array(io, {pk}, {shown}, '{1}', {pn}_dims, {r}, &{pn}_n);",
+                        ctype(t),
+                        kind_char(t)
                     );
                     if t == PrimType::Bool {
                         let _ = writeln!(s, "    weir_bools_normalize({pn}, {pn}_n);");
@@ -1344,11 +1361,17 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         // Write results in source order.
         let mut d = 0;
         let mut sc = 0;
+        let mut k = 0;
         for r in &f.results {
             match r {
-                ResultPart::Scalar(_) => {
-                    let _ = writeln!(s, "    weir_write_all(out, &ret{sc}, sizeof ret{sc});");
+                ResultPart::Scalar(t) => {
+                    let _ = writeln!(
+                        s,
+                        "    weir_main_out(io, {k}, '{}', NULL, 0, &ret{sc}, 1);",
+                        kind_char(*t)
+                    );
                     sc += 1;
+                    k += 1;
                 }
                 ResultPart::Size { .. } => {}
                 ResultPart::Dest(_) => {
@@ -1357,18 +1380,15 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
                     };
                     let _ = writeln!(
                         s,
-                        "    weir_write_all(out, out{d}_dims, {r} * sizeof(int64_t));"
-                    );
-                    let _ = writeln!(
-                        s,
-                        "    weir_write_all(out, out{d}, (size_t)out{d}_n * sizeof({}));",
-                        ctype(t)
+                        "    weir_main_out(io, {k}, '{}', out{d}_dims, {r}, out{d}, out{d}_n);",
+                        kind_char(t)
                     );
                     d += 1;
+                    k += 1;
                 }
             }
         }
-        s.push_str("    fflush(out);\n");
+        s.push_str("    weir_main_end(io);\n");
         s.push_str("    const weir_stats *st = weir_ctx_stats(ctx);\n");
         s.push_str(
             "    if (getenv(\"WEIR_STATS\")) fprintf(stderr, \"stats: runs=%ld total_ns=%\" PRIu64 \" ns_per_run=%.1f peak_rss_kb=%ld sys_allocs=%\" PRIu64 \" sys_allocs_last_run=%\" PRIu64 \" peak_bytes=%\" PRIu64 \" reserved_bytes=%\" PRIu64 \"\\n\", runs, t1 - t0, (double)(t1 - t0) / (double)runs, weir_peak_rss_kb(), st->sys_allocs - allocs_at_t0, st->sys_allocs - allocs_before_last, st->peak_bytes, st->reserved_bytes);\n",
@@ -1385,31 +1405,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         s.push_str("    return rc;\n}\n\n");
     }
     s.push_str("int main(int argc, char **argv) {\n");
-    s.push_str(
-        "    const char *entry = NULL, *in_path = NULL, *out_path = NULL;\n    long runs = 1, warmup = 0;\n",
-    );
-    s.push_str("    for (int i = 1; i < argc; i++) {\n");
-    s.push_str("        if (!strcmp(argv[i], \"-e\") && i + 1 < argc) entry = argv[++i];\n");
-    s.push_str(
-        "        else if (!strcmp(argv[i], \"--runs\") && i + 1 < argc) runs = atol(argv[++i]);\n",
-    );
-    s.push_str(
-        "        else if (!strcmp(argv[i], \"--warmup\") && i + 1 < argc) warmup = atol(argv[++i]);\n",
-    );
-    s.push_str(
-        "        else if (!strcmp(argv[i], \"--in\") && i + 1 < argc) in_path = argv[++i];\n",
-    );
-    s.push_str(
-        "        else if (!strcmp(argv[i], \"--out\") && i + 1 < argc) out_path = argv[++i];\n",
-    );
-    s.push_str(
-        "        else if (!strcmp(argv[i], \"--stats\")) setenv(\"WEIR_STATS\", \"1\", 1);\n",
-    );
-    s.push_str("        else { fprintf(stderr, \"usage: %s [-e ENTRY] [--runs N] [--warmup W] [--in FILE] [--out FILE] [--stats]\\n\", argv[0]); return 2; }\n    }\n");
-    s.push_str("    if (runs < 1) runs = 1;\n    if (warmup < 0) warmup = 0;\n");
-    s.push_str("    FILE *in = in_path ? fopen(in_path, \"rb\") : stdin;\n    FILE *out = out_path ? fopen(out_path, \"wb\") : stdout;\n");
-    s.push_str("    if (!in || !out) { fprintf(stderr, \"weir: cannot open the input or output file\\n\"); return 2; }\n");
-    s.push_str("    weir_ctx *ctx = weir_ctx_new();\n    if (!ctx) { fprintf(stderr, \"weir: out of memory\\n\"); return 2; }\n    int rc = 2;\n");
+    s.push_str(MAIN_ARGS);
     for (k, e) in u.entries.iter().enumerate() {
         let n = c_name(&e.name);
         let cond = if k == 0 {
@@ -1419,7 +1415,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         };
         let _ = writeln!(
             s,
-            "    {}if ({cond}) rc = weir_run_{n}(ctx, in, out, runs, warmup);",
+            "    {}if ({cond}) rc = weir_run_{n}(ctx, &io, runs, warmup);",
             if k == 0 { "" } else { "else " }
         );
     }
@@ -1428,5 +1424,70 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
             "    else { fprintf(stderr, \"weir: no entry point named %s\\n\", entry); rc = 2; }\n",
         );
     }
-    s.push_str("    weir_ctx_free(ctx);\n    return rc;\n}\n");
+    s.push_str(
+        "    weir_ctx_free(ctx);\n    free(io.pos);\n    free(io.outs);\n    return rc;\n}\n",
+    );
 }
+
+/// The element kind of a parameter or result as the runtime's I/O functions
+/// name it (`weir_main_in_array`, `weir_main_out`).
+fn kind_char(t: PrimType) -> char {
+    match t {
+        PrimType::F64 => 'd',
+        PrimType::F32 => 'f',
+        PrimType::I64 => 'l',
+        PrimType::I32 => 'i',
+        PrimType::Bool => 'b',
+    }
+}
+
+/// The command line of an executable (`weir build`): options, positional
+/// inputs (`.npy` files, scalar literals, `-`) and `-o` files into a
+/// `weir_main_io`, the streams opened; a bad command line exits 2.
+const MAIN_ARGS: &str = r#"    const char *entry = NULL, *in_path = NULL, *out_path = NULL;
+    long runs = 1, warmup = 0;
+    weir_main_io io;
+    memset(&io, 0, sizeof io);
+    io.pos = (const char **)calloc((size_t)argc + 1, sizeof *io.pos);
+    io.outs = (const char **)calloc((size_t)argc + 1, sizeof *io.outs);
+    if (!io.pos || !io.outs) { fprintf(stderr, "weir: out of memory\n"); goto bad_args; }
+    int only_inputs = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int literal = a[0] != '-' || !a[1] || (a[1] >= '0' && a[1] <= '9') || a[1] == '.' || !strcmp(a, "-Infinity") || !strcmp(a, "-inf");
+        if (only_inputs || literal) io.pos[io.npos++] = a;
+        else if (!strcmp(a, "--")) only_inputs = 1;
+        else if (!strcmp(a, "-e") && i + 1 < argc) entry = argv[++i];
+        else if (!strcmp(a, "-o") && i + 1 < argc) io.outs[io.nouts++] = argv[++i];
+        else if (!strcmp(a, "--runs") && i + 1 < argc) runs = atol(argv[++i]);
+        else if (!strcmp(a, "--warmup") && i + 1 < argc) warmup = atol(argv[++i]);
+        else if (!strcmp(a, "--in") && i + 1 < argc) in_path = argv[++i];
+        else if (!strcmp(a, "--out") && i + 1 < argc) out_path = argv[++i];
+        else if (!strcmp(a, "--stats")) setenv("WEIR_STATS", "1", 1);
+        else if (!strcmp(a, "--raw")) io.raw = 1;
+        else if (!strcmp(a, "--text")) io.text = 1;
+        else {
+            fprintf(stderr, "usage: %s [-e ENTRY] [INPUT ...] [-o OUT ...] [--text] [--raw] [--in FILE] [--out FILE] [--runs N] [--warmup W] [--stats]\n"
+                            "  INPUT: one per parameter, a .npy file, a scalar literal (3, 2.5, true) or - (stdin);\n"
+                            "  without INPUTs, all inputs are read as concatenated .npy arrays from --in FILE or stdin.\n"
+                            "  -o F.npy once per result, or one -o F.npz for all; else the results go to --out FILE or\n"
+                            "  stdout as concatenated .npy (--text: one JSON line per result). --raw: Weir's binary format.\n", argv[0]);
+            goto bad_args;
+        }
+    }
+    if (runs < 1) runs = 1;
+    if (warmup < 0) warmup = 0;
+    if (out_path && io.nouts) { fprintf(stderr, "weir: give either -o files or --out, not both\n"); goto bad_args; }
+    io.in = in_path ? fopen(in_path, "rb") : stdin;
+    io.out = out_path ? fopen(out_path, "wb") : stdout;
+    if (!io.in || !io.out) { fprintf(stderr, "weir: cannot open the input or output file\n"); goto bad_args; }
+    weir_ctx *ctx = weir_ctx_new();
+    if (!ctx) { fprintf(stderr, "weir: out of memory\n"); goto bad_args; }
+    int rc = 2;
+    if (0) {
+    bad_args:
+        free(io.pos);
+        free(io.outs);
+        return 2;
+    }
+"#;

@@ -124,9 +124,16 @@ enum Cmd {
         /// With --interp: run the program as elaborated, without the optimizer.
         #[arg(long)]
         no_opt: bool,
-        /// Write an array result to this `.npy` file instead of printing it.
+        /// Write the results instead of printing them: `-o F.npy` once per
+        /// result (a tuple's components in source order, a scalar as a 0-d
+        /// array), or one `-o F.npz` holding them all (`result_0`, ...).
         #[arg(short, long)]
-        output: Option<PathBuf>,
+        output: Vec<PathBuf>,
+        /// How results are printed: `weir` (Weir's value syntax) or `json`
+        /// (one line per result that Python's json.loads and np.array read
+        /// back: `[[1.0, 2.5]]`, `true`, `NaN`, `Infinity`).
+        #[arg(long, value_enum, default_value = "weir")]
+        format: Format,
         #[command(flatten)]
         build: BuildArgs,
         /// Print time, peak memory and system allocation counts (to stderr).
@@ -594,6 +601,7 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             interp,
             no_opt,
             output,
+            format,
             build,
             stats,
             runs,
@@ -614,7 +622,10 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
                 &file,
                 entry,
                 &inputs,
-                output.as_deref(),
+                Output {
+                    files: &output,
+                    format,
+                },
                 no_opt,
                 native,
                 stats,
@@ -869,7 +880,7 @@ fn cmd_run(
     file: &Path,
     entry: Option<String>,
     inputs: &[String],
-    output: Option<&Path>,
+    output: Output<'_>,
     no_opt: bool,
     native: Option<weir_driver::native::BuildOptions>,
     stats: bool,
@@ -911,6 +922,10 @@ fn cmd_run(
         },
     };
     let name = entry_def.name.clone();
+    let ret = entry_def.ret.clone();
+    if let Err(e) = output.check(&ret) {
+        return fail(e);
+    }
     let args = if inputs.is_empty() && !entry_def.params.is_empty() {
         // the first test block's first input for this entry
         let text =
@@ -972,7 +987,7 @@ fn cmd_run(
                         st.sys_allocs_last_run
                     );
                 }
-                print_or_save(&v, output)
+                print_or_save(&v, &ret, output)
             }
             Err(weir_driver::native::NativeError::Runtime(m)) => {
                 match weir_driver::native::runtime_error(&c, &m) {
@@ -993,7 +1008,7 @@ fn cmd_run(
         weir_driver::pipeline::run_entry_optimized(&c, &name, args)
     };
     match result {
-        Ok(v) => print_or_save(&v, output),
+        Ok(v) => print_or_save(&v, &ret, output),
         Err(e) => {
             eprint!("{}", render_runtime_error(&c, &e, color));
             ExitCode::FAILURE
@@ -1001,18 +1016,98 @@ fn cmd_run(
     }
 }
 
-fn print_or_save(v: &weir_interp::Value, output: Option<&Path>) -> ExitCode {
-    if let Some(out) = output {
-        match weir_interp::npy::write_npy(v)
-            .and_then(|b| std::fs::write(out, b).map_err(|e| e.to_string()))
-        {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => fail(format!("cannot write {}: {e}", out.display())),
+/// How `weir run` prints its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// Weir's value syntax (docs/language.md §7).
+    Weir,
+    /// One JSON line per result (tuples: per component).
+    Json,
+}
+
+/// Where `weir run` puts its results.
+#[derive(Clone, Copy)]
+struct Output<'a> {
+    files: &'a [PathBuf],
+    format: Format,
+}
+
+impl Output<'_> {
+    fn npz(&self) -> bool {
+        matches!(self.files, [f] if f.extension().is_some_and(|e| e == "npz"))
+    }
+
+    /// The `-o` files against the entry's results, before anything runs.
+    fn check(&self, ret: &weir_ir::Type) -> Result<(), String> {
+        let n = count_leaves(ret);
+        if !self.files.is_empty() && !self.npz() && self.files.len() != n {
+            return Err(format!(
+                "the entry has {n} result(s) but {} -o file(s) were given: one .npy per result, or one .npz for all",
+                self.files.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The number of leaf results of a type (tuples flattened, arrays of tuples
+/// one array per component).
+fn count_leaves(t: &weir_ir::Type) -> usize {
+    match t {
+        weir_ir::Type::Tuple(ts) => ts.iter().map(count_leaves).sum(),
+        weir_ir::Type::Array(_, e) => count_leaves(e),
+        _ => 1,
+    }
+}
+
+fn print_or_save(v: &weir_interp::Value, ret: &weir_ir::Type, output: Output<'_>) -> ExitCode {
+    let leaves = weir_interp::npy::leaves(v, ret);
+    if output.files.is_empty() {
+        match output.format {
+            Format::Weir => outln!("{}", format_value(v)),
+            Format::Json => {
+                for (x, _) in &leaves {
+                    outln!("{}", weir_interp::npy::json_line(x));
+                }
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
+    let mut npys = Vec::new();
+    for (x, t) in &leaves {
+        match weir_interp::npy::write_npy_typed(x, t) {
+            Ok(b) => npys.push(b),
+            Err(e) => return fail(format!("cannot write the result as .npy: {e}")),
+        }
+    }
+    let writes: Vec<(&Path, Vec<u8>)> = if output.npz() {
+        let members: Vec<(String, Vec<u8>)> = npys
+            .into_iter()
+            .enumerate()
+            .map(|(k, b)| (format!("result_{k}.npy"), b))
+            .collect();
+        match weir_interp::npy::write_npz(&members) {
+            Ok(z) => output
+                .files
+                .iter()
+                .map(|f| (f.as_path(), z.clone()))
+                .collect(),
+            Err(e) => return fail(e),
         }
     } else {
-        outln!("{}", format_value(v));
-        ExitCode::SUCCESS
+        output
+            .files
+            .iter()
+            .map(PathBuf::as_path)
+            .zip(npys)
+            .collect()
+    };
+    for (path, bytes) in writes {
+        if let Err(e) = std::fs::write(path, bytes) {
+            return fail(format!("cannot write {}: {e}", path.display()));
+        }
     }
+    ExitCode::SUCCESS
 }
 
 fn collect_files(p: &Path, out: &mut Vec<PathBuf>) {

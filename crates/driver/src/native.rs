@@ -1236,8 +1236,10 @@ pub fn run_exe_limited(
     } else {
         Command::new(exe)
     };
+    // The binary format (`--raw`): no conversion on either side.
     cmd.arg("-e")
         .arg(&d.name)
+        .arg("--raw")
         .arg("--runs")
         .arg(runs.to_string())
         .arg("--stats")

@@ -295,7 +295,7 @@ fn run_input(
         }
         None => Command::new(exe),
     };
-    cmd.arg("-e").arg(entry);
+    cmd.arg("-e").arg(entry).arg("--raw");
     if !pipe {
         cmd.arg("--in").arg(&file);
     }

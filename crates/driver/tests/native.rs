@@ -435,7 +435,7 @@ fn concurrent_builds_of_one_program_do_not_collide() {
                 s.spawn(|| {
                     let exe = build_c_in(&dir, &src, &o1()).expect("concurrent build");
                     let mut child = std::process::Command::new(&exe)
-                        .args(["-e", "add3"])
+                        .args(["-e", "add3", "--raw"])
                         .stdin(std::process::Stdio::piped())
                         .stdout(std::process::Stdio::piped())
                         .spawn()

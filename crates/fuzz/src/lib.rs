@@ -344,6 +344,7 @@ fn run_with_limit(
     let mut child = Command::new(exe)
         .arg("-e")
         .arg(entry)
+        .arg("--raw")
         // an allocation too large for memory must come back as NULL (the
         // runtime reports it), not as an ASan report
         .env(

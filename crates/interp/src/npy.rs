@@ -328,7 +328,14 @@ fn le4(c: &[u8]) -> [u8; 4] {
 /// Rows of `shape` from the row-major elements `flat` (whose length is the
 /// product of `shape`).
 fn nest(flat: Vec<Value>, shape: &[usize]) -> Result<Value, String> {
-    if shape.len() <= 1 {
+    if shape.is_empty() {
+        // a 0-d array: a scalar
+        return flat
+            .into_iter()
+            .next()
+            .ok_or_else(|| "a 0-d .npy array without its element".to_string());
+    }
+    if shape.len() == 1 {
         return Ok(Value::array(flat));
     }
     // saturating: a 0 further in makes it 0; without one, the product fits
@@ -395,4 +402,233 @@ pub fn write_npy(v: &Value) -> Result<Vec<u8>, String> {
         }
     }
     Ok(buf)
+}
+
+/// The leaf results of a value of type `ty`, in source order: the
+/// components of tuples, nested tuples flattened, and an array of tuples
+/// split into one array per component (as compiled code returns them).
+pub fn leaves(v: &Value, ty: &Type) -> Vec<(Value, Type)> {
+    let mut out = Vec::new();
+    split(v, ty, &mut out);
+    out
+}
+
+fn split(v: &Value, ty: &Type, out: &mut Vec<(Value, Type)>) {
+    match (v, ty) {
+        (Value::Tuple(xs), Type::Tuple(ts)) => {
+            for (x, t) in xs.iter().zip(ts) {
+                split(x, t, out);
+            }
+        }
+        (_, Type::Array(n, e)) if matches!(elem_of(e), Type::Tuple(_)) => {
+            // one array per component: split every element, then regroup
+            let rows: Vec<Value> = match v {
+                Value::Array(xs) => xs.to_vec(),
+                _ => Vec::new(),
+            };
+            let mut probe = Vec::new();
+            split_empty(e, &mut probe);
+            let mut cols: Vec<Vec<Value>> = vec![Vec::new(); probe.len()];
+            for r in &rows {
+                for (k, (x, _)) in leaves(r, e).into_iter().enumerate() {
+                    if let Some(c) = cols.get_mut(k) {
+                        c.push(x);
+                    }
+                }
+            }
+            for (c, t) in cols.into_iter().zip(probe) {
+                out.push((Value::array(c), Type::Array(n.clone(), Box::new(t))));
+            }
+        }
+        _ => out.push((v.clone(), ty.clone())),
+    }
+}
+
+fn elem_of(t: &Type) -> &Type {
+    match t {
+        Type::Array(_, e) => elem_of(e),
+        t => t,
+    }
+}
+
+/// The leaf types of `ty` (for an array of tuples with no elements).
+fn split_empty(ty: &Type, out: &mut Vec<Type>) {
+    match ty {
+        Type::Tuple(ts) => ts.iter().for_each(|t| split_empty(t, out)),
+        Type::Array(n, e) if matches!(elem_of(e), Type::Tuple(_)) => {
+            let mut inner = Vec::new();
+            split_empty(e, &mut inner);
+            out.extend(
+                inner
+                    .into_iter()
+                    .map(|t| Type::Array(n.clone(), Box::new(t))),
+            );
+        }
+        t => out.push(t.clone()),
+    }
+}
+
+/// Encode a leaf result (an array of one primitive type, or a scalar as a 0-d
+/// array) of type `ty` as `.npy` (format 1.0): the element type comes from
+/// `ty`, so an empty array keeps its dtype and rank.
+pub fn write_npy_typed(v: &Value, ty: &Type) -> Result<Vec<u8>, String> {
+    let &Type::Prim(p) = elem_of(ty) else {
+        return Err(format!(
+            "a .npy file cannot hold values of type {}",
+            weir_ir::print::type_to_string(ty)
+        ));
+    };
+    let rank = ty.rank();
+    let mut dims = v.shape();
+    dims.resize(rank, 0);
+    let mut flat_vals = Vec::new();
+    flatten(v, &mut flat_vals);
+    let shape = match dims.len() {
+        1 => format!("({},)", dims[0]),
+        _ => format!(
+            "({})",
+            dims.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let (descr, size) = descr_of(p);
+    let mut h = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while !(10 + h.len() + 1).is_multiple_of(64) {
+        h.push(' ');
+    }
+    h.push('\n');
+    let hlen = u16::try_from(h.len()).map_err(|_| "the .npy header is too long".to_string())?;
+    let mut out = Vec::with_capacity(10 + h.len() + flat_vals.len() * size);
+    out.extend_from_slice(b"\x93NUMPY\x01\x00");
+    out.extend_from_slice(&hlen.to_le_bytes());
+    out.extend_from_slice(h.as_bytes());
+    for x in &flat_vals {
+        match (p, x) {
+            (PrimType::F64, Value::F64(y)) => out.extend_from_slice(&y.to_le_bytes()),
+            (PrimType::F32, Value::F32(y)) => out.extend_from_slice(&y.to_le_bytes()),
+            (PrimType::I64, Value::I64(y)) => out.extend_from_slice(&y.to_le_bytes()),
+            (PrimType::I32, Value::I32(y)) => out.extend_from_slice(&y.to_le_bytes()),
+            (PrimType::Bool, Value::Bool(y)) => out.push(u8::from(*y)),
+            _ => return Err(format!("a {} array holds {}", p.name(), x.kind_name())),
+        }
+    }
+    Ok(out)
+}
+
+/// CRC-32 (IEEE, as zip uses).
+fn crc32(data: &[u8]) -> u32 {
+    let mut table = [0u32; 256];
+    for (i, t) in table.iter_mut().enumerate() {
+        let mut c = i as u32;
+        for _ in 0..8 {
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+        }
+        *t = c;
+    }
+    let mut c = !0u32;
+    for &b in data {
+        c = table[((c ^ b as u32) & 0xff) as usize] ^ (c >> 8);
+    }
+    !c
+}
+
+/// An uncompressed `.npz` (a zip of STORED members, what `np.savez` writes
+/// and `np.load` reads) of the named `.npy` files. Members and the whole
+/// archive must stay under 4 GiB (no ZIP64).
+pub fn write_npz(members: &[(String, Vec<u8>)]) -> Result<Vec<u8>, String> {
+    let too_big = || {
+        "the results are too large for a .npz (no ZIP64 support); write one .npy per result"
+            .to_string()
+    };
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for (name, data) in members {
+        let crc = crc32(data);
+        let size = u32::try_from(data.len()).map_err(|_| too_big())?;
+        let offset = u32::try_from(out.len()).map_err(|_| too_big())?;
+        let name_len = u16::try_from(name.len()).map_err(|_| too_big())?;
+        let fields = |out: &mut Vec<u8>| {
+            out.extend_from_slice(&20u16.to_le_bytes()); // version needed
+            out.extend_from_slice(&0u16.to_le_bytes()); // flags
+            out.extend_from_slice(&0u16.to_le_bytes()); // stored
+            out.extend_from_slice(&0u16.to_le_bytes()); // time
+            out.extend_from_slice(&0x21u16.to_le_bytes()); // date: 1980-01-01
+            out.extend_from_slice(&crc.to_le_bytes());
+            out.extend_from_slice(&size.to_le_bytes());
+            out.extend_from_slice(&size.to_le_bytes());
+            out.extend_from_slice(&name_len.to_le_bytes());
+            out.extend_from_slice(&0u16.to_le_bytes()); // extra
+        };
+        out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
+        fields(&mut out);
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(data);
+        central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
+        central.extend_from_slice(&20u16.to_le_bytes()); // made by
+        fields(&mut central);
+        central.extend_from_slice(&[0u8; 6]); // comment, disk, internal attributes
+        central.extend_from_slice(&0u32.to_le_bytes()); // external attributes
+        central.extend_from_slice(&offset.to_le_bytes());
+        central.extend_from_slice(name.as_bytes());
+    }
+    let cd_offset = u32::try_from(out.len()).map_err(|_| too_big())?;
+    let cd_size = u32::try_from(central.len()).map_err(|_| too_big())?;
+    let n = u16::try_from(members.len()).map_err(|_| too_big())?;
+    out.extend_from_slice(&central);
+    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
+    out.extend_from_slice(&[0u8; 4]); // disks
+    out.extend_from_slice(&n.to_le_bytes());
+    out.extend_from_slice(&n.to_le_bytes());
+    out.extend_from_slice(&cd_size.to_le_bytes());
+    out.extend_from_slice(&cd_offset.to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes()); // comment
+    Ok(out)
+}
+
+/// A leaf result as one line of JSON that Python's `json.loads` reads and
+/// `np.array` turns back into it: nested arrays, floats that round-trip
+/// (`1.0`, not `1`), `NaN`, `Infinity`, `-Infinity`, `true`/`false`.
+pub fn json_line(v: &Value) -> String {
+    let mut s = String::new();
+    json(v, &mut s);
+    s
+}
+
+fn json(v: &Value, s: &mut String) {
+    fn float(x: f64, shortest: String, s: &mut String) {
+        if x.is_nan() {
+            s.push_str("NaN");
+        } else if x.is_infinite() {
+            s.push_str(if x > 0.0 { "Infinity" } else { "-Infinity" });
+        } else {
+            s.push_str(&shortest);
+            if !shortest.contains(['.', 'e', 'E']) {
+                s.push_str(".0");
+            }
+        }
+    }
+    match v {
+        Value::F64(x) => float(*x, format!("{x:?}"), s),
+        Value::F32(x) => float(f64::from(*x), format!("{x:?}"), s),
+        Value::I64(x) => s.push_str(&x.to_string()),
+        Value::I32(x) => s.push_str(&x.to_string()),
+        Value::Bool(b) => s.push_str(if *b { "true" } else { "false" }),
+        Value::Array(xs) | Value::Tuple(xs) => {
+            s.push('[');
+            for (i, x) in xs.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                json(x, s);
+            }
+            s.push(']');
+        }
+        Value::Empty(_) => s.push_str("[]"),
+    }
 }
