@@ -91,6 +91,84 @@ pub enum Result {
     Scalar(usize),
 }
 
+/// C keywords and the standard macros a header includes: not parameter names.
+const C_RESERVED: &[&str] = &[
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "bool",
+    "true",
+    "false",
+    "NULL",
+    "errno",
+    "int64_t",
+    "int32_t",
+    "uint64_t",
+    "size_t",
+    "class",
+    "new",
+    "delete",
+    "this",
+    "template",
+    "namespace",
+    "operator",
+    "private",
+    "public",
+    "protected",
+    "virtual",
+    "try",
+    "catch",
+    "throw",
+    "using",
+    "typename",
+    "friend",
+    "mutable",
+    "explicit",
+    "export",
+    "asm",
+    "and",
+    "or",
+    "not",
+    "xor",
+    "nullptr",
+    "constexpr",
+    "decltype",
+    "noexcept",
+    "alignas",
+    "alignof",
+];
+
 /// The name of an element type in Weir's syntax.
 pub fn elem_name(t: PrimType) -> &'static str {
     match t {
@@ -133,6 +211,13 @@ pub fn model(
             let mut name = c_name(weir_ir::display_name(&p.name));
             if taken.contains(&name) || name.starts_with("out") || name.starts_with("ret") {
                 name = c_name(&p.name);
+            }
+            // (a runtime name gets a `p_`, a C keyword or macro a `_`)
+            if name.starts_with("weir") || name.starts_with("__") {
+                name.insert_str(0, "p_");
+            }
+            while C_RESERVED.contains(&name.as_str()) || taken.contains(&name) {
+                name.push('_');
             }
             taken.push(name.clone());
             let (elem, rank) = match p.ty {

@@ -1162,59 +1162,56 @@ pub fn unit(u: &Unit, funs: &[Fun], source: &str, target: Target) -> String {
         }
     }
     if target == Target::Executable {
-        main_fn(&mut s, u, funs);
+        let abi = crate::abi::model(&u.entries, funs, "weir", source, &|_| String::new());
+        main_fn(&mut s, &abi);
     }
     s
 }
 
-fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
-    // One runner per entry.
-    for e in &u.entries {
-        let Some(f) = funs.iter().find(|f| f.name == e.name) else {
-            continue;
-        };
+/// The executable's `main`, generated from the ABI model: one runner per
+/// entry (inputs read and checked, destinations allocated from the shape
+/// function, the retry protocol, timed calls, results written), then the
+/// command line.
+fn main_fn(s: &mut String, abi: &crate::abi::Abi) {
+    use crate::abi::Result as R;
+    for e in &abi.entries {
         let n = c_name(&e.name);
         let _ = writeln!(
             s,
             "static int weir_run_{n}(weir_ctx *ctx, weir_main_io *io, long runs, long warmup) {{"
         );
         // The command line is checked against the entry before anything is read.
-        let n_results = f
-            .results
-            .iter()
-            .filter(|r| !matches!(r, ResultPart::Size { .. }))
-            .count();
         let _ = writeln!(
             s,
-            "    weir_main_begin(io, {}, {}, {n_results});",
+            "    weir_main_begin(io, {}, {}, {});",
             c_string(&e.name),
-            f.params.len()
+            e.params.len(),
+            e.results.len()
         );
-        // Every buffer is freed at `done`, on every path.
+        // Every buffer is freed at `done`, on every path. (Parameters are
+        // `p_NAME`: no clash with the runner's own names.)
         s.push_str("    int rc = 1;\n");
-        for p in &f.params {
-            if let DType::Array(t, _) = p.ty {
-                let _ = writeln!(s, "    {} *{} = NULL;", ctype(t), c_name(&p.name));
-            }
+        for p in e.params.iter().filter(|p| p.rank > 0) {
+            let _ = writeln!(s, "    {} *p_{} = NULL;", ctype(p.elem), p.name);
         }
-        for (k, (t, _)) in e.dests.iter().enumerate() {
-            let _ = writeln!(s, "    {} *out{k} = NULL;", ctype(*t));
+        for (k, d) in e.dests.iter().enumerate() {
+            let _ = writeln!(s, "    {} *out{k} = NULL;", ctype(d.elem));
         }
         // Inputs: validated (dims against what is left of the input) before
         // anything is allocated; bools normalised to 0/1.
         let mut args = Vec::new();
-        for (pk, p) in f.params.iter().enumerate() {
-            let pn = c_name(&p.name);
-            let shown = c_string(weir_ir::display_name(&p.name));
-            match p.ty {
-                DType::Scalar(PrimType::Bool) => {
+        for (pk, p) in e.params.iter().enumerate() {
+            let pn = format!("p_{}", p.name);
+            let shown = c_string(&p.name);
+            match (p.rank, p.elem) {
+                (0, PrimType::Bool) => {
                     let _ = writeln!(
                         s,
                         "    unsigned char {pn}_byte;\n    weir_main_in_scalar(io, {pk}, {shown}, 'b', &{pn}_byte);\n    _Bool {pn} = {pn}_byte != 0;"
                     );
                     args.push(pn.clone());
                 }
-                DType::Scalar(t) => {
+                (0, t) => {
                     let _ = writeln!(s, "    {} {pn};", ctype(t));
                     let _ = writeln!(
                         s,
@@ -1223,7 +1220,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
                     );
                     args.push(pn.clone());
                 }
-                DType::Array(t, r) => {
+                (r, t) => {
                     let _ = writeln!(s, "    int64_t {pn}_dims[{r}], {pn}_n;");
                     let _ = writeln!(
                         s,
@@ -1247,17 +1244,18 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         // large to allocate stops here.
         let mut shape_args = vec!["ctx".to_string()];
         shape_args.extend(args.iter().cloned());
-        for (k, (_, r)) in e.dests.iter().enumerate() {
-            let _ = writeln!(s, "    int64_t out{k}_dims[{}] = {{0}};", (*r).max(1));
+        for (k, d) in e.dests.iter().enumerate() {
+            let _ = writeln!(s, "    int64_t out{k}_dims[{}] = {{0}};", d.rank.max(1));
             shape_args.push(format!("out{k}_dims"));
         }
         let _ = writeln!(
             s,
-            "    char shape_err[sizeof ctx->err];\n    int shape_rc = weir_{n}_shape({});\n    snprintf(shape_err, sizeof shape_err, \"%s\", weir_error(ctx));\n    int missing = 0;",
+            "    char shape_err[sizeof ctx->err];\n    int shape_rc = {}_shape({});\n    snprintf(shape_err, sizeof shape_err, \"%s\", weir_error(ctx));\n    int missing = 0;",
+            e.internal,
             shape_args.join(", ")
         );
         let mut call = vec!["ctx".to_string()];
-        for (k, (t, r)) in e.dests.iter().enumerate() {
+        for (k, d) in e.dests.iter().enumerate() {
             // A result too large for memory (or that malloc refuses) is passed
             // as NULL: the entry reports the first error in evaluation order,
             // out of memory at the construct computing the result if nothing
@@ -1265,39 +1263,36 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
             let _ = writeln!(
                 s,
                 "    int64_t out{k}_n = 0;\n    if (weir_count_ok(out{k}_dims, {r}, sizeof({t}), &out{k}_n)) out{k} = ({t} *)weir_try_xmalloc((size_t)out{k}_n * sizeof({t}));\n    if (out{k}) memset(out{k}, 0, (size_t)out{k}_n * sizeof({t}));\n    else missing = 1;",
-                t = ctype(*t)
+                t = ctype(d.elem),
+                r = d.rank
             );
             call.push(format!("out{k}"));
-            for j in 0..*r {
+            for j in 0..d.rank {
                 call.push(format!("out{k}_dims[{j}]"));
             }
         }
         call.extend(args.iter().cloned());
-        for (k, t) in e.scalar_results.iter().enumerate() {
+        for (k, t) in e.rets.iter().enumerate() {
             let _ = writeln!(s, "    {} ret{k} = 0;", ctype(*t));
             call.push(format!("&ret{k}"));
         }
+        let internal = &e.internal;
         // A result of existential size whose upper bound could not be
         // allocated: one call finds the rows it needs (weir_retry_rows), then
         // exactly that is allocated and the calls below compute it.
-        let exist: Vec<(usize, usize)> = e
-            .sizes
-            .iter()
-            .filter(|(_, j, _)| *j == 0)
-            .filter_map(|(d, _, _)| e.dests.get(*d).map(|(_, r)| (*d, *r)))
-            .collect();
-        if !exist.is_empty() {
+        if e.dests.iter().any(|d| d.size_ret.is_some()) {
             let _ = writeln!(
                 s,
-                "    if (missing && weir_{n}({})) {{\n        missing = 0;",
+                "    if (missing && {internal}({})) {{\n        missing = 0;",
                 call.join(", ")
             );
-            for (k, (t, _)) in e.dests.iter().enumerate() {
-                if let Some((_, r)) = exist.iter().find(|(d, _)| *d == k) {
+            for (k, d) in e.dests.iter().enumerate() {
+                if d.size_ret.is_some() {
                     let _ = writeln!(
                         s,
                         "        if (!out{k} && weir_retry_rows(ctx, {k}) >= 0) {{\n            out{k}_dims[0] = weir_retry_rows(ctx, {k});\n            if (weir_count_ok(out{k}_dims, {r}, sizeof({t}), &out{k}_n)) out{k} = ({t} *)weir_try_xmalloc((size_t)out{k}_n * sizeof({t}));\n            if (out{k}) memset(out{k}, 0, (size_t)out{k}_n * sizeof({t}));\n        }}",
-                        t = ctype(*t)
+                        t = ctype(d.elem),
+                        r = d.rank
                     );
                 }
                 let _ = writeln!(s, "        if (!out{k}) missing = 1;");
@@ -1308,32 +1303,30 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         // A result with no bound from the arguments: the shape function says
         // 0 rows; a first call learns the rows it needs (weir_retry_rows), one
         // such result per call (the entry stops at the first that does not fit).
-        let unbounded: Vec<(usize, PrimType, usize)> = e
-            .dests
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| f.dests.get(*k).is_some_and(|d| d.unbounded))
-            .map(|(k, (t, r))| (k, *t, *r))
+        let unbounded: Vec<usize> = (0..e.dests.len())
+            .filter(|k| e.dests[*k].unbounded)
             .collect();
         if !unbounded.is_empty() {
             let _ = writeln!(
                 s,
-                "    for (int again = 1, tries = 0; again && tries <= {} && !missing && !shape_rc && weir_{n}({}); tries++) {{\n        again = 0;",
+                "    for (int again = 1, tries = 0; again && tries <= {} && !missing && !shape_rc && {internal}({}); tries++) {{\n        again = 0;",
                 unbounded.len(),
                 call.join(", ")
             );
-            for (k, t, r) in &unbounded {
+            for k in &unbounded {
+                let d = &e.dests[*k];
                 let _ = writeln!(
                     s,
                     "        if (weir_retry_rows(ctx, {k}) >= 0) {{\n            again = 1;\n            free(out{k});\n            out{k} = NULL;\n            out{k}_dims[0] = weir_retry_rows(ctx, {k});\n            if (weir_count_ok(out{k}_dims, {r}, sizeof({t}), &out{k}_n)) out{k} = ({t} *)weir_try_xmalloc((size_t)out{k}_n * sizeof({t}));\n            if (out{k}) memset(out{k}, 0, (size_t)out{k}_n * sizeof({t}));\n            else missing = 1;\n        }}",
-                    t = ctype(*t)
+                    t = ctype(d.elem),
+                    r = d.rank
                 );
             }
             s.push_str("    }\n");
         }
         // Untimed warm-up calls (benchmarks: page faults, caches, the region's chunks).
         s.push_str("    for (long r = 0; r < warmup; r++) {\n");
-        let _ = writeln!(s, "        if (weir_{n}({})) {{", call.join(", "));
+        let _ = writeln!(s, "        if ({internal}({})) {{", call.join(", "));
         s.push_str("            fprintf(stderr, \"error: %s\\n\", weir_error(ctx));\n            goto done;\n        }\n");
         s.push_str("        __asm__ volatile(\"\" ::: \"memory\");\n    }\n");
         s.push_str("    uint64_t allocs_at_t0 = weir_ctx_stats(ctx)->sys_allocs;\n    uint64_t t0 = weir_now_ns();\n    uint64_t allocs_before_last = 0;\n");
@@ -1341,50 +1334,46 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
         s.push_str(
             "        if (r == runs - 1) allocs_before_last = weir_ctx_stats(ctx)->sys_allocs;\n",
         );
-        let _ = writeln!(s, "        if (weir_{n}({})) {{", call.join(", "));
+        let _ = writeln!(s, "        if ({internal}({})) {{", call.join(", "));
         s.push_str("            fprintf(stderr, \"error: %s\\n\", weir_error(ctx));\n            goto done;\n        }\n");
         s.push_str("        __asm__ volatile(\"\" ::: \"memory\");\n    }\n");
         s.push_str("    uint64_t t1 = weir_now_ns();\n");
         // The entry succeeded where the shape function saw an error: report it.
         s.push_str("    if (shape_rc || missing) {\n        fprintf(stderr, \"error: %s\\n\", shape_rc ? shape_err : \"out of memory: cannot allocate the result\");\n        goto done;\n    }\n");
-        // Results of existential size: the entry wrote the first rows; their
-        // number (at most the upper bound allocated) is the result's dim.
-        for (d, j, k) in &e.sizes {
-            let Some((_, r)) = e.dests.get(*d).copied() else {
-                continue;
-            };
-            let _ = writeln!(
-                s,
-                "    if (ret{k} < 0 || ret{k} > out{d}_dims[{j}]) {{ fprintf(stderr, \"error: internal error: a result size out of its bound\\n\"); goto done; }}\n    out{d}_dims[{j}] = ret{k};\n    (void)weir_count_ok(out{d}_dims, {r}, 1, &out{d}_n);"
-            );
+        // Results of existential size: the entry wrote them densely at the
+        // front; their sizes (at most the bounds allocated) are the dims.
+        for (d, dest) in e.dests.iter().enumerate() {
+            let sizes = dest
+                .size_ret
+                .iter()
+                .map(|k| (0, *k))
+                .chain(dest.inner_sizes.iter().copied());
+            for (j, k) in sizes {
+                let _ = writeln!(
+                    s,
+                    "    if (ret{k} < 0 || ret{k} > out{d}_dims[{j}]) {{ fprintf(stderr, \"error: internal error: a result size out of its bound\\n\"); goto done; }}\n    out{d}_dims[{j}] = ret{k};\n    (void)weir_count_ok(out{d}_dims, {r}, 1, &out{d}_n);",
+                    r = dest.rank
+                );
+            }
         }
         // Write results in source order.
-        let mut d = 0;
-        let mut sc = 0;
-        let mut k = 0;
-        for r in &f.results {
+        for (k, r) in e.results.iter().enumerate() {
             match r {
-                ResultPart::Scalar(t) => {
+                R::Scalar(sc) => {
                     let _ = writeln!(
                         s,
                         "    weir_main_out(io, {k}, '{}', NULL, 0, &ret{sc}, 1);",
-                        kind_char(*t)
+                        kind_char(e.rets[*sc])
                     );
-                    sc += 1;
-                    k += 1;
                 }
-                ResultPart::Size { .. } => {}
-                ResultPart::Dest(_) => {
-                    let Some((t, r)) = e.dests.get(d).copied() else {
-                        continue;
-                    };
+                R::Array(d) => {
+                    let dest = &e.dests[*d];
                     let _ = writeln!(
                         s,
                         "    weir_main_out(io, {k}, '{}', out{d}_dims, {r}, out{d}, out{d}_n);",
-                        kind_char(t)
+                        kind_char(dest.elem),
+                        r = dest.rank
                     );
-                    d += 1;
-                    k += 1;
                 }
             }
         }
@@ -1394,10 +1383,8 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
             "    if (getenv(\"WEIR_STATS\")) fprintf(stderr, \"stats: runs=%ld total_ns=%\" PRIu64 \" ns_per_run=%.1f peak_rss_kb=%ld sys_allocs=%\" PRIu64 \" sys_allocs_last_run=%\" PRIu64 \" peak_bytes=%\" PRIu64 \" reserved_bytes=%\" PRIu64 \"\\n\", runs, t1 - t0, (double)(t1 - t0) / (double)runs, weir_peak_rss_kb(), st->sys_allocs - allocs_at_t0, st->sys_allocs - allocs_before_last, st->peak_bytes, st->reserved_bytes);\n",
         );
         s.push_str("    rc = 0;\ndone:\n");
-        for p in &f.params {
-            if let DType::Array(..) = p.ty {
-                let _ = writeln!(s, "    free({});", c_name(&p.name));
-            }
+        for p in e.params.iter().filter(|p| p.rank > 0) {
+            let _ = writeln!(s, "    free(p_{});", p.name);
         }
         for k in 0..e.dests.len() {
             let _ = writeln!(s, "    free(out{k});");
@@ -1406,7 +1393,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
     }
     s.push_str("int main(int argc, char **argv) {\n");
     s.push_str(MAIN_ARGS);
-    for (k, e) in u.entries.iter().enumerate() {
+    for (k, e) in abi.entries.iter().enumerate() {
         let n = c_name(&e.name);
         let cond = if k == 0 {
             format!("!entry || !strcmp(entry, {})", c_string(&e.name))
@@ -1419,7 +1406,7 @@ fn main_fn(s: &mut String, u: &Unit, funs: &[Fun]) {
             if k == 0 { "" } else { "else " }
         );
     }
-    if !u.entries.is_empty() {
+    if !abi.entries.is_empty() {
         s.push_str(
             "    else { fprintf(stderr, \"weir: no entry point named %s\\n\", entry); rc = 2; }\n",
         );

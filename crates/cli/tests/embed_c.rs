@@ -89,7 +89,13 @@ fn compile(cc: &str, args: &[&str], dir: &Path) -> std::process::Output {
 }
 
 fn run_main(exe: &Path) -> String {
-    let out = Command::new(exe).output().expect("run the C program");
+    // (cargo puts build scripts' link folders on LD_LIBRARY_PATH, which wins
+    // over the executable's run path: the Rust example's OUT_DIR has a
+    // libkernels.so of its own)
+    let out = Command::new(exe)
+        .env_remove("LD_LIBRARY_PATH")
+        .output()
+        .expect("run the C program");
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
         out.status.success(),
