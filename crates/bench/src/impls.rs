@@ -334,6 +334,57 @@ pub fn compile_command(
     })
 }
 
+/// bench/handwritten/harness.h, for the C peers of a user's suite (which may
+/// live outside the repository).
+pub const HARNESS_H: &str = include_str!("../../../bench/handwritten/harness.h");
+
+/// A workload name as a file name: anything but letters, digits, `-`, `_`
+/// and `.` becomes `_`.
+pub fn file_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Build the hand-written C peer of a user's workload: `src` against the
+/// embedded harness.h (written to BUILD/include-HASH/, first on the include
+/// path after the source's own folder), into BUILD/bin/c/NAME.
+pub fn build_user_c(
+    tools: &Toolchain,
+    src: &Path,
+    build: &Path,
+    name: &str,
+) -> Result<Launch, String> {
+    let cc = tools.cc.as_deref().ok_or("no C compiler (set $CC)")?;
+    if !src.is_file() {
+        return Err(format!("no {}", src.display()));
+    }
+    let mut h = FNV_START;
+    fnv(&mut h, HARNESS_H.as_bytes());
+    let inc = build.join(format!("include-{h:016x}"));
+    let header = inc.join("harness.h");
+    if !header.exists() {
+        std::fs::create_dir_all(&inc)
+            .and_then(|_| std::fs::write(&header, HARNESS_H))
+            .map_err(|e| format!("cannot write {}: {e}", header.display()))?;
+    }
+    let include = format!("-I{}", inc.display());
+    let mut flags = c_flags();
+    flags.push(&include);
+    let out = build.join("bin/c").join(file_name(name));
+    compile(cc, &flags, src, &["-lm"], &out)?;
+    Ok(Launch {
+        program: out,
+        args: vec![],
+    })
+}
+
 /// FNV-1a, for the content-hash caches (builds here, inputs in the runner).
 pub(crate) const FNV_START: u64 = 0xcbf29ce484222325;
 pub(crate) fn fnv(h: &mut u64, bytes: &[u8]) {

@@ -16,8 +16,15 @@ use weir_ir::Type;
 /// What `weir bench` was asked to do.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// The repository root (holds bench/suite.toml).
+    /// The repository root (holds bench/suite.toml); for a user's suite
+    /// outside the repository, the suite file's folder.
     pub root: PathBuf,
+    /// A user's suite file (`weir bench --suite FILE`) instead of the
+    /// repository's bench/suite.toml.
+    pub suite: Option<PathBuf>,
+    /// Where inputs, builds and scratch files go (default: the repository's
+    /// bench/build; a user's suite: OUT/build).
+    pub build_dir: Option<PathBuf>,
     pub quick: bool,
     pub size: Option<String>,
     /// Workload names (empty: all of the mode's).
@@ -182,7 +189,12 @@ fn python_for_inputs(tools: &Toolchain) -> String {
 }
 
 /// Generate (or reuse) a workload's input file.
-fn make_input(root: &Path, tools: &Toolchain, args: &[String]) -> Result<PathBuf, String> {
+fn make_input(
+    root: &Path,
+    build: &Path,
+    tools: &Toolchain,
+    args: &[String],
+) -> Result<PathBuf, String> {
     let script = root.join("bench/handwritten/mkinput.py");
     let mut h = impls::FNV_START;
     let text =
@@ -192,7 +204,7 @@ fn make_input(root: &Path, tools: &Toolchain, args: &[String]) -> Result<PathBuf
         impls::fnv(&mut h, a.as_bytes());
         impls::fnv(&mut h, b"\0");
     }
-    let dir = root.join("bench/build/inputs");
+    let dir = build.join("inputs");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = dir.join(format!(
         "{}-{h:016x}.bin",
@@ -218,6 +230,78 @@ fn make_input(root: &Path, tools: &Toolchain, args: &[String]) -> Result<PathBuf
     }
     std::fs::rename(&tmp, &path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
+}
+
+/// Inputs of at most this many bytes (encoded) are also run by the
+/// interpreter, whose result checks Weir's when there is no C peer.
+pub const INTERP_CHECK_BYTES: usize = 256 * 1024;
+
+/// A user workload's `inputs` (paths relative to `base`): `.npy` files,
+/// value files or inline values, read as `weir run` reads them, encoded in
+/// the benchmarks' binary format and written once to BUILD/inputs (named by
+/// the hash of the encoding). Also the values themselves when they are small
+/// enough for the interpreter's check.
+fn user_input(
+    base: &Path,
+    build: &Path,
+    d: &weir_ir::FunDef,
+    name: &str,
+    given: &[String],
+) -> Result<(PathBuf, Option<Vec<weir_interp::Value>>), String> {
+    let resolved: Vec<String> = given
+        .iter()
+        .map(|a| {
+            let p = base.join(a);
+            if a.ends_with(".npy") || (!a.trim().is_empty() && a != "-" && p.is_file()) {
+                p.display().to_string()
+            } else {
+                a.clone()
+            }
+        })
+        .collect();
+    if given.iter().any(|a| a == "-") {
+        return Err("`-` (standard input) is not an input of a suite".into());
+    }
+    let sources = weir_driver::inputs::classify(&resolved)?;
+    let args = weir_driver::inputs::read_args(d, &sources)
+        .map_err(|e| format!("bad input for `{}`: {e}", d.name))?;
+    let bytes = weir_driver::native::encode_args(d, &args)?;
+    let mut h = impls::FNV_START;
+    impls::fnv(&mut h, &bytes);
+    let dir = build.join("inputs");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join(format!("{}-{h:016x}.bin", impls::file_name(name)));
+    if !path.exists() {
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, &bytes)
+            .and_then(|_| std::fs::rename(&tmp, &path))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok((path, (bytes.len() <= INTERP_CHECK_BYTES).then_some(args)))
+}
+
+/// The leaves of a value of type `t`, as [`values::decode`] gives them.
+fn value_leaves(v: &weir_interp::Value, t: &Type) -> Result<Vec<Leaf>, String> {
+    use weir_interp::Value as V;
+    let num = |x: &V| -> Result<f64, String> {
+        Ok(match x {
+            V::F64(f) => *f,
+            V::F32(f) => f64::from(*f),
+            V::I64(i) => *i as f64,
+            V::I32(i) => f64::from(*i),
+            V::Bool(b) => f64::from(*b),
+            _ => return Err("a result element is not a scalar".into()),
+        })
+    };
+    weir_driver::native::leaf_elems(v, t)?
+        .into_iter()
+        .map(|(dims, data)| {
+            Ok(Leaf {
+                dims,
+                data: data.iter().map(num).collect::<Result<_, String>>()?,
+            })
+        })
+        .collect()
 }
 
 /// Work of one call from the kernel and its decoded inputs.
@@ -412,18 +496,23 @@ pub fn default_out_dir(root: &Path, quick: bool, cores: usize) -> PathBuf {
 }
 
 /// What makes a run fail (a non-zero exit of `weir bench`), one line each:
-/// results that disagree with the reference (their times were not counted),
-/// and implementations that were asked for and could not be built.
+/// workloads that could not be prepared (their Weir file or entry, their
+/// input), results that disagree with the reference (their times were not
+/// counted), and implementations that were asked for and could not be built.
 pub fn failures(rep: &Report) -> Vec<String> {
-    rep.workloads
+    let prepared = rep
+        .workloads
         .iter()
-        .flat_map(|w| {
-            w.impls
-                .iter()
-                .filter(|r| r.status.starts_with("wrong") || r.status.starts_with(CANNOT_BUILD))
-                .map(move |r| format!("{} {}: {}", w.name, r.id, r.status))
-        })
-        .collect()
+        .filter(|w| w.status.starts_with("failed"))
+        .map(|w| format!("{}: {}", w.name, w.status));
+    let mut v: Vec<String> = prepared.collect();
+    v.extend(rep.workloads.iter().flat_map(|w| {
+        w.impls
+            .iter()
+            .filter(|r| r.status.starts_with("wrong") || r.status.starts_with(CANNOT_BUILD))
+            .map(move |r| format!("{} {}: {}", w.name, r.id, r.status))
+    }));
+    v
 }
 
 /// Run the suite. `log` receives the lines printed while it runs (above the
@@ -431,7 +520,21 @@ pub fn failures(rep: &Report) -> Vec<String> {
 pub fn run(cfg: &Config) -> Result<Report, String> {
     let started = Instant::now();
     let root = &cfg.root;
-    let suite = suite::load(&root.join("bench/suite.toml"))?;
+    // Weir files (and a user's inputs and peers) are relative to `base`.
+    let (suite, base) = match &cfg.suite {
+        Some(f) => {
+            let s = suite::load_user(f)?;
+            let dir = f.parent().filter(|d| !d.as_os_str().is_empty());
+            let dir = dir.unwrap_or(Path::new(".")).to_path_buf();
+            (s, dir.canonicalize().unwrap_or(dir))
+        }
+        None => (suite::load(&root.join("bench/suite.toml"))?, root.clone()),
+    };
+    let user = cfg.suite.is_some();
+    let build = cfg
+        .build_dir
+        .clone()
+        .unwrap_or_else(|| root.join("bench/build"));
     let st = &suite.settings;
     let reps = cfg
         .reps
@@ -464,7 +567,10 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             suite::SIZES.join(", ")
         ));
     }
-    let variants = cfg.variants.unwrap_or(!cfg.quick);
+    // (a user's suite: only if one of its workloads asks for them)
+    let variants = cfg
+        .variants
+        .unwrap_or(!cfg.quick && (!user || suite.workloads.iter().any(|w| w.variants)));
 
     // Workloads.
     for o in &cfg.only {
@@ -508,7 +614,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         cpu,
         taskset,
         openblas_coretype: cfg.openblas_coretype.clone(),
-        scratch: root.join("bench/build/scratch"),
+        scratch: build.join("scratch"),
     };
     let pinned = (env.cores == 1 && taskset).then_some(cpu);
 
@@ -532,7 +638,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             eprintln!("  {peer}: not available: {e}");
         }
     }
-    if tools.python.is_none() {
+    if tools.python.is_none() && !user {
         eprintln!("  NumPy, JAX, Numba: no bench/.venv (run scripts/install-bench-peers.sh)");
     }
 
@@ -567,7 +673,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
     };
 
     let budget_ns = budget_ms as f64 * 1e6;
-    let out_dir = root.join("bench/build/out");
+    let out_dir = build.join("out");
     std::fs::create_dir_all(&out_dir)
         .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
     let mut results = Vec::new();
@@ -583,7 +689,10 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             name: w.name.clone(),
             title: w.title.clone(),
             kernel: w.kernel.clone(),
-            input: w.input.clone(),
+            input: match &w.inputs {
+                Some(i) => i.join(" "),
+                None => w.input.clone(),
+            },
             size: w.sized().then(|| size.clone()),
             group: w.group.clone(),
             reference: None,
@@ -613,23 +722,53 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             pb.set_message(format!("{}: input", w.name));
         }
         let (file, entry) = w.weir_entry()?;
-        let prepared = input_args(root, w, &size).and_then(|args| {
-            wr.input = args.join(" ");
-            let input = make_input(root, &tools, &args)?;
-            let c = weir_driver::pipeline::compile_file(&root.join(file))
+        let prepared = (|| {
+            let c = weir_driver::pipeline::compile_file(&base.join(file))
                 .map_err(|e| e.render(false))?;
-            let d = c
-                .program
-                .find(entry)
-                .ok_or_else(|| format!("{file} has no entry `{entry}`"))?;
+            let d = c.program.find(entry).filter(|d| d.entry).ok_or_else(|| {
+                let names: Vec<&str> = c.program.entries().map(|d| d.name.as_str()).collect();
+                format!(
+                    "{file} has no entry `{entry}` (its entries: {})",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                )
+            })?;
+            let (input, expected) = match &w.inputs {
+                Some(given) => {
+                    let (input, args) = user_input(&base, &build, d, &w.name, given)?;
+                    // The interpreter's result, when the input is small.
+                    let expected = match args {
+                        Some(args) => match weir_driver::run_entry(&c, entry, args) {
+                            Ok(v) => Some(value_leaves(&v, &d.ret)?),
+                            Err(e) => {
+                                return Err(format!(
+                                    "the interpreter fails on this input: {}",
+                                    weir_driver::pipeline::render_runtime_error(&c, &e, false)
+                                        .trim()
+                                ));
+                            }
+                        },
+                        None => None,
+                    };
+                    (input, expected)
+                }
+                None => {
+                    let args = input_args(root, w, &size)?;
+                    wr.input = args.join(" ");
+                    (make_input(root, &build, &tools, &args)?, None)
+                }
+            };
             let params: Vec<Type> = d.params.iter().map(|(_, t)| t.clone()).collect();
             let bytes = std::fs::read(&input)
                 .map_err(|e| format!("cannot read {}: {e}", input.display()))?;
             let ins = values::decode(&params, &bytes)
                 .map_err(|e| format!("the input file does not fit `{entry}`: {e}"))?;
-            Ok((input, d.ret.clone(), work(&w.kernel, &ins)))
-        });
-        let (input, ret, wk) = match prepared {
+            Ok((input, d.ret.clone(), work(&w.kernel, &ins), expected))
+        })();
+        let (input, ret, wk, expected) = match prepared {
             Ok(x) => x,
             Err(e) => {
                 let why = if e.starts_with("skipped") {
@@ -657,14 +796,30 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
                 continue;
             }
             if imp.is_weir() && !imp.is_weir_default() && !w.variants && cfg.impls.is_empty() {
-                wr.impls[k].status =
-                    "skipped: ablation variants run on the dps-ftilde micro-benchmarks only".into();
+                wr.impls[k].status = if user {
+                    "skipped: the workload does not ask for variants (`variants = true`)".into()
+                } else {
+                    "skipped: ablation variants run on the dps-ftilde micro-benchmarks only".into()
+                };
                 launches.push(None);
                 continue;
             }
-            match impls::build(root, &tools, imp, &w.kernel, (file, entry)) {
+            let built = match (user, imp.kind, &w.c) {
+                (false, ..) | (true, impls::Kind::Weir(..), _) => {
+                    impls::build(&base, &tools, imp, &w.kernel, (file, entry))
+                }
+                (true, impls::Kind::C, Some(src)) => {
+                    impls::build_user_c(&tools, &base.join(src), &build, &w.name)
+                }
+                (true, ..) => {
+                    wr.impls[k].status = "skipped: not given in the suite".into();
+                    launches.push(None);
+                    continue;
+                }
+            };
+            match built {
                 Ok(l) => launches.push(Some(l)),
-                Err(e) if requested(cfg, imp) => {
+                Err(e) if requested(cfg, imp) || (user && imp.kind == impls::Kind::C) => {
                     // Asked for and not built: a failure, not a skip.
                     wr.impls[k].status = format!(
                         "{CANNOT_BUILD} {}",
@@ -713,17 +868,34 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
                 Err(f) => wr.impls[k].status = failure_status(&f),
             }
         }
-        // The reference: hand-written C, else Weir.
-        let rk = ["c", "weir"].iter().find_map(|id| {
+        // The reference: hand-written C, else the interpreter's result (a
+        // user's suite, small inputs), else Weir.
+        let ok_output = |id: &str| {
             chosen
                 .iter()
-                .position(|i| i.id == *id)
+                .position(|i| i.id == id)
                 .filter(|k| outputs[*k].is_some() && wr.impls[*k].ok())
-        });
-        match rk {
-            Some(rk) => {
-                wr.reference = Some(chosen[rk].id.clone());
-                let reference = outputs[rk].clone().unwrap_or_default();
+        };
+        let rk: Option<(String, Vec<Leaf>)> = match (ok_output("c"), &expected) {
+            (Some(k), _) => Some(("c".into(), outputs[k].clone().unwrap_or_default())),
+            (None, Some(e)) => Some(("interpreter".into(), e.clone())),
+            (None, None) => {
+                ok_output("weir").map(|k| ("weir".into(), outputs[k].clone().unwrap_or_default()))
+            }
+        };
+        if user && rk.as_ref().is_some_and(|(id, _)| id == "weir") {
+            say(
+                pb.as_ref(),
+                format!(
+                    "{}: Weir's result is not checked (no C peer, and the input is over {} KiB for the interpreter)",
+                    w.name,
+                    INTERP_CHECK_BYTES / 1024
+                ),
+            );
+        }
+        match &rk {
+            Some((rid, reference)) => {
+                wr.reference = Some(rid.clone());
                 for k in 0..chosen.len() {
                     let Some(got) = &outputs[k] else {
                         if wr.impls[k].ok() {
@@ -731,7 +903,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
                         }
                         continue;
                     };
-                    let c = values::compare(&reference, got, tol);
+                    let c = values::compare(reference, got, tol);
                     if !c.agrees {
                         wr.impls[k].status =
                             format!("wrong result: {}", c.detail.clone().unwrap_or_default());
@@ -819,9 +991,8 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
                         samples[k].push(s);
                         // Check the last repetition's result too.
                         if last
-                            && let (Some(rk), Ok(b)) = (rk, std::fs::read(&out))
-                            && let (Some(reference), Ok(got)) =
-                                (&outputs[rk], values::decode(std::slice::from_ref(&ret), &b))
+                            && let (Some((_, reference)), Ok(b)) = (&rk, std::fs::read(&out))
+                            && let Ok(got) = values::decode(std::slice::from_ref(&ret), &b)
                         {
                             let c = values::compare(reference, &got, tol);
                             if !c.agrees {

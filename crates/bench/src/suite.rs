@@ -8,6 +8,9 @@ use std::path::Path;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Suite {
+    /// Optional in a user's suite (`weir bench --suite FILE`): the defaults
+    /// of [`Settings::default`].
+    #[serde(default)]
     pub settings: Settings,
     #[serde(rename = "workload")]
     pub workloads: Vec<Workload>,
@@ -15,7 +18,7 @@ pub struct Suite {
 
 /// Defaults of a run (`--quick` picks the `quick_` ones).
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct Settings {
     pub reps: usize,
     pub quick_reps: usize,
@@ -33,14 +36,29 @@ pub struct Settings {
 #[serde(deny_unknown_fields)]
 pub struct Workload {
     pub name: String,
+    /// Default (a user's suite): the name.
+    #[serde(default)]
     pub title: String,
     /// The program name of the baselines (bench/handwritten/KERNEL.c, ...).
+    /// Default (a user's suite): the name.
+    #[serde(default)]
     pub kernel: String,
-    /// `FILE:ENTRY` of the Weir implementation.
+    /// `FILE:ENTRY` of the Weir implementation (relative to the repository
+    /// root, or in a user's suite to the suite file's folder).
     pub weir: String,
-    /// Arguments of bench/handwritten/mkinput.py.
+    /// Arguments of bench/handwritten/mkinput.py (or `inputs`).
+    #[serde(default)]
     pub input: String,
-    /// Timed calls per process (the papers' counts; capped by the time budget).
+    /// The inputs themselves, one per parameter: `.npy` files, Weir value
+    /// files (relative to the suite file's folder) or inline Weir values,
+    /// as `weir run FILE -e ENTRY INPUTS...` reads them (instead of `input`).
+    pub inputs: Option<Vec<String>>,
+    /// A user's suite: the hand-written C peer (against bench/handwritten/
+    /// harness.h), relative to the suite file's folder.
+    pub c: Option<String>,
+    /// Timed calls per process (the papers' counts; capped by the time
+    /// budget). Default: 1000000 (the budget decides).
+    #[serde(default = "million")]
     pub calls: u64,
     pub quick_calls: Option<u64>,
     #[serde(default)]
@@ -63,6 +81,27 @@ pub struct Workload {
 
 fn yes() -> bool {
     true
+}
+
+fn million() -> u64 {
+    1_000_000
+}
+
+impl Default for Settings {
+    /// The settings of a user's suite that gives none (or some) of them.
+    fn default() -> Settings {
+        Settings {
+            reps: 5,
+            quick_reps: 3,
+            budget_ms: 1000,
+            quick_budget_ms: 250,
+            timeout_s: 600,
+            quick_timeout_s: 40,
+            size: "LARGE".into(),
+            quick_size: "MEDIUM".into(),
+            tolerance: 1e-8,
+        }
+    }
 }
 
 impl Workload {
@@ -94,6 +133,80 @@ pub fn load(path: &Path) -> Result<Suite, String> {
 /// The suite in `text` (read from `path`, which the errors name).
 pub fn parse(text: &str, path: &Path) -> Result<Suite, String> {
     let suite: Suite = toml::from_str(text).map_err(|e| format!("{}: {e}", path.display()))?;
+    for w in &suite.workloads {
+        let missing = if w.kernel.is_empty() {
+            Some("kernel")
+        } else if w.title.is_empty() {
+            Some("title")
+        } else if w.input.is_empty() {
+            Some("input")
+        } else {
+            None
+        };
+        if let Some(f) = missing {
+            return Err(format!(
+                "{}: workload `{}` has no `{f}`",
+                path.display(),
+                w.name
+            ));
+        }
+        if w.inputs.is_some() || w.c.is_some() {
+            return Err(format!(
+                "{}: workload `{}`: `inputs` and `c` belong to a user's suite (`weir bench --suite FILE`)",
+                path.display(),
+                w.name
+            ));
+        }
+    }
+    check(suite, path)
+}
+
+/// A user's suite (`weir bench --suite FILE`): `[settings]` optional,
+/// `title` and `kernel` default to the workload's name, and each workload
+/// gives exactly one of `inputs` and `input`.
+pub fn parse_user(text: &str, path: &Path) -> Result<Suite, String> {
+    let mut suite: Suite = toml::from_str(text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if suite.workloads.is_empty() {
+        return Err(format!(
+            "{}: no `[[workload]]` (see bench/README.md, \"Your own suite\")",
+            path.display()
+        ));
+    }
+    for w in &mut suite.workloads {
+        if w.title.is_empty() {
+            w.title = w.name.clone();
+        }
+        if w.kernel.is_empty() {
+            w.kernel = w.name.clone();
+        }
+        match (&w.inputs, w.input.is_empty()) {
+            (Some(_), false) => {
+                return Err(format!(
+                    "{}: workload `{}` gives both `inputs` and `input`; give one",
+                    path.display(),
+                    w.name
+                ));
+            }
+            (None, true) => {
+                return Err(format!(
+                    "{}: workload `{}` gives no inputs: `inputs = [...]`, one per parameter of its entry",
+                    path.display(),
+                    w.name
+                ));
+            }
+            _ => {}
+        }
+    }
+    check(suite, path)
+}
+
+pub fn load_user(path: &Path) -> Result<Suite, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse_user(&text, path)
+}
+
+fn check(suite: Suite, path: &Path) -> Result<Suite, String> {
     let mut seen = std::collections::HashSet::new();
     for w in &suite.workloads {
         if !seen.insert(w.name.as_str()) {
@@ -150,6 +263,36 @@ mod tests {
         let s = parse(&text, Path::new("suite.toml")).unwrap();
         assert_eq!(s.workloads[0].group.as_deref(), Some("polybench"));
         assert_eq!(s.workloads[1].group, None);
+    }
+
+    #[test]
+    fn a_user_suite_needs_only_names_entries_and_inputs() {
+        let text = "[[workload]]\nname = \"add\"\nweir = \"k.weir:add3\"\ninputs = [\"x.npy\", \"[1.0]\"]\nc = \"add.c\"\n";
+        let s = parse_user(text, Path::new("s.toml")).unwrap();
+        let w = &s.workloads[0];
+        assert_eq!((w.title.as_str(), w.kernel.as_str()), ("add", "add"));
+        assert_eq!(w.calls, 1_000_000);
+        assert_eq!(s.settings.reps, 5);
+        assert_eq!(w.c.as_deref(), Some("add.c"));
+        // the repository's suite needs the full form
+        assert!(parse(text, Path::new("s.toml")).is_err());
+        // neither or both of inputs and input
+        let none = "[[workload]]\nname = \"a\"\nweir = \"k.weir:f\"\n";
+        assert!(
+            parse_user(none, Path::new("s.toml"))
+                .unwrap_err()
+                .contains("no inputs")
+        );
+        let both = format!("{none}input = \"add3 --n 3\"\ninputs = [\"1\"]\n");
+        assert!(
+            parse_user(&both, Path::new("s.toml"))
+                .unwrap_err()
+                .contains("both")
+        );
+        // partial settings
+        let some = format!("[settings]\nreps = 2\n{none}inputs = [\"1\"]\n");
+        let s = parse_user(&some, Path::new("s.toml")).unwrap();
+        assert_eq!((s.settings.reps, s.settings.budget_ms), (2, 1000));
     }
 
     #[test]

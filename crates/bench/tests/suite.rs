@@ -29,6 +29,8 @@ fn require_cc() {
 fn config(root: PathBuf, only: &[&str]) -> Config {
     Config {
         root,
+        suite: None,
+        build_dir: None,
         quick: true,
         size: Some("MINI".into()),
         only: only.iter().map(|s| s.to_string()).collect(),

@@ -219,7 +219,7 @@ enum Cmd {
         explain_views: bool,
         file: Option<PathBuf>,
     },
-    /// Run the benchmark suite (bench/suite.toml) against the peers; see bench/README.md.
+    /// Run the benchmark suite (bench/suite.toml, or your own with --suite FILE) against the peers; see bench/README.md.
     Bench(BenchArgs),
     /// Differential testing: random programs on the interpreter (unoptimized and
     /// optimized) and on compiled C (-O0 and -O3); counts per outcome and shrunk
@@ -395,6 +395,11 @@ struct BenchArgs {
     /// List the workloads and implementations, and exit.
     #[arg(long)]
     list: bool,
+    /// Run your own suite file instead of the repository's bench/suite.toml
+    /// (same format; paths relative to the file; see bench/README.md, "Your
+    /// own suite"). Results go to --out, default ./weir-bench-results.
+    #[arg(long, value_name = "FILE")]
+    suite: Option<PathBuf>,
     /// Run nothing: print the tables of a saved results.json again, rewrite its
     /// summary.md and redraw its figures (into --out, default: beside the file).
     #[arg(long, value_name = "RESULTS_JSON")]
@@ -403,17 +408,44 @@ struct BenchArgs {
 
 fn cmd_bench(a: BenchArgs) -> ExitCode {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let Some(root) = weir_bench::find_root(&cwd) else {
-        return fail(
-            "no bench/suite.toml in this directory or above it: run `weir bench` inside the Weir repository",
-        );
+    let root = match &a.suite {
+        // A user's suite: the repository (for `input = ...` workloads and the
+        // machine's programs) if there is one around, else the suite's folder.
+        Some(f) => {
+            if !f.is_file() {
+                return fail(format!("no suite file {}", f.display()));
+            }
+            let dir = f
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            weir_bench::find_root(&cwd)
+                .or_else(|| weir_bench::find_root(dir))
+                .unwrap_or_else(|| dir.to_path_buf())
+        }
+        None if a.from.is_some() => weir_bench::find_root(&cwd).unwrap_or_else(|| cwd.clone()),
+        None => match weir_bench::find_root(&cwd) {
+            Some(r) => r,
+            None => {
+                return fail(
+                    "no bench/suite.toml in this directory or above it: run `weir bench` inside the Weir repository, or give your own suite with --suite FILE",
+                );
+            }
+        },
     };
     if a.list {
-        let suite = match weir_bench::suite::load(&root.join("bench/suite.toml")) {
+        let (suite, name) = match &a.suite {
+            Some(f) => (weir_bench::suite::load_user(f), f.display().to_string()),
+            None => (
+                weir_bench::suite::load(&root.join("bench/suite.toml")),
+                "bench/suite.toml".to_string(),
+            ),
+        };
+        let suite = match suite {
             Ok(s) => s,
             Err(e) => return fail(e),
         };
-        outln!("workloads (bench/suite.toml):");
+        outln!("workloads ({name}):");
         for w in &suite.workloads {
             outln!(
                 "  {:<12} {}{}",
@@ -449,6 +481,9 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
             .clone()
             .or_else(|| json.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| PathBuf::from("."));
+        if let Err(e) = std::fs::create_dir_all(&dir) {
+            return fail(format!("cannot create {}: {e}", dir.display()));
+        }
         let md = dir.join("summary.md");
         if let Err(e) = std::fs::write(&md, &summary) {
             return fail(format!("cannot write {}: {e}", md.display()));
@@ -469,8 +504,21 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
     if a.cores == 0 {
         return fail("--cores needs at least 1");
     }
+    // A user's suite writes everything (builds and inputs too) under --out.
+    let user_out = a.suite.as_ref().map(|_| {
+        a.out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("weir-bench-results"))
+    });
+    if let Some(o) = &user_out
+        && let Err(e) = std::fs::create_dir_all(o)
+    {
+        return fail(format!("cannot create {}: {e}", o.display()));
+    }
     let cfg = weir_bench::Config {
         root: root.clone(),
+        suite: a.suite.clone(),
+        build_dir: user_out.as_ref().map(|o| o.join("build")),
         quick: a.quick,
         size: a.size,
         only: a.only,
@@ -495,9 +543,9 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
-    let scratch = a.out.is_none() && a.quick;
-    let out = a
-        .out
+    let scratch = a.out.is_none() && a.quick && a.suite.is_none();
+    let out = user_out
+        .or(a.out)
         .unwrap_or_else(|| weir_bench::default_out_dir(&root, a.quick, cfg.cores));
     if let Err(e) = std::fs::create_dir_all(&out) {
         return fail(format!("cannot create {}: {e}", out.display()));
@@ -535,7 +583,7 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         eprintln!(
-            "error: {} failure(s) (wrong results, whose times were not counted, or implementations asked for that could not be built):",
+            "error: {} failure(s) (workloads that could not be prepared, wrong results, whose times were not counted, or implementations asked for that could not be built):",
             bad.len()
         );
         for b in &bad {
