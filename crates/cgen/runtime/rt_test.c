@@ -614,6 +614,47 @@ static void test_sizes(void) {
     weir_ctx_free(ctx);
 }
 
+/* The public API of weir.h: error kinds, location and message apart,
+   options, release, versions. */
+static void test_public_api(void) {
+    weir_ctx *ctx = weir_ctx_new_with(&(weir_options){.region_bytes = 100, .threads = 1});
+    CHECK(ctx != NULL);
+    CHECK_EQ(weir_error_code(ctx), WEIR_OK);
+    CHECK(!strcmp(weir_error_location(ctx), "") && !strcmp(weir_error_message(ctx), ""));
+    CHECK_EQ(weir_fail(ctx, LOC, "index out of bounds: index %d", 7), 1);
+    CHECK_EQ(weir_error_code(ctx), WEIR_ERR_PROGRAM);
+    CHECK(!strcmp(weir_error_location(ctx), LOC));
+    CHECK(!strcmp(weir_error_message(ctx), "index out of bounds: index 7"));
+    CHECK_MSG(ctx, LOC ": index out of bounds: index 7");
+    (void)weir_fail(ctx, LOC, "size mismatch: destination 0 of `f` has dims 3 where the result needs 4");
+    CHECK_EQ(weir_error_code(ctx), WEIR_ERR_ARGUMENT);
+    (void)weir_fail(ctx, LOC, "invalid argument: array `a` has dims -1");
+    CHECK_EQ(weir_error_code(ctx), WEIR_ERR_ARGUMENT);
+    (void)weir_fail(ctx, NULL, "out of memory: allocation of 9 bytes");
+    CHECK_EQ(weir_error_code(ctx), WEIR_ERR_NOMEM);
+    CHECK(!strcmp(weir_error_location(ctx), ""));
+    CHECK(!strcmp(weir_error_message(ctx), "out of memory: allocation of 9 bytes"));
+    (void)weir_fail(ctx, LOC, "size mismatch: build produced an irregular array");
+    CHECK_EQ(weir_error_code(ctx), WEIR_ERR_PROGRAM);
+    weir_error_clear(ctx);
+    CHECK_EQ(weir_error_code(ctx), WEIR_OK);
+    CHECK_EQ(weir_retry_rows(ctx, 0), -1);
+    CHECK_EQ(weir_retry_rows(ctx, -1), -1);
+#if WEIR_MEM == 0
+    /* the first chunk has the asked-for size (rounded to 64) */
+    CHECK(weir_region_alloc(ctx, 10) != NULL);
+    CHECK_EQ(weir_ctx_stats(ctx)->reserved_bytes, 128);
+    weir_ctx_release(ctx);
+    CHECK_EQ(weir_ctx_stats(ctx)->reserved_bytes, 0);
+    CHECK_EQ(weir_ctx_stats(ctx)->cur_bytes, 0);
+    CHECK(aligned64(weir_region_alloc(ctx, 1000))); /* usable again */
+#endif
+    weir_ctx_free(ctx);
+    CHECK(weir_ctx_new_with(&(weir_options){.threads = 2}) == NULL);
+    CHECK(!strcmp(weir_version(), WEIR_VERSION));
+    CHECK_EQ(weir_abi_version(), WEIR_ABI_VERSION);
+}
+
 int main(void) {
     test_region();
     test_sizes();
@@ -625,6 +666,7 @@ int main(void) {
     test_errors();
     test_pure();
     test_misc();
+    test_public_api();
     if (failures) {
         fprintf(stderr, "rt_test (WEIR_MEM=%d): %d of %d checks FAILED\n", WEIR_MEM, failures, checks);
         return 1;
