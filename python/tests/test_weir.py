@@ -360,6 +360,9 @@ def test_read_only_argument(kernels):
 def test_two_threads(kernels):
     errors = []
     ptrs = {}
+    # (both threads hold their contexts at once: a context is freed when its
+    # thread ends, and the next one may get the same address)
+    both = threading.Barrier(2, timeout=60)
 
     def work(seed):
         try:
@@ -371,6 +374,7 @@ def test_two_threads(kernels):
                 ys, n = kernels.above(0.0, xs)
                 np.testing.assert_array_equal(ys, xs[xs > 0.0])
             ptrs[seed] = kernels._context()
+            both.wait()
         except Exception as e:  # pragma: no cover
             errors.append(e)
 
