@@ -165,19 +165,25 @@ fn ordinal(i: usize) -> String {
     }
 }
 
-/// Levenshtein distance, for "did you mean" suggestions.
+/// Edit distance with adjacent transpositions (optimal string alignment:
+/// `cuont` is one edit from `count`), for "did you mean" suggestions.
 fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    // rows i-2, i-1 and i of the table
+    let mut prev2: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let v = (prev[j] + usize::from(ca != *cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-            cur.push(v);
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (prev[j - 1] + cost).min(prev[j] + 1).min(cur[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(prev2[j - 2] + 1);
+            }
+            cur[j] = v;
         }
-        prev = cur;
+        prev2 = std::mem::replace(&mut prev, cur);
     }
     prev[b.len()]
 }
@@ -1512,14 +1518,28 @@ impl<'a> Checker<'a> {
         candidates.extend(self.defs.keys().cloned());
         candidates.extend(Builtin::ALL.iter().map(|b| b.name().to_string()));
         candidates.extend(MathFn::ALL.iter().map(|b| b.name().to_string()));
+        // Close in spelling: one edit in a short name, two from six letters
+        // on (`inf` is not a misspelt `min`).
+        let most = (id.name.chars().count() / 3).clamp(1, 2);
         let best = candidates
             .iter()
             .map(|c| (distance(c, &id.name), c))
-            .filter(|(d, c)| *d <= 2 && *d < c.len())
+            .filter(|(d, c)| *d <= most && *d < c.len())
             .min();
-        let help = match best {
-            Some((_, c)) => format!("did you mean `{c}`?"),
-            None => "define it with `let`, as a parameter, or as an earlier `def`".to_string(),
+        let constant = match id.name.as_str() {
+            "inf" | "infinity" | "Infinity" => Some("inf"),
+            "nan" | "NaN" | "NAN" => Some("nan"),
+            "pi" | "PI" => Some("pi"),
+            _ => None,
+        };
+        let help = match (constant, best) {
+            (Some(c), _) => {
+                format!("the float constants are qualified by their type: `f64.{c}` (or `f32.{c}`)")
+            }
+            (None, Some((_, c))) => format!("did you mean `{c}`?"),
+            (None, None) => {
+                "define it with `let`, as a parameter, or as an earlier `def`".to_string()
+            }
         };
         self.diags.push(
             Diagnostic::new("E0104", id.span, format!("unknown name `{}`", id.name))

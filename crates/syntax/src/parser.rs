@@ -900,6 +900,35 @@ impl Parser {
                     Tok::Dot if adjacent => {
                         self.bump();
                         let t = self.bump();
+                        // `f64.pi`, `f32.inf`, ...: the float types' constants
+                        if let (ExprKind::Var(ty), Tok::Ident(c)) = (&e.kind, &t.tok)
+                            && (ty.name == "f64" || ty.name == "f32")
+                        {
+                            let single = ty.name == "f32";
+                            let Some(v) = float_constant(c, single) else {
+                                return Err(Diagnostic::new(
+                                    "E0016",
+                                    t.span,
+                                    format!("`{}` has no constant `{c}`", ty.name),
+                                )
+                                .with_label("not a constant of the type")
+                                .with_help(format!(
+                                    "the constants are {}; `min`, `max` and `isnan`-style tests are the builtins `min`, `max` and `x != x`",
+                                    FLOAT_CONSTANTS
+                                        .iter()
+                                        .map(|n| format!("`{}.{n}`", ty.name))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                )));
+                            };
+                            let span = e.span.to(t.span);
+                            let suffix = if single { PrimType::F32 } else { PrimType::F64 };
+                            e = Expr {
+                                kind: ExprKind::Float(v, Some(suffix)),
+                                span,
+                            };
+                            continue;
+                        }
                         let fields: Vec<usize> = match &t.tok {
                             Tok::Int(s) if s.chars().all(|c| c.is_ascii_digit()) => match s.parse()
                             {
@@ -1128,4 +1157,39 @@ pub fn parse_float(text: &str) -> Option<(f64, Option<PrimType>)> {
     };
     let clean: String = body.chars().filter(|c| *c != '_').collect();
     clean.parse::<f64>().ok().map(|v| (v, suffix))
+}
+
+/// The constants of the float types (`f64.pi`, `f32.inf`, ...).
+pub const FLOAT_CONSTANTS: [&str; 8] = [
+    "inf", "nan", "pi", "e", "highest", "lowest", "epsilon", "smallest",
+];
+
+/// The value of a float type's constant `name` (of `f32` when `single`,
+/// exactly representable there), or None.
+fn float_constant(name: &str, single: bool) -> Option<f64> {
+    Some(if single {
+        f64::from(match name {
+            "inf" => f32::INFINITY,
+            "nan" => f32::NAN,
+            "pi" => std::f32::consts::PI,
+            "e" => std::f32::consts::E,
+            "highest" => f32::MAX,
+            "lowest" => f32::MIN,
+            "epsilon" => f32::EPSILON,
+            "smallest" => f32::MIN_POSITIVE,
+            _ => return None,
+        })
+    } else {
+        match name {
+            "inf" => f64::INFINITY,
+            "nan" => f64::NAN,
+            "pi" => std::f64::consts::PI,
+            "e" => std::f64::consts::E,
+            "highest" => f64::MAX,
+            "lowest" => f64::MIN,
+            "epsilon" => f64::EPSILON,
+            "smallest" => f64::MIN_POSITIVE,
+            _ => return None,
+        }
+    })
 }
