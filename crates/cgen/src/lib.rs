@@ -155,14 +155,21 @@ pub fn symbol_clashes(p: &weir_dps::ir::Program) -> Vec<(String, String)> {
     out
 }
 
-/// The C file for a program (`with_main`: include a `main` for executables).
-pub fn to_c(u: &imp::Unit, p: &weir_dps::ir::Program, source: &str, with_main: bool) -> String {
+/// The C file for a program (`with_main`: include a `main` for executables,
+/// generated from the ABI model `abi` of the program's entries).
+pub fn to_c(
+    u: &imp::Unit,
+    p: &weir_dps::ir::Program,
+    source: &str,
+    with_main: bool,
+    abi: &abi::Abi,
+) -> String {
     let target = if with_main {
         emit::Target::Executable
     } else {
         emit::Target::Program
     };
-    emit::unit(u, &p.funs, source, target)
+    emit::unit(u, &p.funs, source, target, abi)
 }
 
 /// The C file of a library: the program's code with its entries `static`,
@@ -173,7 +180,7 @@ pub fn to_c_library(
     source: &str,
     abi: &abi::Abi,
 ) -> String {
-    let mut s = emit::unit(u, &p.funs, source, emit::Target::Library);
+    let mut s = emit::unit(u, &p.funs, source, emit::Target::Library, abi);
     s.push_str(&abi::wrappers(abi));
     s
 }

@@ -817,13 +817,9 @@ fn cmd_c(
     output: Option<&Path>,
     color: bool,
 ) -> ExitCode {
-    let c = match load(file, color) {
-        Ok(c) => c,
+    let (c, opts) = match load_with_options(file, build, color) {
+        Ok(x) => x,
         Err(code) => return code,
-    };
-    let opts = match build.options() {
-        Ok(o) => o,
-        Err(e) => return fail(e),
     };
     match weir_driver::native::c_source_of(&c, &opts, main, Entries::Compilable) {
         Ok(src) => match output {
@@ -847,6 +843,23 @@ fn cmd_c(
     }
 }
 
+/// Load a file and read its build options (`weir c`, `weir build`, `weir lib`).
+fn load_with_options(
+    file: &Path,
+    build: &BuildArgs,
+    color: bool,
+) -> Result<
+    (
+        weir_driver::pipeline::Compiled,
+        weir_driver::native::BuildOptions,
+    ),
+    ExitCode,
+> {
+    let c = load(file, color)?;
+    let opts = build.options().map_err(fail)?;
+    Ok((c, opts))
+}
+
 /// Say which entry points the C backend left out (the others were compiled).
 fn warn_left_out(left_out: &[(String, String)]) {
     for (entry, why) in left_out {
@@ -863,13 +876,9 @@ fn cmd_lib(
     name: Option<&str>,
     color: bool,
 ) -> ExitCode {
-    let c = match load(file, color) {
-        Ok(c) => c,
+    let (c, opts) = match load_with_options(file, build, color) {
+        Ok(x) => x,
         Err(code) => return code,
-    };
-    let opts = match build.options() {
-        Ok(o) => o,
-        Err(e) => return fail(e),
     };
     let name = name
         .map(str::to_string)
@@ -890,13 +899,9 @@ fn cmd_lib(
 }
 
 fn cmd_build(file: &Path, build: &BuildArgs, output: Option<&Path>, color: bool) -> ExitCode {
-    let c = match load(file, color) {
-        Ok(c) => c,
+    let (c, opts) = match load_with_options(file, build, color) {
+        Ok(x) => x,
         Err(code) => return code,
-    };
-    let opts = match build.options() {
-        Ok(o) => o,
-        Err(e) => return fail(e),
     };
     let exe = match weir_driver::native::c_source_of(&c, &opts, true, Entries::Compilable).and_then(
         |src| {
@@ -1198,10 +1203,6 @@ impl FileReport {
     }
 }
 
-fn json_string(s: &str) -> String {
-    serde_json::Value::String(s.to_string()).to_string()
-}
-
 fn cmd_test(
     paths: &[PathBuf],
     interp_only: bool,
@@ -1257,36 +1258,30 @@ fn cmd_test(
         }
     }
     if json {
-        let files: Vec<String> = reports
+        let files: Vec<serde_json::Value> = reports
             .iter()
             .map(|r| {
-                let fails: Vec<String> = r
+                let fails: Vec<serde_json::Value> = r
                     .failures
                     .iter()
                     .map(|(l, e, w, m)| {
-                        format!(
-                            "{{\"line\": {l}, \"entry\": {}, \"backend\": {}, \"message\": {}}}",
-                            json_string(e),
-                            json_string(w),
-                            json_string(m)
-                        )
+                        serde_json::json!({"line": l, "entry": e, "backend": w, "message": m})
                     })
                     .collect();
-                format!(
-                    "{{\"file\": {}, \"cases\": {}, \"structures\": {}, \"backends\": {}, \"failed\": {}, \"error\": {}, \"failures\": [{}]}}",
-                    json_string(&r.file),
-                    r.cases,
-                    r.structures,
-                    json_string(r.backends),
-                    r.failed_cases(),
-                    r.error.as_deref().map_or("null".to_string(), json_string),
-                    fails.join(", ")
-                )
+                serde_json::json!({
+                    "file": r.file,
+                    "cases": r.cases,
+                    "structures": r.structures,
+                    "backends": r.backends,
+                    "failed": r.failed_cases(),
+                    "error": r.error,
+                    "failures": fails,
+                })
             })
             .collect();
         outln!(
-            "{{\"files\": [{}], \"cases\": {cases}, \"passed\": {passed}, \"failed\": {failed}}}",
-            files.join(", ")
+            "{}",
+            serde_json::json!({"files": files, "cases": cases, "passed": passed, "failed": failed})
         );
     } else {
         outln!(

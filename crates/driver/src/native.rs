@@ -372,8 +372,8 @@ pub fn c_source_for(
     let abi = weir_cgen::abi::model(&unit.entries, &dps.funs, prefix, &source, &sig);
     let mut text = match target {
         CTarget::Library(_) => weir_cgen::to_c_library(&unit, &dps, &source, &abi),
-        CTarget::Executable => weir_cgen::to_c(&unit, &dps, &source, true),
-        CTarget::Program => weir_cgen::to_c(&unit, &dps, &source, false),
+        CTarget::Executable => weir_cgen::to_c(&unit, &dps, &source, true, &abi),
+        CTarget::Program => weir_cgen::to_c(&unit, &dps, &source, false, &abi),
     };
     if opts.fast_math {
         // (the choice is the C compiler's: say which flags it needs)
