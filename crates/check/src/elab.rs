@@ -113,7 +113,13 @@ fn erase_sizes(t: &TypeExp, names: &[ast::Ident]) -> TypeExp {
             Box::new(erase_sizes(r, names)),
             *sp,
         ),
-        TypeExp::Prim(..) => t.clone(),
+        TypeExp::Record(fs, sp) => TypeExp::Record(
+            fs.iter()
+                .map(|(n, x)| (n.clone(), erase_sizes(x, names)))
+                .collect(),
+            *sp,
+        ),
+        TypeExp::Prim(..) | TypeExp::Named(..) => t.clone(),
         TypeExp::Unique(e, sp) => TypeExp::Unique(Box::new(erase_sizes(e, names)), *sp),
     }
 }
@@ -368,6 +374,17 @@ impl<'a> Checker<'a> {
                     .with_help("write `*[n]f64` on a parameter the definition may update in place, or on its result; remove it elsewhere"),
             ),
             TypeExp::Prim(p, _) => Ok(Type::Prim(*p)),
+            TypeExp::Named(path, sp) => {
+                let name: Vec<&str> = path.iter().map(|i| i.name.as_str()).collect();
+                self.fail(
+                    Diagnostic::new("E0006", *sp, format!("unknown type `{}`", name.join(".")))
+                        .with_label("not a type")
+                        .with_help("the scalar types are f64, f32, i64, i32 and bool; arrays are written `[n]f64`"),
+                )
+            }
+            TypeExp::Record(_, sp) => self.fail(
+                Diagnostic::new("E0006", *sp, "records are not supported yet").with_label("here"),
+            ),
             TypeExp::Array(sz, e, _) => {
                 let size = match sz {
                     SizeExp::Any(_) => Size::Unknown,
@@ -535,6 +552,10 @@ impl<'a> Checker<'a> {
                 }
                 Ok(())
             }
+            Pat::Record(_, pspan) => self.fail(
+                Diagnostic::new("E0006", *pspan, "records are not supported yet")
+                    .with_label("here"),
+            ),
         }
     }
 
@@ -832,7 +853,8 @@ impl<'a> Checker<'a> {
                     }
                 }
                 TypeExp::Unique(e, _) => walk(e, comp, dim, k, out, nested),
-                TypeExp::Prim(..) | TypeExp::Fun(..) => {}
+                TypeExp::Prim(..) | TypeExp::Fun(..) | TypeExp::Record(..) | TypeExp::Named(..) => {
+                }
             }
         }
         let mut v: Vec<(String, Vec<(Option<usize>, usize, Span)>)> = Vec::new();
@@ -946,7 +968,8 @@ impl<'a> Checker<'a> {
                     }
                 }
                 TypeExp::Unique(e, _) => walk(e, comp, dim, env, values, out, nested),
-                TypeExp::Prim(..) | TypeExp::Fun(..) => {}
+                TypeExp::Prim(..) | TypeExp::Fun(..) | TypeExp::Record(..) | TypeExp::Named(..) => {
+                }
             }
         }
         let mut out = Vec::new();
@@ -1344,6 +1367,9 @@ impl<'a> Checker<'a> {
                     .with_help("pass it as an argument (`map (\\x -> x + 1.0) xs`) or bind it with `let f = \\x -> ... in`; functions cannot be stored or returned"),
             ),
             ExprKind::Loop(pat, init, form, body) => self.loop_(pat, init, form, body, span),
+            ExprKind::Record(_) | ExprKind::Field(..) | ExprKind::RecordUpdate(..) => self.fail(
+                Diagnostic::new("E0006", span, "records are not supported yet").with_label("here"),
+            ),
         }
     }
 
@@ -2937,6 +2963,10 @@ fn strip_ann(p: &Pat) -> Pat {
         Pat::Var(i, _) => Pat::Var(i.clone(), None),
         Pat::Wild(s, _) => Pat::Wild(*s, None),
         Pat::Tuple(ps, s) => Pat::Tuple(ps.iter().map(strip_ann).collect(), *s),
+        Pat::Record(fs, s) => Pat::Record(
+            fs.iter().map(|(n, p)| (n.clone(), strip_ann(p))).collect(),
+            *s,
+        ),
     }
 }
 

@@ -121,6 +121,11 @@ impl Infer {
         match self.shallow_ref(t) {
             Type::Array(s, e) => Type::array(self.size(s), self.resolve(e)),
             Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.resolve(t)).collect()),
+            Type::Record(fs) => Type::Record(
+                fs.iter()
+                    .map(|(n, t)| (n.clone(), self.resolve(t)))
+                    .collect(),
+            ),
             Type::Fun(ps, r) => Type::Fun(
                 ps.iter().map(|t| self.resolve(t)).collect(),
                 Box::new(self.resolve(r)),
@@ -134,6 +139,7 @@ impl Infer {
             Type::Infer(w) => v == *w,
             Type::Array(_, e) => self.occurs(v, e),
             Type::Tuple(ts) => ts.iter().any(|t| self.occurs(v, t)),
+            Type::Record(fs) => fs.iter().any(|(_, t)| self.occurs(v, t)),
             Type::Fun(ps, r) => ps.iter().any(|t| self.occurs(v, t)) || self.occurs(v, r),
             Type::Prim(_) => false,
         }
@@ -234,6 +240,14 @@ impl Infer {
                 }
                 Ok(())
             }
+            (Type::Record(xs), Type::Record(ys))
+                if xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| x.0 == y.0) =>
+            {
+                for ((_, x), (_, y)) in xs.iter().zip(ys) {
+                    self.unify(x, y).map_err(|e| self.lift(e, a, b))?;
+                }
+                Ok(())
+            }
             (Type::Fun(ps, r), Type::Fun(qs, s)) if ps.len() == qs.len() => {
                 for (x, y) in ps.iter().zip(qs) {
                     self.unify(x, y).map_err(|e| self.lift(e, a, b))?;
@@ -279,6 +293,18 @@ impl Infer {
                 }
                 Ok(Type::Tuple(out))
             }
+            (Type::Record(xs), Type::Record(ys))
+                if xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| x.0 == y.0) =>
+            {
+                let mut out = Vec::new();
+                for ((n, x), (_, y)) in xs.iter().zip(ys) {
+                    out.push((
+                        n.clone(),
+                        self.join(x, y).map_err(|e| self.lift(e, ra, rb))?,
+                    ));
+                }
+                Ok(Type::Record(out))
+            }
             _ => {
                 self.unify(ra, rb)?;
                 Ok(ra.clone())
@@ -311,6 +337,18 @@ impl Infer {
                     self.show_into(s, t);
                 }
                 s.push(')');
+            }
+            Type::Record(fs) => {
+                s.push('{');
+                for (i, (n, t)) in fs.iter().enumerate() {
+                    if i > 0 {
+                        s.push_str(", ");
+                    }
+                    s.push_str(n);
+                    s.push_str(": ");
+                    self.show_into(s, t);
+                }
+                s.push('}');
             }
             Type::Fun(ps, r) => {
                 s.push('(');

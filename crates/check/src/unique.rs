@@ -292,6 +292,13 @@ fn surface_type(t: &Type) -> String {
             let parts: Vec<String> = ts.iter().map(surface_type).collect();
             format!("({})", parts.join(", "))
         }
+        Type::Record(fs) => {
+            let parts: Vec<String> = fs
+                .iter()
+                .map(|(n, t)| format!("{n}: {}", surface_type(t)))
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
         Type::Fun(..) | Type::Infer(_) => "[n]f64".to_string(),
     }
 }

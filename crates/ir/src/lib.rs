@@ -47,6 +47,10 @@ pub enum Type {
     Prim(PrimType),
     Array(Size, Box<Type>),
     Tuple(Vec<Type>),
+    /// A record `{x: f64, y: f64}`: its fields sorted by name. Only the
+    /// checker sees records; elaboration stores each as the tuple of its
+    /// fields in that order, so no finished program contains one.
+    Record(Vec<(Name, Type)>),
     Fun(Vec<Type>, Box<Type>),
     /// An inference variable (only during type checking).
     Infer(u32),

@@ -59,6 +59,18 @@ fn write_type(s: &mut String, t: &Type) {
             }
             s.push(')');
         }
+        Type::Record(fs) => {
+            s.push('{');
+            for (i, (n, t)) in fs.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                s.push_str(n);
+                s.push_str(": ");
+                write_type(s, t);
+            }
+            s.push('}');
+        }
         Type::Fun(ps, r) => {
             s.push('(');
             for p in ps {

@@ -49,6 +49,8 @@ fn has_infer(t: &Type) -> bool {
         Type::Prim(_) => false,
         Type::Array(s, e) => matches!(s, Size::Infer(_)) || has_infer(e),
         Type::Tuple(ts) => ts.iter().any(has_infer),
+        // records are the checker's: elaboration erases them to tuples
+        Type::Record(_) => true,
         Type::Fun(ps, r) => ps.iter().any(has_infer) || has_infer(r),
     }
 }

@@ -109,7 +109,7 @@ pub fn flat_type(t: &Type) -> Option<Vec<(DType, Vec<Size>)>> {
                 })
                 .collect(),
         ),
-        Type::Fun(..) | Type::Infer(_) => None,
+        Type::Fun(..) | Type::Infer(_) | Type::Record(_) => None,
     }
 }
 

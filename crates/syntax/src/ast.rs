@@ -68,6 +68,11 @@ pub enum TypeExp {
     /// `*t`: a unique array (a parameter the function may consume, a result
     /// that aliases none of the arguments); the span is the whole type's.
     Unique(Box<TypeExp>, Span),
+    /// `{x: f64, y: f64}`: a record type (fields in source order).
+    Record(Vec<(Ident, TypeExp)>, Span),
+    /// A type abbreviation's name (`vec3`), or a module's (`m.vec3`: the
+    /// path's parts in order).
+    Named(Vec<Ident>, Span),
 }
 
 impl TypeExp {
@@ -77,7 +82,9 @@ impl TypeExp {
             | TypeExp::Array(_, _, s)
             | TypeExp::Tuple(_, s)
             | TypeExp::Fun(_, _, s)
-            | TypeExp::Unique(_, s) => *s,
+            | TypeExp::Unique(_, s)
+            | TypeExp::Record(_, s)
+            | TypeExp::Named(_, s) => *s,
         }
     }
 }
@@ -87,13 +94,15 @@ pub enum Pat {
     Var(Ident, Option<TypeExp>),
     Wild(Span, Option<TypeExp>),
     Tuple(Vec<Pat>, Span),
+    /// `{x, y = (a, b)}`: a record pattern (a field alone binds its name).
+    Record(Vec<(Ident, Pat)>, Span),
 }
 
 impl Pat {
     pub fn span(&self) -> Span {
         match self {
             Pat::Var(i, _) => i.span,
-            Pat::Wild(s, _) | Pat::Tuple(_, s) => *s,
+            Pat::Wild(s, _) | Pat::Tuple(_, s) | Pat::Record(_, s) => *s,
         }
     }
 }
@@ -201,6 +210,14 @@ pub enum ExprKind {
     Float(f64, Option<PrimType>),
     Bool(bool),
     Tuple(Vec<Expr>),
+    /// `{x = 1.0, y = 2.0}`: a record (fields in source order; a field
+    /// written alone, `{x, y}`, is `{x = x, y = y}`).
+    Record(Vec<(Ident, Expr)>),
+    /// `e.name`: a record's field, or a module's definition (`m.f`).
+    Field(Box<Expr>, Ident),
+    /// `r with x = v`, `r with pos.x = v`: the record `r` with a field
+    /// (along the path) replaced.
+    RecordUpdate(Box<Expr>, Vec<Ident>, Box<Expr>),
     ArrayLit(Vec<Expr>),
     /// `(+)` and friends.
     OpSection(BinOp),
@@ -253,7 +270,29 @@ pub struct Def {
     pub span: Span,
 }
 
+/// `type name = t`: a type abbreviation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeDef {
+    pub name: Ident,
+    pub ty: TypeExp,
+    pub span: Span,
+}
+
+/// `import "path"` (its definitions and types in scope) or `module m =
+/// import "path"` (in scope as `m.name`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Import {
+    /// The path as written (relative to the importing file, without `.weir`;
+    /// `std/...` names the standard library).
+    pub path: String,
+    pub path_span: Span,
+    pub module: Option<Ident>,
+    pub span: Span,
+}
+
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Program {
     pub defs: Vec<Def>,
+    pub types: Vec<TypeDef>,
+    pub imports: Vec<Import>,
 }

@@ -31,6 +31,15 @@ pub enum Tok {
     Do,
     #[token("with")]
     With,
+    #[token("type")]
+    Type,
+    #[token("import")]
+    Import,
+    #[token("module")]
+    Module,
+    /// A string literal (its text without the quotes; no escapes).
+    #[regex(r#""[^"\n]*""#, |lex| { let s = lex.slice(); s[1..s.len() - 1].to_string() })]
+    Str(String),
     #[token("true")]
     True,
     #[token("false")]
@@ -124,6 +133,7 @@ impl Tok {
             Tok::Ident(s) => format!("identifier `{s}`"),
             Tok::Int(s) => format!("integer literal `{s}`"),
             Tok::Float(s) => format!("float literal `{s}`"),
+            Tok::Str(s) => format!("string \"{s}\""),
             Tok::Error(s) => format!("unexpected character `{s}`"),
             Tok::Eof => "end of file".to_string(),
             t => format!("`{}`", t.text()),
@@ -143,9 +153,12 @@ impl Tok {
             Tok::While => "while",
             Tok::Do => "do",
             Tok::With => "with",
+            Tok::Type => "type",
+            Tok::Import => "import",
+            Tok::Module => "module",
             Tok::True => "true",
             Tok::False => "false",
-            Tok::Ident(s) | Tok::Int(s) | Tok::Float(s) | Tok::Error(s) => s,
+            Tok::Ident(s) | Tok::Int(s) | Tok::Float(s) | Tok::Str(s) | Tok::Error(s) => s,
             Tok::LParen => "(",
             Tok::RParen => ")",
             Tok::LBracket => "[",

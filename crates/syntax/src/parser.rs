@@ -35,6 +35,22 @@ pub fn parse_file(file: FileId, text: &str) -> (Program, Vec<Diagnostic>) {
                     p.skip_to_def();
                 }
             },
+            Tok::Type => match p.type_def() {
+                Ok(t) => prog.types.push(t),
+                Err(e) => {
+                    errors.push(e);
+                    p.depth = 0;
+                    p.skip_to_def();
+                }
+            },
+            Tok::Import | Tok::Module => match p.import() {
+                Ok(i) => prog.imports.push(i),
+                Err(e) => {
+                    errors.push(e);
+                    p.depth = 0;
+                    p.skip_to_def();
+                }
+            },
             _ => {
                 let t = p.cur().clone();
                 let e = if let Tok::Error(_) = t.tok {
@@ -45,7 +61,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Program, Vec<Diagnostic>) {
                         t.span,
                         format!("expected a definition, found {}", t.tok.describe()),
                     )
-                    .with_label("a top-level item must start with `def` or `entry`")
+                    .with_label("a top-level item starts with `def`, `entry`, `type`, `import` or `module`")
                     .with_help("write `def name (x: f64) : f64 = ...`; did a previous definition end too early?")
                 };
                 errors.push(e);
@@ -141,10 +157,70 @@ impl Parser {
         }
     }
     fn skip_to_def(&mut self) {
-        while !matches!(self.peek(), Tok::Def | Tok::Entry | Tok::Eof) {
+        while !self.at_item() {
             self.bump();
         }
     }
+    /// At the start of a top-level item (or the end of the file)?
+    fn at_item(&self) -> bool {
+        matches!(
+            self.peek(),
+            Tok::Def | Tok::Entry | Tok::Type | Tok::Import | Tok::Module | Tok::Eof
+        )
+    }
+
+    /// `type name = t`
+    fn type_def(&mut self) -> PResult<TypeDef> {
+        let start = self.span();
+        self.bump();
+        let name = self.ident("a type name").map_err(|d| {
+            d.with_help("a type abbreviation reads `type vec3 = {x: f64, y: f64, z: f64}`")
+        })?;
+        self.expect(&Tok::Eq, "after the type's name")?;
+        let ty = self.type_exp()?;
+        let span = start.to(self.prev_span());
+        if !self.at_item() {
+            return Err(self
+                .unexpected("the end of the type abbreviation")
+                .with_help("a type abbreviation reads `type name = t`"));
+        }
+        Ok(TypeDef { name, ty, span })
+    }
+
+    /// `import "path"` or `module m = import "path"`
+    fn import(&mut self) -> PResult<Import> {
+        let start = self.span();
+        let module = if self.eat(&Tok::Module) {
+            let m = self
+                .ident("a module name")
+                .map_err(|d| d.with_help("a module reads `module m = import \"path\"`"))?;
+            self.expect(&Tok::Eq, "after the module's name")?;
+            Some(m)
+        } else {
+            None
+        };
+        self.expect(&Tok::Import, "before the imported file's path")
+            .map_err(|d| d.with_help("a module reads `module m = import \"path\"`"))?;
+        let t = self.bump();
+        let Tok::Str(path) = t.tok else {
+            return Err(Diagnostic::new(
+                "E0017",
+                t.span,
+                format!("expected a file path in quotes, found {}", t.tok.describe()),
+            )
+            .with_label("not a path")
+            .with_help(
+                "write `import \"path/to/file\"` (relative to this file, without `.weir`)",
+            ));
+        };
+        Ok(Import {
+            path,
+            path_span: t.span,
+            module,
+            span: start.to(t.span),
+        })
+    }
+
     fn unexpected(&self, what: &str) -> Diagnostic {
         let t = self.cur();
         if let Tok::Error(_) = t.tok {
@@ -304,7 +380,7 @@ impl Parser {
         self.expect(&Tok::Eq, "before the definition's body")?;
         let body = self.expr()?;
         let span = start.to(self.prev_span());
-        if !matches!(self.peek(), Tok::Def | Tok::Entry | Tok::Eof) {
+        if !self.at_item() {
             return Err(self.unexpected("the end of the definition").with_help(
                 "a definition's body is one expression; is an operator or `in` missing?",
             ));
@@ -358,10 +434,38 @@ impl Parser {
                     self.bump();
                     Ok(TypeExp::Prim(p, start))
                 }
-                None => Err(Diagnostic::new("E0006", start, format!("unknown type `{name}`"))
-                    .with_label("not a type")
-                    .with_help("the scalar types are f64, f32, i64, i32 and bool; arrays are written `[n]f64`")),
+                None => {
+                    // a type abbreviation, or a module's (`m.t`)
+                    let mut path = vec![self.ident("a type")?];
+                    while self.peek() == &Tok::Dot
+                        && self.cur().span.start == self.prev_span().end
+                        && matches!(self.peek_at(1), Tok::Ident(_))
+                    {
+                        self.bump();
+                        path.push(self.ident("a type name")?);
+                    }
+                    Ok(TypeExp::Named(path, start.to(self.prev_span())))
+                }
             },
+            Tok::LBrace => {
+                self.bump();
+                let mut fields = Vec::new();
+                if self.peek() != &Tok::RBrace {
+                    loop {
+                        let f = self.ident("a field name").map_err(|d| {
+                            d.with_help("a record type reads `{x: f64, y: f64}`")
+                        })?;
+                        self.expect(&Tok::Colon, "after the field's name")?;
+                        let t = self.type_exp()?;
+                        fields.push((f, t));
+                        if !self.eat(&Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(&Tok::RBrace, "to close the record type")?;
+                Ok(TypeExp::Record(fields, start.to(self.prev_span())))
+            }
             Tok::Star => {
                 self.bump();
                 let t = self.type_atom()?;
@@ -417,7 +521,7 @@ impl Parser {
             }
             _ => Err(self
                 .unexpected("a type")
-                .with_help("types are f64, f32, i64, i32, bool, `[n]t`, `(t1, t2)` or `t1 -> t2`")),
+                .with_help("types are f64, f32, i64, i32, bool, `[n]t`, `(t1, t2)`, `{x: t1, y: t2}`, a `type` name or `t1 -> t2`")),
         }
     }
 
@@ -450,7 +554,7 @@ impl Parser {
                     return Ok(match first {
                         Pat::Var(i, _) => Pat::Var(i, Some(ty)),
                         Pat::Wild(s, _) => Pat::Wild(s, Some(ty)),
-                        p @ Pat::Tuple(..) => {
+                        p @ (Pat::Tuple(..) | Pat::Record(..)) => {
                             return Err(Diagnostic::new(
                                 "E0008",
                                 p.span(),
@@ -472,8 +576,33 @@ impl Parser {
                     Ok(Pat::Tuple(pats, start.to(self.prev_span())))
                 }
             }
+            Tok::LBrace => {
+                self.bump();
+                let mut fields = Vec::new();
+                if self.peek() != &Tok::RBrace {
+                    loop {
+                        let f = self.ident("a field name").map_err(|d| {
+                            d.with_help("a record pattern reads `{x, y}` or `{x = a, y = b}`")
+                        })?;
+                        let p = if self.eat(&Tok::Eq) {
+                            self.pattern()?
+                        } else if self.eat(&Tok::Colon) {
+                            let t = self.type_exp()?;
+                            Pat::Var(f.clone(), Some(t))
+                        } else {
+                            Pat::Var(f.clone(), None)
+                        };
+                        fields.push((f, p));
+                        if !self.eat(&Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(&Tok::RBrace, "to close the record pattern")?;
+                Ok(Pat::Record(fields, start.to(self.prev_span())))
+            }
             _ => Err(self
-                .unexpected("a pattern (a name, `_` or a tuple of patterns)")
+                .unexpected("a pattern (a name, `_`, a tuple or a record of patterns)")
                 .with_help("bind a name, as in `let x = ...` or `\\x -> ...`")),
         }
     }
@@ -501,6 +630,21 @@ impl Parser {
     fn updates(&mut self, mut e: Expr) -> PResult<Expr> {
         while self.peek() == &Tok::With {
             self.bump();
+            if let Tok::Ident(_) = self.peek() {
+                // `r with x.y = v`: a record's field
+                let mut path = vec![self.ident("a field name")?];
+                while self.eat(&Tok::Dot) {
+                    path.push(self.ident("a field name")?);
+                }
+                self.expect(&Tok::Eq, "after the field of `with`")?;
+                let v = self.binary(0)?;
+                let span = e.span.to(v.span);
+                e = Expr {
+                    kind: ExprKind::RecordUpdate(Box::new(e), path, Box::new(v)),
+                    span,
+                };
+                continue;
+            }
             let (entries, ispan) = self.update_entries()?;
             self.expect(&Tok::Eq, "after the indices of `with`")?;
             let v = self.binary(0)?;
@@ -518,8 +662,8 @@ impl Parser {
     fn update_entries(&mut self) -> PResult<(Vec<IndexEntry>, Span)> {
         let start = self.span();
         if self.peek() != &Tok::LBracket {
-            return Err(self.unexpected("`[`").with_help(
-                "an update reads `a with [i] = v`, `a with [i][j] = v` or `a with [s:e] = b`",
+            return Err(self.unexpected("`[` or a field name").with_help(
+                "an update reads `a with [i] = v`, `a with [i][j] = v`, `a with [s:e] = b` or `r with x = v`",
             ));
         }
         let mut entries = Vec::new();
@@ -849,6 +993,7 @@ impl Parser {
                 | Tok::False
                 | Tok::LParen
                 | Tok::LBracket
+                | Tok::LBrace
         )
     }
 
@@ -929,6 +1074,22 @@ impl Parser {
                             };
                             continue;
                         }
+                        if let Tok::Ident(name) = &t.tok {
+                            *extra += 1;
+                            self.enter()?;
+                            let span = e.span.to(t.span);
+                            e = Expr {
+                                kind: ExprKind::Field(
+                                    Box::new(e),
+                                    Ident {
+                                        name: name.clone(),
+                                        span: t.span,
+                                    },
+                                ),
+                                span,
+                            };
+                            continue;
+                        }
                         let fields: Vec<usize> = match &t.tok {
                             Tok::Int(s) if s.chars().all(|c| c.is_ascii_digit()) => match s.parse()
                             {
@@ -944,7 +1105,7 @@ impl Parser {
                                     "E0012",
                                     t.span,
                                     format!(
-                                        "expected a tuple field number after `.`, found {}",
+                                        "expected a field name or a tuple component number after `.`, found {}",
                                         t.tok.describe()
                                     ),
                                 )
@@ -1099,6 +1260,34 @@ impl Parser {
                     })
                 }
             }
+            Tok::LBrace => {
+                self.bump();
+                let mut fields = Vec::new();
+                if self.peek() != &Tok::RBrace {
+                    loop {
+                        let f = self
+                            .ident("a field name")
+                            .map_err(|d| d.with_help("a record reads `{x = 1.0, y = 2.0}`"))?;
+                        let v = if self.eat(&Tok::Eq) {
+                            self.expr()?
+                        } else {
+                            Expr {
+                                kind: ExprKind::Var(f.clone()),
+                                span: f.span,
+                            }
+                        };
+                        fields.push((f, v));
+                        if !self.eat(&Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                let close = self.expect(&Tok::RBrace, "to close the record")?;
+                Ok(Expr {
+                    kind: ExprKind::Record(fields),
+                    span: start.to(close.span),
+                })
+            }
             Tok::LBracket => {
                 self.bump();
                 let mut items = Vec::new();
@@ -1120,6 +1309,9 @@ impl Parser {
                     self.peek().text()
                 )))
             }
+            Tok::Str(_) => Err(self
+                .unexpected("an expression")
+                .with_help("Weir has no string values; a string is only the path of an `import`")),
             _ => Err(self.unexpected("an expression")),
         }
     }
