@@ -14,6 +14,9 @@ use weir_syntax::{Diagnostic, Span};
 pub struct Failed;
 type R<T> = Result<T, Failed>;
 
+mod records;
+pub use records::{check_type_defs, erase_records};
+
 /// The checked signature of a top-level definition.
 #[derive(Clone, Debug)]
 pub struct DefSig {
@@ -68,6 +71,11 @@ pub struct Checker<'a> {
     /// The views annotations met (`#[view] e`, ...): the span of the
     /// statement annotated and the effect asked for.
     pub effects: Vec<(Span, weir_ir::Effect)>,
+    /// The type abbreviations (`type t = ...`) by their full name (`m.t`
+    /// for a module's).
+    pub types: &'a HashMap<String, ast::TypeDef>,
+    /// The abbreviations being expanded (to report one that names itself).
+    expanding: Vec<String>,
 }
 
 /// An index or a slice (with its step, if any) of [`Checker::index_at`],
@@ -198,6 +206,7 @@ impl<'a> Checker<'a> {
     pub fn new(
         defs: &'a HashMap<String, DefSig>,
         later: &'a HashMap<String, Span>,
+        types: &'a HashMap<String, ast::TypeDef>,
         counter: &'a mut u32,
     ) -> Self {
         Checker {
@@ -213,6 +222,8 @@ impl<'a> Checker<'a> {
             value_sizes: HashSet::new(),
             size_texts: HashMap::new(),
             effects: Vec::new(),
+            types,
+            expanding: Vec::new(),
         }
     }
 
@@ -374,17 +385,25 @@ impl<'a> Checker<'a> {
                     .with_help("write `*[n]f64` on a parameter the definition may update in place, or on its result; remove it elsewhere"),
             ),
             TypeExp::Prim(p, _) => Ok(Type::Prim(*p)),
-            TypeExp::Named(path, sp) => {
-                let name: Vec<&str> = path.iter().map(|i| i.name.as_str()).collect();
-                self.fail(
-                    Diagnostic::new("E0006", *sp, format!("unknown type `{}`", name.join(".")))
-                        .with_label("not a type")
-                        .with_help("the scalar types are f64, f32, i64, i32 and bool; arrays are written `[n]f64`"),
-                )
+            TypeExp::Named(path, sp) => self.named_type(path, *sp),
+            TypeExp::Record(fields, _) => {
+                let mut out: Vec<(Name, Type)> = Vec::new();
+                for (f, t) in fields {
+                    if let Some(prev) = fields.iter().find(|(g, _)| g.name == f.name && g.span != f.span) {
+                        if prev.0.span.start < f.span.start {
+                            return self.fail(
+                                Diagnostic::new("E0110", f.span, format!("field `{}` appears twice", f.name))
+                                    .with_label("second occurrence")
+                                    .with_secondary(prev.0.span, "first occurrence")
+                                    .with_help("each field of a record has a name of its own"),
+                            );
+                        }
+                    }
+                    out.push((f.name.clone(), self.type_exp(t, size_env, false)?));
+                }
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                Ok(Type::Record(out))
             }
-            TypeExp::Record(_, sp) => self.fail(
-                Diagnostic::new("E0006", *sp, "records are not supported yet").with_label("here"),
-            ),
             TypeExp::Array(sz, e, _) => {
                 let size = match sz {
                     SizeExp::Any(_) => Size::Unknown,
@@ -552,10 +571,7 @@ impl<'a> Checker<'a> {
                 }
                 Ok(())
             }
-            Pat::Record(_, pspan) => self.fail(
-                Diagnostic::new("E0006", *pspan, "records are not supported yet")
-                    .with_label("here"),
-            ),
+            Pat::Record(fields, pspan) => self.bind_record_pat(fields, *pspan, atom, ty, span),
         }
     }
 
@@ -720,6 +736,7 @@ impl<'a> Checker<'a> {
                 Some(c) => {
                     let t = match self.infer.resolve(&bty) {
                         Type::Tuple(ts) => ts.get(c).cloned().unwrap_or(Type::I64),
+                        Type::Record(fs) => fs.get(c).map(|f| f.1.clone()).unwrap_or(Type::I64),
                         t => t,
                     };
                     self.emit("r", t, Exp::Proj(atom.clone(), c), rs.exp.span)
@@ -738,6 +755,9 @@ impl<'a> Checker<'a> {
                     Some(c) => {
                         let t = match self.infer.resolve(&bty) {
                             Type::Tuple(ts) => ts.get(*c).cloned().unwrap_or(Type::I64),
+                            Type::Record(fs) => {
+                                fs.get(*c).map(|f| f.1.clone()).unwrap_or(Type::I64)
+                            }
                             t => t,
                         };
                         self.emit("r", t, Exp::Proj(atom.clone(), *c), *span)
@@ -805,6 +825,9 @@ impl<'a> Checker<'a> {
             ret: def.ret.clone(),
             span: d.span,
         };
+        // the signature keeps its records (callers read their fields); the
+        // core IR has tuples
+        erase_records(&mut def);
         Ok((def, sig))
     }
 
@@ -852,9 +875,12 @@ impl<'a> Checker<'a> {
                         nested.get_or_insert(r.2);
                     }
                 }
-                TypeExp::Unique(e, _) => walk(e, comp, dim, k, out, nested),
-                TypeExp::Prim(..) | TypeExp::Fun(..) | TypeExp::Record(..) | TypeExp::Named(..) => {
+                TypeExp::Record(fs, sp) => {
+                    let ts = sorted_fields(fs);
+                    walk(&TypeExp::Tuple(ts, *sp), comp, dim, k, out, nested);
                 }
+                TypeExp::Unique(e, _) => walk(e, comp, dim, k, out, nested),
+                TypeExp::Prim(..) | TypeExp::Fun(..) | TypeExp::Named(..) => {}
             }
         }
         let mut v: Vec<(String, Vec<(Option<usize>, usize, Span)>)> = Vec::new();
@@ -967,9 +993,20 @@ impl<'a> Checker<'a> {
                         nested.get_or_insert(r.exp.span);
                     }
                 }
-                TypeExp::Unique(e, _) => walk(e, comp, dim, env, values, out, nested),
-                TypeExp::Prim(..) | TypeExp::Fun(..) | TypeExp::Record(..) | TypeExp::Named(..) => {
+                TypeExp::Record(fs, sp) => {
+                    let ts = sorted_fields(fs);
+                    walk(
+                        &TypeExp::Tuple(ts, *sp),
+                        comp,
+                        dim,
+                        env,
+                        values,
+                        out,
+                        nested,
+                    );
                 }
+                TypeExp::Unique(e, _) => walk(e, comp, dim, env, values, out, nested),
+                TypeExp::Prim(..) | TypeExp::Fun(..) | TypeExp::Named(..) => {}
             }
         }
         let mut out = Vec::new();
@@ -1367,9 +1404,9 @@ impl<'a> Checker<'a> {
                     .with_help("pass it as an argument (`map (\\x -> x + 1.0) xs`) or bind it with `let f = \\x -> ... in`; functions cannot be stored or returned"),
             ),
             ExprKind::Loop(pat, init, form, body) => self.loop_(pat, init, form, body, span),
-            ExprKind::Record(_) | ExprKind::Field(..) | ExprKind::RecordUpdate(..) => self.fail(
-                Diagnostic::new("E0006", span, "records are not supported yet").with_label("here"),
-            ),
+            ExprKind::Record(fields) => self.record(fields, span, expected),
+            ExprKind::Field(e, name) => self.record_field(e, name, span),
+            ExprKind::RecordUpdate(r, path, v) => self.record_update(r, path, v, span),
         }
     }
 
@@ -2958,6 +2995,13 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// A record type's field types in the order of its tuple (sorted by name).
+fn sorted_fields(fs: &[(ast::Ident, TypeExp)]) -> Vec<TypeExp> {
+    let mut v: Vec<&(ast::Ident, TypeExp)> = fs.iter().collect();
+    v.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+    v.into_iter().map(|(_, t)| t.clone()).collect()
+}
+
 fn strip_ann(p: &Pat) -> Pat {
     match p {
         Pat::Var(i, _) => Pat::Var(i.clone(), None),
@@ -3008,6 +3052,7 @@ fn mentions(t: &Type, v: &str) -> bool {
     match t {
         Type::Array(s, e) => matches!(s, Size::Var(x) if x == v) || mentions(e, v),
         Type::Tuple(ts) => ts.iter().any(|t| mentions(t, v)),
+        Type::Record(fs) => fs.iter().any(|(_, t)| mentions(t, v)),
         Type::Fun(ps, r) => ps.iter().any(|t| mentions(t, v)) || mentions(r, v),
         _ => false,
     }
@@ -3023,6 +3068,11 @@ pub fn subst_sizes(t: &Type, m: &HashMap<Name, Size>) -> Type {
             Type::array(s, subst_sizes(e, m))
         }
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| subst_sizes(t, m)).collect()),
+        Type::Record(fs) => Type::Record(
+            fs.iter()
+                .map(|(n, t)| (n.clone(), subst_sizes(t, m)))
+                .collect(),
+        ),
         Type::Fun(ps, r) => Type::Fun(
             ps.iter().map(|t| subst_sizes(t, m)).collect(),
             Box::new(subst_sizes(r, m)),
@@ -3042,6 +3092,11 @@ fn unknown_infer_sizes(t: &Type) -> Type {
             unknown_infer_sizes(e),
         ),
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(unknown_infer_sizes).collect()),
+        Type::Record(fs) => Type::Record(
+            fs.iter()
+                .map(|(n, t)| (n.clone(), unknown_infer_sizes(t)))
+                .collect(),
+        ),
         t => t.clone(),
     }
 }
@@ -3051,6 +3106,9 @@ pub fn generalize(t: &Type) -> Type {
     match t {
         Type::Array(_, e) => Type::array(Size::Unknown, generalize(e)),
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(generalize).collect()),
+        Type::Record(fs) => {
+            Type::Record(fs.iter().map(|(n, t)| (n.clone(), generalize(t))).collect())
+        }
         t => t.clone(),
     }
 }
@@ -3066,6 +3124,11 @@ pub fn forget(t: &Type, local: &HashSet<&str>) -> Type {
             Type::array(s, forget(e, local))
         }
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| forget(t, local)).collect()),
+        Type::Record(fs) => Type::Record(
+            fs.iter()
+                .map(|(n, t)| (n.clone(), forget(t, local)))
+                .collect(),
+        ),
         Type::Fun(ps, r) => Type::Fun(
             ps.iter().map(|t| forget(t, local)).collect(),
             Box::new(forget(r, local)),

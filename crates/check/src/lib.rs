@@ -28,6 +28,7 @@ pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
     }
     let mut out = Program::default();
     let mut diags = Vec::new();
+    let types = elab::check_type_defs(&prog.types, &mut diags);
     let mut counter = 0u32;
     let mut seen: HashMap<String, weir_syntax::Span> = HashMap::new();
     for d in &prog.defs {
@@ -66,7 +67,7 @@ pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
         let (d, uniq) = unique::strip(d);
         let d = &d;
         let result = {
-            let mut ck = elab::Checker::new(&sigs, &later, &mut counter);
+            let mut ck = elab::Checker::new(&sigs, &later, &types, &mut counter);
             let r = ck.def(d);
             diags.append(&mut ck.diags);
             out.effects.append(&mut ck.effects);

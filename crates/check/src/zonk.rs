@@ -81,6 +81,11 @@ impl Z<'_, '_> {
                 self.default(e, span),
             ),
             Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.default(t, span)).collect()),
+            Type::Record(fs) => Type::Record(
+                fs.iter()
+                    .map(|(n, t)| (n.clone(), self.default(t, span)))
+                    .collect(),
+            ),
             Type::Fun(ps, r) => Type::Fun(
                 ps.iter().map(|t| self.default(t, span)).collect(),
                 Box::new(self.default(r, span)),
@@ -192,6 +197,9 @@ impl S<'_> {
                 Type::array(s, self.ty(e))
             }
             Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.ty(t)).collect()),
+            Type::Record(fs) => {
+                Type::Record(fs.iter().map(|(n, t)| (n.clone(), self.ty(t))).collect())
+            }
             Type::Fun(ps, r) => Type::Fun(
                 ps.iter().map(|t| self.ty(t)).collect(),
                 Box::new(self.ty(r)),

@@ -378,8 +378,25 @@ fn parse_block(
         };
         let mut acc = String::new();
         let mut cur = rest[start + 1..].to_string();
+        // record values nest braces: the block ends at the `}` that closes
+        // the first `{`
+        let mut depth = 1usize;
         loop {
-            if let Some(end) = cur.find('}') {
+            let mut close = None;
+            for (i, c) in cur.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            close = Some(i);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(end) = close {
                 acc.push_str(&cur[..end]);
                 if !cur[end + 1..].trim().is_empty() {
                     return Err(format!("line {}: unexpected text after `}}`", block[*k].0));

@@ -354,6 +354,7 @@ impl<'t> VParser<'t> {
         let start = self.pos;
         let r = match self.peek() {
             None => self.err("expected a value, found the end of the input".into()),
+            Some(b'{') => self.record(start),
             Some(b'[') | Some(b'(') => {
                 let open = self.peek();
                 self.pos += 1;
@@ -418,6 +419,62 @@ impl<'t> VParser<'t> {
         };
         self.depth -= 1;
         r
+    }
+}
+
+impl VParser<'_> {
+    /// `{x = 1.0, y = [2.0]}`: a record value, which is the tuple of its
+    /// fields in the order of their names (how programs store records).
+    fn record(&mut self, start: usize) -> Result<VTree, ValueError> {
+        self.pos += 1;
+        let mut fields: Vec<(String, VTree)> = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return self.err("a record value needs at least one field: `{x = 1.0}`".into());
+        }
+        loop {
+            self.skip_ws();
+            let b = self.text.as_bytes();
+            let name_start = self.pos;
+            while self.pos < b.len()
+                && (b[self.pos].is_ascii_alphanumeric()
+                    || b[self.pos] == b'_'
+                    || b[self.pos] == b'\'')
+            {
+                self.pos += 1;
+            }
+            let name = self.text[name_start..self.pos].to_string();
+            if name.is_empty() || !b[name_start].is_ascii_alphabetic() && b[name_start] != b'_' {
+                self.pos = name_start;
+                return self.err(
+                    "expected a field name in the record value (`{x = 1.0, y = 2.0}`)".into(),
+                );
+            }
+            if fields.iter().any(|(n, _)| *n == name) {
+                self.pos = name_start;
+                return self.err(format!("field `{name}` appears twice in the record value"));
+            }
+            self.skip_ws();
+            if self.peek() != Some(b'=') {
+                return self.err(format!("expected `=` after the field name `{name}`"));
+            }
+            self.pos += 1;
+            let v = self.tree()?;
+            fields.push((name, v));
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return self.err("expected `,` or `}` in the record value".into()),
+            }
+        }
+        fields.sort_by(|a, b| a.0.cmp(&b.0));
+        let items: Vec<VTree> = fields.into_iter().map(|(_, v)| v).collect();
+        Ok(VTree::Tuple(items, start))
     }
 }
 

@@ -903,7 +903,7 @@ impl Parser {
                 self.bump();
                 let mut params = Vec::new();
                 while self.peek() != &Tok::Arrow {
-                    if !matches!(self.peek(), Tok::Ident(_) | Tok::LParen) {
+                    if !matches!(self.peek(), Tok::Ident(_) | Tok::LParen | Tok::LBrace) {
                         return Err(self
                             .unexpected("a lambda parameter or `->`")
                             .with_help("a lambda reads `\\x y -> body` or `\\(x: f64) -> body`"));
