@@ -389,15 +389,15 @@ impl<'a> Checker<'a> {
             TypeExp::Record(fields, _) => {
                 let mut out: Vec<(Name, Type)> = Vec::new();
                 for (f, t) in fields {
-                    if let Some(prev) = fields.iter().find(|(g, _)| g.name == f.name && g.span != f.span) {
-                        if prev.0.span.start < f.span.start {
-                            return self.fail(
-                                Diagnostic::new("E0110", f.span, format!("field `{}` appears twice", f.name))
-                                    .with_label("second occurrence")
-                                    .with_secondary(prev.0.span, "first occurrence")
-                                    .with_help("each field of a record has a name of its own"),
-                            );
-                        }
+                    if let Some(prev) = fields.iter().find(|(g, _)| g.name == f.name)
+                        && prev.0.span != f.span
+                    {
+                        return self.fail(
+                            Diagnostic::new("E0110", f.span, format!("field `{}` appears twice", f.name))
+                                .with_label("second occurrence")
+                                .with_secondary(prev.0.span, "first occurrence")
+                                .with_help("each field of a record has a name of its own"),
+                        );
                     }
                     out.push((f.name.clone(), self.type_exp(t, size_env, false)?));
                 }

@@ -93,15 +93,15 @@ impl Checker<'_> {
         };
         let mut parts: Vec<(Name, Atom, Type)> = Vec::new();
         for (f, e) in fields {
-            if let Some(prev) = fields.iter().find(|(g, _)| g.name == f.name) {
-                if prev.0.span != f.span {
-                    return self.fail(
-                        Diagnostic::new("E0110", f.span, format!("field `{}` appears twice", f.name))
-                            .with_label("second occurrence")
-                            .with_secondary(prev.0.span, "first occurrence")
-                            .with_help("each field of a record has a name of its own; to change a field of a record `r`, write `r with x = v`"),
-                    );
-                }
+            if let Some(prev) = fields.iter().find(|(g, _)| g.name == f.name)
+                && prev.0.span != f.span
+            {
+                return self.fail(
+                    Diagnostic::new("E0110", f.span, format!("field `{}` appears twice", f.name))
+                        .with_label("second occurrence")
+                        .with_secondary(prev.0.span, "first occurrence")
+                        .with_help("each field of a record has a name of its own; to change a field of a record `r`, write `r with x = v`"),
+                );
             }
             let ex = exp_fields
                 .iter()
