@@ -976,6 +976,7 @@ fn cmd_run(
     };
     let name = entry_def.name.clone();
     let ret = entry_def.ret.clone();
+    let surface = c.program.surface.get(&name).map(|(_, r)| r);
     if let Err(e) = output.check(&ret) {
         return fail(e);
     }
@@ -1040,7 +1041,7 @@ fn cmd_run(
                         st.sys_allocs_last_run
                     );
                 }
-                print_or_save(&v, &ret, output)
+                print_or_save(&v, &ret, surface, output)
             }
             Err(weir_driver::native::NativeError::Runtime(m)) => {
                 match weir_driver::native::runtime_error(&c, &m) {
@@ -1061,7 +1062,7 @@ fn cmd_run(
         weir_driver::pipeline::run_entry_optimized(&c, &name, args)
     };
     match result {
-        Ok(v) => print_or_save(&v, &ret, output),
+        Ok(v) => print_or_save(&v, &ret, surface, output),
         Err(e) => {
             eprint!("{}", render_runtime_error(&c, &e, color));
             ExitCode::FAILURE
@@ -1113,11 +1114,21 @@ fn count_leaves(t: &weir_ir::Type) -> usize {
     }
 }
 
-fn print_or_save(v: &weir_interp::Value, ret: &weir_ir::Type, output: Output<'_>) -> ExitCode {
+/// Print a result, or save it to the `-o` files. `surface`: the entry's
+/// result type as written, where it has records (printed with their names).
+fn print_or_save(
+    v: &weir_interp::Value,
+    ret: &weir_ir::Type,
+    surface: Option<&weir_ir::Type>,
+    output: Output<'_>,
+) -> ExitCode {
     let leaves = weir_interp::npy::leaves(v, ret);
     if output.files.is_empty() {
         match output.format {
-            Format::Weir => outln!("{}", format_value(v)),
+            Format::Weir => match surface {
+                Some(t) => outln!("{}", weir_interp::format_value_as(v, t)),
+                None => outln!("{}", format_value(v)),
+            },
             Format::Json => {
                 for (x, _) in &leaves {
                     outln!("{}", weir_interp::npy::json_line(x));

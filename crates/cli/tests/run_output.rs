@@ -152,3 +152,29 @@ fn run_writes_every_result_compiled() {
 fn run_writes_every_result_interpreted() {
     check(true);
 }
+
+/// A result whose type holds records prints them with their field names (on
+/// compiled C and on the interpreter), and record inputs read back.
+#[test]
+fn records_print_with_their_field_names() {
+    let dir = scratch("records");
+    std::fs::write(
+        dir.join("r.weir"),
+        "type vec2 = {y: f64, x: f64}\n\
+         entry flip (ps: []vec2) : ([]vec2, {n: i64, first: (f64, f64)}) =\n  \
+         (map (\\p -> p with x = -p.x) ps, {n = length ps, first = (ps[0].x, ps[0].y)})\n",
+    )
+    .expect("write");
+    for backend in [&[][..], &["--interp"][..]] {
+        let mut args = vec!["run"];
+        args.extend_from_slice(backend);
+        args.extend_from_slice(&["r.weir", "[{x = 1.0, y = 2.0}, {y = 4.0, x = 3.0}]"]);
+        let out = weir(&dir, &args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "([{x = -1.0, y = 2.0}, {x = -3.0, y = 4.0}], {first = (1.0, 2.0), n = 2})",
+            "backend {backend:?}"
+        );
+    }
+}

@@ -30,6 +30,7 @@ fn print_def(d: &FunDef) -> String {
     weir_ir::print::program_to_string(&Program {
         defs: vec![d.clone()],
         effects: vec![],
+        ..Default::default()
     })
 }
 

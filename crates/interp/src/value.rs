@@ -276,6 +276,53 @@ fn write_value(s: &mut String, v: &Value) {
     }
 }
 
+/// `v`, a value of type `ty`, in the text format: as [`format_value`], but
+/// where the type is a record (whose value is the tuple of its fields sorted
+/// by name), as the record `{x = 1.0, y = 2.0}`.
+pub fn format_value_as(v: &Value, ty: &Type) -> String {
+    let mut s = String::new();
+    write_value_as(&mut s, v, ty);
+    s
+}
+
+fn write_value_as(s: &mut String, v: &Value, ty: &Type) {
+    match (v, ty) {
+        (Value::Tuple(xs), Type::Record(fs)) if xs.len() == fs.len() => {
+            s.push('{');
+            for (i, (x, (n, t))) in xs.iter().zip(fs).enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                s.push_str(n);
+                s.push_str(" = ");
+                write_value_as(s, x, t);
+            }
+            s.push('}');
+        }
+        (Value::Tuple(xs), Type::Tuple(ts)) if xs.len() == ts.len() => {
+            s.push('(');
+            for (i, (x, t)) in xs.iter().zip(ts).enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                write_value_as(s, x, t);
+            }
+            s.push(')');
+        }
+        (Value::Array(xs), Type::Array(_, e)) => {
+            s.push('[');
+            for (i, x) in xs.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                write_value_as(s, x, e);
+            }
+            s.push(']');
+        }
+        _ => write_value(s, v),
+    }
+}
+
 /// A value that failed to parse or did not match its expected type.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValueError {

@@ -738,6 +738,10 @@ pub struct Program {
     /// they are not part of the text form; they say how a primitive is
     /// realised in memory (dps-views ch. 4).
     pub effects: Vec<(Span, Effect)>,
+    /// The parameter and result types of the entries whose types hold
+    /// records, as written (the core IR has the records' tuples): for
+    /// printing results and naming them. Non-semantic, like `effects`.
+    pub surface: std::collections::HashMap<Name, (Vec<Type>, Type)>,
 }
 
 /// How an array primitive is realised (dps-views Fig. 4.6: the effect type

@@ -218,6 +218,7 @@ fn program() -> impl Strategy<Value = Program> {
     prop::collection::vec(def, 1..3).prop_map(|defs| Program {
         defs,
         effects: vec![],
+        ..Default::default()
     })
 }
 

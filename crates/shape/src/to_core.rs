@@ -366,6 +366,7 @@ mod tests {
         let prog = weir_ir::Program {
             defs: vec![f],
             effects: vec![],
+            ..Default::default()
         };
         weir_ir::verify::verify_program(&prog).expect("verifies");
         let text = weir_ir::print::program_to_string(&prog);
@@ -438,6 +439,7 @@ mod tests {
         let text = weir_ir::print::program_to_string(&weir_ir::Program {
             defs: vec![f],
             effects: vec![],
+            ..Default::default()
         });
         let prog = weir_ir::parse::parse_program(&text).expect("parses back");
         weir_ir::verify::verify_program(&prog).expect("verifies");
