@@ -41,8 +41,24 @@ def fmt_f64(x):
     return s.replace('e+', 'e')
 
 
+class Record:
+    """A record value `{name = value, ...}` (docs/language.md section 7), its
+    fields written in the order given (Weir reads it as the tuple of its
+    fields sorted by name, and prints results as that tuple)."""
+
+    def __init__(self, **fields):
+        self.fields = fields
+
+    def as_tuple(self):
+        """The tuple Weir stores (and prints) for this record."""
+        return tuple(v.as_tuple() if isinstance(v, Record) else v
+                     for _, v in sorted(self.fields.items()))
+
+
 def fmt(v):
-    """Format one value (Python scalar, tuple, list or numpy array)."""
+    """Format one value (Python scalar, tuple, Record, list or numpy array)."""
+    if isinstance(v, Record):
+        return '{' + ', '.join(f'{k} = {fmt(x)}' for k, x in v.fields.items()) + '}'
     if isinstance(v, (bool, np.bool_)):
         return 'true' if v else 'false'
     if isinstance(v, (int, np.integer)):
@@ -74,10 +90,11 @@ def fmt(v):
 
 
 def fmt_rows(v):
-    """Like fmt, but an array of arrays is written one row per line."""
+    """Like fmt, but an array of arrays (or of tuples or records) is written
+    one row per line."""
     if isinstance(v, np.ndarray) and v.ndim >= 2:
         return '[' + ',\n '.join(fmt(r) for r in v) + ']'
-    if isinstance(v, list) and v and isinstance(v[0], (list, np.ndarray)):
+    if isinstance(v, list) and v and isinstance(v[0], (list, np.ndarray, tuple, Record)):
         return '[' + ',\n '.join(fmt(r) for r in v) + ']'
     return fmt(v)
 
@@ -100,7 +117,9 @@ def _braced(kind, values):
         return [one]
     lines = [f'-- {kind} {{']
     for v, t in zip(values, texts):
-        if len(t) + 5 <= LINE or not (isinstance(v, np.ndarray) and v.ndim >= 2):
+        rowwise = (isinstance(v, np.ndarray) and v.ndim >= 2) or \
+            (isinstance(v, list) and len(v) > 0 and isinstance(v[0], (tuple, Record)))
+        if len(t) + 5 <= LINE or not rowwise:
             lines.append('--   ' + t)
         else:
             rows = [fmt(r) for r in v]
