@@ -189,14 +189,28 @@ pub fn header_ctype(t: PrimType) -> &'static str {
     }
 }
 
+/// A parameter that is one leaf of a tuple or record parameter (the shape
+/// translation names them `x_12c3`: leaf 3 of `x_12`): the parameter's
+/// core name and the leaf's index.
+fn tuple_leaf(name: &str) -> Option<(&str, usize)> {
+    let c = name.rfind('c')?;
+    let k: usize = name[c + 1..].parse().ok()?;
+    let base = &name[..c];
+    let u = base.rfind('_')?;
+    (u + 1 < base.len() && base[u + 1..].chars().all(|d| d.is_ascii_digit())).then_some((base, k))
+}
+
 /// The ABI of a lowered program's entries. `prefix`: the exported symbols'
-/// prefix; `signature`: the source signature of an entry, by name.
+/// prefix; `signature`: the source signature of an entry, by name;
+/// `leaf_name`: the name of leaf `k` of an entry's tuple or record parameter
+/// (by its source name), as the path of its fields (`pos_x`), if known.
 pub fn model(
     entries: &[EntryInfo],
     funs: &[Fun],
     prefix: &str,
     source: &str,
     signature: &dyn Fn(&str) -> String,
+    leaf_name: &dyn Fn(&str, &str, usize) -> Option<String>,
 ) -> Abi {
     let mut out = Vec::new();
     for e in entries {
@@ -207,8 +221,16 @@ pub fn model(
         let mut params = Vec::new();
         let mut taken: Vec<String> = vec!["ctx".into()];
         for p in &f.params {
-            // the display name where it is unique, else the C name
-            let mut name = c_name(weir_ir::display_name(&p.name));
+            // the display name where it is unique, else the C name; a leaf of
+            // a tuple or record parameter is named by its path (`b_pos_x`)
+            let leaf = tuple_leaf(&p.name).and_then(|(base, k)| {
+                let shown = weir_ir::display_name(base);
+                leaf_name(&e.name, shown, k).map(|path| format!("{shown}_{path}"))
+            });
+            let mut name = match leaf {
+                Some(l) => c_name(&l),
+                None => c_name(weir_ir::display_name(&p.name)),
+            };
             if taken.contains(&name) || name.starts_with("out") || name.starts_with("ret") {
                 name = c_name(&p.name);
             }

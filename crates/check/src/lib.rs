@@ -80,11 +80,15 @@ pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
                 continue;
             }
             if def.entry
-                && (sig.ret != def.ret || sig.params.iter().zip(&def.params).any(|(a, b)| a.1 != b.1))
+                && (sig.ret != def.ret
+                    || sig.params.iter().zip(&def.params).any(|(a, b)| a.1 != b.1))
             {
                 out.surface.insert(
                     def.name.clone(),
-                    (sig.params.iter().map(|p| p.1.clone()).collect(), sig.ret.clone()),
+                    (
+                        sig.params.iter().map(|p| p.1.clone()).collect(),
+                        sig.ret.clone(),
+                    ),
                 );
             }
             sigs.insert(d.name.name.clone(), sig);

@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use weir_driver::inputs::{classify, read_args};
+use weir_driver::inputs::classify;
 use weir_driver::native::Entries;
 use weir_driver::pipeline::{all_passes, dump_after, render_runtime_error};
 use weir_driver::testblock::{Expect, ValueSrc, parse_blocks, run_cases};
@@ -1020,7 +1020,8 @@ fn cmd_run(
             Ok(s) => s,
             Err(e) => return fail(e),
         };
-        match read_args(entry_def, &sources) {
+        let surface_params = c.program.surface.get(&name).map(|(ps, _)| ps.as_slice());
+        match weir_driver::inputs::read_args_as(entry_def, surface_params, &sources) {
             Ok(a) => a,
             Err(e) => return fail(format!("bad input for `{name}`: {e}")),
         }

@@ -170,7 +170,11 @@ fn records_print_with_their_field_names() {
         args.extend_from_slice(backend);
         args.extend_from_slice(&["r.weir", "[{x = 1.0, y = 2.0}, {y = 4.0, x = 3.0}]"]);
         let out = weir(&dir, &args);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert_eq!(
             String::from_utf8_lossy(&out.stdout).trim(),
             "([{x = -1.0, y = 2.0}, {x = -3.0, y = 4.0}], {first = (1.0, 2.0), n = 2})",

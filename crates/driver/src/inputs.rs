@@ -53,7 +53,25 @@ pub fn classify(args: &[String]) -> Result<Vec<Source>, String> {
 
 /// Read the arguments of `entry` from the sources, in order.
 pub fn read_args(entry: &FunDef, sources: &[Source]) -> Result<Vec<Value>, String> {
-    let params = param_names(entry);
+    read_args_as(entry, None, sources)
+}
+
+/// [`read_args`] with the parameter types as written where they differ
+/// (records: `Program::surface`), so that record values have their field
+/// names checked.
+pub fn read_args_as(
+    entry: &FunDef,
+    surface: Option<&[Type]>,
+    sources: &[Source],
+) -> Result<Vec<Value>, String> {
+    let mut params = param_names(entry);
+    if let Some(ts) = surface
+        && ts.len() == params.len()
+    {
+        for (p, t) in params.iter_mut().zip(ts) {
+            p.1 = t.clone();
+        }
+    }
     let mut vals = Vec::new();
     for src in sources {
         let rest = &params[vals.len().min(params.len())..];

@@ -229,6 +229,45 @@ pub fn c_source_of(
     c_source_for(c, opts, target, which)
 }
 
+/// The path of leaf `k` of the tuple or record parameter `param` of
+/// `entry`, by field names and component numbers joined by `_` (`pos_x`,
+/// `1_0`): the names the ABI gives the arrays a tuple or record parameter
+/// is passed as.
+fn leaf_path(c: &Compiled, entry: &str, param: &str, k: usize) -> Option<String> {
+    fn leaves(t: &weir_ir::Type, path: &mut Vec<String>, out: &mut Vec<String>) {
+        match t {
+            weir_ir::Type::Tuple(ts) => {
+                for (i, t) in ts.iter().enumerate() {
+                    path.push(i.to_string());
+                    leaves(t, path, out);
+                    path.pop();
+                }
+            }
+            weir_ir::Type::Record(fs) => {
+                for (n, t) in fs {
+                    path.push(n.clone());
+                    leaves(t, path, out);
+                    path.pop();
+                }
+            }
+            weir_ir::Type::Array(_, e) => leaves(e, path, out),
+            _ => out.push(path.join("_")),
+        }
+    }
+    let d = c.program.find(entry)?;
+    let i = d
+        .params
+        .iter()
+        .position(|(n, _)| weir_ir::display_name(n) == param)?;
+    let ty = match c.program.surface.get(entry) {
+        Some((ps, _)) => ps.get(i)?,
+        None => &d.params[i].1,
+    };
+    let mut out = Vec::new();
+    leaves(ty, &mut Vec::new(), &mut out);
+    out.into_iter().nth(k).filter(|p| !p.is_empty())
+}
+
 /// The source signature of a function (its definition's first line, up to `=`).
 fn signature_of(c: &Compiled, span: weir_ir::Span) -> String {
     let Some(f) = c.sources.files().get(span.file.0 as usize) else {
@@ -369,7 +408,8 @@ pub fn c_source_for(
             .map(|f| signature_of(c, f.span))
             .unwrap_or_default()
     };
-    let abi = weir_cgen::abi::model(&unit.entries, &dps.funs, prefix, &source, &sig);
+    let leaf = |entry: &str, param: &str, k: usize| leaf_path(c, entry, param, k);
+    let abi = weir_cgen::abi::model(&unit.entries, &dps.funs, prefix, &source, &sig, &leaf);
     let mut text = match target {
         CTarget::Library(_) => weir_cgen::to_c_library(&unit, &dps, &source, &abi),
         CTarget::Executable => weir_cgen::to_c(&unit, &dps, &source, true, &abi),

@@ -1,6 +1,6 @@
 //! Test blocks embedded in Weir comments (docs/language.md §8) and running them.
 
-use crate::inputs::{Source, param_names, read_args};
+use crate::inputs::{Source, param_names};
 use crate::pipeline::{Compiled, render_runtime_error, run_entry, run_entry_optimized};
 use std::path::{Path, PathBuf};
 use weir_interp::files::{MAX_INPUT_BYTES, read_text_bounded};
@@ -552,7 +552,8 @@ pub fn case_args(c: &Compiled, entry: &str, src: &ValueSrc) -> Result<Vec<Value>
         return Err(format!("no entry point named `{entry}`"));
     };
     let _ = param_names(d);
-    read_args(d, &[read_src(src)?])
+    let surface = c.program.surface.get(entry).map(|(ps, _)| ps.as_slice());
+    crate::inputs::read_args_as(d, surface, &[read_src(src)?])
 }
 
 /// The outcome of one case.
@@ -633,7 +634,10 @@ fn run_case(c: &Compiled, entry: &str, case: &Case) -> Result<(), String> {
     }
     match (&case.expect, result) {
         (Expect::Output(src), Ok(v)) => {
-            let expected = parse_expected(src, &ret)?;
+            let expected = match c.program.surface.get(entry) {
+                Some((_, r)) => parse_expected(src, r)?,
+                None => parse_expected(src, &ret)?,
+            };
             compare(&v, &expected, case.tolerance).map_err(|d| {
                 let shown = format_value(&v);
                 let shown = if shown.len() > 200 {

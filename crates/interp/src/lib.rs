@@ -13,4 +13,6 @@ pub mod npy;
 pub mod value;
 
 pub use eval::{Interp, RuntimeError};
-pub use value::{Value, ValueError, compare, format_value, format_value_as, parse_value, parse_values};
+pub use value::{
+    Value, ValueError, compare, format_value, format_value_as, parse_value, parse_values,
+};

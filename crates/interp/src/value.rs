@@ -344,12 +344,18 @@ enum VTree {
     Bool(bool, usize),
     List(Vec<VTree>, usize),
     Tuple(Vec<VTree>, usize),
+    /// `{x = 1.0, y = 2.0}`: its fields in source order.
+    Record(Vec<(String, VTree)>, usize),
 }
 
 impl VTree {
     fn offset(&self) -> usize {
         match self {
-            VTree::Num(_, o) | VTree::Bool(_, o) | VTree::List(_, o) | VTree::Tuple(_, o) => *o,
+            VTree::Num(_, o)
+            | VTree::Bool(_, o)
+            | VTree::List(_, o)
+            | VTree::Tuple(_, o)
+            | VTree::Record(_, o) => *o,
         }
     }
     fn describe(&self) -> String {
@@ -358,6 +364,14 @@ impl VTree {
             VTree::Bool(b, _) => format!("`{b}`"),
             VTree::List(xs, _) => format!("an array of {} elements", xs.len()),
             VTree::Tuple(xs, _) => format!("a tuple of {} components", xs.len()),
+            VTree::Record(fs, _) => format!(
+                "a record with field{} {}",
+                if fs.len() == 1 { "" } else { "s" },
+                fs.iter()
+                    .map(|(n, _)| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
 }
@@ -519,9 +533,7 @@ impl VParser<'_> {
                 _ => return self.err("expected `,` or `}` in the record value".into()),
             }
         }
-        fields.sort_by(|a, b| a.0.cmp(&b.0));
-        let items: Vec<VTree> = fields.into_iter().map(|(_, v)| v).collect();
-        Ok(VTree::Tuple(items, start))
+        Ok(VTree::Record(fields, start))
     }
 }
 
@@ -628,6 +640,64 @@ fn convert(t: &VTree, ty: &Type) -> Result<Value, ValueError> {
         ),
     };
     match (ty, t) {
+        // a record's value is the tuple of its fields sorted by name; its
+        // field names are checked where the type has them
+        (Type::Record(fs), VTree::Record(xs, off)) => {
+            let names = |fs: &[(String, Type)]| {
+                fs.iter()
+                    .map(|(n, _)| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            for (n, x) in xs {
+                if !fs.iter().any(|(f, _)| f == n) {
+                    return Err(ValueError {
+                        offset: Some(x.offset()),
+                        message: format!(
+                            "the record type {} has no field `{n}` (its fields are {})",
+                            type_to_string(ty),
+                            names(fs)
+                        ),
+                    });
+                }
+            }
+            let mut out = Vec::new();
+            for (f, ft) in fs {
+                let Some((_, x)) = xs.iter().find(|(n, _)| n == f) else {
+                    return Err(ValueError {
+                        offset: Some(*off),
+                        message: format!(
+                            "the record value has no field `{f}` (a value of type {} needs {})",
+                            type_to_string(ty),
+                            names(fs)
+                        ),
+                    });
+                };
+                out.push(convert(x, ft)?);
+            }
+            Ok(Value::tuple(out))
+        }
+        (Type::Record(fs), VTree::Tuple(xs, _)) if fs.len() == xs.len() => Ok(Value::tuple(
+            xs.iter()
+                .zip(fs)
+                .map(|(x, (_, t))| convert(x, t))
+                .collect::<Result<_, _>>()?,
+        )),
+        (Type::Record(fs), x) if fs.len() == 1 && !matches!(x, VTree::Tuple(..)) => {
+            Ok(Value::tuple(vec![convert(x, &fs[0].1)?]))
+        }
+        // without the record type (a tuple type): the fields in name order
+        (Type::Tuple(ts), VTree::Record(xs, _)) if ts.len() == xs.len() => {
+            let mut sorted: Vec<&(String, VTree)> = xs.iter().collect();
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            Ok(Value::tuple(
+                sorted
+                    .into_iter()
+                    .zip(ts)
+                    .map(|((_, x), t)| convert(x, t))
+                    .collect::<Result<_, _>>()?,
+            ))
+        }
         (Type::Prim(PrimType::Bool), VTree::Bool(b, _)) => Ok(Value::Bool(*b)),
         (Type::Prim(p), VTree::Num(text, off)) => num(text, *p, *off),
         (Type::Tuple(ts), VTree::Tuple(xs, _)) if ts.len() == xs.len() => Ok(Value::tuple(
@@ -728,6 +798,10 @@ pub fn check_type(v: &Value, ty: &Type) -> Result<(), String> {
         (Value::Tuple(xs), Type::Tuple(ts)) if xs.len() == ts.len() => {
             xs.iter().zip(ts).try_for_each(|(x, t)| check_type(x, t))
         }
+        (Value::Tuple(xs), Type::Record(fs)) if xs.len() == fs.len() => xs
+            .iter()
+            .zip(fs)
+            .try_for_each(|(x, (_, t))| check_type(x, t)),
         (Value::Array(xs), Type::Array(s, e)) => {
             if let Size::Const(c) = s
                 && *c as usize != xs.len()

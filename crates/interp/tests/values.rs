@@ -77,3 +77,41 @@ fn npy_round_trip_and_type_checks() {
     }
     assert!(read_npy(b"not an npy file", &arr2(PrimType::F64)).is_err());
 }
+
+/// Record values: read as the tuple of their fields sorted by name; the field
+/// names are checked against a record type (and only ordered against a tuple
+/// type); printed back as records with `format_value_as`.
+#[test]
+fn record_values() {
+    let rec = Type::Record(vec![
+        ("pos".into(), Type::Tuple(vec![Type::F64, Type::F64])),
+        ("w".into(), Type::I64),
+    ]);
+    let v = parse_value("{w = 3, pos = (1.0, 2.0)}", &rec).expect("record");
+    assert_eq!(
+        v,
+        Value::tuple(vec![
+            Value::tuple(vec![Value::F64(1.0), Value::F64(2.0)]),
+            Value::I64(3)
+        ])
+    );
+    assert_eq!(
+        weir_interp::format_value_as(&v, &rec),
+        "{pos = (1.0, 2.0), w = 3}"
+    );
+    // the tuple form is accepted for a record type
+    assert_eq!(parse_value("((1.0, 2.0), 3)", &rec).expect("tuple form"), v);
+    // names are checked
+    let e = parse_value("{w = 3, pso = (1.0, 2.0)}", &rec).expect_err("misspelt");
+    assert!(e.message.contains("no field `pso`"), "{}", e.message);
+    let e = parse_value("{w = 3}", &rec).expect_err("missing");
+    assert!(e.message.contains("no field `pos`"), "{}", e.message);
+    let e = parse_value("{w = 3, w = 4}", &rec).expect_err("twice");
+    assert!(e.message.contains("twice"), "{}", e.message);
+    // against a tuple type (no names known), fields go in name order
+    let tup = Type::Tuple(vec![Type::Tuple(vec![Type::F64, Type::F64]), Type::I64]);
+    assert_eq!(
+        parse_value("{w = 3, pos = (1.0, 2.0)}", &tup).expect("by name order"),
+        v
+    );
+}

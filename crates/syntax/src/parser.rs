@@ -646,6 +646,12 @@ impl Parser {
                 continue;
             }
             let (entries, ispan) = self.update_entries()?;
+            if self.peek() == &Tok::Dot {
+                // `a with [i].x = v`: a field of an element, which is
+                // `a with [i] = (a[i] with x = v)`
+                e = self.element_field_update(e, entries, ispan)?;
+                continue;
+            }
             self.expect(&Tok::Eq, "after the indices of `with`")?;
             let v = self.binary(0)?;
             let span = e.span.to(v.span);
@@ -655,6 +661,46 @@ impl Parser {
             };
         }
         Ok(e)
+    }
+
+    /// The rest of `a with [i].x.y = v` after the brackets.
+    #[inline(never)]
+    fn element_field_update(
+        &mut self,
+        e: Expr,
+        entries: Vec<IndexEntry>,
+        ispan: Span,
+    ) -> PResult<Expr> {
+        if let Some(IndexEntry::Slice(.., sp)) =
+            entries.iter().find(|x| matches!(x, IndexEntry::Slice(..)))
+        {
+            return Err(Diagnostic::new(
+                "E0018",
+                *sp,
+                "a field can be updated only in one element, not in a slice",
+            )
+            .with_label("a slice")
+            .with_help("index one element: `a with [i].x = v`; for many, `map` over the slice"));
+        }
+        let mut path = Vec::new();
+        while self.eat(&Tok::Dot) {
+            path.push(self.ident("a field name")?);
+        }
+        self.expect(&Tok::Eq, "after the field of `with`")?;
+        let v = self.binary(0)?;
+        let span = e.span.to(v.span);
+        let elem = Expr {
+            kind: ExprKind::Index(Box::new(e.clone()), entries.clone()),
+            span: e.span.to(ispan),
+        };
+        let newv = Expr {
+            kind: ExprKind::RecordUpdate(Box::new(elem), path, Box::new(v)),
+            span,
+        };
+        Ok(Expr {
+            kind: ExprKind::Update(Box::new(e), entries, ispan, Box::new(newv)),
+            span,
+        })
     }
 
     /// `[i][j]` or `[i, j]` or `[s:e]` after `with` (or after the name in
