@@ -30,7 +30,7 @@ enum Binding {
     Var(Atom, Type),
     /// `let f x = e`, `let f = \x -> e`, `let f = (* 2.0)`: expanded at each
     /// use in the scope where it was defined (the scope it captured).
-    LocalFun(LocalFn, Vec<(String, Binding)>),
+    LocalFun(LocalFn, Rc<Vec<(String, Binding)>>),
 }
 
 /// What a local function is.
@@ -2196,7 +2196,7 @@ impl<'a> Checker<'a> {
                         );
                     }
                     Some(Binding::LocalFun(lf, captured)) => {
-                        return self.local_fun_call(&id.name, &lf, captured, args, span);
+                        return self.local_fun_call(&id.name, &lf, captured.to_vec(), args, span);
                     }
                     None => {}
                 }
@@ -2390,7 +2390,9 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        let captured = self.scope.clone();
+        // shared, not copied: a chain of local functions each capturing
+        // the ones before stays linear in size
+        let captured = Rc::new(self.scope.clone());
         self.scope
             .push((id.name.clone(), Binding::LocalFun(lf, captured)));
         Ok(())
@@ -2584,7 +2586,7 @@ impl<'a> Checker<'a> {
                     if d.size_params.is_empty() && d.ret.is_none() =>
                 {
                     self.expanding.push(id.name.clone());
-                    let r = self.lambda(&d.params, &d.body, params, captured, what, span);
+                    let r = self.lambda(&d.params, &d.body, params, captured.to_vec(), what, span);
                     self.expanding.pop();
                     r
                 }

@@ -810,10 +810,7 @@ impl Parser {
 
     fn binary_rest(&mut self, mut lhs: Expr, min_prec: u8) -> PResult<Expr> {
         {
-            loop {
-                let Some((op, prec, right)) = is_binop(self.peek()) else {
-                    break;
-                };
+            while let Some((op, prec, right)) = is_binop(self.peek()) {
                 if prec < min_prec.max(1) {
                     break;
                 }
