@@ -3180,14 +3180,21 @@ impl<'a> Checker<'a> {
             els.push(el);
         }
         let size = size.map(|s| self.infer.size(&s)).unwrap_or(Size::Unknown);
-        let n = match &size {
-            Size::Var(v) => Atom::Var(v.clone()),
-            Size::Const(c) => Atom::Const(Const::I64(*c)),
-            _ => self.emit("n", Type::I64, Exp::Dim(arrays[0].0.clone(), 0), span),
+        // the length: the size known statically, else the first array's
+        let (n, from) = match &size {
+            Size::Var(v) => (Atom::Var(v.clone()), None),
+            Size::Const(c) => (Atom::Const(Const::I64(*c)), None),
+            _ => {
+                let n = self.emit("n", Type::I64, Exp::Dim(arrays[0].0.clone(), 0), span);
+                (n, Some(0))
+            }
         };
-        // the lengths of the others, where not known equal (as the
-        // optimizer checks those of `map3`)
-        for (k, (a, t)) in arrays.iter().enumerate().skip(1) {
+        // every other length, where not known equal to it (as the optimizer
+        // checks those of `map3`)
+        for (k, (a, t)) in arrays.iter().enumerate() {
+            if from == Some(k) {
+                continue;
+            }
             let got = match self.infer.resolve(t) {
                 Type::Array(Size::Var(v), _) => Atom::Var(v),
                 Type::Array(Size::Const(c), _) => Atom::Const(Const::I64(c)),
