@@ -6,6 +6,7 @@
 
 use crate::infer::{Infer, Kind, UnifyError};
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 use weir_ir::*;
 use weir_syntax::ast::{self, Expr, ExprKind, IndexEntry, Pat, SizeExp, TypeExp};
 use weir_syntax::{Diagnostic, Span};
@@ -30,8 +31,54 @@ pub struct DefSig {
 #[derive(Clone)]
 enum Binding {
     Var(Atom, Type),
-    /// `let f = \x -> e`: expanded at each use in the scope where it was defined.
-    LocalFun(Vec<Pat>, Box<Expr>, Vec<(String, Binding)>),
+    /// `let f x = e`, `let f = \x -> e`, `let f = (* 2.0)`: expanded at each
+    /// use in the scope where it was defined (the scope it captured).
+    LocalFun(LocalFn, Rc<Vec<(String, Binding)>>),
+}
+
+/// What a local function is.
+#[derive(Clone)]
+enum LocalFn {
+    /// Parameters and a body: `let f (x: f64) y : f64 = e`, `let f = \x y -> e`.
+    Def(Rc<ast::LocalFun>),
+    /// Another function form: `let f = (* 2.0)`, `let h = f >-> g`.
+    Alias(Rc<Expr>),
+}
+
+/// Where a name is used, for the "did you mean" of an unknown name: only
+/// names of the fitting kind are suggested.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Position {
+    /// Applied to arguments, or passed where a function is expected.
+    Function,
+    /// Used as a value.
+    Value,
+}
+
+/// The builtins with four and five arrays (`map4`, `zip5`, `unzip4`, ...):
+/// elaborated into a `build` over the index space, what the optimizer
+/// lowers `map3`, `zip3` and `unzip3` into (so they fuse alike).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wide {
+    Map(usize),
+    Zip(usize),
+    Unzip(usize),
+}
+
+impl Wide {
+    const NAMES: [&'static str; 6] = ["map4", "map5", "zip4", "zip5", "unzip4", "unzip5"];
+
+    fn from_name(name: &str) -> Option<Wide> {
+        Some(match name {
+            "map4" => Wide::Map(4),
+            "map5" => Wide::Map(5),
+            "zip4" => Wide::Zip(4),
+            "zip5" => Wide::Zip(5),
+            "unzip4" => Wide::Unzip(4),
+            "unzip5" => Wide::Unzip(5),
+            _ => return None,
+        })
+    }
 }
 
 /// An argument that is either still syntax or already elaborated.
@@ -75,6 +122,9 @@ pub struct Checker<'a> {
     /// for a module's).
     pub types: &'a HashMap<String, ast::TypeDef>,
     /// The abbreviations being expanded (to report one that names itself).
+    expanding_types: Vec<String>,
+    /// The local functions being expanded (innermost last): a use of one
+    /// of them that is not in scope is recursion.
     expanding: Vec<String>,
 }
 
@@ -165,6 +215,7 @@ fn size_text(e: &Expr) -> String {
 
 fn is_reserved(name: &str) -> bool {
     Builtin::from_surface_name(name).is_some()
+        || Wide::from_name(name).is_some()
         || MathFn::from_name(name).is_some()
         || PrimType::from_name(name).is_some()
 }
@@ -223,6 +274,7 @@ impl<'a> Checker<'a> {
             size_texts: HashMap::new(),
             effects: Vec::new(),
             types,
+            expanding_types: Vec::new(),
             expanding: Vec::new(),
         }
     }
@@ -1274,6 +1326,30 @@ impl<'a> Checker<'a> {
                     .with_label("used as a value")
                     .with_help("pass it to a function, as in `reduce (+) 0.0 xs`, or apply it: `(+) a b`"),
             ),
+            ExprKind::LeftSection(_, op) | ExprKind::RightSection(op, _) => {
+                let (shown, example) = match &e.kind {
+                    ExprKind::LeftSection(..) => (format!("(... {})", op.symbol()), format!("(2.0 {}) x", op.symbol())),
+                    _ => (format!("({} ...)", op.symbol()), format!("({} 2.0) x", op.symbol())),
+                };
+                self.fail(
+                    Diagnostic::new("E0405", span, format!("the operator section `{shown}` is a function, not a value"))
+                        .with_label("used as a value")
+                        .with_help(format!("pass it to a function, as in `map ({} 2.0) xs`, or apply it: `{example}` (functions cannot be stored or returned); if an operand is missing, write it: `(a {} b)`", op.symbol(), op.symbol())),
+                )
+            }
+            ExprKind::Compose(..) => self.fail(
+                Diagnostic::new("E0426", span, "a composition of functions is a function, not a value")
+                    .with_label("composition used as a value")
+                    .with_help("apply it, as in `(f >-> g) x`, or pass it as an argument: `map (f >-> g) xs`; functions cannot be stored or returned"),
+            ),
+            ExprKind::LetFun(d, rest) => {
+                let mark = self.scope.len();
+                let r = self
+                    .bind_local_fun(&d.name, LocalFn::Def(Rc::new((**d).clone())))
+                    .and_then(|_| self.expr(rest, expected));
+                self.scope.truncate(mark);
+                r
+            }
             ExprKind::Index(a, entries) => self.index(a, entries, span),
             ExprKind::Update(a, entries, ispan, v) => self.update(a, entries, *ispan, v, span),
             ExprKind::Proj(a, i, fspan) => {
@@ -1333,17 +1409,10 @@ impl<'a> Checker<'a> {
             }
             ExprKind::Let(pat, rhs, body) => {
                 let mark = self.scope.len();
-                if let (Pat::Var(id, None), ExprKind::Lambda(ps, lb)) = (pat, &rhs.kind) {
-                    if is_reserved(&id.name) {
-                        return self.fail(
-                            Diagnostic::new("E0101", id.span, format!("`{}` is a builtin and cannot be rebound", id.name))
-                                .with_label("reserved name")
-                                .with_help("choose another name"),
-                        );
-                    }
-                    let captured = self.scope.clone();
-                    self.scope
-                        .push((id.name.clone(), Binding::LocalFun(ps.clone(), lb.clone(), captured)));
+                if let Pat::Var(id, None) = pat
+                    && let Some(lf) = local_fn_of(id, rhs)
+                {
+                    self.bind_local_fun(id, lf)?;
                 } else {
                     let ann = match pat {
                         Pat::Var(_, Some(t)) => Some(self.type_exp(t, None, false)?),
@@ -1557,10 +1626,22 @@ impl<'a> Checker<'a> {
                     .with_help("apply it to all its arguments (see docs/language.md §5), or pass it as a function argument"),
             );
         }
-        Err(self.unbound(id))
+        Err(self.unbound(id, Position::Value))
     }
 
-    fn unbound(&mut self, id: &ast::Ident) -> Failed {
+    fn unbound(&mut self, id: &ast::Ident, pos: Position) -> Failed {
+        if let Some(k) = self.expanding.iter().rposition(|n| n == &id.name) {
+            let through = match &self.expanding[k + 1..] {
+                [] => String::new(),
+                via => format!(" through `{}`", via.join("`, `")),
+            };
+            self.diags.push(
+                Diagnostic::new("E0410", id.span, format!("the local function `{}` calls itself{through}: recursion is not allowed", id.name))
+                    .with_label("recursive use")
+                    .with_help("Weir (like F-tilde) has no recursion, in local functions either; iterate with `loop` (or `ifold`, `build`, `map`)"),
+            );
+            return Failed;
+        }
         if id.name == self.current {
             self.diags.push(
                 Diagnostic::new("E0410", id.span, format!("`{}` calls itself: recursion is not allowed", id.name))
@@ -1577,10 +1658,30 @@ impl<'a> Checker<'a> {
             );
             return Failed;
         }
-        let mut candidates: Vec<String> = self.scope.iter().map(|(n, _)| n.clone()).collect();
-        candidates.extend(self.defs.keys().cloned());
-        candidates.extend(Builtin::ALL.iter().map(|b| b.name().to_string()));
-        candidates.extend(MathFn::ALL.iter().map(|b| b.name().to_string()));
+        // names of the kind the position needs: functions where one is
+        // applied or passed, values elsewhere
+        let function = pos == Position::Function;
+        let mut candidates: Vec<String> = self
+            .scope
+            .iter()
+            .filter(|(_, b)| match b {
+                Binding::LocalFun(..) => function,
+                Binding::Var(_, t) => self.infer.resolve(t).is_fun() == function,
+            })
+            .map(|(n, _)| n.clone())
+            .collect();
+        candidates.extend(
+            self.defs
+                .iter()
+                .filter(|(_, sig)| sig.params.is_empty() != function)
+                .map(|(n, _)| n.clone()),
+        );
+        if function {
+            candidates.extend(Builtin::ALL.iter().map(|b| b.name().to_string()));
+            candidates.extend(Wide::NAMES.iter().map(|n| n.to_string()));
+            candidates.extend(MathFn::ALL.iter().map(|b| b.name().to_string()));
+            candidates.extend(["f64", "f32", "i64", "i32", "bool"].map(String::from));
+        }
         // Close in spelling: one edit in a short name, two from six letters
         // on (`inf` is not a misspelt `min`).
         let most = (id.name.chars().count() / 3).clamp(1, 2);
@@ -2077,7 +2178,7 @@ impl<'a> Checker<'a> {
 
     fn arity_error(&mut self, what: &str, want: usize, got: usize, span: Span) -> Failed {
         let help = if got < want {
-            "Weir has no partial application: pass all arguments, or wrap the call in a lambda, e.g. `\\y -> f x y`"
+            "pass all the arguments: a call with fewer (a partial application) is a function, allowed only where a function is expected, as in `map (f x) ys`"
         } else {
             "too many arguments: functions cannot return functions, so every call takes exactly the declared arguments"
         };
@@ -2131,8 +2232,8 @@ impl<'a> Checker<'a> {
                                 .with_help("to index an array write `a[i]` with no space before `[`"),
                         );
                     }
-                    Some(Binding::LocalFun(pats, body, captured)) => {
-                        return self.local_fun_call(&id.name, &pats, &body, captured, args, span);
+                    Some(Binding::LocalFun(lf, captured)) => {
+                        return self.local_fun_call(&id.name, &lf, captured.to_vec(), args, span);
                     }
                     None => {}
                 }
@@ -2141,6 +2242,9 @@ impl<'a> Checker<'a> {
                 }
                 if let Some(b) = Builtin::from_surface_name(&id.name) {
                     return self.builtin(b, args, span, id.span);
+                }
+                if let Some(w) = Wide::from_name(&id.name) {
+                    return self.wide(w, &id.name, args, span);
                 }
                 if let Some(m) = MathFn::from_name(&id.name) {
                     return self.math(m, args, span, expected);
@@ -2157,7 +2261,7 @@ impl<'a> Checker<'a> {
                     let ty = Type::Prim(p);
                     return Ok((self.emit("t", ty.clone(), Exp::Convert(p, a), span), ty));
                 }
-                Err(self.unbound(id))
+                Err(self.unbound(id, Position::Function))
             }
             ExprKind::OpSection(op) => {
                 if args.len() != 2 {
@@ -2169,7 +2273,45 @@ impl<'a> Checker<'a> {
                     }
                 self.binary(*op, &args[0], &args[1], f.span, span, expected)
             }
-            ExprKind::Lambda(pats, body) => self.local_fun_call("lambda", pats, body, self.scope.clone(), args, span),
+            ExprKind::LeftSection(a, op) | ExprKind::RightSection(op, a) => {
+                let left = matches!(f.kind, ExprKind::LeftSection(..));
+                if args.len() != 1 {
+                    let shown = if left {
+                        format!("the operator section `(... {})`", op.symbol())
+                    } else {
+                        format!("the operator section `({} ...)`", op.symbol())
+                    };
+                    return Err(self.arity_error(&shown, 1, args.len(), span));
+                }
+                let operand = In::Ast(a);
+                let (x, y) = if left { (&operand, &args[0]) } else { (&args[0], &operand) };
+                if matches!(op, ast::BinOp::And | ast::BinOp::Or)
+                    && let (In::Ast(x), In::Ast(y)) = (x, y)
+                {
+                    return self.short_circuit(*op, x, y, span);
+                }
+                self.binary(*op, x, y, f.span, span, expected)
+            }
+            ExprKind::Compose(first, then, op_span) => {
+                let sym = compose_symbol(first, *op_span);
+                self.compose_operand(first, *op_span, sym)?;
+                self.compose_operand(then, *op_span, sym)?;
+                let (r, t) = self.apply_fn(first, args, span, None)?;
+                self.apply_fn(then, &[In::Ready(r, t, first.span)], span, expected)
+            }
+            ExprKind::Lambda(pats, body) => {
+                let d = ast::LocalFun {
+                    name: ast::Ident {
+                        name: "lambda".into(),
+                        span: f.span,
+                    },
+                    size_params: vec![],
+                    params: pats.clone(),
+                    ret: None,
+                    body: (**body).clone(),
+                };
+                self.local_def_call(None, &d, self.scope.clone(), args, span)
+            }
             ExprKind::Apply(..) => self.fail(
                 Diagnostic::new("E0414", f.span, "the result of a call is applied to more arguments")
                     .with_label("this call does not return a function")
@@ -2183,31 +2325,231 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Inline a `let`-bound lambda (or a directly applied one) at its call site.
+    /// Apply a function form to `args`, where a partial application
+    /// (`map f`, `add 1.0`) takes the arguments after its own: the operands
+    /// of a composition, a function passed as an argument.
+    fn apply_fn<'e>(
+        &mut self,
+        f: &'e Expr,
+        args: &[In<'e>],
+        span: Span,
+        expected: Option<&Type>,
+    ) -> R<(Atom, Type)> {
+        match &f.kind {
+            ExprKind::Apply(g, given) => {
+                let mut all: Vec<In> = given.iter().map(In::Ast).collect();
+                all.extend(args.iter().cloned());
+                self.apply_fn(g, &all, span, expected)
+            }
+            _ => self.apply(f, args, span, expected),
+        }
+    }
+
+    /// An operand of `>->`/`<-<` must be a function form: a name that is
+    /// not a value, a lambda, a section, a composition, or a partial
+    /// application of one.
+    fn compose_operand(&mut self, e: &Expr, op_span: Span, sym: &str) -> R<()> {
+        let mut head = e;
+        while let ExprKind::Apply(g, _) = &head.kind {
+            head = g;
+        }
+        let function = match &head.kind {
+            ExprKind::Var(id) => match self.lookup(&id.name) {
+                Some(Binding::Var(_, t)) => self.infer.resolve(&t).is_fun(),
+                Some(Binding::LocalFun(..)) => true,
+                None => self
+                    .defs
+                    .get(&id.name)
+                    .is_none_or(|sig| !sig.params.is_empty()),
+            },
+            ExprKind::OpSection(_)
+            | ExprKind::LeftSection(..)
+            | ExprKind::RightSection(..)
+            | ExprKind::Lambda(..)
+            | ExprKind::Compose(..) => true,
+            _ => false,
+        };
+        if function {
+            return Ok(());
+        }
+        self.fail(
+            Diagnostic::new("E0425", e.span, format!("the operands of `{sym}` must be functions, but this is a value"))
+                .with_label("not a function")
+                .with_secondary(op_span, "composition")
+                .with_help("compose functions: names of definitions, builtins or local functions, lambdas, sections such as `(* 2.0)`, or partial applications such as `map f`; to apply a function to a value write `f x` or `x |> f`"),
+        )
+    }
+
+    /// Bind a local function (`let f x = e`, `let f = \x -> e`, `let f = (* 2.0)`)
+    /// in the current scope.
+    fn bind_local_fun(&mut self, id: &ast::Ident, lf: LocalFn) -> R<()> {
+        if is_reserved(&id.name) {
+            return self.fail(
+                Diagnostic::new(
+                    "E0101",
+                    id.span,
+                    format!("`{}` is a builtin and cannot be rebound", id.name),
+                )
+                .with_label("reserved name")
+                .with_help("choose another name"),
+            );
+        }
+        if let LocalFn::Def(d) = &lf {
+            let mut seen = HashSet::new();
+            for sp in &d.size_params {
+                if !seen.insert(sp.name.as_str()) {
+                    return self.fail(
+                        Diagnostic::new(
+                            "E0102",
+                            sp.span,
+                            format!("size parameter `{}` is declared twice", sp.name),
+                        )
+                        .with_label("second declaration")
+                        .with_help("remove one of them"),
+                    );
+                }
+                if size_param_position(d, &sp.name).is_none() {
+                    return self.fail(
+                        Diagnostic::new(
+                            "E0303",
+                            sp.span,
+                            format!(
+                                "size parameter `{}` is not used by any parameter's type",
+                                sp.name
+                            ),
+                        )
+                        .with_label("cannot be determined from the arguments")
+                        .with_help(format!(
+                            "use it in the type of a parameter, as in `(a: [{}]f64)`, or remove it",
+                            sp.name
+                        )),
+                    );
+                }
+            }
+        }
+        // shared, not copied: a chain of local functions each capturing
+        // the ones before stays linear in size
+        let captured = Rc::new(self.scope.clone());
+        self.scope
+            .push((id.name.clone(), Binding::LocalFun(lf, captured)));
+        Ok(())
+    }
+
+    /// Inline a local function at its call site: its body (or function
+    /// form) in the scope it was defined in, the arguments evaluated here.
     fn local_fun_call(
         &mut self,
         name: &str,
-        pats: &[Pat],
-        body: &Expr,
+        lf: &LocalFn,
         captured: Vec<(String, Binding)>,
         args: &[In],
         span: Span,
     ) -> R<(Atom, Type)> {
-        if pats.len() != args.len() {
-            return Err(self.arity_error(&format!("`{name}`"), pats.len(), args.len(), span));
+        match lf {
+            LocalFn::Def(d) => self.local_def_call(Some(name), d, captured, args, span),
+            LocalFn::Alias(e) => {
+                let mut ready = Vec::new();
+                for a in args {
+                    let (at, t) = self.arg_in(a, None)?;
+                    ready.push(In::Ready(at, t, a.span()));
+                }
+                let saved = std::mem::replace(&mut self.scope, captured);
+                self.expanding.push(name.to_string());
+                let out = self.apply_fn(e, &ready, span, None);
+                self.expanding.pop();
+                self.scope = saved;
+                out
+            }
+        }
+    }
+
+    /// Inline a local function with parameters (or a directly applied
+    /// lambda) at its call site.
+    fn local_def_call(
+        &mut self,
+        local: Option<&str>,
+        d: &ast::LocalFun,
+        captured: Vec<(String, Binding)>,
+        args: &[In],
+        span: Span,
+    ) -> R<(Atom, Type)> {
+        let name = local.unwrap_or("lambda");
+        if d.params.len() != args.len() {
+            return Err(self.arity_error(&format!("`{name}`"), d.params.len(), args.len(), span));
         }
         let mut ready = Vec::new();
         for a in args {
-            ready.push(self.arg_in(a, None)?);
+            let (at, t) = self.arg_in(a, None)?;
+            ready.push((at, t, a.span()));
         }
         let saved = std::mem::replace(&mut self.scope, captured);
-        let mut r = Ok(());
-        for (p, (a, t)) in pats.iter().zip(ready) {
-            r = r.and(self.bind_pat(p, a, t, span));
-        }
-        let out = r.and_then(|_| self.expr(body, None));
+        let mark = self.expanding.len();
+        self.expanding.extend(local.map(String::from));
+        let out = self.local_def_body(name, d, ready, span);
+        self.expanding.truncate(mark);
         self.scope = saved;
         out
+    }
+
+    /// The body of a local function, its parameters bound to `ready`: its
+    /// size parameters are the sizes of the arguments where the parameters'
+    /// types name them; annotations of the parameters and the result are
+    /// checked as a typed `let`'s (at run time where a size is not known).
+    fn local_def_body(
+        &mut self,
+        name: &str,
+        d: &ast::LocalFun,
+        ready: Vec<(Atom, Type, Span)>,
+        span: Span,
+    ) -> R<(Atom, Type)> {
+        for sp in &d.size_params {
+            let Some((j, k)) = size_param_position(d, &sp.name) else {
+                return Err(Failed);
+            };
+            let (a, t, aspan) = ready[j].clone();
+            let what = format!(
+                "the {} argument of `{name}` (its type names the size `{}`)",
+                ordinal(j),
+                sp.name
+            );
+            let mut at = t;
+            let mut size = Size::Unknown;
+            for _ in 0..=k {
+                let (s, e) = self.expect_array(&at, aspan, &what)?;
+                size = s;
+                at = e;
+            }
+            let n = match self.infer.size(&size) {
+                Size::Var(v) => Atom::Var(v),
+                Size::Const(c) => Atom::Const(Const::I64(c)),
+                _ => self.emit(&sp.name, Type::I64, Exp::Dim(a, k), span),
+            };
+            self.scope
+                .push((sp.name.clone(), Binding::Var(n, Type::I64)));
+        }
+        for (p, (a, t, _)) in d.params.iter().zip(ready) {
+            if let Pat::Var(_, Some(te)) | Pat::Wild(_, Some(te)) = p {
+                let ann = self.type_exp(te, None, false)?;
+                self.annotation_checks(&a, &t, &ann, 0, te.span())?;
+            }
+            self.bind_pat(p, a, t, span)?;
+        }
+        let ann = match &d.ret {
+            Some(te) => Some(self.type_exp(te, None, false)?),
+            None => None,
+        };
+        let (a, t) = self.expr(&d.body, ann.as_ref())?;
+        self.no_fun(&t, d.body.span)?;
+        if let (Some(ann), Some(te)) = (&ann, &d.ret) {
+            self.annotation_checks(&a, &t, ann, 0, te.span())?;
+            self.unify_at(
+                &t,
+                ann,
+                d.body.span,
+                &format!("between the body of `{name}` and its declared result type"),
+            )?;
+        }
+        Ok((a, t))
     }
 
     fn call_def(&mut self, name: &str, sig: &DefSig, args: &[In], span: Span) -> R<(Atom, Type)> {
@@ -2277,7 +2619,15 @@ impl<'a> Checker<'a> {
         match &e.kind {
             ExprKind::Lambda(pats, body) => self.lambda(pats, body, params, self.scope.clone(), what, span),
             ExprKind::Var(id) => match self.lookup(&id.name) {
-                Some(Binding::LocalFun(pats, body, captured)) => self.lambda(&pats, &body, params, captured, what, span),
+                Some(Binding::LocalFun(LocalFn::Def(d), captured))
+                    if d.size_params.is_empty() && d.ret.is_none() =>
+                {
+                    self.expanding.push(id.name.clone());
+                    let r = self.lambda(&d.params, &d.body, params, captured.to_vec(), what, span);
+                    self.expanding.pop();
+                    r
+                }
+                Some(Binding::LocalFun(..)) => self.eta(e, params, what, span),
                 Some(Binding::Var(Atom::Var(core), t)) if t.is_fun() => {
                     let ft = Type::Fun(params.to_vec(), Box::new(self.infer.fresh(Kind::Any)));
                     if let Type::Fun(ps, _) = self.infer.shallow(&t)
@@ -2300,18 +2650,12 @@ impl<'a> Checker<'a> {
                 }
                 None => self.eta(e, params, what, span),
             },
-            ExprKind::OpSection(_) => self.eta(e, params, what, span),
-            ExprKind::Apply(g, given) => {
-                let gname = match &g.kind {
-                    ExprKind::Var(id) => id.name.clone(),
-                    _ => "the function".into(),
-                };
-                self.fail(
-                    Diagnostic::new("E0416", span, format!("partial application of `{gname}` is not allowed"))
-                        .with_label(format!("`{gname}` applied to {} argument(s) here, the rest missing", given.len()))
-                        .with_help(format!("write a lambda that passes all arguments, e.g. `\\x -> {gname} ... x`")),
-                )
-            }
+            // a section, a composition, a partial application (`map f`, `add 1.0`)
+            ExprKind::OpSection(_)
+            | ExprKind::LeftSection(..)
+            | ExprKind::RightSection(..)
+            | ExprKind::Compose(..)
+            | ExprKind::Apply(..) => self.eta(e, params, what, span),
             _ => self.fail(
                 Diagnostic::new("E0415", span, format!("{what} must be a function"))
                     .with_label("not a function")
@@ -2331,16 +2675,15 @@ impl<'a> Checker<'a> {
         }
         if let ExprKind::Var(id) = &f.kind {
             let known = self.defs.contains_key(&id.name)
-                || Builtin::from_surface_name(&id.name).is_some()
-                || MathFn::from_name(&id.name).is_some()
-                || PrimType::from_name(&id.name).is_some();
+                || is_reserved(&id.name)
+                || matches!(self.lookup(&id.name), Some(Binding::LocalFun(..)));
             if !known {
-                return Err(self.unbound(id));
+                return Err(self.unbound(id, Position::Function));
             }
         }
         let _ = what;
         self.push_block();
-        let r = self.apply(f, &ins, span, None);
+        let r = self.apply_fn(f, &ins, span, None);
         let (atom, ty) = match r {
             Ok(x) => x,
             Err(e) => {
@@ -2848,6 +3191,149 @@ impl<'a> Checker<'a> {
         Ok((self.emit("t", ret.clone(), Exp::Prim(p), span), ret))
     }
 
+    /// `map4 f a b c d`, `zip5 a b c d e`, `unzip4 a`, ...: a `build` over
+    /// the index space, `build n (\i -> f a[i] b[i] c[i] d[i])`, with the
+    /// lengths checked equal (statically where they are known, else at run
+    /// time) as for `map3`.
+    #[inline(never)]
+    fn wide(&mut self, w: Wide, name: &str, args: &[In], span: Span) -> R<(Atom, Type)> {
+        let want = match w {
+            Wide::Map(k) => k + 1,
+            Wide::Zip(k) => k,
+            Wide::Unzip(_) => 1,
+        };
+        if args.len() != want {
+            return Err(self.arity_error(&format!("`{name}`"), want, args.len(), span));
+        }
+        let first = usize::from(matches!(w, Wide::Map(_)));
+        let mut arrays = Vec::new();
+        let mut els = Vec::new();
+        let mut size: Option<Size> = None;
+        for (i, a) in args.iter().enumerate().skip(first) {
+            let (at, t) = self.arg_in(a, None)?;
+            let (s, el) = self.expect_array(&t, a.span(), name)?;
+            size = Some(self.same_size(size, s, a.span(), name, i)?);
+            arrays.push((at, t));
+            els.push(el);
+        }
+        let size = size.map(|s| self.infer.size(&s)).unwrap_or(Size::Unknown);
+        // the length: the size known statically, else the first array's
+        let (n, from) = match &size {
+            Size::Var(v) => (Atom::Var(v.clone()), None),
+            Size::Const(c) => (Atom::Const(Const::I64(*c)), None),
+            _ => {
+                let n = self.emit("n", Type::I64, Exp::Dim(arrays[0].0.clone(), 0), span);
+                (n, Some(0))
+            }
+        };
+        // every other length, where not known equal to it (as the optimizer
+        // checks those of `map3`)
+        for (k, (a, t)) in arrays.iter().enumerate() {
+            if from == Some(k) {
+                continue;
+            }
+            let got = match self.infer.resolve(t) {
+                Type::Array(Size::Var(v), _) => Atom::Var(v),
+                Type::Array(Size::Const(c), _) => Atom::Const(Const::I64(c)),
+                _ => self.emit("n", Type::I64, Exp::Dim(a.clone(), 0), span),
+            };
+            if got != n {
+                self.emit_size_check(
+                    got,
+                    n.clone(),
+                    name,
+                    &format!("arg{}", k + 1),
+                    "n".into(),
+                    span,
+                );
+            }
+        }
+        let elements = |ck: &mut Self, i: &Atom| -> Vec<Atom> {
+            arrays
+                .iter()
+                .zip(&els)
+                .map(|((a, _), el)| {
+                    ck.emit("x", el.clone(), Exp::Index(a.clone(), i.clone()), span)
+                })
+                .collect()
+        };
+        let build = |ck: &mut Self, i: Name, body: Body, ret: Type| -> (Atom, Type) {
+            let ty = Type::array(size.clone(), ret.clone());
+            let exp = Exp::Prim(Prim::Build {
+                n: n.clone(),
+                f: Fun::Lambda(Box::new(Lambda {
+                    params: vec![(i, Type::I64)],
+                    ret,
+                    body,
+                })),
+            });
+            (ck.emit("t", ty.clone(), exp, span), ty)
+        };
+        match w {
+            Wide::Map(_) => {
+                let (f, r) =
+                    self.fun_arg(&args[0], &els, &format!("the first argument of `{name}`"))?;
+                let i = self.fresh_name("i");
+                self.push_block();
+                let xs = elements(self, &Atom::Var(i.clone()));
+                let result = match f {
+                    Fun::Lambda(l) => {
+                        // the function inlined: its parameters are the elements
+                        let Lambda { params, body, .. } = *l;
+                        if let Some(b) = self.blocks.last_mut() {
+                            for ((p, pt), x) in params.into_iter().zip(xs) {
+                                b.push(Stmt {
+                                    var: p,
+                                    ty: pt,
+                                    exp: Exp::Atom(x),
+                                    span,
+                                });
+                            }
+                            b.extend(body.stmts);
+                        }
+                        body.result
+                    }
+                    Fun::Var(g) => self.emit("t", r.clone(), Exp::Apply(g, xs), span),
+                };
+                let (body, r) = self.pop_block(result, &r, std::slice::from_ref(&i));
+                Ok(build(self, i, body, r))
+            }
+            Wide::Zip(_) => {
+                let i = self.fresh_name("i");
+                self.push_block();
+                let xs = elements(self, &Atom::Var(i.clone()));
+                let tt = Type::Tuple(els.clone());
+                let t = self.emit("t", tt.clone(), Exp::Tuple(xs), span);
+                let (body, tt) = self.pop_block(t, &tt, std::slice::from_ref(&i));
+                Ok(build(self, i, body, tt))
+            }
+            Wide::Unzip(k) => {
+                let comps: Vec<Type> = (0..k).map(|_| self.infer.fresh(Kind::Any)).collect();
+                self.unify_at(
+                    &els[0],
+                    &Type::Tuple(comps.clone()),
+                    args[0].span(),
+                    &format!("in the argument of `{name}` (an array of {k}-tuples)"),
+                )?;
+                let mut outs = Vec::new();
+                let mut tys = Vec::new();
+                for (j, c) in comps.iter().enumerate() {
+                    let c = self.infer.resolve(c);
+                    let i = self.fresh_name("i");
+                    self.push_block();
+                    let x = elements(self, &Atom::Var(i.clone())).remove(0);
+                    let y = self.emit("y", c.clone(), Exp::Proj(x, j), span);
+                    let (body, c) = self.pop_block(y, &c, std::slice::from_ref(&i));
+                    let (u, ut) = build(self, i, body, c);
+                    outs.push(u);
+                    tys.push(ut);
+                }
+                let ty = Type::Tuple(tys);
+                Ok((self.emit("t", ty.clone(), Exp::Tuple(outs), span), ty))
+            }
+        }
+    }
+
     fn same_size(
         &mut self,
         prev: Option<Size>,
@@ -3134,5 +3620,53 @@ pub fn forget(t: &Type, local: &HashSet<&str>) -> Type {
             Box::new(forget(r, local)),
         ),
         t => t.clone(),
+    }
+}
+
+/// The local function a `let` binds, if its right side is a function form
+/// (`let f = \x -> e`, `let f = (* 2.0)`, `let h = f >-> g`).
+fn local_fn_of(id: &ast::Ident, rhs: &Expr) -> Option<LocalFn> {
+    match &rhs.kind {
+        ExprKind::Lambda(ps, body) => Some(LocalFn::Def(Rc::new(ast::LocalFun {
+            name: id.clone(),
+            size_params: vec![],
+            params: ps.clone(),
+            ret: None,
+            body: (**body).clone(),
+        }))),
+        ExprKind::OpSection(_)
+        | ExprKind::LeftSection(..)
+        | ExprKind::RightSection(..)
+        | ExprKind::Compose(..) => Some(LocalFn::Alias(Rc::new(rhs.clone()))),
+        _ => None,
+    }
+}
+
+/// Where the type of a local function's parameter names the size `name`:
+/// the parameter and the dimension (of an annotated parameter's array type).
+fn size_param_position(d: &ast::LocalFun, name: &str) -> Option<(usize, usize)> {
+    for (j, p) in d.params.iter().enumerate() {
+        let (Pat::Var(_, Some(t)) | Pat::Wild(_, Some(t))) = p else {
+            continue;
+        };
+        let mut t = t;
+        let mut k = 0;
+        while let TypeExp::Array(sz, e, _) = t {
+            if matches!(sz, SizeExp::Named(id) if id.name == name) {
+                return Some((j, k));
+            }
+            t = e;
+            k += 1;
+        }
+    }
+    None
+}
+
+/// How a composition was written: `f >-> g` or `g <-< f` (`first` is `f`).
+fn compose_symbol(first: &Expr, op_span: Span) -> &'static str {
+    if first.span.start < op_span.start {
+        ">->"
+    } else {
+        "<-<"
     }
 }

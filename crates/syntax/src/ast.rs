@@ -221,6 +221,15 @@ pub enum ExprKind {
     ArrayLit(Vec<Expr>),
     /// `(+)` and friends.
     OpSection(BinOp),
+    /// `(2.0 *)`: a left operator section, the function `\y -> 2.0 * y`.
+    LeftSection(Box<Expr>, BinOp),
+    /// `(* 2.0)`: a right operator section, the function `\x -> x * 2.0`.
+    RightSection(BinOp, Box<Expr>),
+    /// `f >-> g` (also written `g <-< f`): the composition `\x -> g (f x)`
+    /// (the function applied first, then the second; the operator's span).
+    Compose(Box<Expr>, Box<Expr>, Span),
+    /// `let f (x: f64) y : f64 = body in e`: a local function, then `e`.
+    LetFun(Box<LocalFun>, Box<Expr>),
     Index(Box<Expr>, Vec<IndexEntry>),
     Proj(Box<Expr>, usize, Span),
     Apply(Box<Expr>, Vec<Expr>),
@@ -247,6 +256,17 @@ pub enum ExprKind {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
+}
+
+/// `let f [n] (x: [n]f64) y : f64 = body`: a local function (inlined where
+/// it is called; its parameters may be untyped).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LocalFun {
+    pub name: Ident,
+    pub size_params: Vec<Ident>,
+    pub params: Vec<Pat>,
+    pub ret: Option<TypeExp>,
+    pub body: Expr,
 }
 
 #[derive(Clone, Debug, PartialEq)]

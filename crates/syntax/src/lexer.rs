@@ -116,6 +116,15 @@ pub enum Tok {
     PlusPlus,
     #[token("|>")]
     Pipe,
+    /// `f <| x`: application, loosest and right-associative
+    #[token("<|")]
+    PipeLeft,
+    /// `f >-> g`: composition, `f` first
+    #[token(">->")]
+    ComposeRight,
+    /// `g <-< f`: composition, `f` first
+    #[token("<-<")]
+    ComposeLeft,
     #[token("'")]
     Quote,
     /// `#[`, the start of an annotation (`#[view] e`).
@@ -189,6 +198,9 @@ impl Tok {
             Tok::Bang => "!",
             Tok::PlusPlus => "++",
             Tok::Pipe => "|>",
+            Tok::PipeLeft => "<|",
+            Tok::ComposeRight => ">->",
+            Tok::ComposeLeft => "<-<",
             Tok::Quote => "'",
             Tok::HashBracket => "#[",
             Tok::Eof => "<eof>",

@@ -119,6 +119,25 @@ fn is_binop(t: &Tok) -> Option<(BinOp, u8, bool)> {
     })
 }
 
+/// The precedence of the operators that bind more tightly than a unary
+/// minus (`**`: `-x ** 2.0` is `-(x ** 2.0)`).
+fn above_negation() -> u8 {
+    is_binop(&Tok::StarStar).map_or(u8::MAX, |b| b.1)
+}
+
+/// A form that is a function (`|>` and `<|` apply it to one more argument).
+fn is_function_form(k: &ExprKind) -> bool {
+    matches!(
+        k,
+        ExprKind::Var(_)
+            | ExprKind::OpSection(_)
+            | ExprKind::LeftSection(..)
+            | ExprKind::RightSection(..)
+            | ExprKind::Lambda(..)
+            | ExprKind::Compose(..)
+    )
+}
+
 impl Parser {
     fn cur(&self) -> &Token {
         let i = self.pos.min(self.toks.len() - 1);
@@ -723,54 +742,142 @@ impl Parser {
         Ok((entries, start.to(self.prev_span())))
     }
 
-    /// Precedence climbing. Level 0 is `|>`.
+    /// Precedence climbing. Level 0 takes in the pipes and compositions
+    /// (`<|`, then `|>`, then `>->`/`<-<`, all looser than every binary operator).
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
-        let lhs = self.unary()?;
         let saved = self.depth;
-        let result = self.binary_rest(lhs, min_prec);
+        let result = if min_prec == 0 {
+            self.pipe_left()
+        } else {
+            let lhs = self.unary()?;
+            self.binary_rest(lhs, min_prec)
+        };
         self.depth = saved;
         result
     }
 
+    /// `f <| x` (the loosest, right-associative): `f x`; `f a <| x` is `f a x`.
+    fn pipe_left(&mut self) -> PResult<Expr> {
+        let lhs = self.pipe_right()?;
+        if self.peek() != &Tok::PipeLeft {
+            return Ok(lhs);
+        }
+        let op_span = self.span();
+        self.bump();
+        self.enter()?;
+        let rhs = self.pipe_left()?;
+        let span = lhs.span.to(rhs.span);
+        let kind = match lhs.kind {
+            ExprKind::Apply(f, mut args) => {
+                args.push(rhs);
+                ExprKind::Apply(f, args)
+            }
+            k if is_function_form(&k) => ExprKind::Apply(
+                Box::new(Expr {
+                    kind: k,
+                    span: lhs.span,
+                }),
+                vec![rhs],
+            ),
+            _ => {
+                return Err(Diagnostic::new(
+                    "E0009",
+                    lhs.span,
+                    "the left side of `<|` must be a function or a call",
+                )
+                .with_secondary(op_span, "application")
+                .with_label("not a function")
+                .with_help("write `f a <| x` for `f a x`"));
+            }
+        };
+        Ok(Expr { kind, span })
+    }
+
+    /// `x |> f a` (left-associative): `f a x`.
+    fn pipe_right(&mut self) -> PResult<Expr> {
+        let mut lhs = self.composition()?;
+        while self.peek() == &Tok::Pipe {
+            let op_span = self.span();
+            self.bump();
+            self.enter()?;
+            let rhs = self.composition()?;
+            let span = lhs.span.to(rhs.span);
+            lhs = match rhs.kind {
+                ExprKind::Apply(f, mut args) => {
+                    args.push(lhs);
+                    Expr {
+                        kind: ExprKind::Apply(f, args),
+                        span,
+                    }
+                }
+                ref k if is_function_form(k) => Expr {
+                    kind: ExprKind::Apply(Box::new(rhs), vec![lhs]),
+                    span,
+                },
+                _ => {
+                    return Err(Diagnostic::new(
+                        "E0009",
+                        rhs.span,
+                        "the right side of `|>` must be a function call",
+                    )
+                    .with_secondary(op_span, "pipe")
+                    .with_label("not a function application")
+                    .with_help("write `x |> f a` for `f a x`"));
+                }
+            };
+        }
+        Ok(lhs)
+    }
+
+    /// `f >-> g` and `g <-< f` (left-associative): `f` first, then `g`.
+    fn composition(&mut self) -> PResult<Expr> {
+        let lhs = self.unary()?;
+        let mut lhs = self.binary_rest(lhs, 1)?;
+        loop {
+            let backward = match self.peek() {
+                Tok::ComposeRight => false,
+                Tok::ComposeLeft => true,
+                _ => break,
+            };
+            let op_span = self.span();
+            self.bump();
+            self.enter()?;
+            let rhs = self.unary()?;
+            let rhs = self.binary_rest(rhs, 1)?;
+            let span = lhs.span.to(rhs.span);
+            let (first, then) = if backward { (rhs, lhs) } else { (lhs, rhs) };
+            lhs = Expr {
+                kind: ExprKind::Compose(Box::new(first), Box::new(then), op_span),
+                span,
+            };
+        }
+        Ok(lhs)
+    }
+
     fn binary_rest(&mut self, mut lhs: Expr, min_prec: u8) -> PResult<Expr> {
         {
-            loop {
-                if min_prec == 0 && self.peek() == &Tok::Pipe {
-                    let op_span = self.span();
-                    self.bump();
-                    self.enter()?;
-                    let rhs = self.binary(1)?;
-                    // `x |> f a` means `f a x`
-                    let span = lhs.span.to(rhs.span);
-                    lhs = match rhs.kind {
-                        ExprKind::Apply(f, mut args) => {
-                            args.push(lhs);
-                            Expr {
-                                kind: ExprKind::Apply(f, args),
-                                span,
-                            }
-                        }
-                        ExprKind::Var(_) | ExprKind::OpSection(_) | ExprKind::Lambda(..) => Expr {
-                            kind: ExprKind::Apply(Box::new(rhs), vec![lhs]),
-                            span,
-                        },
-                        _ => {
-                            return Err(Diagnostic::new(
-                                "E0009",
-                                rhs.span,
-                                "the right side of `|>` must be a function call",
-                            )
-                            .with_secondary(op_span, "pipe")
-                            .with_label("not a function application")
-                            .with_help("write `x |> f a` for `f a x`"));
-                        }
-                    };
-                    continue;
-                }
-                let Some((op, prec, right)) = is_binop(self.peek()) else {
-                    break;
-                };
+            while let Some((op, prec, right)) = is_binop(self.peek()) {
                 if prec < min_prec.max(1) {
+                    break;
+                }
+                // `(a +)`: a left section, whose operand ends here
+                if self.peek_at(1) == &Tok::RParen {
+                    if min_prec > 1 {
+                        // `(a + b *)`: `*` would take `b` alone
+                        return Err(Diagnostic::new(
+                            "E0025",
+                            self.span(),
+                            format!(
+                                "ambiguous operator section: `{}` binds more tightly than the operator before it",
+                                op.symbol()
+                            ),
+                        )
+                        .with_label("the section's operator")
+                        .with_help(format!(
+                            "put the operand in parentheses, as in `((a + b) {})`, or write a lambda",
+                            op.symbol()
+                        )));
+                    }
                     break;
                 }
                 let op_span = self.span();
@@ -808,6 +915,17 @@ impl Parser {
                 self.bump();
                 self.enter()?;
                 let e = self.unary();
+                // `-x ** y` is `-(x ** y)`: `**` binds more tightly than a
+                // minus (and the folding below sees the whole operand)
+                let e = match e {
+                    Ok(e) if op == UnOp::Neg => {
+                        let saved = self.depth;
+                        let r = self.binary_rest(e, above_negation());
+                        self.depth = saved;
+                        r
+                    }
+                    e => e,
+                };
                 self.leave();
                 let e = e?;
                 // fold negative literals
@@ -898,6 +1016,17 @@ impl Parser {
         match self.peek() {
             Tok::Let => {
                 self.bump();
+                // `let f x = ...`, `let f (x: f64) = ...`, `let f [n] (a: [n]f64) = ...`
+                if let Tok::Ident(name) = self.peek()
+                    && name != "_"
+                    && match self.peek_at(1) {
+                        Tok::Ident(_) | Tok::LParen | Tok::LBrace => true,
+                        Tok::LBracket => self.size_params_then_param(),
+                        _ => false,
+                    }
+                {
+                    return self.let_fun(start);
+                }
                 if let (Tok::Ident(_), Tok::LBracket) = (self.peek(), self.peek_at(1)) {
                     return self.let_update(start);
                 }
@@ -1059,6 +1188,105 @@ impl Parser {
         let span = f.span.to(args.last().map(|a| a.span).unwrap_or(f.span));
         Ok(Expr {
             kind: ExprKind::Apply(Box::new(f), args),
+            span,
+        })
+    }
+
+    /// `(* 2.0)` after its `(`: a right section. Its operand binds as the
+    /// operator's right operand would (`(* a + b)` is ambiguous: E0025).
+    #[inline(never)]
+    fn right_section(&mut self, start: Span, op: BinOp, prec: u8, right: bool) -> PResult<Expr> {
+        self.bump();
+        self.enter()?;
+        let operand = self.binary(if right { prec } else { prec + 1 });
+        self.leave();
+        let operand = operand?;
+        if let Some((next, ..)) = is_binop(self.peek()) {
+            return Err(Diagnostic::new(
+                "E0025",
+                self.span(),
+                format!(
+                    "ambiguous operator section: `{}` binds less tightly than the section's `{}`",
+                    next.symbol(),
+                    op.symbol()
+                ),
+            )
+            .with_secondary(operand.span, "the operand so far")
+            .with_label("ends the section's operand")
+            .with_help(format!(
+                "put the operand in parentheses, as in `({} (a {} b))`, or write a lambda",
+                op.symbol(),
+                next.symbol()
+            )));
+        }
+        let close = self.expect(&Tok::RParen, "to close the operator section")?;
+        Ok(Expr {
+            kind: ExprKind::RightSection(op, Box::new(operand)),
+            span: start.to(close.span),
+        })
+    }
+
+    /// After `let NAME`: sizes in brackets (`[n]`) and then a parameter, so
+    /// a local function (`let f [n] (a: [n]f64) = ...`), not an update
+    /// (`let a[i] = v`).
+    fn size_params_then_param(&self) -> bool {
+        let mut k = 1;
+        while self.peek_at(k) == &Tok::LBracket
+            && matches!(self.peek_at(k + 1), Tok::Ident(_))
+            && self.peek_at(k + 2) == &Tok::RBracket
+        {
+            k += 3;
+        }
+        k > 1 && matches!(self.peek_at(k), Tok::Ident(_) | Tok::LParen | Tok::LBrace)
+    }
+
+    /// `let f [n] (x: [n]f64) y : t = body in e` (after `let`): a local function.
+    #[inline(never)]
+    fn let_fun(&mut self, start: Span) -> PResult<Expr> {
+        let name = self.ident("a function name")?;
+        let mut size_params = Vec::new();
+        while self.peek() == &Tok::LBracket {
+            self.bump();
+            let id = self.ident("a size parameter name").map_err(|d| {
+                d.with_help(
+                    "size parameters are names in brackets, as in `let f [n] (a: [n]f64) = ...`",
+                )
+            })?;
+            self.expect(&Tok::RBracket, "to close the size parameter")?;
+            size_params.push(id);
+        }
+        let mut params = Vec::new();
+        while matches!(self.peek(), Tok::Ident(_) | Tok::LParen | Tok::LBrace) {
+            params.push(self.pattern()?);
+        }
+        let ret = if self.eat(&Tok::Colon) {
+            Some(self.type_exp()?)
+        } else {
+            None
+        };
+        self.expect(&Tok::Eq, "before the local function's body")
+            .map_err(|d| {
+                d.with_help("a local function reads `let f (x: f64) y : f64 = body in e`")
+            })?;
+        let body = self.expr()?;
+        let rest = if self.peek() == &Tok::Let {
+            self.expr()?
+        } else {
+            self.expect(&Tok::In, "after the local function's body")?;
+            self.expr()?
+        };
+        let span = start.to(rest.span);
+        Ok(Expr {
+            kind: ExprKind::LetFun(
+                Box::new(LocalFun {
+                    name,
+                    size_params,
+                    params,
+                    ret,
+                    body,
+                }),
+                Box::new(rest),
+            ),
             span,
         })
     }
@@ -1277,6 +1505,12 @@ impl Parser {
                         });
                     }
                 }
+                // `(* 2.0)`: a right section (`(- x)` is a negation)
+                if let Some((op, prec, right)) = is_binop(self.peek())
+                    && op != BinOp::Sub
+                {
+                    return self.right_section(start, op, prec, right);
+                }
                 if self.peek() == &Tok::RParen {
                     return Err(Diagnostic::new(
                         "E0014",
@@ -1287,6 +1521,19 @@ impl Parser {
                     .with_help("remove the parentheses"));
                 }
                 let mut items = vec![self.expr()?];
+                // `(2.0 *)`: a left section (the operand stopped before `* )`)
+                if is_binop(self.peek()).is_some() && self.peek_at(1) == &Tok::RParen {
+                    let op = is_binop(&self.bump().tok).map_or(BinOp::Add, |b| b.0);
+                    let close = self.bump();
+                    let operand = items.pop().unwrap_or(Expr {
+                        kind: ExprKind::Error,
+                        span: start,
+                    });
+                    return Ok(Expr {
+                        kind: ExprKind::LeftSection(Box::new(operand), op),
+                        span: start.to(close.span),
+                    });
+                }
                 while self.eat(&Tok::Comma) {
                     items.push(self.expr()?);
                 }

@@ -107,6 +107,42 @@ fn cases(n: usize) -> Vec<(&'static str, String)> {
         ),
         ("pipes", format!("def f (x: f64) : f64 = x{}", r(" |> g"))),
         (
+            "left pipes",
+            format!("def f (x: f64) : f64 = {}x", r("g <| ")),
+        ),
+        (
+            "compositions",
+            format!("def f (x: f64) : f64 = (g{}) x", r(" >-> g")),
+        ),
+        (
+            "backward compositions",
+            format!("def f (x: f64) : f64 = (g{}) x", r(" <-< (* 2.0)")),
+        ),
+        (
+            "right sections",
+            format!("def f (x: f64) : f64 = {}x{}", r("(* "), r(")")),
+        ),
+        (
+            "left sections",
+            format!("def f (x: f64) : f64 = {}x{}", r("("), r(" *)")),
+        ),
+        (
+            "negated powers",
+            format!("def f (x: f64) : f64 = x{}", r(" ** -x")),
+        ),
+        (
+            "local functions",
+            format!("def f (x: f64) : f64 = {}x", r("let g (y: f64) = y ")),
+        ),
+        (
+            "local functions in bodies",
+            format!(
+                "def f (x: f64) : f64 = {}x{}",
+                r("let g y = "),
+                r(" in g x")
+            ),
+        ),
+        (
             "lets",
             format!("def f (x: f64) : f64 = {}x", r("let y = x in ")),
         ),

@@ -59,7 +59,7 @@ impl Checker<'_> {
                     .with_help(help),
             );
         };
-        if self.expanding.contains(&name) {
+        if self.expanding_types.contains(&name) {
             return self.fail(
                 Diagnostic::new(
                     "E0108",
@@ -74,9 +74,9 @@ impl Checker<'_> {
             );
         }
         let ty = def.ty.clone();
-        self.expanding.push(name);
+        self.expanding_types.push(name);
         let r = self.type_exp(&ty, None, false);
-        self.expanding.pop();
+        self.expanding_types.pop();
         r
     }
 
