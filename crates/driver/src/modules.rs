@@ -87,8 +87,8 @@ pub struct Loaded {
     pub program: ast::Program,
     /// Errors found reading, parsing and resolving.
     pub diags: Vec<Diagnostic>,
-    /// A file could not be loaded (missing, a cycle): checking the rest would
-    /// only report what follows from that.
+    /// An imported file could not be loaded (missing, a cycle, a syntax
+    /// error): checking the rest would only report what follows from that.
     pub incomplete: bool,
 }
 
@@ -320,6 +320,8 @@ pub fn load(name: &str, text: &str, dir: &Path, files: &dyn Files) -> Loaded {
         };
         let file = sources.add(shown.clone(), text.as_str());
         let (prog, pd) = weir_syntax::parse_file(file, &text);
+        // what failed to parse is missing: its uses would only be unknown names
+        incomplete |= !pd.is_empty();
         diags.extend(pd);
         let v = units.len();
         units.push(Unit {
@@ -716,7 +718,7 @@ mod tests {
         let l = load_mem(
             "import \"a\"\nmodule b = import \"lib/b\"\nentry main (x: f64) : f64 = f x + b.g x\n",
             vec![
-                ("a.weir", "def f (x: f64) : f64 = x\n"),
+                ("a.weir", "entry f (x: f64) : f64 = x\n"),
                 (
                     "lib/b.weir",
                     "def h (x: f64) : f64 = x\ndef g (h: f64) : f64 = h + (let h = 1.0 in h)\ndef k (x: f64) : f64 = h x\n",
@@ -724,15 +726,66 @@ mod tests {
             ],
         );
         assert!(l.diags.is_empty(), "{:?}", l.diags);
-        assert_eq!(names(&l), ["b.h", "b.g", "b.k", "f", "main"]);
-        // the parameter `h` shadows the definition `h`; `h x` in `k` is it
-        let g = &l.program.defs[1];
-        assert!(format!("{:?}", g.body).contains("name: \"h\""));
-        assert!(!format!("{:?}", g.body).contains("b.h"));
-        let k = &l.program.defs[2];
-        assert!(format!("{:?}", k.body).contains("b.h"));
-        assert!(format!("{:?}", l.program.defs[4].body).contains("b.g"));
+        assert_eq!(names(&l), ["f", "b.h", "b.g", "b.k", "main"]);
+        // an imported file's entry is an ordinary definition
         assert!(!l.program.defs[0].entry);
+        assert!(l.program.defs[4].entry);
+        // the parameter `h` shadows the definition `h`; `h x` in `k` is it
+        let g = format!("{:?}", l.program.defs[2].body);
+        assert!(g.contains("name: \"h\"") && !g.contains("b.h"), "{g}");
+        assert!(format!("{:?}", l.program.defs[3].body).contains("b.h"));
+        assert!(format!("{:?}", l.program.defs[4].body).contains("b.g"));
+        assert!(l.program.imports.is_empty());
+    }
+
+    #[test]
+    fn types_are_renamed_with_their_module() {
+        let l = load_mem(
+            "module v = import \"v\"\ndef f (p: v.vec) : v.vec = p\n",
+            vec![(
+                "v.weir",
+                "type vec = (f64, f64)\ntype pair = (vec, vec)\ndef g (p: pair) : vec = p.0\n",
+            )],
+        );
+        assert!(l.diags.is_empty(), "{:?}", l.diags);
+        let tys: Vec<&str> = l
+            .program
+            .types
+            .iter()
+            .map(|t| t.name.name.as_str())
+            .collect();
+        assert_eq!(tys, ["v.vec", "v.pair"]);
+        let all = format!("{:?}", l.program);
+        assert!(
+            all.contains("name: \"v.vec\"") && !all.contains("name: \"vec\""),
+            "{all}"
+        );
+        let bad = load_mem(
+            "module v = import \"v\"\ndef f (p: v.vce) : f64 = 1.0\n",
+            vec![("v.weir", "type vec = (f64, f64)\n")],
+        );
+        assert_eq!(bad.diags.len(), 1);
+        assert_eq!(bad.diags[0].code, "E0704");
+        assert!(
+            bad.diags[0]
+                .help
+                .as_deref()
+                .unwrap_or("")
+                .contains("did you mean `v.vec`")
+        );
+    }
+
+    #[test]
+    fn float_modules_load_only_when_used() {
+        let l = load_mem("def f (x: f64) : f64 = f64.pi * x\n", vec![]);
+        assert_eq!(l.sources.files().len(), 1);
+        assert_eq!(names(&l), ["f"]);
+        let l = load_mem("def f (x: f64) : bool = f64.isnan x\n", vec![]);
+        assert_eq!(l.sources.files().len(), 2);
+        assert!(l.diags.is_empty(), "{:?}", l.diags);
+        assert!(names(&l).contains(&"f64.isnan".to_string()));
+        let l = load_mem("def f (x: f64) : bool = f64.isnun x\n", vec![]);
+        assert_eq!(l.diags[0].code, "E0016");
     }
 
     #[test]

@@ -91,8 +91,9 @@ pub(crate) fn closest<'c>(
 
 /// `a`, `a` and `b`, `a`, `b` and `c` (each in backquotes, sorted).
 pub(crate) fn listing(names: &[String], prefix: &str) -> String {
-    let mut v: Vec<String> = names.iter().map(|n| format!("`{prefix}{n}`")).collect();
-    v.sort();
+    let mut sorted: Vec<&String> = names.iter().collect();
+    sorted.sort();
+    let mut v: Vec<String> = sorted.iter().map(|n| format!("`{prefix}{n}`")).collect();
     match v.len() {
         0 => "nothing".into(),
         1 => v.remove(0),

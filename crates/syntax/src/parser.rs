@@ -704,7 +704,11 @@ impl Parser {
                                 span,
                             }
                         }
-                        ExprKind::Var(_) | ExprKind::OpSection(_) | ExprKind::Lambda(..) => Expr {
+                        // (`Field`: a module's definition, `x |> m.f`)
+                        ExprKind::Var(_)
+                        | ExprKind::Field(..)
+                        | ExprKind::OpSection(_)
+                        | ExprKind::Lambda(..) => Expr {
                             kind: ExprKind::Apply(Box::new(rhs), vec![lhs]),
                             span,
                         },
