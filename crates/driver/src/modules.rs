@@ -465,8 +465,7 @@ fn members(unit: &Unit) -> Members {
 /// Add an imported member to a scope; a different member of the same name is
 /// an error (E0703).
 fn bring(
-    table: &mut HashMap<String, Entry>,
-    via: &mut HashMap<String, Span>,
+    (table, via): (&mut HashMap<String, Entry>, &mut HashMap<String, Span>),
     name: &str,
     e: &Entry,
     imp: &ast::Import,
@@ -546,8 +545,7 @@ fn scope_of<'a>(
                 for n in names {
                     let e = &members.values[n];
                     bring(
-                        &mut s.values,
-                        &mut via_v,
+                        (&mut s.values, &mut via_v),
                         n,
                         e,
                         imp,
@@ -561,8 +559,7 @@ fn scope_of<'a>(
                 for n in names {
                     let e = &members.types[n];
                     bring(
-                        &mut s.types,
-                        &mut via_t,
+                        (&mut s.types, &mut via_t),
                         n,
                         e,
                         imp,
@@ -827,5 +824,57 @@ mod tests {
         assert!(l.diags.is_empty(), "{:?}", l.diags);
         assert_eq!(names(&l), ["r.r1", "p1", "r1", "main"]);
         assert!(format!("{:?}", l.program.defs[1].body).contains("r.r1"));
+    }
+
+    /// docs/language.md lists every definition of the standard library
+    /// (§3.2) and of the float modules (§3.1).
+    #[test]
+    fn the_reference_lists_the_standard_library() {
+        let doc = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/language.md"
+        ))
+        .unwrap_or_default();
+        let defs = |text: &str| -> Vec<String> {
+            let (prog, errs) = weir_syntax::parse_file(weir_syntax::FileId(0), text);
+            assert!(errs.is_empty(), "{errs:?}");
+            prog.defs.into_iter().map(|d| d.name.name).collect()
+        };
+        for (m, text) in STD {
+            let row = doc
+                .lines()
+                .find(|l| l.starts_with(&format!("| `std/{m}` |")))
+                .unwrap_or_else(|| panic!("no row for std/{m} in docs/language.md"));
+            // one item per definition: "`name args` (and `_f32`): ..."
+            let cell = row.splitn(3, '|').nth(2).unwrap_or("").trim();
+            let items: Vec<&str> = cell.trim_start_matches('`').split(", `").collect();
+            for d in defs(text) {
+                let (base, f32) = match d.strip_suffix("_f32") {
+                    Some(b) => (b.to_string(), true),
+                    None => (d.clone(), false),
+                };
+                let item = items.iter().find(|i| {
+                    i.starts_with(&format!("{base} ")) || i.starts_with(&format!("{base}`"))
+                });
+                let Some(item) = item else {
+                    panic!("docs/language.md does not list `{d}` of std/{m}");
+                };
+                assert!(
+                    !f32 || item.contains("(and `_f32`"),
+                    "docs/language.md does not list `{d}` of std/{m}"
+                );
+            }
+        }
+        let (_, f64_text) = FLOAT_MODULES[0];
+        let start = doc.find("**The built-in modules").unwrap_or(0);
+        let section = &doc[start..];
+        for d in defs(f64_text) {
+            assert!(
+                section.contains(&format!("`{d} ")) || section.contains(&format!("`{d}`")),
+                "docs/language.md does not list `f64.{d}`"
+            );
+        }
+        // and the f32 module has the same functions
+        assert_eq!(defs(f64_text), defs(FLOAT_MODULES[1].1));
     }
 }

@@ -59,9 +59,7 @@ pub(crate) fn distance(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
-    }
+    d[0] = (0..=b.len()).collect();
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let sub = d[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
