@@ -24,7 +24,7 @@
 //! names ([`crate::resolve`]); type abbreviations likewise (`m.t` is the type
 //! named `"m.t"`). Only the main file's `entry` definitions stay entries.
 
-use crate::resolve::{self, Entry, Members, Renamer, Scope, is_reserved};
+use crate::resolve::{self, Entry, Everywhere, Members, Renamer, Scope, is_reserved};
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 use weir_syntax::{Diagnostic, SourceMap, Span, ast};
@@ -517,9 +517,13 @@ fn scope_of<'a>(
     unit: &Unit,
     all: &'a [Members],
     floats: &[(String, usize)],
+    everywhere: &'a Everywhere,
     diags: &mut Vec<Diagnostic>,
 ) -> Scope<'a> {
-    let mut s = Scope::default();
+    let mut s = Scope {
+        everywhere: Some(everywhere),
+        ..Scope::default()
+    };
     for d in &unit.prog.defs {
         s.values.entry(d.name.name.clone()).or_insert(Entry {
             canonical: qualify(&unit.prefix, &d.name.name),
@@ -631,11 +635,24 @@ fn flatten(units: &[Unit], order: &[usize], floats: &[usize]) -> (ast::Program, 
         .iter()
         .map(|&v| (units[v].prefix.clone(), v))
         .collect();
+    let mut everywhere = Everywhere::default();
+    for m in &all {
+        for e in m.values.values() {
+            everywhere
+                .values
+                .insert(e.canonical.clone(), m.shown.clone());
+        }
+        for e in m.types.values() {
+            everywhere
+                .types
+                .insert(e.canonical.clone(), m.shown.clone());
+        }
+    }
     let mut out = ast::Program::default();
     let mut diags = Vec::new();
     for &u in order {
         let unit = &units[u];
-        let scope = scope_of(unit, &all, &floats, &mut diags);
+        let scope = scope_of(unit, &all, &floats, &everywhere, &mut diags);
         let mut r = Renamer::new(&scope);
         for t in &unit.prog.types {
             let mut t = t.clone();
@@ -808,6 +825,26 @@ mod tests {
             l.diags[0]
                 .message
                 .contains("`p.weir` imports `q.weir` imports `p.weir`")
+        );
+    }
+
+    #[test]
+    fn what_an_imported_file_imports_is_not_in_scope() {
+        let l = load_mem(
+            "import \"p\"\nentry main (x: f64) : f64 = r1 x\n",
+            vec![
+                ("p.weir", "import \"r\"\ndef p1 (x: f64) : f64 = r1 x\n"),
+                ("r.weir", "def r1 (x: f64) : f64 = x\n"),
+            ],
+        );
+        assert_eq!(l.diags.len(), 1, "{:?}", l.diags);
+        assert_eq!(l.diags[0].code, "E0104");
+        assert!(
+            l.diags[0]
+                .help
+                .as_deref()
+                .unwrap_or("")
+                .contains("`r.weir`")
         );
     }
 

@@ -37,6 +37,31 @@ pub(crate) struct Scope<'a> {
     pub types: HashMap<String, Entry>,
     /// `module m = import "..."` aliases, and `f64`/`f32` where loaded.
     pub modules: HashMap<String, &'a Members>,
+    /// Every definition and type of the program by its flat name, with the
+    /// file that has it: a name out of scope here must not reach the checker,
+    /// which would find it.
+    pub everywhere: Option<&'a Everywhere>,
+}
+
+/// The flat names of every file's definitions and types (with the file).
+#[derive(Debug, Default)]
+pub(crate) struct Everywhere {
+    pub values: HashMap<String, String>,
+    pub types: HashMap<String, String>,
+}
+
+/// E0104 (E0006 for a type): a name that is another file's, not in scope.
+fn out_of_scope(name: &str, file: &str, span: Span, ty: bool) -> Diagnostic {
+    let (code, what) = if ty {
+        ("E0006", "type")
+    } else {
+        ("E0104", "name")
+    };
+    Diagnostic::new(code, span, format!("unknown {what} `{name}`"))
+        .with_label("not in scope")
+        .with_help(format!(
+            "`{name}` is defined in {file}, which this file does not import: import it (a file sees its own definitions and those of the files it imports, not theirs)"
+        ))
 }
 
 /// A builtin's, a math function's or a conversion's name (never renamed).
@@ -182,13 +207,21 @@ impl<'s, 'a> Renamer<'s, 'a> {
             TypeExp::Named(path, span) => {
                 let span = *span;
                 match path.as_slice() {
-                    [t] => {
-                        if let Some(e) = self.scope.types.get(&t.name)
-                            && e.canonical != t.name
-                        {
-                            path[0].name = e.canonical.clone();
+                    [t] => match self.scope.types.get(&t.name) {
+                        Some(e) => {
+                            if e.canonical != t.name {
+                                path[0].name = e.canonical.clone();
+                            }
                         }
-                    }
+                        None => {
+                            if let Some(file) =
+                                self.scope.everywhere.and_then(|w| w.types.get(&t.name))
+                            {
+                                let d = out_of_scope(&t.name, file, t.span, true);
+                                self.error(d);
+                            }
+                        }
+                    },
                     [m, t] => {
                         let Some(members) = self.scope.modules.get(&m.name) else {
                             // not a module: the checker reports the unknown type
@@ -441,6 +474,11 @@ impl<'s, 'a> Renamer<'s, 'a> {
             let d = Diagnostic::new("E0104", id.span, format!("unknown name `{}`", id.name))
                 .with_label("not in scope")
                 .with_help(format!("module `{m}` defines it: write `{m}.{}`", id.name));
+            self.error(d);
+            return Some(ExprKind::Error);
+        }
+        if let Some(file) = self.scope.everywhere.and_then(|w| w.values.get(&id.name)) {
+            let d = out_of_scope(&id.name, file, id.span, false);
             self.error(d);
             return Some(ExprKind::Error);
         }
