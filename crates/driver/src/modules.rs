@@ -828,6 +828,25 @@ mod tests {
         );
     }
 
+    /// Source text imports relative to its name's directory (`cargo test`
+    /// runs in the crate's directory).
+    #[test]
+    fn source_text_imports_relative_to_its_name() {
+        let text = "module g = import \"modules/geom\"\nentry f (a: []f64) : f64 = g.norm a\n";
+        for name in [
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/regress/text.weir"),
+            "../../tests/regress/text.weir",
+        ] {
+            if let Err(e) = crate::pipeline::compile_source(name, text) {
+                panic!("{}", e.render(false));
+            }
+        }
+        let Err(e) = crate::pipeline::compile_source("text.weir", text) else {
+            panic!("modules/geom.weir is not in the crate's directory");
+        };
+        assert!(e.render(false).contains("E0701"));
+    }
+
     #[test]
     fn what_an_imported_file_imports_is_not_in_scope() {
         let l = load_mem(
