@@ -43,8 +43,9 @@ pub struct EntryInfo {
     pub dim_locs: Vec<Vec<usize>>,
 }
 
+/// A Weir name as a C identifier (`x'` is `x_q`; a module's `m.f` is `m__f`).
 pub fn c_name(n: &str) -> String {
-    n.replace('\'', "_q")
+    n.replace('\'', "_q").replace('.', "__")
 }
 
 fn dim_name(a: &str, k: usize) -> String {

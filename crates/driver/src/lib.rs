@@ -7,8 +7,10 @@
 pub mod adbench;
 pub mod inputs;
 pub mod library;
+pub mod modules;
 pub mod native;
 pub mod pipeline;
+mod resolve;
 pub mod testblock;
 
 pub use pipeline::{Compiled, LoadError, compile_file, compile_source, run_entry};

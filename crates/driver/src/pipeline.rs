@@ -71,9 +71,19 @@ pub fn verify(prog: &Program, after: &str) -> Result<(), String> {
     })
 }
 
-/// Compile source text (the name is used in messages).
+/// Compile source text (the name is used in messages; its imports are read
+/// relative to the name's directory, or the current directory).
 pub fn compile_source(name: &str, text: &str) -> Result<Compiled, LoadError> {
     compile_source_views(name, text, views())
+}
+
+/// The directory a source named `name` imports from: the name's, or the
+/// current directory.
+fn source_dir(name: &str) -> &Path {
+    match Path::new(name).parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
 }
 
 /// Read and compile a file with a given views decision.
@@ -89,9 +99,22 @@ pub fn compile_source_views(
     text: &str,
     v: weir_opt::Views,
 ) -> Result<Compiled, LoadError> {
-    let mut sources = SourceMap::new();
-    let file = sources.add(name, text);
-    let (ast, mut diags) = weir_syntax::parse_file(file, text);
+    compile_source_in(name, text, source_dir(name), v)
+}
+
+/// Compile source text named `name` as if it were a file in `dir` (its
+/// imports are read from there), with a given views decision.
+pub fn compile_source_in(
+    name: &str,
+    text: &str,
+    dir: &Path,
+    v: weir_opt::Views,
+) -> Result<Compiled, LoadError> {
+    let loaded = crate::modules::load(name, text, dir, &crate::modules::Disk);
+    let (sources, ast, mut diags) = (loaded.sources, loaded.program, loaded.diags);
+    if loaded.incomplete {
+        return Err(LoadError::Diagnostics(sources, diags));
+    }
     let (program, cdiags) = weir_check::check_program(&ast);
     diags.extend(cdiags);
     if !diags.is_empty() {

@@ -7,11 +7,17 @@
 //! ```text
 //! -- what is wrong (free text; the first line)
 //! -- expect: L:C                  the primary location the error must report
+//! -- expect: FILE:L:C             ... in a file the program imports (its name as
+//!                                 shown, relative to tests/errors: `modules/x.weir`)
 //! -- args: VALUES                 runtime_*/input_*: the entry's arguments as value text
 //! -- expect-input-error: TEXT     input_*: reading the arguments must fail with TEXT
 //! -- known-bug: Bn location L:C   the compiler currently reports L:C instead (BUGS.md Bn)
 //! -- known-bug: Bn no-help        the diagnostic currently has no help line (BUGS.md Bn)
 //! ```
+//!
+//! Each program is compiled as the file `tests/errors/NAME`, so its imports are
+//! read from there (helper files live in `tests/errors/modules/`, which the
+//! corpus does not run).
 //!
 //! Checks, besides the snapshot:
 //! * compile-time cases must fail to compile; runtime/input cases must compile;
@@ -28,7 +34,7 @@
 use std::cell::RefCell;
 use weir_driver::inputs::{Source, read_args};
 use weir_driver::pipeline::render_runtime_error;
-use weir_driver::{LoadError, compile_source, run_entry};
+use weir_driver::{LoadError, run_entry};
 
 /// What the header comments of one corpus file say.
 #[derive(Default, Debug)]
@@ -99,18 +105,27 @@ fn check_rendered(name: &str, h: &Header, rendered: &str, first: bool, errs: &mu
         ));
         return;
     };
-    let Some(lc) = loc.strip_prefix(&format!("{name}:")) else {
+    // the file, then `line:col`; an imported file's location is given whole
+    let mut parts: Vec<&str> = loc.rsplitn(3, ':').collect();
+    parts.reverse();
+    let (file, lc) = match parts.as_slice() {
+        [file, l, c] if l.parse::<usize>().is_ok() && c.parse::<usize>().is_ok() => {
+            (*file, &loc[file.len() + 1..])
+        }
+        _ => {
+            errs.push(format!(
+                "{name}: diagnostic location `{loc}` is not `{name}:line:col`"
+            ));
+            return;
+        }
+    };
+    if file != name && !file.ends_with(".weir") {
         errs.push(format!(
             "{name}: diagnostic location `{loc}` does not name the file"
         ));
         return;
-    };
-    let parts: Vec<&str> = lc.split(':').collect();
-    if parts.len() != 2 || parts.iter().any(|p| p.parse::<usize>().is_err()) {
-        errs.push(format!(
-            "{name}: diagnostic location `{loc}` is not `{name}:line:col`"
-        ));
     }
+    let lc = if file == name { lc } else { loc };
     match &h.bug_no_help {
         None if !has_help(rendered) => errs.push(format!("{name}: diagnostic has no `Help:` line:\n{rendered}")),
         Some(id) if first && has_help(rendered) => errs.push(format!(
@@ -147,8 +162,15 @@ fn check_rendered(name: &str, h: &Header, rendered: &str, first: bool, errs: &mu
     }
 }
 
+/// Compile a corpus program as the file `tests/errors/NAME` (its imports are
+/// read from there; diagnostics name it `NAME`).
+fn compile(name: &str, text: &str) -> Result<weir_driver::Compiled, LoadError> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/errors");
+    weir_driver::pipeline::compile_source_in(name, text, &dir, weir_driver::pipeline::views())
+}
+
 fn check_compile_error(name: &str, text: &str, h: &Header, errs: &mut Vec<String>) -> String {
-    match compile_source(name, text) {
+    match compile(name, text) {
         Ok(_) => {
             errs.push(format!(
                 "{name}: compiled without errors, but it is in the error corpus"
@@ -187,7 +209,7 @@ fn check_compile_error(name: &str, text: &str, h: &Header, errs: &mut Vec<String
 }
 
 fn check_run_error(name: &str, text: &str, h: &Header, errs: &mut Vec<String>) -> String {
-    let compiled = match compile_source(name, text) {
+    let compiled = match compile(name, text) {
         Ok(c) => c,
         Err(e) => {
             let r = e.render(false);

@@ -89,6 +89,16 @@ const TOKENS: &[&str] = &[
     "-- c\n",
     "@",
     "#",
+    // modules: imports (of the standard library: nothing is read from disk),
+    // members of a module and of the built-in float modules
+    "import \"std/math\"\n",
+    "module m = import \"std/sort\"\n",
+    "m.sort",
+    "m",
+    "mean",
+    "f64.isnan",
+    "f64.round",
+    "f32.max",
 ];
 
 fn check_no_panic(text: &str) {

@@ -101,12 +101,32 @@ impl P {
     }
     pub fn ident(&mut self) -> R<String> {
         match self.peek().clone() {
-            Tok::Ident(s) => {
+            Tok::Ident(mut s) => {
                 self.bump();
+                // a module's definition, `m.f` (no spaces; `t.0` is a projection)
+                while self.peek() == &Tok::Dot
+                    && let Tok::Ident(part) = self.peek_at(1).clone()
+                    && self.touching(-1, 0)
+                    && self.touching(0, 1)
+                {
+                    self.bump();
+                    self.bump();
+                    s.push('.');
+                    s.push_str(&part);
+                }
                 Ok(s)
             }
             _ => self.err("expected a name"),
         }
+    }
+    /// Does the token at `pos + a` end where the one at `pos + b` starts?
+    fn touching(&self, a: isize, b: isize) -> bool {
+        let at = |k: isize| {
+            self.pos
+                .checked_add_signed(k)
+                .and_then(|i| self.toks.get(i))
+        };
+        matches!((at(a), at(b)), (Some(x), Some(y)) if x.span.end == y.span.start)
     }
     pub fn deeper(&mut self) -> R<()> {
         self.depth += 1;

@@ -69,11 +69,15 @@ impl Diagnostic {
             return out;
         };
         let name = file.name.clone();
-        let len = file.text.len();
+        // a label may be in another file (a definition in an imported file)
         let clamp = |s: Span| {
+            let (n, len) = match sources.get(s.file) {
+                Some(f) => (f.name.clone(), f.text.len()),
+                None => (name.clone(), 0),
+            };
             let a = (s.start as usize).min(len);
             let b = (s.end as usize).clamp(a, len);
-            (name.clone(), a..b)
+            (n, a..b)
         };
         let config = Config::default()
             .with_color(color)
@@ -89,11 +93,15 @@ impl Diagnostic {
             self.label.clone()
         };
         report = report.with_label(ariadne::Label::new(clamp(self.span)).with_message(primary));
+        let mut files = vec![(name.clone(), file.text.as_str())];
         for l in &self.labels {
-            if l.span.file == self.span.file {
-                report =
-                    report.with_label(ariadne::Label::new(clamp(l.span)).with_message(&l.message));
+            let Some(f) = sources.get(l.span.file) else {
+                continue;
+            };
+            if !files.iter().any(|(n, _)| *n == f.name) {
+                files.push((f.name.clone(), f.text.as_str()));
             }
+            report = report.with_label(ariadne::Label::new(clamp(l.span)).with_message(&l.message));
         }
         if let Some(h) = &self.help {
             report = report.with_help(h);
@@ -102,7 +110,7 @@ impl Diagnostic {
             report = report.with_note(n);
         }
         let mut buf = Vec::new();
-        let cache = ariadne::sources(vec![(name.clone(), file.text.as_str())]);
+        let cache = ariadne::sources(files);
         if report.finish().write(cache, &mut buf).is_ok() {
             out.push_str(&String::from_utf8_lossy(&buf));
         }

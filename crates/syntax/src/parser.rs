@@ -130,6 +130,8 @@ fn is_function_form(k: &ExprKind) -> bool {
     matches!(
         k,
         ExprKind::Var(_)
+            // a module's definition, `x |> m.f`
+            | ExprKind::Field(..)
             | ExprKind::OpSection(_)
             | ExprKind::LeftSection(..)
             | ExprKind::RightSection(..)
@@ -1319,34 +1321,22 @@ impl Parser {
                     Tok::Dot if adjacent => {
                         self.bump();
                         let t = self.bump();
-                        // `f64.pi`, `f32.inf`, ...: the float types' constants
+                        // `f64.pi`, `f32.inf`, ...: the float types' constants (any
+                        // other `f64.NAME` is a member of the built-in module `f64`,
+                        // resolved with the other modules' members)
                         if let (ExprKind::Var(ty), Tok::Ident(c)) = (&e.kind, &t.tok)
                             && (ty.name == "f64" || ty.name == "f32")
                         {
                             let single = ty.name == "f32";
-                            let Some(v) = float_constant(c, single) else {
-                                return Err(Diagnostic::new(
-                                    "E0016",
-                                    t.span,
-                                    format!("`{}` has no constant `{c}`", ty.name),
-                                )
-                                .with_label("not a constant of the type")
-                                .with_help(format!(
-                                    "the constants are {}; `min`, `max` and `isnan`-style tests are the builtins `min`, `max` and `x != x`",
-                                    FLOAT_CONSTANTS
-                                        .iter()
-                                        .map(|n| format!("`{}.{n}`", ty.name))
-                                        .collect::<Vec<_>>()
-                                        .join(", ")
-                                )));
-                            };
-                            let span = e.span.to(t.span);
-                            let suffix = if single { PrimType::F32 } else { PrimType::F64 };
-                            e = Expr {
-                                kind: ExprKind::Float(v, Some(suffix)),
-                                span,
-                            };
-                            continue;
+                            if let Some(v) = float_constant(c, single) {
+                                let span = e.span.to(t.span);
+                                let suffix = if single { PrimType::F32 } else { PrimType::F64 };
+                                e = Expr {
+                                    kind: ExprKind::Float(v, Some(suffix)),
+                                    span,
+                                };
+                                continue;
+                            }
                         }
                         if let Tok::Ident(name) = &t.tok {
                             *extra += 1;
