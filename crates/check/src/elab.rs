@@ -1289,8 +1289,11 @@ impl<'a> Checker<'a> {
                         Type::Infer(v) => self.infer.kind_of(v) == Kind::Int,
                         _ => false,
                     };
-                    if !int {
-                        self.unify_at(&ty, &Type::BOOL, a.span, "in the operand of `!`")?;
+                    if !int && let Err(e) = self.infer.unify(&ty, &Type::BOOL) {
+                        let d = self
+                            .mismatch(e, a.span, "in the operand of `!`")
+                            .with_help("`!` is the logical not of a bool and the bitwise not of an integer (i8, i16, i32, i64, u8, u16, u32, u64); for a float, compare: `x == 0.0`");
+                        return self.fail(d);
                     }
                 } else if let Err(err) = self.infer.constrain(&ty, k) {
                     let d = self.mismatch(err, a.span, "in the operand of `-`");
@@ -1652,9 +1655,16 @@ impl<'a> Checker<'a> {
         let (ba, bt) = self.arg_in(b, Some(&at))?;
         let ctx = format!("between the operands of `{}`", op.symbol());
         if let Err(e) = self.infer.unify(&bt, &at) {
-            let d = self
+            let mut d = self
                 .mismatch(e, b.span(), &ctx)
                 .with_secondary(a.span(), "left operand");
+            if op.is_bitwise() {
+                d = d.with_note(format!(
+                    "both operands of `{}` have one integer type{}",
+                    op.symbol(),
+                    if op.is_shift() { ", the shift count too" } else { "" }
+                ));
+            }
             return self.fail(d);
         }
         let (kind, result) = match op {
