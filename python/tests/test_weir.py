@@ -342,6 +342,35 @@ def test_f32_i32_rank3(extra):
                                   c.transpose(1, 0, 2).astype(np.int64).sum(axis=(1, 2)))
 
 
+def test_small_and_unsigned_integers(extra):
+    ch = [RNG.integers(0, 256, 7).astype(np.uint8) for _ in range(4)]
+    px = extra.pack_argb(*ch)
+    assert px.dtype == np.uint32
+    want = (ch[0].astype(np.uint32) << 24 | ch[1].astype(np.uint32) << 16
+            | ch[2].astype(np.uint32) << 8 | ch[3].astype(np.uint32))
+    np.testing.assert_array_equal(px, want)
+    red = extra.unpack_red(px)
+    assert red.dtype == np.uint8
+    np.testing.assert_array_equal(red, ch[1])
+    # a list of Python ints converts; a value out of range, a float or a
+    # signed dtype for an unsigned parameter does not
+    np.testing.assert_array_equal(extra.unpack_red([0xAABBCCDD]), [0xBB])
+    with pytest.raises(weir.WeirTypeError):
+        extra.unpack_red([2**32])
+    with pytest.raises(weir.WeirTypeError):
+        extra.unpack_red(np.zeros(3, dtype=np.int32))
+    with pytest.raises(weir.WeirTypeError):
+        extra.pack_argb(ch[0], ch[1], ch[2], [1.5] * 7)
+    r = extra.small_scalars(-128, 20000, 255, 0, 2**32 - 1, 2**64 - 1)
+    assert r == (127, -25536, 0, 65535, 2**31 - 1, 2**64 - 1 - 0xFF)
+    assert [type(x) for x in r] == [np.int8, np.int16, np.uint8, np.uint16, np.uint32, np.uint64]
+    for bad in ((128, 0, 0, 0, 0, 0), (0, 0, -1, 0, 0, 0), (0, 0, 0, 0, 0, 2**64)):
+        with pytest.raises(weir.WeirTypeError):
+            extra.small_scalars(*bad)
+    assert extra.small_scalars(np.int8(5), np.int16(1), np.uint8(1), np.uint16(1), np.uint32(2),
+                               np.uint64(1))[0] == 4
+
+
 def test_no_parameters(extra):
     np.testing.assert_array_equal(extra.consts(), [1.0, 2.0, 3.0])
 

@@ -32,6 +32,12 @@ ELEMS = {
     "f32": (np.dtype(np.float32), ctypes.c_float),
     "i64": (np.dtype(np.int64), ctypes.c_int64),
     "i32": (np.dtype(np.int32), ctypes.c_int32),
+    "i16": (np.dtype(np.int16), ctypes.c_int16),
+    "i8": (np.dtype(np.int8), ctypes.c_int8),
+    "u64": (np.dtype(np.uint64), ctypes.c_uint64),
+    "u32": (np.dtype(np.uint32), ctypes.c_uint32),
+    "u16": (np.dtype(np.uint16), ctypes.c_uint16),
+    "u8": (np.dtype(np.uint8), ctypes.c_uint8),
     "bool": (np.dtype(np.bool_), ctypes.c_bool),
 }
 
@@ -63,8 +69,12 @@ def _ptr(a):
 # Converting arguments
 # ---------------------------------------------------------------------------
 
-_I32 = (-(2**31), 2**31 - 1)
-_I64 = (-(2**63), 2**63 - 1)
+# The ranges of the integer types.
+INT_RANGES = {
+    f"{s}{w}": ((-(2 ** (w - 1)), 2 ** (w - 1) - 1) if s == "i" else (0, 2**w - 1))
+    for s in "iu"
+    for w in (8, 16, 32, 64)
+}
 
 
 def _describe(x):
@@ -109,8 +119,8 @@ def _scalar_converter(entry, pname, elem):
                 return float(x)
             raise bad(x)
 
-    elif elem in ("i64", "i32"):
-        lo, hi = _I64 if elem == "i64" else _I32
+    elif elem in INT_RANGES:
+        lo, hi = INT_RANGES[elem]
 
         def conv(x):
             if type(x) is int and lo <= x <= hi:
@@ -160,7 +170,7 @@ def _array_converter(entry, pname, elem, rank):
             k = a.dtype.kind
             ok = a.size == 0 or (
                 (dtype.kind == "f" and k in "iuf")
-                or (dtype.kind == "i" and k in "iu")
+                or (dtype.kind in "iu" and k in "iu")
                 or (dtype.kind == "b" and k == "b")
             )
             if not ok:
@@ -391,10 +401,10 @@ class Library:
                 "(built by another version of weir?)"
             )
         # Converting a scalar result: Python float/int/bool for f64/i64/bool,
-        # NumPy scalars for f32/i32 (their type is kept).
+        # NumPy scalars for the other types (their type is kept).
         ret_conv = []
         for r in e.rets:
-            if r in ("f32", "i32"):
+            if r not in ("f64", "i64", "bool"):
                 ret_conv.append(ELEMS[r][0].type)
             else:
                 ret_conv.append(None)
@@ -586,7 +596,7 @@ class Library:
                 elif elem == "bool":
                     test = f"type({x}) is not bool"
                 else:
-                    lo, hi = _I64 if elem == "i64" else _I32
+                    lo, hi = INT_RANGES[elem]
                     test = f"type({x}) is not int or not {lo} <= {x} <= {hi}"
                 L.append(f"    if {test}: {x} = conv{i}({x})")
                 cargs.append(x)

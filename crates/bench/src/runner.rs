@@ -290,6 +290,7 @@ fn value_leaves(v: &weir_interp::Value, t: &Type) -> Result<Vec<Leaf>, String> {
             V::I64(i) => *i as f64,
             V::I32(i) => f64::from(*i),
             V::Bool(b) => f64::from(*b),
+            x if x.as_int().is_some() => x.as_int().unwrap_or(0) as f64,
             _ => return Err("a result element is not a scalar".into()),
         })
     };

@@ -39,20 +39,20 @@ pub fn decode(types: &[Type], bytes: &[u8]) -> Result<Vec<Leaf>, String> {
                 .iter()
                 .try_fold(1usize, |acc, d| acc.checked_mul(*d as usize))
                 .ok_or("dimensions overflow")?;
-            let width = match prim {
-                PrimType::F64 | PrimType::I64 => 8,
-                PrimType::F32 | PrimType::I32 => 4,
-                PrimType::Bool => 1,
-            };
+            let width = (prim.bits() / 8) as usize;
             let raw = take(&mut at, n.checked_mul(width).ok_or("size overflow")?)?;
             let data = raw
                 .chunks_exact(width)
                 .map(|c| match prim {
                     PrimType::F64 => f64::from_le_bytes(c.try_into().unwrap_or([0; 8])),
-                    PrimType::I64 => i64::from_le_bytes(c.try_into().unwrap_or([0; 8])) as f64,
                     PrimType::F32 => f32::from_le_bytes(c.try_into().unwrap_or([0; 4])) as f64,
-                    PrimType::I32 => i32::from_le_bytes(c.try_into().unwrap_or([0; 4])) as f64,
                     PrimType::Bool => f64::from(c[0] != 0),
+                    // an integer: little-endian, sign-extended if signed
+                    p => {
+                        let mut a = [0u8; 16];
+                        a[..width].copy_from_slice(c);
+                        p.wrap(i128::from_le_bytes(a)) as f64
+                    }
                 })
                 .collect();
             out.push(Leaf { dims, data });

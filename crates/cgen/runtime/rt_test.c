@@ -492,6 +492,62 @@ static void test_pure(void) {
     CHECK_EQ(weir_f32_to_i32(-7.5f), -7);
     CHECK(weir_fmod(7.5, 2.0) == 1.5);
     CHECK(weir_fmod(-7.5, 2.0) == -1.5);
+
+    /* the small and unsigned types (issue 20): wrapping, no promotion to a
+       signed int that overflows (u16 * u16), MIN / -1, shifts with any count */
+    CHECK_EQ(weir_add_u8(200, 100), 44);
+    CHECK_EQ(weir_sub_u8(1, 2), 255);
+    CHECK_EQ(weir_mul_u16(65535, 65535), 1);
+    CHECK_EQ(weir_mul_i16(-32768, -1), -32768);
+    CHECK_EQ(weir_add_i8(127, 1), -128);
+    CHECK_EQ(weir_neg_u32(1), UINT32_MAX);
+    CHECK_EQ(weir_div0_i8(-128, -1), -128);
+    CHECK_EQ(weir_rem0_i8(-128, -1), 0);
+    CHECK_EQ(weir_div0_i16(-7, 2), -3);
+    CHECK_EQ(weir_rem0_i16(-7, 2), -1);
+    CHECK_EQ(weir_div0_u8(255, 16), 15);
+    CHECK(weir_div0_u64(UINT64_MAX, 3) == UINT64_MAX / 3);
+    CHECK_EQ(weir_pow0_u8(3, 5), 243);
+    CHECK_EQ(weir_pow0_i8(3, 5), -13);
+    CHECK(weir_pow0_u64(3, UINT64_MAX) == 12297829382473034411ULL);
+    CHECK_EQ(weir_abs_i8(-128), -128);
+    CHECK_EQ(weir_not_u8(0x0f), 0xf0);
+    CHECK_EQ(weir_not_i32(0), -1);
+    CHECK_EQ(weir_shl_u8(0xff, 4), 0xf0);
+    CHECK_EQ(weir_shl_i32(1, 31), INT32_MIN);
+    CHECK_EQ(weir_shl_i32(1, 32), 0);
+    CHECK_EQ(weir_shl_i32(1, -1), 0);
+    CHECK_EQ(weir_shr_i8(-128, 7), -1);
+    CHECK_EQ(weir_shr_i8(-128, 8), -1);
+    CHECK_EQ(weir_shr_i64(-5, 1), -3);
+    CHECK_EQ(weir_shr_i64(5, 64), 0);
+    CHECK_EQ(weir_shr_i16(-1, -3), -1);
+    CHECK_EQ(weir_shr_u8(0x80, 7), 1);
+    CHECK_EQ(weir_ushr_i8(-128, 7), 1);
+    CHECK_EQ(weir_ushr_i32(-1, 28), 15);
+    CHECK_EQ(weir_ushr_i32(-1, 32), 0);
+    CHECK(weir_ushr_u64(UINT64_MAX, 63) == 1);
+    CHECK_EQ(weir_popc_i8(-1), 8);
+    CHECK_EQ(weir_popc_u64(UINT64_MAX), 64);
+    CHECK_EQ(weir_clz_u8(0), 8);
+    CHECK_EQ(weir_clz_u8(1), 7);
+    CHECK_EQ(weir_clz_i16(-1), 0);
+    CHECK_EQ(weir_ctz_u32(0), 32);
+    CHECK_EQ(weir_ctz_i64(INT64_MIN), 63);
+    CHECK_EQ(weir_min_u32(UINT32_MAX, 1), 1);
+    CHECK_EQ(weir_max_i8(-128, -1), -1);
+    CHECK_EQ(weir_f64_to_u8(-0.5), 0);
+    CHECK_EQ(weir_f64_to_u8(-1.0), 0);
+    CHECK_EQ(weir_f64_to_u8(255.9), 255);
+    CHECK_EQ(weir_f64_to_u8(256.0), 255);
+    CHECK_EQ(weir_f64_to_u8(nan), 0);
+    CHECK_EQ(weir_f64_to_i8(-128.9), -128);
+    CHECK_EQ(weir_f64_to_i8(-129.0), -128);
+    CHECK_EQ(weir_f64_to_i16(1e10), INT16_MAX);
+    CHECK(weir_f64_to_u64(1.8446744073709552e19) == UINT64_MAX);
+    CHECK(weir_f64_to_u64(1.8446744073709550e19) == 18446744073709549568ULL);
+    CHECK_EQ(weir_f32_to_u16((float)inf), UINT16_MAX);
+    CHECK_EQ(weir_f32_to_u32(-3e9f), 0);
 }
 
 /* Run fn in a child; return its exit status (or -1). */

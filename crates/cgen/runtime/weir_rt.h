@@ -882,40 +882,96 @@ static inline int weir_check_slice(weir_ctx *c, int64_t s, int64_t e, int64_t le
 }
 
 /* ------------------------------------------------- integer arithmetic */
-/* (unsigned -> signed conversion wraps on gcc and clang: documented.) */
+/* Every integer operation of docs/language.md §4, with no undefined
+   behaviour: arithmetic is done in an unsigned type at least as wide as int
+   (so that nothing is promoted to a signed int that could overflow) and
+   converted back (unsigned -> signed conversion wraps on gcc and clang:
+   documented). For each type S (i8 i16 i32 i64 u8 u16 u32 u64): weir_add_S,
+   weir_sub_S, weir_mul_S, weir_neg_S (wrapping), weir_not_S (bitwise),
+   weir_shl_S, weir_shr_S, weir_ushr_S (a count outside 0..width-1, negative
+   ones included, shifts every bit out: 0, or -1 for `>>` of a negative
+   value), weir_div0_S, weir_rem0_S (0 when b == 0: the generated code
+   checks b first; MIN / -1 wraps, MIN % -1 == 0), weir_pow0_S (wrapping
+   square-and-multiply; 0 when e < 0, checked first), weir_abs_S, weir_min_S,
+   weir_max_S (functions, not `a < b ? a : b` in place, so that `min x x` is
+   not a self-comparison: -Wtautological-compare under -Werror), and
+   weir_popc_S, weir_clz_S, weir_ctz_S (int32_t; clz and ctz of 0: the
+   width). */
 
-static inline int64_t weir_add_i64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
-static inline int64_t weir_sub_i64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
-static inline int64_t weir_mul_i64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
-static inline int64_t weir_neg_i64(int64_t a) { return (int64_t)(0 - (uint64_t)a); }
-static inline int64_t weir_abs_i64(int64_t a) { return a < 0 ? weir_neg_i64(a) : a; }
-static inline int32_t weir_add_i32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
-static inline int32_t weir_sub_i32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
-static inline int32_t weir_mul_i32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a * (uint32_t)b); }
-static inline int32_t weir_neg_i32(int32_t a) { return (int32_t)(0u - (uint32_t)a); }
-static inline int32_t weir_abs_i32(int32_t a) { return a < 0 ? weir_neg_i32(a) : a; }
+/* b ** e, wrapping square-and-multiply in 64 bits (equal mod 2^w to the
+   power in every narrower type). */
+static inline uint64_t weir__pow_u64(uint64_t x, uint64_t k) {
+    uint64_t r = 1;
+    for (; k; k >>= 1, x *= x)
+        if (k & 1) r *= x;
+    return r;
+}
+
+#define WEIR_INT_COMMON(T, UT, CU, S, BITS)                                     \
+    static inline T weir_add_##S(T a, T b) { return (T)((CU)a + (CU)b); }     \
+    static inline T weir_sub_##S(T a, T b) { return (T)((CU)a - (CU)b); }     \
+    static inline T weir_mul_##S(T a, T b) { return (T)((CU)a * (CU)b); }     \
+    static inline T weir_neg_##S(T a) { return (T)((CU)0 - (CU)a); }          \
+    static inline T weir_not_##S(T a) { return (T)~(CU)a; }                    \
+    static inline T weir_shl_##S(T a, T b) {                                   \
+        return (CU)b >= (CU)(BITS) ? (T)0 : (T)((CU)a << (CU)b);                \
+    }                                                                          \
+    static inline T weir_ushr_##S(T a, T b) {                                  \
+        return (CU)b >= (CU)(BITS) ? (T)0 : (T)((CU)(UT)a >> (CU)b);            \
+    }                                                                          \
+    static inline T weir_min_##S(T a, T b) { return a < b ? a : b; }           \
+    static inline T weir_max_##S(T a, T b) { return a > b ? a : b; }           \
+    static inline int32_t weir_popc_##S(T a) {                                 \
+        return (int32_t)__builtin_popcountll((unsigned long long)(UT)a);       \
+    }                                                                          \
+    static inline int32_t weir_clz_##S(T a) {                                  \
+        return (UT)a == 0 ? (int32_t)(BITS)                                    \
+                          : (int32_t)(__builtin_clzll((unsigned long long)(UT)a) - (64 - (BITS))); \
+    }                                                                          \
+    static inline int32_t weir_ctz_##S(T a) {                                  \
+        return (UT)a == 0 ? (int32_t)(BITS) : (int32_t)__builtin_ctzll((unsigned long long)(UT)a); \
+    }
+
+/* Signed: `>>` sign-fills (written without shifting a negative value, whose
+   result C leaves to the implementation), `/` and `%` wrap at MIN / -1. */
+#define WEIR_INT_SIGNED(T, UT, CU, S, BITS)                                     \
+    WEIR_INT_COMMON(T, UT, CU, S, BITS)                                        \
+    static inline T weir_shr_##S(T a, T b) {                                   \
+        if ((CU)b >= (CU)(BITS)) return a < 0 ? (T)-1 : (T)0;                  \
+        return a < 0 ? (T)~(T)(~a >> b) : (T)(a >> b);                          \
+    }                                                                          \
+    static inline T weir_abs_##S(T a) { return a < 0 ? weir_neg_##S(a) : a; } \
+    static inline T weir_div0_##S(T a, T b) {                                  \
+        return b == 0 ? (T)0 : b == -1 ? weir_neg_##S(a) : (T)(a / b);         \
+    }                                                                          \
+    static inline T weir_rem0_##S(T a, T b) {                                  \
+        return b == 0 || b == -1 ? (T)0 : (T)(a % b);                          \
+    }                                                                          \
+    static inline T weir_pow0_##S(T b, T e) {                                  \
+        if (WEIR_UNLIKELY(e < 0)) return 0;                                    \
+        return (T)(UT)weir__pow_u64((uint64_t)(int64_t)b, (uint64_t)(int64_t)e); \
+    }
+
+/* Unsigned: `>>` zero-fills, `/` and `%` are C's, `abs` is the identity. */
+#define WEIR_INT_UNSIGNED(T, CU, S, BITS)                                       \
+    WEIR_INT_COMMON(T, T, CU, S, BITS)                                         \
+    static inline T weir_shr_##S(T a, T b) { return weir_ushr_##S(a, b); }    \
+    static inline T weir_abs_##S(T a) { return a; }                            \
+    static inline T weir_div0_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a / b); } \
+    static inline T weir_rem0_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); } \
+    static inline T weir_pow0_##S(T b, T e) { return (T)weir__pow_u64((uint64_t)b, (uint64_t)e); }
+
+WEIR_INT_SIGNED(int64_t, uint64_t, uint64_t, i64, 64)
+WEIR_INT_SIGNED(int32_t, uint32_t, uint32_t, i32, 32)
+WEIR_INT_SIGNED(int16_t, uint16_t, uint32_t, i16, 16)
+WEIR_INT_SIGNED(int8_t, uint8_t, uint32_t, i8, 8)
+WEIR_INT_UNSIGNED(uint64_t, uint64_t, u64, 64)
+WEIR_INT_UNSIGNED(uint32_t, uint32_t, u32, 32)
+WEIR_INT_UNSIGNED(uint16_t, uint32_t, u16, 16)
+WEIR_INT_UNSIGNED(uint8_t, uint32_t, u8, 8)
+
 /* i64 -> i32 truncation (Rust `as`). */
 static inline int32_t weir_i64_to_i32(int64_t a) { return (int32_t)(uint32_t)(uint64_t)a; }
-
-/* a / b with wrapping MIN / -1, and 0 when b == 0: the program's own
-   divisions are preceded by their check of b (the generated code's
-   `integer division by zero`); shape arithmetic never fails. */
-static inline int64_t weir_div0_i64(int64_t a, int64_t b) {
-    return b == 0 ? 0 : b == -1 ? weir_neg_i64(a) : a / b;
-}
-
-/* a % b (MIN % -1 == 0), 0 when b == 0 (as weir_div0_i64). */
-static inline int64_t weir_rem0_i64(int64_t a, int64_t b) {
-    return b == 0 || b == -1 ? 0 : a % b;
-}
-
-/* The same in i32. */
-static inline int32_t weir_div0_i32(int32_t a, int32_t b) {
-    return b == 0 ? 0 : b == -1 ? weir_neg_i32(a) : a / b;
-}
-static inline int32_t weir_rem0_i32(int32_t a, int32_t b) {
-    return b == 0 || b == -1 ? 0 : a % b;
-}
 
 /* Is a * b == want, without overflow? */
 static inline int weir_mul_eq(int64_t a, int64_t b, int64_t want) {
@@ -938,41 +994,31 @@ static inline int weir_prod_eq(const int64_t *d, int r, int64_t want) {
 /* A view's dim: a negative one (of a view holding no element) as 0. */
 static inline int64_t weir_dim0(int64_t d) { return d < 0 ? 0 : d; }
 
-/* b ** e, wrapping square-and-multiply; 0 when e < 0 (the generated code
-   checks e first: `negative exponent`). */
-static inline int64_t weir_pow0_i64(int64_t b, int64_t e) {
-    if (WEIR_UNLIKELY(e < 0)) return 0;
-    uint64_t r = 1, x = (uint64_t)b, k = (uint64_t)e;
-    for (; k; k >>= 1, x *= x)
-        if (k & 1) r *= x;
-    return (int64_t)r;
-}
-
-/* b ** e in i32, wrapping; 0 when e < 0. */
-static inline int32_t weir_pow0_i32(int32_t b, int32_t e) {
-    return weir_i64_to_i32(weir_pow0_i64(b, e)); /* equal mod 2^32 */
-}
-
 /* ------------------------------------------------- float conversions */
 
-/* Rust `f64 as i64`: truncate, saturate, NaN -> 0. */
-static inline int64_t weir_f64_to_i64(double x) {
-    if (x != x) return 0;
-    if (x <= -9223372036854775808.0) return INT64_MIN;
-    if (x >= 9223372036854775808.0) return INT64_MAX;
-    return (int64_t)x;
-}
-/* Rust `f64 as i32`. */
-static inline int32_t weir_f64_to_i32(double x) {
-    if (x != x) return 0;
-    if (x <= -2147483648.0) return INT32_MIN;
-    if (x >= 2147483648.0) return INT32_MAX;
-    return (int32_t)x;
-}
-/* Rust `f32 as i64` (f32 -> f64 is exact). */
-static inline int64_t weir_f32_to_i64(float x) { return weir_f64_to_i64((double)x); }
-/* Rust `f32 as i32`. */
-static inline int32_t weir_f32_to_i32(float x) { return weir_f64_to_i32((double)x); }
+/* Float to integer as Rust's `as`: truncate toward zero, saturate at the
+   type's least and greatest values, NaN -> 0. (lo is the least value as a
+   double, exact; hi = -lo for signed types, 2^width for unsigned: the first
+   value above the range, exact too.) weir_f64_to_S and weir_f32_to_S (f32 ->
+   f64 is exact). */
+#define WEIR_FLOAT_TO_INT(T, S, LO, HI, MIN, MAX)                               \
+    static inline T weir_f64_to_##S(double x) {                                \
+        if (x != x) return 0;                                                  \
+        if (x <= (LO)) return (MIN);                                           \
+        if (x >= (HI)) return (MAX);                                           \
+        return (T)x;                                                           \
+    }                                                                          \
+    static inline T weir_f32_to_##S(float x) { return weir_f64_to_##S((double)x); }
+WEIR_FLOAT_TO_INT(int64_t, i64, -9223372036854775808.0, 9223372036854775808.0, INT64_MIN, INT64_MAX)
+WEIR_FLOAT_TO_INT(int32_t, i32, -2147483648.0, 2147483648.0, INT32_MIN, INT32_MAX)
+WEIR_FLOAT_TO_INT(int16_t, i16, -32768.0, 32768.0, INT16_MIN, INT16_MAX)
+WEIR_FLOAT_TO_INT(int8_t, i8, -128.0, 128.0, INT8_MIN, INT8_MAX)
+/* (unsigned: anything at or below -1.0 saturates to 0; above, it truncates
+   to 0 or more) */
+WEIR_FLOAT_TO_INT(uint64_t, u64, -1.0, 18446744073709551616.0, 0, UINT64_MAX)
+WEIR_FLOAT_TO_INT(uint32_t, u32, -1.0, 4294967296.0, 0, UINT32_MAX)
+WEIR_FLOAT_TO_INT(uint16_t, u16, -1.0, 65536.0, 0, UINT16_MAX)
+WEIR_FLOAT_TO_INT(uint8_t, u8, -1.0, 256.0, 0, UINT8_MAX)
 /* Float remainder, as Rust `%` (needs -lm). */
 static inline double weir_fmod(double a, double b) { return fmod(a, b); }
 
@@ -997,12 +1043,6 @@ static inline double weir_fmod(double a, double b) { return fmod(a, b); }
 WEIR_MIN_MAX(double, weir_fmin, weir_fmax)
 WEIR_MIN_MAX(float, weir_fminf, weir_fmaxf)
 
-/* min/max of integers: functions, not `a < b ? a : b` in place, so that
-   `min x x` is not a self-comparison (-Wtautological-compare under -Werror). */
-static inline int64_t weir_min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
-static inline int64_t weir_max_i64(int64_t a, int64_t b) { return a > b ? a : b; }
-static inline int32_t weir_min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
-static inline int32_t weir_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
 
 /* The C library's functions, called at run time as the interpreter calls them:
    the empty asm hides the argument's value, so that the compiler cannot
@@ -1198,16 +1238,36 @@ static inline void weir_bools_normalize(void *p, int64_t n) {
 /* ------------------------------------------- .npy, .npz and text I/O */
 
 /* Element kinds of parameters and results, as generated code names them:
-   'd' f64, 'f' f32, 'l' i64, 'i' i32, 'b' bool. */
-static inline size_t weir__kind_size(char k) {
-    return k == 'd' || k == 'l' ? 8 : k == 'f' || k == 'i' ? 4 : 1;
+   'd' f64, 'f' f32, 'l' i64, 'i' i32, 's' i16, 'c' i8, 'L' u64, 'I' u32,
+   'S' u16, 'C' u8, 'b' bool. */
+typedef struct {
+    char kind;
+    unsigned char size, is_signed, is_int;
+    const char *descr, *name;
+} weir__kind_info;
+#define WEIR__NKINDS 11
+/* The i-th kind (0 <= i < WEIR__NKINDS); the last is bool. */
+static inline const weir__kind_info *weir__kind_at(int i) {
+    static const weir__kind_info kinds[WEIR__NKINDS] = {
+        {'d', 8, 1, 0, "<f8", "float64"}, {'f', 4, 1, 0, "<f4", "float32"},
+        {'l', 8, 1, 1, "<i8", "int64"},   {'i', 4, 1, 1, "<i4", "int32"},
+        {'s', 2, 1, 1, "<i2", "int16"},   {'c', 1, 1, 1, "|i1", "int8"},
+        {'L', 8, 0, 1, "<u8", "uint64"},  {'I', 4, 0, 1, "<u4", "uint32"},
+        {'S', 2, 0, 1, "<u2", "uint16"},  {'C', 1, 0, 1, "|u1", "uint8"},
+        {'b', 1, 0, 0, "|b1", "bool"},
+    };
+    return &kinds[i];
 }
-static inline const char *weir__kind_descr(char k) {
-    return k == 'd' ? "<f8" : k == 'f' ? "<f4" : k == 'l' ? "<i8" : k == 'i' ? "<i4" : "|b1";
+/* The dtypes an executable reads, for its messages. */
+#define WEIR__DTYPES "'<f8', '<f4', '<i8', '<i4', '<i2', '|i1', '<u8', '<u4', '<u2', '|u1', '|b1'"
+static inline const weir__kind_info *weir__kind(char k) {
+    for (int i = 0; i < WEIR__NKINDS; i++)
+        if (weir__kind_at(i)->kind == k) return weir__kind_at(i);
+    return weir__kind_at(WEIR__NKINDS - 1);
 }
-static inline const char *weir__kind_name(char k) {
-    return k == 'd' ? "float64" : k == 'f' ? "float32" : k == 'l' ? "int64" : k == 'i' ? "int32" : "bool";
-}
+static inline size_t weir__kind_size(char k) { return weir__kind(k)->size; }
+static inline const char *weir__kind_descr(char k) { return weir__kind(k)->descr; }
+static inline const char *weir__kind_name(char k) { return weir__kind(k)->name; }
 
 /* The most dims an .npy header may have here (NumPy allows 64). */
 #define WEIR_NPY_MAX_RANK 64
@@ -1407,9 +1467,12 @@ static inline void weir__npy_header(FILE *f, const char *name, char kind, int r,
     if (!err && (!descr[0] || fortran < 0 || rank < 0)) err = "the header lacks descr, fortran_order or shape";
     if (err) weir__arg_fail(name, "not a valid .npy file: %s", err);
     if (!strcmp(descr, "<b1") || !strcmp(descr, "=b1") || !strcmp(descr, "?")) strcpy(descr, "|b1");
-    const char *got = !strcmp(descr, "<f8") ? "float64" : !strcmp(descr, "<f4") ? "float32"
-                    : !strcmp(descr, "<i8") ? "int64" : !strcmp(descr, "<i4") ? "int32"
-                    : !strcmp(descr, "|b1") ? "bool" : NULL;
+    /* one byte: the byte order does not matter */
+    if ((descr[0] == '<' || descr[0] == '=') && (descr[1] == 'i' || descr[1] == 'u') && !strcmp(descr + 2, "1"))
+        descr[0] = '|';
+    const char *got = NULL;
+    for (int i = 0; i < WEIR__NKINDS; i++)
+        if (!strcmp(descr, weir__kind_at(i)->descr)) got = weir__kind_at(i)->name;
     if (!got || strcmp(descr, weir__kind_descr(kind)) != 0 || rank != r) {
         char st[WEIR_NPY_MAX_RANK * 24 + 8];
         weir__shape_text(st, sizeof st, shape, rank);
@@ -1417,7 +1480,7 @@ static inline void weir__npy_header(FILE *f, const char *name, char kind, int r,
         if (r) snprintf(want, sizeof want, "a %s array of rank %d", weir__kind_name(kind), r);
         else snprintf(want, sizeof want, "a %s scalar (a 0-d array)", weir__kind_name(kind));
         if (got) weir__arg_fail(name, "expected %s, got %s of shape %s", want, got, st);
-        weir__arg_fail(name, "expected %s, got dtype '%s' of shape %s (Weir reads '<f8', '<f4', '<i8', '<i4', '|b1')",
+        weir__arg_fail(name, "expected %s, got dtype '%s' of shape %s (Weir reads " WEIR__DTYPES ")",
                        want, descr, st);
     }
     /* Fortran order is C order where at most one dim is not 1. */
@@ -1480,16 +1543,23 @@ static inline int weir__literal(const char *s, char kind, void *dst) {
         memcpy(dst, &v, 4);
         return 1;
     }
-    long long v = strtoll(s, &end, 10);
-    if (*end || errno) return 0;
-    if (kind == 'l') {
-        int64_t x = (int64_t)v;
-        memcpy(dst, &x, 8);
-        return 1;
+    /* an integer in the kind's range, little-endian in its size */
+    const weir__kind_info *ki = weir__kind(kind);
+    int bits = 8 * ki->size;
+    uint64_t u;
+    if (ki->is_signed) {
+        long long v = strtoll(s, &end, 10);
+        if (*end || errno) return 0;
+        if (bits < 64 && (v < -(1LL << (bits - 1)) || v >= (1LL << (bits - 1)))) return 0;
+        u = (uint64_t)v;
+    } else {
+        if (strchr(s, '-')) return 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (*end || errno) return 0;
+        if (bits < 64 && v >> bits) return 0;
+        u = (uint64_t)v;
     }
-    if (v < INT32_MIN || v > INT32_MAX) return 0;
-    int32_t x = (int32_t)v;
-    memcpy(dst, &x, 4);
+    for (size_t i = 0; i < ki->size; i++) ((unsigned char *)dst)[i] = (unsigned char)(u >> (8 * i));
     return 1;
 }
 
@@ -1594,9 +1664,21 @@ static inline void weir__text_rec(FILE *f, char kind, const int64_t *dims, int r
         char b[40];
         if (kind == 'd') { double x; memcpy(&x, *p, 8); weir__double_text(b, sizeof b, x); }
         else if (kind == 'f') { float x; memcpy(&x, *p, 4); weir__float_text(b, sizeof b, x); }
-        else if (kind == 'l') { int64_t x; memcpy(&x, *p, 8); snprintf(b, sizeof b, "%" PRId64, x); }
-        else if (kind == 'i') { int32_t x; memcpy(&x, *p, 4); snprintf(b, sizeof b, "%" PRId32, x); }
-        else snprintf(b, sizeof b, **p ? "true" : "false");
+        else if (kind == 'b') snprintf(b, sizeof b, **p ? "true" : "false");
+        else {
+            /* an integer: its little-endian bytes, sign-extended if signed */
+            const weir__kind_info *ki = weir__kind(kind);
+            uint64_t u = 0;
+            for (size_t i = 0; i < ki->size; i++) u |= (uint64_t)(*p)[i] << (8 * i);
+            int sh = 64 - 8 * ki->size;
+            if (ki->is_signed) {
+                /* (two's complement: the top bit of the element is the sign) */
+                int64_t v = sh && (u >> (8 * ki->size - 1)) ? (int64_t)(u | (~(uint64_t)0 << (64 - sh))) : (int64_t)u;
+                snprintf(b, sizeof b, "%" PRId64, v);
+            } else {
+                snprintf(b, sizeof b, "%" PRIu64, u);
+            }
+        }
         fputs(b, f);
         *p += weir__kind_size(kind);
         return;

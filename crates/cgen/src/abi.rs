@@ -171,13 +171,7 @@ const C_RESERVED: &[&str] = &[
 
 /// The name of an element type in Weir's syntax.
 pub fn elem_name(t: PrimType) -> &'static str {
-    match t {
-        PrimType::F64 => "f64",
-        PrimType::F32 => "f32",
-        PrimType::I64 => "i64",
-        PrimType::I32 => "i32",
-        PrimType::Bool => "bool",
-    }
+    t.name()
 }
 
 /// The C type of an element in a public header (`bool`: `<stdbool.h>`,

@@ -39,6 +39,12 @@ pub fn ctype(p: PrimType) -> &'static str {
         PrimType::I64 => "int64_t",
         PrimType::I32 => "int32_t",
         PrimType::Bool => "_Bool",
+        PrimType::I16 => "int16_t",
+        PrimType::I8 => "int8_t",
+        PrimType::U64 => "uint64_t",
+        PrimType::U32 => "uint32_t",
+        PrimType::U16 => "uint16_t",
+        PrimType::U8 => "uint8_t",
     }
 }
 
@@ -95,6 +101,13 @@ fn constant(c: &Const) -> String {
             }
         }
         Const::Bool(b) => if *b { "1" } else { "0" }.into(),
+        Const::U64(v) => format!("UINT64_C({v})"),
+        Const::U32(v) => format!("UINT32_C({v})"),
+        // (an int: every value of these fits, and they promote to int anyway)
+        Const::I16(_) | Const::I8(_) | Const::U16(_) | Const::U8(_) => {
+            let v = c.as_int().unwrap_or(0);
+            if v < 0 { format!("({v})") } else { v.to_string() }
+        }
     }
 }
 
@@ -1424,6 +1437,12 @@ fn kind_char(t: PrimType) -> char {
         PrimType::I64 => 'l',
         PrimType::I32 => 'i',
         PrimType::Bool => 'b',
+        PrimType::I16 => 's',
+        PrimType::I8 => 'c',
+        PrimType::U64 => 'L',
+        PrimType::U32 => 'I',
+        PrimType::U16 => 'S',
+        PrimType::U8 => 'C',
     }
 }
 

@@ -2345,9 +2345,13 @@ impl Lower<'_> {
             SExp::Un(op, a) => {
                 let x = self.atom(a);
                 match (op, self.prim_of(a)) {
+                    (UnOp::Not, p) if p.is_int() => {
+                        Exp::Call(format!("weir_not_{}", p.name()), vec![x])
+                    }
                     (UnOp::Not, _) => Exp::Pre("!", Box::new(x)),
-                    (UnOp::Neg, I64) => Exp::Call("weir_neg_i64".into(), vec![x]),
-                    (UnOp::Neg, I32) => Exp::Call("weir_neg_i32".into(), vec![x]),
+                    (UnOp::Neg, p) if p.is_int() => {
+                        Exp::Call(format!("weir_neg_{}", p.name()), vec![x])
+                    }
                     (UnOp::Neg, _) => Exp::Pre("-", Box::new(x)),
                 }
             }
@@ -2355,12 +2359,14 @@ impl Lower<'_> {
                 let from = self.prim_of(a);
                 let x = self.atom(a);
                 match (from, to) {
-                    (F64, I64) => Exp::Call("weir_f64_to_i64".into(), vec![x]),
-                    (F64, I32) => Exp::Call("weir_f64_to_i32".into(), vec![x]),
-                    (F32, I64) => Exp::Call("weir_f32_to_i64".into(), vec![x]),
-                    (F32, I32) => Exp::Call("weir_f32_to_i32".into(), vec![x]),
-                    (I64, I32) => Exp::Call("weir_i64_to_i32".into(), vec![x]),
+                    // saturating (docs/language.md §4.2)
+                    (F64 | F32, t) if t.is_int() => {
+                        Exp::Call(format!("weir_{}_to_{}", from.name(), t.name()), vec![x])
+                    }
                     (_, Bool) => Exp::op("!=", x, Exp::Const(zero(from))),
+                    // integers to integers modulo 2^width (C's conversion to
+                    // an unsigned type; to a signed one, gcc's and clang's),
+                    // integers to floats rounded to nearest
                     _ => Exp::Cast(*to, Box::new(x)),
                 }
             }
@@ -2375,17 +2381,9 @@ impl Lower<'_> {
                     }
                 };
                 match (m, p) {
-                    (MathFn::Abs, I64) => Exp::Call("weir_abs_i64".into(), args),
-                    (MathFn::Abs, I32) => Exp::Call("weir_abs_i32".into(), args),
+                    // abs, min, max, popc, clz, ctz of integers: weir_rt.h's
+                    (_, p) if p.is_int() => Exp::Call(format!("weir_{}_{}", m.name(), p.name()), args),
                     (MathFn::Abs, _) => Exp::Call(f("fabs"), args),
-                    (MathFn::Min | MathFn::Max, I64 | I32) => Exp::Call(
-                        format!(
-                            "weir_{}_{}",
-                            if *m == MathFn::Min { "min" } else { "max" },
-                            if p == I32 { "i32" } else { "i64" }
-                        ),
-                        args,
-                    ),
                     // bit-exact with the interpreter: weir_rt.h's min/max, and
                     // the C library's functions behind a constant-folding barrier
                     (MathFn::Min, _) => Exp::Call(f("weir_fmin"), args),
@@ -2400,9 +2398,26 @@ impl Lower<'_> {
                 let p = self.prim_of(a);
                 let (x, y) = (self.atom(a), self.atom(b));
                 let _ = ty;
-                let int = matches!(p, I64 | I32);
-                let sfx = if p == I32 { "i32" } else { "i64" };
+                let int = p.is_int();
+                let sfx = p.name();
                 match op {
+                    _ if op.is_bitwise() => {
+                        let n = match op {
+                            BinOp::BitAnd => "&",
+                            BinOp::BitOr => "|",
+                            BinOp::BitXor => "^",
+                            BinOp::Shl => "shl",
+                            BinOp::Shr => "shr",
+                            _ => "ushr",
+                        };
+                        if n.len() == 1 {
+                            // (the operands promote to int or wider: no
+                            // overflow; the result converts back)
+                            Exp::Cast(p, Box::new(Exp::op(n, x, y)))
+                        } else {
+                            Exp::Call(format!("weir_{n}_{sfx}"), vec![x, y])
+                        }
+                    }
                     BinOp::Add | BinOp::Sub | BinOp::Mul if int => {
                         let n = match op {
                             BinOp::Add => "add",
@@ -2438,25 +2453,18 @@ impl Lower<'_> {
                                 "pow0",
                                 Exp::op("<", y.clone(), Exp::i64(0)),
                                 "negative exponent %lld in an integer power",
-                                vec![y.clone()],
+                                // (an int64_t, as the format says)
+                                vec![Exp::Cast(I64, Box::new(y.clone()))],
                             ),
                         };
                         let known_ok = match b {
-                            Atom::Const(Const::I64(c)) => {
-                                if *op == BinOp::Pow {
-                                    *c >= 0
-                                } else {
-                                    *c != 0
-                                }
-                            }
-                            Atom::Const(Const::I32(c)) => {
-                                if *op == BinOp::Pow {
-                                    *c >= 0
-                                } else {
-                                    *c != 0
-                                }
-                            }
-                            _ => false,
+                            Atom::Const(c) => match c.as_int() {
+                                Some(c) if *op == BinOp::Pow => c >= 0,
+                                Some(c) => c != 0,
+                                None => false,
+                            },
+                            // an unsigned exponent is never negative
+                            Atom::Var(_) => *op == BinOp::Pow && p.is_unsigned(),
                         };
                         if !known_ok {
                             let loc = self.loc(span);
@@ -3028,13 +3036,7 @@ impl Lower<'_> {
 }
 
 fn zero(p: PrimType) -> Const {
-    match p {
-        PrimType::F64 => Const::F64(0.0),
-        PrimType::F32 => Const::F32(0.0),
-        PrimType::I32 => Const::I32(0),
-        PrimType::Bool => Const::Bool(false),
-        PrimType::I64 => Const::I64(0),
-    }
+    Const::zero(p)
 }
 
 /// Is `s` a loop whose body uses `v` (not its header) and, before the first

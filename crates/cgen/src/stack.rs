@@ -60,12 +60,7 @@ fn collect_counts(ss: &[Stmt], out: &mut HashMap<Name, i64>) {
 }
 
 fn elem_bytes(p: weir_ir::PrimType) -> i64 {
-    use weir_ir::PrimType::*;
-    match p {
-        F64 | I64 => 8,
-        F32 | I32 => 4,
-        Bool => 1,
-    }
+    i64::from(p.bits() / 8)
 }
 
 fn place(ss: Vec<Stmt>, counts: &HashMap<Name, i64>, frame: &mut i64, f: &[Stmt]) -> Vec<Stmt> {

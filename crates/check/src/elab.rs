@@ -365,7 +365,7 @@ impl<'a> Checker<'a> {
                         (Kind::Int, true) => format!("integer literals like `1` are integers; write a float literal like `2.0` where {st} is needed"),
                         (Kind::Float, false) => "this needs a float (f64 or f32); convert: `f64 x`".to_string(),
                         (Kind::Int, false) => "this needs an integer; convert: `i64 x`".to_string(),
-                        (Kind::Num, _) => "arithmetic needs numbers (f64, f32, i64, i32)".to_string(),
+                        (Kind::Num, _) => "arithmetic needs numbers (f64, f32, or an integer type: i8, i16, i32, i64, u8, u16, u32, u64)".to_string(),
                         _ => "check the types of the operands".to_string(),
                     })
             }
@@ -1396,7 +1396,18 @@ impl<'a> Checker<'a> {
                     ast::UnOp::Not => Kind::Scalar,
                 };
                 if *op == ast::UnOp::Not {
-                    self.unify_at(&ty, &Type::BOOL, a.span, "in the operand of `!`")?;
+                    // logical not of a bool, bitwise not of an integer
+                    let int = match self.infer.shallow(&ty) {
+                        Type::Prim(p) => p.is_int(),
+                        Type::Infer(v) => self.infer.kind_of(v) == Kind::Int,
+                        _ => false,
+                    };
+                    if !int && let Err(e) = self.infer.unify(&ty, &Type::BOOL) {
+                        let d = self
+                            .mismatch(e, a.span, "in the operand of `!`")
+                            .with_help("`!` is the logical not of a bool and the bitwise not of an integer (i8, i16, i32, i64, u8, u16, u32, u64); for a float, compare: `x == 0.0`");
+                        return self.fail(d);
+                    }
                 } else if let Err(err) = self.infer.constrain(&ty, k) {
                     let d = self.mismatch(err, a.span, "in the operand of `-`");
                     return self.fail(d);
@@ -1520,16 +1531,17 @@ impl<'a> Checker<'a> {
                 if let Type::Infer(var) = t {
                     self.var_spans.insert(var, span);
                 }
-                if i64::try_from(v).is_err() {
-                    return self.fail(out_of_range(v, PrimType::I64, span));
-                }
+                // an i64 until the type is known (a u64 beyond i64's range:
+                // defaulting to i64 reports it out of range)
+                let c = match i64::try_from(v) {
+                    Ok(x) => Const::I64(x),
+                    Err(_) => match u64::try_from(v) {
+                        Ok(x) => Const::U64(x),
+                        Err(_) => return self.fail(out_of_range(v, PrimType::I64, span)),
+                    },
+                };
                 Ok((
-                    self.emit(
-                        "lit",
-                        t.clone(),
-                        Exp::Atom(Atom::Const(Const::I64(v as i64))),
-                        span,
-                    ),
+                    self.emit("lit", t.clone(), Exp::Atom(Atom::Const(c)), span),
                     t,
                 ))
             }
@@ -1775,14 +1787,22 @@ impl<'a> Checker<'a> {
         if op == B::Concat {
             return self.builtin(Builtin::Concat, &[a.clone(), b.clone()], span, op_span);
         }
-        let arith = matches!(op, B::Add | B::Sub | B::Mul | B::Div | B::Rem | B::Pow);
+        let arith =
+            matches!(op, B::Add | B::Sub | B::Mul | B::Div | B::Rem | B::Pow) || op.is_bitwise();
         let (aa, at) = self.arg_in(a, if arith { expected } else { None })?;
         let (ba, bt) = self.arg_in(b, Some(&at))?;
         let ctx = format!("between the operands of `{}`", op.symbol());
         if let Err(e) = self.infer.unify(&bt, &at) {
-            let d = self
+            let mut d = self
                 .mismatch(e, b.span(), &ctx)
                 .with_secondary(a.span(), "left operand");
+            if op.is_bitwise() {
+                d = d.with_note(format!(
+                    "both operands of `{}` have one integer type{}",
+                    op.symbol(),
+                    if op.is_shift() { ", the shift count too" } else { "" }
+                ));
+            }
             return self.fail(d);
         }
         let (kind, result) = match op {
@@ -1796,14 +1816,21 @@ impl<'a> Checker<'a> {
                 (Kind::Scalar, Type::BOOL)
             }
             B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge => (Kind::Scalar, Type::BOOL),
+            op if op.is_bitwise() => (Kind::Int, at.clone()),
             _ => (Kind::Num, at.clone()),
         };
         if let Err(e) = self.infer.constrain(&at, kind) {
-            let d = self.mismatch(
+            let mut d = self.mismatch(
                 e,
                 a.span(),
                 &format!("in the operands of `{}`", op.symbol()),
             );
+            if op.is_bitwise() {
+                d = d.with_note(format!(
+                    "`{}` works on integers (i8, i16, i32, i64, u8, u16, u32, u64), both of the same type",
+                    op.symbol()
+                ));
+            }
             return self.fail(d);
         }
         let iop = match op {
@@ -1822,6 +1849,12 @@ impl<'a> Checker<'a> {
             B::And => BinOp::And,
             B::Or => BinOp::Or,
             B::Concat => BinOp::Concat,
+            B::BitAnd => BinOp::BitAnd,
+            B::BitOr => BinOp::BitOr,
+            B::BitXor => BinOp::BitXor,
+            B::Shl => BinOp::Shl,
+            B::Shr => BinOp::Shr,
+            B::UShr => BinOp::UShr,
         };
         Ok((
             self.emit("t", result.clone(), Exp::Bin(iop, aa, ba), span),
@@ -2780,8 +2813,11 @@ impl<'a> Checker<'a> {
         if args.len() != m.arity() {
             return Err(self.arity_error(&format!("`{}`", m.name()), m.arity(), args.len(), span));
         }
-        let (a0, t0) = self.arg_in(&args[0], expected)?;
-        let kind = if m.allows_int() {
+        // (the result of `popc`, `clz`, `ctz` is an i32 whatever the argument)
+        let (a0, t0) = self.arg_in(&args[0], if m.bit_count() { None } else { expected })?;
+        let kind = if m.bit_count() {
+            Kind::Int
+        } else if m.allows_int() {
             Kind::Num
         } else {
             Kind::Float
@@ -2796,7 +2832,9 @@ impl<'a> Checker<'a> {
                 .with_note(format!(
                     "`{}` works on {}",
                     m.name(),
-                    if m.allows_int() {
+                    if m.bit_count() {
+                        "integers (i8, i16, i32, i64, u8, u16, u32, u64)"
+                    } else if m.allows_int() {
                         "numbers"
                     } else {
                         "floats (f64, f32)"
@@ -2815,7 +2853,8 @@ impl<'a> Checker<'a> {
             )?;
             atoms.push(ai);
         }
-        Ok((self.emit("t", t0.clone(), Exp::Math(m, atoms), span), t0))
+        let rt = if m.bit_count() { Type::Prim(PrimType::I32) } else { t0 };
+        Ok((self.emit("t", rt.clone(), Exp::Math(m, atoms), span), rt))
     }
 
     // ------------------------------------------------------------ builtins
@@ -3501,24 +3540,28 @@ fn strip_ann(p: &Pat) -> Pat {
 }
 
 fn int_const(v: i128, p: PrimType) -> Option<Const> {
-    match p {
-        PrimType::I64 => i64::try_from(v).ok().map(Const::I64),
-        PrimType::I32 => i32::try_from(v).ok().map(Const::I32),
-        _ => None,
-    }
+    Const::int(p, v)
 }
 
-fn out_of_range(v: i128, p: PrimType, span: Span) -> Diagnostic {
+/// E0208: an integer literal outside its type's range.
+pub(crate) fn out_of_range(v: i128, p: PrimType, span: Span) -> Diagnostic {
+    let (lo, hi) = p.int_range().unwrap_or((i64::MIN.into(), i64::MAX.into()));
     Diagnostic::new(
         "E0208",
         span,
         format!("integer literal {v} does not fit in {}", p.name()),
     )
     .with_label("out of range")
-    .with_help(if p == PrimType::I32 {
-        "use an i64 (`...i64`) or a smaller value"
+    .with_help(if p == PrimType::I64 || p == PrimType::U64 {
+        format!(
+            "{} holds {lo} to {hi}; integers are at most 64 bits: use a float literal for larger values",
+            p.name()
+        )
     } else {
-        "integers are at most 64 bits; use a float literal for larger values"
+        format!(
+            "{} holds {lo} to {hi}; use a wider type (`...i64`) or a value in range",
+            p.name()
+        )
     })
 }
 

@@ -102,22 +102,17 @@ impl Z<'_, '_> {
                 && let Exp::Atom(Atom::Const(c)) = &st.exp
             {
                 let c = match (c, &st.ty) {
-                    (Const::I64(v), Type::Prim(PrimType::I32)) => match i32::try_from(*v) {
-                        Ok(x) => Const::I32(x),
-                        Err(_) => {
-                            self.ck.report(
-                                Diagnostic::new(
-                                    "E0208",
-                                    st.span,
-                                    format!("integer literal {v} does not fit in i32"),
-                                )
-                                .with_label("out of range")
-                                .with_help("use a smaller value or an i64"),
-                            );
-                            self.failed = true;
-                            Const::I32(0)
+                    (c, Type::Prim(p)) if p.is_int() => {
+                        let v = c.as_int().unwrap_or(0);
+                        match Const::int(*p, v) {
+                            Some(x) => x,
+                            None => {
+                                self.ck.report(crate::elab::out_of_range(v, *p, st.span));
+                                self.failed = true;
+                                Const::zero(*p)
+                            }
                         }
-                    },
+                    }
                     (Const::F64(v), Type::Prim(PrimType::F32)) => Const::F32(*v as f32),
                     (c, _) => *c,
                 };

@@ -995,6 +995,11 @@ fn put_scalar(buf: &mut Vec<u8>, v: &Value, p: PrimType) -> Result<(), String> {
         (Value::I64(x), PrimType::I64) => buf.extend(x.to_le_bytes()),
         (Value::I32(x), PrimType::I32) => buf.extend(x.to_le_bytes()),
         (Value::Bool(x), PrimType::Bool) => buf.push(*x as u8),
+        // other integers: little-endian two's complement, their width
+        (v, p) if p.is_int() && v.prim() == Some(p) => {
+            let x = v.as_int().unwrap_or(0);
+            buf.extend(&x.to_le_bytes()[..(p.bits() / 8) as usize]);
+        }
         _ => return Err(format!("{} where {} was expected", v.kind_name(), p.name())),
     }
     Ok(())
@@ -1056,6 +1061,14 @@ impl Reader<'_> {
                 }
             }
             PrimType::Bool => Value::Bool(self.take(1)?[0] != 0),
+            p => {
+                // another integer: little-endian, sign-extended if signed
+                let w = (p.bits() / 8) as usize;
+                let s = self.take(w)?;
+                let mut a = [0u8; 16];
+                a[..w].copy_from_slice(s);
+                Value::int(p, i128::from_le_bytes(a))
+            }
         })
     }
 }
@@ -1146,11 +1159,7 @@ pub fn decode_result(d: &FunDef, bytes: &[u8]) -> Result<Value, String> {
                 }
             }
         }
-        let size: u64 = match p {
-            PrimType::F64 | PrimType::I64 => 8,
-            PrimType::F32 | PrimType::I32 => 4,
-            PrimType::Bool => 1,
-        };
+        let size: u64 = u64::from(p.bits() / 8);
         let left = (bytes.len() - r.at.min(bytes.len())) as u64;
         if n.checked_mul(size).is_none_or(|b| b > left) {
             return Err(bad());

@@ -23,6 +23,10 @@ entry fstats [n][m] (a: [n][m]f64) (flags: [n]bool) (s: f64) : ([n]f64, [n]bool,
   in (sums, map2 (\\x f -> f && x > 0.0) sums flags, reduce (+) 0.0 sums)
 entry mixed [n] (x: [n]f32) (y: [n]i32) (k: i64) (b: bool) : ([n]f32, i64, [n]i32) =
   (map (\\v -> v * 2.0f32) x, if b then k + n else k - n, map (\\v -> v + 1i32) y)
+entry ints [n] (a: [n]u8) (b: [n]i8) (c: [n]i16) (d: [n]u16) (e: [n]u32) (f: [n]u64) (k: u64) (s: i8)
+    : ([n]u8, [n]i8, [n]i16, [n]u16, [n]u32, [n]u64, u64, i8) =
+  (map (\\x -> x + 1) a, map (\\x -> -x) b, map (\\x -> x * 2) c, map (\\x -> !x) d,
+   map (\\x -> x >> 1) e, map (\\x -> x ^ k) f, k + 1, s - 1)
 ";
 
 fn scratch(name: &str) -> PathBuf {
@@ -140,6 +144,38 @@ fn mixed_inputs() -> (Vec<Vec<u8>>, Vec<Value>) {
     (files, vals)
 }
 
+/// The inputs of `ints`: every integer dtype, at its extremes.
+fn ints_inputs() -> (Vec<Vec<u8>>, Vec<Value>) {
+    let a = [0u8, 255, 7];
+    let b = [-128i8, 127, -1];
+    let c = [i16::MIN, i16::MAX, 300];
+    let d = [0u16, 65535, 0x1234];
+    let e = [u32::MAX, 1, 0x8000_0000];
+    let f = [u64::MAX, 0, 1 << 63];
+    let bytes = |v: Vec<Vec<u8>>| v.concat();
+    let files = vec![
+        npy("|u1", false, "(3,)", &a),
+        npy("|i1", false, "(3,)", &bytes(b.iter().map(|x| x.to_le_bytes().to_vec()).collect())),
+        npy("<i2", false, "(3,)", &bytes(c.iter().map(|x| x.to_le_bytes().to_vec()).collect())),
+        npy("<u2", false, "(3,)", &bytes(d.iter().map(|x| x.to_le_bytes().to_vec()).collect())),
+        npy("<u4", false, "(3,)", &bytes(e.iter().map(|x| x.to_le_bytes().to_vec()).collect())),
+        npy("<u8", false, "(3,)", &bytes(f.iter().map(|x| x.to_le_bytes().to_vec()).collect())),
+        npy("<u8", false, "()", &u64::MAX.to_le_bytes()),
+        npy("|i1", false, "()", &(-128i8).to_le_bytes()),
+    ];
+    let vals = vec![
+        Value::array(a.iter().map(|&x| Value::U8(x)).collect()),
+        Value::array(b.iter().map(|&x| Value::I8(x)).collect()),
+        Value::array(c.iter().map(|&x| Value::I16(x)).collect()),
+        Value::array(d.iter().map(|&x| Value::U16(x)).collect()),
+        Value::array(e.iter().map(|&x| Value::U32(x)).collect()),
+        Value::array(f.iter().map(|&x| Value::U64(x)).collect()),
+        Value::U64(u64::MAX),
+        Value::I8(-128),
+    ];
+    (files, vals)
+}
+
 /// The leaf results (in source order) with their types.
 fn expected(c: &Compiled, entry: &str, args: Vec<Value>) -> Vec<(Value, Type)> {
     let v = run_entry_optimized(c, entry, args).unwrap_or_else(|e| panic!("{}", e.message));
@@ -190,11 +226,8 @@ fn split_stream(mut b: &[u8]) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     while !b.is_empty() {
         let h = weir_interp::npy::parse_header(b).unwrap_or_else(|e| panic!("{e}"));
-        let size: u64 = match h.descr.as_str() {
-            "<f8" | "<i8" => 8,
-            "<f4" | "<i4" => 4,
-            _ => 1,
-        };
+        // (the item size is the descr's number: `<f8`, `|u1`, ...)
+        let size: u64 = h.descr[2..].parse().unwrap_or(1);
         let n = h.data_offset + (h.shape.iter().product::<u64>() * size) as usize;
         assert!(n <= b.len(), "a truncated .npy in the output stream");
         out.push(b[..n].to_vec());
@@ -321,6 +354,7 @@ fn flat(v: &Value, out: &mut Vec<f64>) {
         Value::I64(x) => out.push(*x as f64),
         Value::I32(x) => out.push(*x as f64),
         Value::Bool(b) => out.push(if *b { 1.0 } else { 0.0 }),
+        x if x.as_int().is_some() => out.push(x.as_int().unwrap_or(0) as f64),
         _ => panic!("unexpected value {v:?}"),
     }
 }
@@ -470,6 +504,11 @@ fn check_bad(exe: &Path, wrapper: &[&str]) {
             "argument `a`: expected a float64 array of rank 2, got int64 of shape (2, 3)",
         ),
         (
+            "an integer dtype",
+            npy("|u1", false, "(2, 3)", &[1; 6]),
+            "argument `a`: expected a float64 array of rank 2, got uint8 of shape (2, 3)",
+        ),
+        (
             "wrong rank",
             npy("<f8", false, "(6,)", &a_data),
             "argument `a`: expected a float64 array of rank 2, got float64 of shape (6,)",
@@ -591,6 +630,22 @@ fn check_bad(exe: &Path, wrapper: &[&str]) {
             o.stderr
         );
     }
+    // integer literals outside their type's range (`ints`' inputs are
+    // there: check_entry wrote them)
+    let ins: Vec<String> = (0..6).map(|k| format!("ints_in{k}.npy")).collect();
+    for (k, s, want) in [
+        ("-1", "0", "argument `k`: `-1` is neither a uint64 literal"),
+        ("18446744073709551616", "0", "argument `k`: `18446744073709551616` is neither"),
+        ("1", "128", "argument `s`: `128` is neither a int8 literal"),
+        ("1", "-129", "argument `s`: `-129` is neither a int8 literal"),
+    ] {
+        let mut args: Vec<&str> = vec!["-e", "ints"];
+        args.extend(ins.iter().map(String::as_str));
+        args.extend([k, s]);
+        let o = run(exe, wrapper, &args, &[]);
+        assert_eq!(o.code, Some(2), "{args:?}: {}", o.stderr);
+        assert!(o.stderr.contains(want), "{args:?}: `{}` should say `{want}`", o.stderr);
+    }
     // a stream that ends after the first array
     let o = run(exe, wrapper, &[], &good[0]);
     assert_eq!(o.code, Some(2), "{}", o.stderr);
@@ -612,6 +667,14 @@ fn check_all(opts: &BuildOptions, wrapper: &[&str], name: &str) {
         "mixed",
         mixed_inputs(),
         &[(2, "40"), (3, "true")],
+    );
+    check_entry(
+        &c,
+        &exe,
+        wrapper,
+        "ints",
+        ints_inputs(),
+        &[(6, "18446744073709551615"), (7, "-128")],
     );
     check_bad(&exe, wrapper);
 }

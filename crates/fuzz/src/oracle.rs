@@ -124,7 +124,7 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
         (Value::Tuple(x), Value::Tuple(y)) | (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same_value(p, q))
         }
-        _ => false,
+        (x, y) => x.as_int().is_some() && x.prim() == y.prim() && x.as_int() == y.as_int(),
     }
 }
 

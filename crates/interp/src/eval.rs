@@ -158,13 +158,7 @@ fn stand_in(t: &Type, s: &Shape, budget: &mut usize) -> Option<Value> {
     match (t, s) {
         (Type::Prim(p), _) => {
             *budget = budget.checked_sub(1)?;
-            Some(match p {
-                PrimType::F64 => Value::F64(0.0),
-                PrimType::F32 => Value::F32(0.0),
-                PrimType::I64 => Value::I64(0),
-                PrimType::I32 => Value::I32(0),
-                PrimType::Bool => Value::Bool(false),
-            })
+            Some(Value::from_const(Const::zero(*p)))
         }
         (Type::Array(..), Shape::Array(Some(0), es)) => Some(Value::Empty(es.clone())),
         (Type::Array(_, e), Shape::Array(Some(n), es)) => {
@@ -386,13 +380,7 @@ impl<'p> Interp<'p> {
 
     fn atom(&self, a: &Atom, env: &Env, span: Span) -> R<Value> {
         match a {
-            Atom::Const(c) => Ok(match c {
-                Const::F64(v) => Value::F64(*v),
-                Const::F32(v) => Value::F32(*v),
-                Const::I64(v) => Value::I64(*v),
-                Const::I32(v) => Value::I32(*v),
-                Const::Bool(v) => Value::Bool(*v),
-            }),
+            Atom::Const(c) => Ok(Value::from_const(*c)),
             Atom::Var(v) => match env.get(v) {
                 Some(x) => Ok(x.clone()),
                 None => err(span, format!("internal error: variable `{v}` is unbound")),
@@ -459,19 +447,7 @@ impl<'p> Interp<'p> {
             }
             Exp::Un(op, a) => {
                 let x = self.atom(a, env, span)?;
-                Ok(match (op, x) {
-                    (UnOp::Neg, Value::F64(v)) => Value::F64(-v),
-                    (UnOp::Neg, Value::F32(v)) => Value::F32(-v),
-                    (UnOp::Neg, Value::I64(v)) => Value::I64(v.wrapping_neg()),
-                    (UnOp::Neg, Value::I32(v)) => Value::I32(v.wrapping_neg()),
-                    (UnOp::Not, Value::Bool(v)) => Value::Bool(!v),
-                    (_, v) => {
-                        return err(
-                            span,
-                            format!("internal error: bad operand {}", v.kind_name()),
-                        );
-                    }
-                })
+                unop(*op, x, span)
             }
             Exp::Convert(p, a) => convert(*p, self.atom(a, env, span)?, span),
             Exp::Math(m, args) => {
@@ -542,10 +518,11 @@ impl<'p> Interp<'p> {
                 let mut first = None;
                 for a in &c.args {
                     let v = self.atom(a, env, span)?;
-                    vals.push(match v {
-                        Value::I64(x) => x,
-                        Value::I32(x) => i64::from(x),
-                        ref v => {
+                    vals.push(match v.as_int() {
+                        // (a u64 beyond i64's range is nonzero, all that
+                        // `assert_nonzero` asks of it)
+                        Some(x) => x as i64,
+                        None => {
                             return err(
                                 span,
                                 format!("internal error: `{}` of {}", c.kind.name(), v.kind_name()),
@@ -1400,36 +1377,11 @@ impl<'p> Interp<'p> {
                 let mut best: Option<(usize, &Value)> = None;
                 for (i, x) in a.iter().enumerate() {
                     let better = |y: &Value| -> Option<bool> {
-                        Some(match (x, y) {
-                            (Value::F64(x), Value::F64(y)) => {
-                                if max {
-                                    x > y
-                                } else {
-                                    x < y
-                                }
-                            }
-                            (Value::F32(x), Value::F32(y)) => {
-                                if max {
-                                    x > y
-                                } else {
-                                    x < y
-                                }
-                            }
-                            (Value::I64(x), Value::I64(y)) => {
-                                if max {
-                                    x > y
-                                } else {
-                                    x < y
-                                }
-                            }
-                            (Value::I32(x), Value::I32(y)) => {
-                                if max {
-                                    x > y
-                                } else {
-                                    x < y
-                                }
-                            }
-                            _ => return None,
+                        let o = num_cmp(x, y)?;
+                        Some(if max {
+                            o == Some(std::cmp::Ordering::Greater)
+                        } else {
+                            o == Some(std::cmp::Ordering::Less)
                         })
                     };
                     let nan = match x {
@@ -1456,30 +1408,13 @@ impl<'p> Interp<'p> {
             Prim::Sum { a } | Prim::Product { a } | Prim::Maximum { a } | Prim::Minimum { a } => {
                 use Builtin::{Maximum, Product, Sum};
                 let a = arr(a)?;
-                let elem = match ty {
-                    Type::Prim(PrimType::F32) => Some(Value::F32(0.0)),
-                    Type::Prim(PrimType::I64) => Some(Value::I64(0)),
-                    Type::Prim(PrimType::I32) => Some(Value::I32(0)),
-                    _ => a.first().cloned(),
-                };
-                let init = match (builtin, &elem) {
-                    (Sum, Some(Value::F32(_))) => Value::F32(0.0),
-                    (Sum, Some(Value::I64(_))) => Value::I64(0),
-                    (Sum, Some(Value::I32(_))) => Value::I32(0),
-                    (Sum, _) => Value::F64(0.0),
-                    (Product, Some(Value::F32(_))) => Value::F32(1.0),
-                    (Product, Some(Value::I64(_))) => Value::I64(1),
-                    (Product, Some(Value::I32(_))) => Value::I32(1),
-                    (Product, _) => Value::F64(1.0),
-                    (Maximum, Some(Value::F32(_))) => Value::F32(f32::NEG_INFINITY),
-                    (Maximum, Some(Value::I64(_))) => Value::I64(i64::MIN),
-                    (Maximum, Some(Value::I32(_))) => Value::I32(i32::MIN),
-                    (Maximum, _) => Value::F64(f64::NEG_INFINITY),
-                    (_, Some(Value::F32(_))) => Value::F32(f32::INFINITY),
-                    (_, Some(Value::I64(_))) => Value::I64(i64::MAX),
-                    (_, Some(Value::I32(_))) => Value::I32(i32::MAX),
-                    _ => Value::F64(f64::INFINITY),
-                };
+                let p = ty.prim().unwrap_or(PrimType::F64);
+                let init = Value::from_const(match builtin {
+                    Sum => Const::zero(p),
+                    Product => Const::one(p),
+                    Maximum => Const::lowest(p),
+                    _ => Const::highest(p),
+                });
                 let mut acc = init;
                 for x in a.iter() {
                     acc = match builtin {
@@ -1761,22 +1696,95 @@ fn bind_shape<'t>(
     }
 }
 
-fn int_pow(b: i64, e: i64, span: Span) -> R<i64> {
-    if e < 0 {
-        return err(span, format!("negative exponent {e} in an integer power"));
-    }
-    let mut r: i64 = 1;
-    let mut b = b;
-    let mut e = e as u64;
-    while e > 0 {
-        if e & 1 == 1 {
-            r = r.wrapping_mul(b);
+/// Compare two numbers of one type (None: not numbers of one type; Some(None):
+/// unordered, a NaN).
+fn num_cmp(x: &Value, y: &Value) -> Option<Option<std::cmp::Ordering>> {
+    match (x, y) {
+        (Value::F64(a), Value::F64(b)) => Some(a.partial_cmp(b)),
+        (Value::F32(a), Value::F32(b)) => Some(a.partial_cmp(b)),
+        (Value::Bool(_), _) | (_, Value::Bool(_)) => None,
+        _ if x.prim().is_some() && x.prim() == y.prim() => {
+            Some(x.as_int()?.partial_cmp(&y.as_int()?))
         }
-        b = b.wrapping_mul(b);
-        e >>= 1;
+        _ => None,
     }
-    Ok(r)
 }
+
+/// The integer operations of one type (docs/language.md §4): wrapping `+ - *`,
+/// truncating `/ %` (an error on 0; `MIN / -1` wraps), `**` by squaring
+/// (an error on a negative exponent), and the bitwise operators. A shift
+/// count outside `0..width` (a negative one too) shifts every bit out: `<<`
+/// and `>>>` give 0, `>>` gives 0 or (a negative signed value) -1.
+macro_rules! int_ops {
+    ($binop:ident, $V:ident, $t:ty, $ut:ty) => {
+        #[allow(unused_comparisons)]
+        fn $binop(op: BinOp, a: $t, b: $t, span: Span) -> R<Value> {
+            use BinOp::*;
+            let out_of_range = b < 0 || (b as u128) >= u128::from(<$t>::BITS);
+            Ok(Value::$V(match op {
+                Add => a.wrapping_add(b),
+                Sub => a.wrapping_sub(b),
+                Mul => a.wrapping_mul(b),
+                Div if b == 0 => return err(span, "integer division by zero"),
+                Rem if b == 0 => {
+                    return err(span, "integer division by zero (remainder `%` by 0)");
+                }
+                Div => a.wrapping_div(b),
+                Rem => a.wrapping_rem(b),
+                Pow => {
+                    if b < 0 {
+                        return err(span, format!("negative exponent {b} in an integer power"));
+                    }
+                    let (mut r, mut x, mut e): ($t, $t, u128) = (1, a, b as u128);
+                    while e > 0 {
+                        if e & 1 == 1 {
+                            r = r.wrapping_mul(x);
+                        }
+                        x = x.wrapping_mul(x);
+                        e >>= 1;
+                    }
+                    r
+                }
+                BitAnd => a & b,
+                BitOr => a | b,
+                BitXor => a ^ b,
+                Shl if out_of_range => 0,
+                Shl => a << b,
+                Shr if out_of_range => {
+                    if a < 0 {
+                        !0
+                    } else {
+                        0
+                    }
+                }
+                // arithmetic on signed types, logical on unsigned (Rust's `>>`)
+                Shr => a >> b,
+                UShr if out_of_range => 0,
+                UShr => ((a as $ut) >> b) as $t,
+                Eq => return Ok(Value::Bool(a == b)),
+                Ne => return Ok(Value::Bool(a != b)),
+                Lt => return Ok(Value::Bool(a < b)),
+                Le => return Ok(Value::Bool(a <= b)),
+                Gt => return Ok(Value::Bool(a > b)),
+                Ge => return Ok(Value::Bool(a >= b)),
+                And | Or | Concat => {
+                    return err(
+                        span,
+                        format!("internal error: operator `{}` on integers", op.symbol()),
+                    );
+                }
+            }))
+        }
+    };
+}
+int_ops!(binop_i64, I64, i64, u64);
+int_ops!(binop_i32, I32, i32, u32);
+int_ops!(binop_i16, I16, i16, u16);
+int_ops!(binop_i8, I8, i8, u8);
+int_ops!(binop_u64, U64, u64, u64);
+int_ops!(binop_u32, U32, u32, u32);
+int_ops!(binop_u16, U16, u16, u16);
+int_ops!(binop_u8, U8, u8, u8);
 
 pub fn binop(op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
     use BinOp::*;
@@ -1813,28 +1821,14 @@ pub fn binop(op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
             Pow => Ok(F32(a.powf(b))),
             _ => cmp!(a, b),
         },
-        (I64(a), I64(b)) => match op {
-            Add => Ok(I64(a.wrapping_add(b))),
-            Sub => Ok(I64(a.wrapping_sub(b))),
-            Mul => Ok(I64(a.wrapping_mul(b))),
-            Div if b == 0 => err(span, "integer division by zero"),
-            Rem if b == 0 => err(span, "integer division by zero (remainder `%` by 0)"),
-            Div => Ok(I64(a.wrapping_div(b))),
-            Rem => Ok(I64(a.wrapping_rem(b))),
-            Pow => Ok(I64(int_pow(a, b, span)?)),
-            _ => cmp!(a, b),
-        },
-        (I32(a), I32(b)) => match op {
-            Add => Ok(I32(a.wrapping_add(b))),
-            Sub => Ok(I32(a.wrapping_sub(b))),
-            Mul => Ok(I32(a.wrapping_mul(b))),
-            Div if b == 0 => err(span, "integer division by zero"),
-            Rem if b == 0 => err(span, "integer division by zero (remainder `%` by 0)"),
-            Div => Ok(I32(a.wrapping_div(b))),
-            Rem => Ok(I32(a.wrapping_rem(b))),
-            Pow => Ok(I32(int_pow(a as i64, b as i64, span)? as i32)),
-            _ => cmp!(a, b),
-        },
+        (I64(a), I64(b)) => binop_i64(op, a, b, span),
+        (I32(a), I32(b)) => binop_i32(op, a, b, span),
+        (I16(a), I16(b)) => binop_i16(op, a, b, span),
+        (I8(a), I8(b)) => binop_i8(op, a, b, span),
+        (U64(a), U64(b)) => binop_u64(op, a, b, span),
+        (U32(a), U32(b)) => binop_u32(op, a, b, span),
+        (U16(a), U16(b)) => binop_u16(op, a, b, span),
+        (U8(a), U8(b)) => binop_u8(op, a, b, span),
         (Bool(a), Bool(b)) => match op {
             And => Ok(Bool(a && b)),
             Or => Ok(Bool(a || b)),
@@ -1862,21 +1856,50 @@ fn unreachable_op(op: BinOp, span: Span) -> R<bool> {
     )
 }
 
+/// `-x` (wrapping on integers) and `!x` (logical on bools, bitwise on integers).
+pub fn unop(op: UnOp, x: Value, span: Span) -> R<Value> {
+    Ok(match (op, x) {
+        (UnOp::Neg, Value::F64(v)) => Value::F64(-v),
+        (UnOp::Neg, Value::F32(v)) => Value::F32(-v),
+        (UnOp::Not, Value::Bool(v)) => Value::Bool(!v),
+        (op, v) if v.as_int().is_some() => {
+            let (p, n) = (v.prim().unwrap_or(PrimType::I64), v.as_int().unwrap_or(0));
+            // modulo 2^width, -n and !n = -n - 1 are exact
+            Value::int(p, if op == UnOp::Neg { -n } else { -n - 1 })
+        }
+        (_, v) => {
+            return err(
+                span,
+                format!("internal error: bad operand {}", v.kind_name()),
+            );
+        }
+    })
+}
+
+/// A conversion between scalar types (docs/language.md §4.2): integer to
+/// integer modulo 2^width (two's complement), float to integer truncating
+/// and saturating (NaN to 0, Rust's `as`), integer to float rounding to
+/// nearest, bool to a number 0 or 1, a number to bool `!= 0`.
 pub fn convert(p: PrimType, v: Value, span: Span) -> R<Value> {
     let f = match v {
         Value::F64(x) => x,
-        Value::F32(x) => x as f64,
-        Value::I64(x) => {
+        Value::F32(x) => {
+            if p == PrimType::F32 {
+                return Ok(Value::F32(x));
+            }
+            f64::from(x)
+        }
+        Value::Bool(b) => f64::from(u8::from(b)),
+        ref v if v.as_int().is_some() => {
+            let x = v.as_int().unwrap_or(0);
             return Ok(match p {
+                // (i128 to float rounds to nearest once, as C's conversion)
                 PrimType::F64 => Value::F64(x as f64),
                 PrimType::F32 => Value::F32(x as f32),
-                PrimType::I64 => Value::I64(x),
-                PrimType::I32 => Value::I32(x as i32),
                 PrimType::Bool => Value::Bool(x != 0),
+                _ => Value::int(p, x),
             });
         }
-        Value::I32(x) => x as f64,
-        Value::Bool(b) => f64::from(u8::from(b)),
         v => {
             return err(
                 span,
@@ -1887,9 +1910,15 @@ pub fn convert(p: PrimType, v: Value, span: Span) -> R<Value> {
     Ok(match p {
         PrimType::F64 => Value::F64(f),
         PrimType::F32 => Value::F32(f as f32),
+        PrimType::Bool => Value::Bool(f != 0.0),
         PrimType::I64 => Value::I64(f as i64),
         PrimType::I32 => Value::I32(f as i32),
-        PrimType::Bool => Value::Bool(f != 0.0),
+        PrimType::I16 => Value::I16(f as i16),
+        PrimType::I8 => Value::I8(f as i8),
+        PrimType::U64 => Value::U64(f as u64),
+        PrimType::U32 => Value::U32(f as u32),
+        PrimType::U16 => Value::U16(f as u16),
+        PrimType::U8 => Value::U8(f as u8),
     })
 }
 
@@ -1905,6 +1934,7 @@ pub fn math(m: MathFn, vs: &[Value], span: Span) -> R<Value> {
             ),
         }
     };
+    let int = vs[0].as_int().zip(vs[0].prim());
     match m {
         Sqrt => f1(f64::sqrt, f32::sqrt),
         Exp => f1(f64::exp, f32::exp),
@@ -1916,10 +1946,24 @@ pub fn math(m: MathFn, vs: &[Value], span: Span) -> R<Value> {
         Floor => f1(f64::floor, f32::floor),
         Ceil => f1(f64::ceil, f32::ceil),
         Lgamma => f1(libc_math::lgamma, libc_math::lgammaf),
-        Abs => match vs[0] {
-            Value::I64(x) => Ok(Value::I64(x.wrapping_abs())),
-            Value::I32(x) => Ok(Value::I32(x.wrapping_abs())),
-            _ => f1(f64::abs, f32::abs),
+        Popc | Clz | Ctz => {
+            let Some((x, p)) = int else {
+                return err(span, format!("internal error: `{}` of {}", m.name(), vs[0].kind_name()));
+            };
+            // the bit pattern, `width` bits
+            let w = p.bits();
+            let bits = (x as u128) & ((1u128 << w) - 1);
+            let n = match m {
+                Popc => bits.count_ones(),
+                Clz => bits.leading_zeros() - (128 - w),
+                _ => bits.trailing_zeros().min(w),
+            };
+            Ok(Value::I32(n as i32))
+        }
+        // wrapping: abs of the least signed value is itself; of an unsigned, x
+        Abs => match int {
+            Some((x, p)) => Ok(Value::int(p, x.abs())),
+            None => f1(f64::abs, f32::abs),
         },
         Atan2 | Pow | Min | Max => match (&vs[0], &vs[1]) {
             (Value::F64(a), Value::F64(b)) => Ok(Value::F64(match m {
@@ -1934,16 +1978,14 @@ pub fn math(m: MathFn, vs: &[Value], span: Span) -> R<Value> {
                 Min => min_f32(*a, *b),
                 _ => max_f32(*a, *b),
             })),
-            (Value::I64(a), Value::I64(b)) => match m {
-                Min => Ok(Value::I64(*a.min(b))),
-                Max => Ok(Value::I64(*a.max(b))),
-                _ => err(span, format!("internal error: `{}` of integers", m.name())),
-            },
-            (Value::I32(a), Value::I32(b)) => match m {
-                Min => Ok(Value::I32(*a.min(b))),
-                Max => Ok(Value::I32(*a.max(b))),
-                _ => err(span, format!("internal error: `{}` of integers", m.name())),
-            },
+            (a, b) if int.is_some() && a.prim() == b.prim() => {
+                let (x, y) = (a.as_int().unwrap_or(0), b.as_int().unwrap_or(0));
+                match m {
+                    Min => Ok(if y < x { b.clone() } else { a.clone() }),
+                    Max => Ok(if y > x { b.clone() } else { a.clone() }),
+                    _ => err(span, format!("internal error: `{}` of integers", m.name())),
+                }
+            }
             _ => err(
                 span,
                 format!("internal error: `{}` of mixed operands", m.name()),

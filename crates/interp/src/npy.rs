@@ -13,8 +13,19 @@ fn descr_of(p: PrimType) -> (&'static str, usize) {
         PrimType::I64 => ("<i8", 8),
         PrimType::I32 => ("<i4", 4),
         PrimType::Bool => ("|b1", 1),
+        PrimType::I16 => ("<i2", 2),
+        PrimType::I8 => ("|i1", 1),
+        PrimType::U64 => ("<u8", 8),
+        PrimType::U32 => ("<u4", 4),
+        PrimType::U16 => ("<u2", 2),
+        PrimType::U8 => ("|u1", 1),
     }
 }
+
+/// The dtypes Weir reads, as NumPy writes them.
+const KNOWN_DESCRS: [&str; 11] = [
+    "<f8", "<f4", "<i8", "<i4", "<i2", "|i1", "<u8", "<u4", "<u2", "|u1", "|b1",
+];
 
 /// The header of an `.npy` file.
 #[derive(Debug, PartialEq)]
@@ -249,16 +260,19 @@ pub fn read_npy(bytes: &[u8], ty: &Type) -> Result<Value, String> {
         || (p == PrimType::Bool && descr == "?")
         || (size == 1 && descr.get(1..) == want.get(1..));
     if !same {
-        let known = ["<f8", "<f4", "<i8", "<i4", "|b1"];
-        return Err(if known.contains(&descr) {
+        let one_byte = descr.len() == 3 && matches!(&descr[..1], "<" | "=" | "|");
+        let known = KNOWN_DESCRS.contains(&descr)
+            || (one_byte && KNOWN_DESCRS.contains(&format!("|{}", &descr[1..]).as_str()));
+        return Err(if known {
             format!(
                 "expected .npy elements of dtype '{want}' ({}), found '{descr}'",
                 p.name()
             )
         } else {
             format!(
-                "unsupported .npy dtype '{descr}' (expected '{want}', {}; Weir reads '<f8', '<f4', '<i8', '<i4' and '|b1')",
-                p.name()
+                "unsupported .npy dtype '{descr}' (expected '{want}', {}; Weir reads {})",
+                p.name(),
+                KNOWN_DESCRS.map(|d| format!("'{d}'")).join(", ")
             )
         });
     }
@@ -299,6 +313,12 @@ pub fn read_npy(bytes: &[u8], ty: &Type) -> Result<Value, String> {
             PrimType::I64 => Value::I64(i64::from_le_bytes(le8(c))),
             PrimType::F32 => Value::F32(f32::from_le_bytes(le4(c))),
             PrimType::I32 => Value::I32(i32::from_le_bytes(le4(c))),
+            PrimType::U64 => Value::U64(u64::from_le_bytes(le8(c))),
+            PrimType::U32 => Value::U32(u32::from_le_bytes(le4(c))),
+            PrimType::I16 => Value::I16(i16::from_le_bytes([c[0], c[1]])),
+            PrimType::U16 => Value::U16(u16::from_le_bytes([c[0], c[1]])),
+            PrimType::I8 => Value::I8(c[0] as i8),
+            PrimType::U8 => Value::U8(c[0]),
             PrimType::Bool => match c[0] {
                 0 => Value::Bool(false),
                 1 => Value::Bool(true),
@@ -397,6 +417,12 @@ pub fn write_npy(v: &Value) -> Result<Vec<u8>, String> {
         Some(Value::I64(_)) => put!(i64, Value::I64),
         Some(Value::I32(_)) => put!(i32, Value::I32),
         Some(Value::Bool(_)) => put!(bool, Value::Bool),
+        Some(Value::I16(_)) => put!(i16, Value::I16),
+        Some(Value::I8(_)) => put!(i8, Value::I8),
+        Some(Value::U64(_)) => put!(u64, Value::U64),
+        Some(Value::U32(_)) => put!(u32, Value::U32),
+        Some(Value::U16(_)) => put!(u16, Value::U16),
+        Some(Value::U8(_)) => put!(u8, Value::U8),
         Some(_) => {
             return Err("tuples cannot be written as .npy; write each component separately".into());
         }
@@ -511,6 +537,11 @@ pub fn write_npy_typed(v: &Value, ty: &Type) -> Result<Vec<u8>, String> {
             (PrimType::I64, Value::I64(y)) => out.extend_from_slice(&y.to_le_bytes()),
             (PrimType::I32, Value::I32(y)) => out.extend_from_slice(&y.to_le_bytes()),
             (PrimType::Bool, Value::Bool(y)) => out.push(u8::from(*y)),
+            (p, x) if x.prim() == Some(p) && p.is_int() => {
+                // little-endian two's complement, `size` bytes
+                let v = x.as_int().unwrap_or(0);
+                out.extend_from_slice(&v.to_le_bytes()[..size]);
+            }
             _ => return Err(format!("a {} array holds {}", p.name(), x.kind_name())),
         }
     }
@@ -617,7 +648,13 @@ fn json(v: &Value, s: &mut String) {
         Value::F64(x) => float(*x, format!("{x:?}"), s),
         Value::F32(x) => float(f64::from(*x), format!("{x:?}"), s),
         Value::I64(x) => s.push_str(&x.to_string()),
-        Value::I32(x) => s.push_str(&x.to_string()),
+        Value::I32(_)
+        | Value::I8(_)
+        | Value::I16(_)
+        | Value::U8(_)
+        | Value::U16(_)
+        | Value::U32(_)
+        | Value::U64(_) => s.push_str(&v.as_int().unwrap_or(0).to_string()),
         Value::Bool(b) => s.push_str(if *b { "true" } else { "false" }),
         Value::Array(xs) | Value::Tuple(xs) => {
             s.push('[');

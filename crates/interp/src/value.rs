@@ -3,7 +3,7 @@
 use std::fmt::Write;
 use std::rc::Rc;
 use weir_ir::print::{f32_text, float_text, type_to_string};
-use weir_ir::{PrimType, Size, Type};
+use weir_ir::{Const, PrimType, Size, Type};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -12,6 +12,12 @@ pub enum Value {
     I64(i64),
     I32(i32),
     Bool(bool),
+    I8(i8),
+    I16(i16),
+    U8(u8),
+    U16(u16),
+    U32(u32),
+    U64(u64),
     Tuple(Rc<Vec<Value>>),
     Array(Rc<Vec<Value>>),
     /// An empty array that remembers the shape its elements would have, so that
@@ -154,6 +160,51 @@ impl Value {
     pub fn tuple(v: Vec<Value>) -> Value {
         Value::Tuple(Rc::new(v))
     }
+    /// The value of a constant.
+    pub fn from_const(c: Const) -> Value {
+        match c {
+            Const::F64(v) => Value::F64(v),
+            Const::F32(v) => Value::F32(v),
+            Const::I64(v) => Value::I64(v),
+            Const::I32(v) => Value::I32(v),
+            Const::Bool(v) => Value::Bool(v),
+            Const::I8(v) => Value::I8(v),
+            Const::I16(v) => Value::I16(v),
+            Const::U8(v) => Value::U8(v),
+            Const::U16(v) => Value::U16(v),
+            Const::U32(v) => Value::U32(v),
+            Const::U64(v) => Value::U64(v),
+        }
+    }
+    /// The constant of a scalar value (None for tuples and arrays).
+    pub fn to_const(&self) -> Option<Const> {
+        Some(match *self {
+            Value::F64(v) => Const::F64(v),
+            Value::F32(v) => Const::F32(v),
+            Value::I64(v) => Const::I64(v),
+            Value::I32(v) => Const::I32(v),
+            Value::Bool(v) => Const::Bool(v),
+            Value::I8(v) => Const::I8(v),
+            Value::I16(v) => Const::I16(v),
+            Value::U8(v) => Const::U8(v),
+            Value::U16(v) => Const::U16(v),
+            Value::U32(v) => Const::U32(v),
+            Value::U64(v) => Const::U64(v),
+            Value::Tuple(_) | Value::Array(_) | Value::Empty(_) => return None,
+        })
+    }
+    /// `v` modulo 2^width as a value of integer type `p`.
+    pub fn int(p: PrimType, v: i128) -> Value {
+        Value::from_const(Const::wrapping(p, v))
+    }
+    /// The value of an integer (None for other values).
+    pub fn as_int(&self) -> Option<i128> {
+        self.to_const().and_then(Const::as_int)
+    }
+    /// The type of a scalar value.
+    pub fn prim(&self) -> Option<PrimType> {
+        self.to_const().map(Const::prim)
+    }
     pub fn as_i64(&self) -> Option<i64> {
         match self {
             Value::I64(v) => Some(*v),
@@ -223,6 +274,12 @@ impl Value {
             Value::I64(_) => "an i64",
             Value::I32(_) => "an i32",
             Value::Bool(_) => "a bool",
+            Value::I8(_) => "an i8",
+            Value::I16(_) => "an i16",
+            Value::U8(_) => "a u8",
+            Value::U16(_) => "a u16",
+            Value::U32(_) => "a u32",
+            Value::U64(_) => "a u64",
             Value::Tuple(_) => "a tuple",
             Value::Array(_) | Value::Empty(_) => "an array",
         }
@@ -246,11 +303,18 @@ fn write_value(s: &mut String, v: &Value) {
         Value::I64(x) => {
             let _ = write!(s, "{x}");
         }
-        Value::I32(x) => {
-            let _ = write!(s, "{x}i32");
-        }
         Value::Bool(b) => {
             let _ = write!(s, "{b}");
+        }
+        Value::I32(_)
+        | Value::I8(_)
+        | Value::I16(_)
+        | Value::U8(_)
+        | Value::U16(_)
+        | Value::U32(_)
+        | Value::U64(_) => {
+            let c = v.to_const().unwrap_or(Const::I32(0));
+            let _ = write!(s, "{}{}", c.as_int().unwrap_or(0), c.prim().name());
         }
         Value::Tuple(xs) => {
             s.push('(');
@@ -574,11 +638,12 @@ fn num(text: &str, p: PrimType, off: usize) -> Result<Value, ValueError> {
         });
     }
     let clean: String = body.chars().filter(|c| *c != '_').collect();
-    let is_int_text = clean
-        .trim_start_matches(['-', '+'])
-        .chars()
-        .all(|c| c.is_ascii_digit())
-        && !clean.is_empty();
+    let digits = clean.trim_start_matches(['-', '+']);
+    let hex = digits.strip_prefix("0x");
+    let is_int_text = match hex {
+        Some(h) => !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()),
+        None => !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()),
+    };
     match p {
         PrimType::F64 | PrimType::F32 => {
             let c = match clean.as_str() {
@@ -595,34 +660,34 @@ fn num(text: &str, p: PrimType, off: usize) -> Result<Value, ValueError> {
                 Value::F32(c.parse::<f32>().map_err(|_| none())?)
             })
         }
-        PrimType::I64 | PrimType::I32 => {
+        _ if p.is_int() => {
             if !is_int_text {
                 return Err(bad(&format!("an integer of type {}", p.name())));
             }
-            let v: i128 = clean.parse().map_err(|_| bad("an integer"))?;
-            if p == PrimType::I64 {
-                i64::try_from(v)
-                    .map(Value::I64)
-                    .map_err(|_| bad("an integer that fits in i64"))
-            } else {
-                i32::try_from(v)
-                    .map(Value::I32)
-                    .map_err(|_| bad("an integer that fits in i32"))
-            }
+            let v: i128 = match hex {
+                Some(h) => {
+                    let m = i128::from_str_radix(h, 16).map_err(|_| bad("an integer"))?;
+                    if clean.starts_with('-') { -m } else { m }
+                }
+                None => clean.parse().map_err(|_| bad("an integer"))?,
+            };
+            Const::int(p, v)
+                .map(Value::from_const)
+                .ok_or_else(|| bad(&format!("an integer that fits in {}", p.name())))
         }
-        PrimType::Bool => Err(bad("`true` or `false`")),
+        _ => Err(bad("`true` or `false`")),
     }
 }
 
 fn split_suffix(text: &str) -> (&str, Option<PrimType>) {
-    for (s, p) in [
-        ("f64", PrimType::F64),
-        ("f32", PrimType::F32),
-        ("i64", PrimType::I64),
-        ("i32", PrimType::I32),
-    ] {
-        if let Some(b) = text.strip_suffix(s)
+    for p in PrimType::ALL {
+        if p == PrimType::Bool {
+            continue;
+        }
+        // (`0xf32` is a hex number, not 0x with a suffix)
+        if let Some(b) = text.strip_suffix(p.name())
             && !b.is_empty()
+            && !(p.is_float() && b.trim_start_matches(['-', '+']).starts_with("0x"))
         {
             return (b, Some(p));
         }
@@ -794,7 +859,13 @@ pub fn check_type(v: &Value, ty: &Type) -> Result<(), String> {
         | (Value::F32(_), Type::Prim(PrimType::F32))
         | (Value::I64(_), Type::Prim(PrimType::I64))
         | (Value::I32(_), Type::Prim(PrimType::I32))
-        | (Value::Bool(_), Type::Prim(PrimType::Bool)) => Ok(()),
+        | (Value::Bool(_), Type::Prim(PrimType::Bool))
+        | (Value::I8(_), Type::Prim(PrimType::I8))
+        | (Value::I16(_), Type::Prim(PrimType::I16))
+        | (Value::U8(_), Type::Prim(PrimType::U8))
+        | (Value::U16(_), Type::Prim(PrimType::U16))
+        | (Value::U32(_), Type::Prim(PrimType::U32))
+        | (Value::U64(_), Type::Prim(PrimType::U64)) => Ok(()),
         (Value::Tuple(xs), Type::Tuple(ts)) if xs.len() == ts.len() => {
             xs.iter().zip(ts).try_for_each(|(x, t)| check_type(x, t))
         }
@@ -853,6 +924,9 @@ pub fn compare(actual: &Value, expected: &Value, tol: f64) -> Result<(), String>
             (Value::F32(x), Value::F32(y)) if close(*x as f64, *y as f64, tol.max(1e-6)) => Ok(()),
             (Value::I64(x), Value::I64(y)) if x == y => Ok(()),
             (Value::I32(x), Value::I32(y)) if x == y => Ok(()),
+            (x, y) if x.as_int().is_some() && x.prim() == y.prim() && x.as_int() == y.as_int() => {
+                Ok(())
+            }
             (Value::Bool(x), Value::Bool(y)) if x == y => Ok(()),
             (Value::Empty(_), _) | (_, Value::Empty(_))
                 if a.array_len() == Some(0) && e.array_len() == Some(0) =>

@@ -163,11 +163,11 @@ fn malformed_headers_are_clear_errors() {
         ),
         (
             npy(
-                "{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }",
-                &[0; 4],
+                "{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }",
+                &[0; 16],
             ),
             arr(1, PrimType::I32),
-            "unsupported .npy dtype '<u2'",
+            "unsupported .npy dtype '<c8'",
         ),
         (
             npy(

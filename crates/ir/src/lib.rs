@@ -122,6 +122,12 @@ pub enum Const {
     I64(i64),
     I32(i32),
     Bool(bool),
+    I8(i8),
+    I16(i16),
+    U8(u8),
+    U16(u16),
+    U32(u32),
+    U64(u64),
 }
 
 impl Const {
@@ -132,6 +138,89 @@ impl Const {
             Const::I64(_) => PrimType::I64,
             Const::I32(_) => PrimType::I32,
             Const::Bool(_) => PrimType::Bool,
+            Const::I8(_) => PrimType::I8,
+            Const::I16(_) => PrimType::I16,
+            Const::U8(_) => PrimType::U8,
+            Const::U16(_) => PrimType::U16,
+            Const::U32(_) => PrimType::U32,
+            Const::U64(_) => PrimType::U64,
+        }
+    }
+    /// The value of an integer constant (None for floats and bools).
+    pub fn as_int(self) -> Option<i128> {
+        Some(match self {
+            Const::I64(v) => v.into(),
+            Const::I32(v) => v.into(),
+            Const::I8(v) => v.into(),
+            Const::I16(v) => v.into(),
+            Const::U8(v) => v.into(),
+            Const::U16(v) => v.into(),
+            Const::U32(v) => v.into(),
+            Const::U64(v) => v.into(),
+            Const::F64(_) | Const::F32(_) | Const::Bool(_) => return None,
+        })
+    }
+    /// The constant `v` of integer type `p`, if it is in `p`'s range.
+    pub fn int(p: PrimType, v: i128) -> Option<Const> {
+        let (lo, hi) = p.int_range()?;
+        if v < lo || v > hi {
+            return None;
+        }
+        Some(Const::wrapping(p, v))
+    }
+    /// `v` modulo 2^width as a constant of integer type `p` (two's
+    /// complement); for a float type, `v` rounded; for bool, `v != 0`.
+    pub fn wrapping(p: PrimType, v: i128) -> Const {
+        let w = p.wrap(v);
+        match p {
+            PrimType::I64 => Const::I64(w as i64),
+            PrimType::I32 => Const::I32(w as i32),
+            PrimType::I8 => Const::I8(w as i8),
+            PrimType::I16 => Const::I16(w as i16),
+            PrimType::U8 => Const::U8(w as u8),
+            PrimType::U16 => Const::U16(w as u16),
+            PrimType::U32 => Const::U32(w as u32),
+            PrimType::U64 => Const::U64(w as u64),
+            PrimType::F64 => Const::F64(v as f64),
+            PrimType::F32 => Const::F32(v as f32),
+            PrimType::Bool => Const::Bool(v != 0),
+        }
+    }
+    /// 0 of a type (`false`, `0.0`).
+    pub fn zero(p: PrimType) -> Const {
+        Const::wrapping(p, 0)
+    }
+    /// 1 of a type (`true`, `1.0`).
+    pub fn one(p: PrimType) -> Const {
+        Const::wrapping(p, 1)
+    }
+    /// The least value of a numeric type (`-inf` for floats): the neutral
+    /// element of `max`.
+    pub fn lowest(p: PrimType) -> Const {
+        match p {
+            PrimType::F64 => Const::F64(f64::NEG_INFINITY),
+            PrimType::F32 => Const::F32(f32::NEG_INFINITY),
+            PrimType::Bool => Const::Bool(false),
+            _ => Const::wrapping(p, p.int_range().map_or(0, |r| r.0)),
+        }
+    }
+    /// The greatest value of a numeric type (`inf` for floats): the neutral
+    /// element of `min`.
+    pub fn highest(p: PrimType) -> Const {
+        match p {
+            PrimType::F64 => Const::F64(f64::INFINITY),
+            PrimType::F32 => Const::F32(f32::INFINITY),
+            PrimType::Bool => Const::Bool(true),
+            _ => Const::wrapping(p, p.int_range().map_or(0, |r| r.1)),
+        }
+    }
+    /// Is it a zero (of any numeric type, `-0.0` included)?
+    pub fn is_zero(self) -> bool {
+        match self {
+            Const::F64(v) => v == 0.0,
+            Const::F32(v) => v == 0.0,
+            Const::Bool(_) => false,
+            c => c.as_int() == Some(0),
         }
     }
 }
@@ -160,10 +249,16 @@ pub enum MathFn {
     Pow,
     Min,
     Max,
+    /// `popc x`: the number of one bits (an integer; the result is i32).
+    Popc,
+    /// `clz x`: leading zero bits (the width for 0; i32).
+    Clz,
+    /// `ctz x`: trailing zero bits (the width for 0; i32).
+    Ctz,
 }
 
 impl MathFn {
-    pub const ALL: [MathFn; 15] = [
+    pub const ALL: [MathFn; 18] = [
         MathFn::Sqrt,
         MathFn::Exp,
         MathFn::Log,
@@ -179,6 +274,9 @@ impl MathFn {
         MathFn::Pow,
         MathFn::Min,
         MathFn::Max,
+        MathFn::Popc,
+        MathFn::Clz,
+        MathFn::Ctz,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -197,6 +295,9 @@ impl MathFn {
             MathFn::Pow => "pow",
             MathFn::Min => "min",
             MathFn::Max => "max",
+            MathFn::Popc => "popc",
+            MathFn::Clz => "clz",
+            MathFn::Ctz => "ctz",
         }
     }
     pub fn from_name(s: &str) -> Option<MathFn> {
@@ -210,7 +311,15 @@ impl MathFn {
     }
     /// Works on integers too (otherwise floats only).
     pub fn allows_int(self) -> bool {
-        matches!(self, MathFn::Abs | MathFn::Min | MathFn::Max)
+        matches!(self, MathFn::Abs | MathFn::Min | MathFn::Max) || self.bit_count()
+    }
+    /// `popc`, `clz`, `ctz`: on integers only, and their result is an i32.
+    pub fn bit_count(self) -> bool {
+        matches!(self, MathFn::Popc | MathFn::Clz | MathFn::Ctz)
+    }
+    /// The result type of the function on arguments of type `p`.
+    pub fn result(self, p: PrimType) -> PrimType {
+        if self.bit_count() { PrimType::I32 } else { p }
     }
 }
 

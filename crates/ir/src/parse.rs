@@ -290,18 +290,12 @@ impl P {
             Tok::True if !neg => Const::Bool(true),
             Tok::False if !neg => Const::Bool(false),
             Tok::Int(t) => match parse_int(&t) {
-                Some((v, Some(PrimType::I32))) => {
+                Some((v, p)) => {
                     let v = if neg { -v } else { v };
-                    match i32::try_from(v) {
-                        Ok(v) => Const::I32(v),
-                        Err(_) => return self.err("i32 constant out of range"),
-                    }
-                }
-                Some((v, _)) => {
-                    let v = if neg { -v } else { v };
-                    match i64::try_from(v) {
-                        Ok(v) => Const::I64(v),
-                        Err(_) => return self.err("i64 constant out of range"),
+                    let p = p.unwrap_or(PrimType::I64);
+                    match Const::int(p, v) {
+                        Some(c) => c,
+                        None => return self.err(&format!("{} constant out of range", p.name())),
                     }
                 }
                 None => return self.err("bad integer"),
@@ -591,6 +585,12 @@ pub fn bin_of(t: &Tok) -> Option<BinOp> {
         Tok::AndAnd => BinOp::And,
         Tok::OrOr => BinOp::Or,
         Tok::PlusPlus => BinOp::Concat,
+        Tok::Amp => BinOp::BitAnd,
+        Tok::Bar => BinOp::BitOr,
+        Tok::Caret => BinOp::BitXor,
+        Tok::Shl => BinOp::Shl,
+        Tok::Shr => BinOp::Shr,
+        Tok::UShr => BinOp::UShr,
         _ => return None,
     })
 }

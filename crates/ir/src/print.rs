@@ -121,9 +121,8 @@ pub fn const_to_string(c: &Const) -> String {
     match c {
         Const::F64(v) => format!("{}f64", float_text(*v)),
         Const::F32(v) => format!("{}f32", f32_text(*v)),
-        Const::I64(v) => format!("{v}i64"),
-        Const::I32(v) => format!("{v}i32"),
         Const::Bool(b) => b.to_string(),
+        c => format!("{}{}", c.as_int().unwrap_or(0), c.prim().name()),
     }
 }
 

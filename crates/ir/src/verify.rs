@@ -276,6 +276,16 @@ impl<'a> V<'a> {
                         Ok(Type::BOOL)
                     }
                     BinOp::Concat => Err("`++` must be elaborated to `concat`".into()),
+                    op if op.is_bitwise() => {
+                        if !ta.prim().is_some_and(PrimType::is_int) {
+                            return Err(format!(
+                                "`{}` needs integers, found {}",
+                                op.symbol(),
+                                type_to_string(&ta)
+                            ));
+                        }
+                        Ok(ta)
+                    }
                     _ => {
                         numeric(&ta, "arithmetic")?;
                         Ok(ta)
@@ -288,7 +298,14 @@ impl<'a> V<'a> {
                     UnOp::Neg => {
                         numeric(&t, "negation")?;
                     }
-                    UnOp::Not => expect_same(&t, &Type::BOOL, "not")?,
+                    UnOp::Not => {
+                        if !t.prim().is_some_and(|p| p == PrimType::Bool || p.is_int()) {
+                            return Err(format!(
+                                "not: expected a bool or an integer, found {}",
+                                type_to_string(&t)
+                            ));
+                        }
+                    }
                 }
                 Ok(t)
             }
@@ -308,10 +325,13 @@ impl<'a> V<'a> {
                 if !p.is_float() && !m.allows_int() {
                     return Err(format!("`{}` needs a float", m.name()));
                 }
+                if m.bit_count() && !p.is_int() {
+                    return Err(format!("`{}` needs an integer", m.name()));
+                }
                 for a in &args[1..] {
                     expect_same(&self.atom(a)?, &t0, m.name())?;
                 }
-                Ok(t0)
+                Ok(Type::Prim(m.result(p)))
             }
             Exp::Tuple(xs) => Ok(Type::Tuple(
                 xs.iter().map(|a| self.atom(a)).collect::<Result<_, _>>()?,
@@ -371,7 +391,7 @@ impl<'a> V<'a> {
                 for a in &c.args {
                     let t = self.atom(a)?;
                     if c.kind == CheckKind::NonZero
-                        && matches!(t, Type::Prim(PrimType::I32 | PrimType::I64))
+                        && t.prim().is_some_and(PrimType::is_int)
                     {
                         first.get_or_insert(t);
                         continue;

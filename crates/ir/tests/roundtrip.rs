@@ -15,13 +15,7 @@ fn name() -> impl Strategy<Value = Name> {
 }
 
 fn prim() -> impl Strategy<Value = PrimType> {
-    prop::sample::select(vec![
-        PrimType::F64,
-        PrimType::F32,
-        PrimType::I64,
-        PrimType::I32,
-        PrimType::Bool,
-    ])
+    prop::sample::select(PrimType::ALL.to_vec())
 }
 
 fn size() -> impl Strategy<Value = Size> {
@@ -52,6 +46,12 @@ fn constant() -> impl Strategy<Value = Const> {
         any::<i64>().prop_map(Const::I64),
         any::<i32>().prop_map(Const::I32),
         any::<bool>().prop_map(Const::Bool),
+        any::<i8>().prop_map(Const::I8),
+        any::<i16>().prop_map(Const::I16),
+        any::<u8>().prop_map(Const::U8),
+        any::<u16>().prop_map(Const::U16),
+        any::<u32>().prop_map(Const::U32),
+        any::<u64>().prop_map(Const::U64),
     ]
 }
 
@@ -75,6 +75,12 @@ fn binop() -> impl Strategy<Value = BinOp> {
         BinOp::Ge,
         BinOp::And,
         BinOp::Or,
+        BinOp::BitAnd,
+        BinOp::BitOr,
+        BinOp::BitXor,
+        BinOp::Shl,
+        BinOp::Shr,
+        BinOp::UShr,
     ])
 }
 

@@ -119,7 +119,11 @@ enum Residue {
 }
 
 fn is_int(t: &Type) -> bool {
-    matches!(t, Type::Prim(PrimType::I64 | PrimType::I32))
+    t.prim().is_some_and(PrimType::is_int)
+}
+
+fn is_signed(t: &Type) -> bool {
+    t.prim().is_some_and(PrimType::is_signed)
 }
 
 /// The lambda of a function operand (`None` for a function variable).
@@ -213,7 +217,8 @@ impl Dce<'_> {
                     let ty = facts.ty(b);
                     out.push(self.check(CheckKind::NonZero, vec![b.clone()], "", ty, span));
                 }
-                BinOp::Pow if is_int(&st.ty) && !facts.prove_nonneg(b) => {
+                // (an unsigned exponent is never negative)
+                BinOp::Pow if is_signed(&st.ty) && !facts.prove_nonneg(b) => {
                     return Residue::Keep;
                 }
                 _ => return Residue::Drop,
@@ -544,13 +549,7 @@ impl Judge<'_> {
             f.add(s);
         }
         let init = match &state.1 {
-            Type::Prim(p) => Atom::Const(match p {
-                PrimType::F64 => Const::F64(0.0),
-                PrimType::F32 => Const::F32(0.0),
-                PrimType::I64 => Const::I64(0),
-                PrimType::I32 => Const::I32(0),
-                PrimType::Bool => Const::Bool(false),
-            }),
+            Type::Prim(p) => Atom::Const(Const::zero(*p)),
             _ => init.clone(),
         };
         Some(stmt(
@@ -615,7 +614,7 @@ impl Judge<'_> {
             | Exp::Dim(..) => false,
             Exp::Bin(op, _, b) => match op {
                 BinOp::Div | BinOp::Rem => is_int(&st.ty) && !facts.prove_nonzero(b),
-                BinOp::Pow => is_int(&st.ty) && !facts.prove_nonneg(b),
+                BinOp::Pow => is_signed(&st.ty) && !facts.prove_nonneg(b),
                 _ => false,
             },
             Exp::ArrayLit(xs) => self.literal_fallible(&st.ty, xs, facts),

@@ -860,12 +860,7 @@ fn lower(e: &mut Emit, p: Prim, ty: &Type) -> Option<Exp> {
             let pt = t.prim()?;
             let pair = Type::Tuple(vec![t.clone(), Type::I64]);
             let n = e.len(&a);
-            let zero = match pt {
-                PrimType::F64 => Const::F64(0.0),
-                PrimType::F32 => Const::F32(0.0),
-                PrimType::I32 => Const::I32(0),
-                _ => Const::I64(0),
-            };
+            let zero = Const::zero(pt);
             let float = matches!(pt, PrimType::F64 | PrimType::F32);
             let ne = e.emit(
                 "ne",
@@ -1107,24 +1102,14 @@ enum Op {
 }
 
 fn monoid(p: Builtin, t: PrimType) -> Option<(Op, Const)> {
-    use PrimType as P;
-    Some(match (p, t) {
-        (Builtin::Sum, P::F64) => (Op::Bin(BinOp::Add), Const::F64(0.0)),
-        (Builtin::Sum, P::F32) => (Op::Bin(BinOp::Add), Const::F32(0.0)),
-        (Builtin::Sum, P::I64) => (Op::Bin(BinOp::Add), Const::I64(0)),
-        (Builtin::Sum, P::I32) => (Op::Bin(BinOp::Add), Const::I32(0)),
-        (Builtin::Product, P::F64) => (Op::Bin(BinOp::Mul), Const::F64(1.0)),
-        (Builtin::Product, P::F32) => (Op::Bin(BinOp::Mul), Const::F32(1.0)),
-        (Builtin::Product, P::I64) => (Op::Bin(BinOp::Mul), Const::I64(1)),
-        (Builtin::Product, P::I32) => (Op::Bin(BinOp::Mul), Const::I32(1)),
-        (Builtin::Maximum, P::F64) => (Op::Math(MathFn::Max), Const::F64(f64::NEG_INFINITY)),
-        (Builtin::Maximum, P::F32) => (Op::Math(MathFn::Max), Const::F32(f32::NEG_INFINITY)),
-        (Builtin::Maximum, P::I64) => (Op::Math(MathFn::Max), Const::I64(i64::MIN)),
-        (Builtin::Maximum, P::I32) => (Op::Math(MathFn::Max), Const::I32(i32::MIN)),
-        (Builtin::Minimum, P::F64) => (Op::Math(MathFn::Min), Const::F64(f64::INFINITY)),
-        (Builtin::Minimum, P::F32) => (Op::Math(MathFn::Min), Const::F32(f32::INFINITY)),
-        (Builtin::Minimum, P::I64) => (Op::Math(MathFn::Min), Const::I64(i64::MAX)),
-        (Builtin::Minimum, P::I32) => (Op::Math(MathFn::Min), Const::I32(i32::MAX)),
+    if t == PrimType::Bool {
+        return None;
+    }
+    Some(match p {
+        Builtin::Sum => (Op::Bin(BinOp::Add), Const::zero(t)),
+        Builtin::Product => (Op::Bin(BinOp::Mul), Const::one(t)),
+        Builtin::Maximum => (Op::Math(MathFn::Max), Const::lowest(t)),
+        Builtin::Minimum => (Op::Math(MathFn::Min), Const::highest(t)),
         _ => return None,
     })
 }

@@ -79,36 +79,22 @@ fn atom(a: Atom) -> Option<Rewrite> {
 }
 
 fn const_value(c: Const) -> Value {
-    match c {
-        Const::F64(v) => Value::F64(v),
-        Const::F32(v) => Value::F32(v),
-        Const::I64(v) => Value::I64(v),
-        Const::I32(v) => Value::I32(v),
-        Const::Bool(v) => Value::Bool(v),
-    }
+    Value::from_const(c)
 }
 
 fn value_const(v: Value) -> Option<Const> {
-    Some(match v {
-        Value::F64(v) => Const::F64(v),
-        Value::F32(v) => Const::F32(v),
-        Value::I64(v) => Const::I64(v),
-        Value::I32(v) => Const::I32(v),
-        Value::Bool(v) => Const::Bool(v),
-        _ => return None,
-    })
+    v.to_const()
 }
 
 fn is_int(t: &Type) -> bool {
-    matches!(t, Type::Prim(PrimType::I64 | PrimType::I32))
+    t.prim().is_some_and(PrimType::is_int)
 }
 
 fn is_const(a: &Atom, f: impl Fn(f64) -> bool) -> bool {
     match a {
         Atom::Const(Const::F64(v)) => f(*v),
         Atom::Const(Const::F32(v)) => f(*v as f64),
-        Atom::Const(Const::I64(v)) => f(*v as f64),
-        Atom::Const(Const::I32(v)) => f(*v as f64),
+        Atom::Const(c) => c.as_int().is_some_and(|v| f(v as f64)),
         _ => false,
     }
 }
@@ -132,19 +118,12 @@ fn fold_constants(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
     let v = match &s.exp {
         Exp::Bin(op, a, b) => {
             let (x, y) = (c(a)?, c(b)?);
-            if matches!(op, BinOp::Div | BinOp::Rem) && matches!(y, Value::I64(0) | Value::I32(0)) {
+            if matches!(op, BinOp::Div | BinOp::Rem) && y.as_int() == Some(0) {
                 return None;
             }
             weir_interp::eval::binop(*op, x, y, sp).ok()?
         }
-        Exp::Un(op, a) => match (op, c(a)?) {
-            (UnOp::Neg, Value::F64(v)) => Value::F64(-v),
-            (UnOp::Neg, Value::F32(v)) => Value::F32(-v),
-            (UnOp::Neg, Value::I64(v)) => Value::I64(v.wrapping_neg()),
-            (UnOp::Neg, Value::I32(v)) => Value::I32(v.wrapping_neg()),
-            (UnOp::Not, Value::Bool(v)) => Value::Bool(!v),
-            _ => return None,
-        },
+        Exp::Un(op, a) => weir_interp::eval::unop(*op, c(a)?, sp).ok()?,
         Exp::Convert(p, a) => weir_interp::eval::convert(*p, c(a)?, sp).ok()?,
         Exp::Math(m, xs) => {
             let vs = xs.iter().map(c).collect::<Option<Vec<_>>>()?;
@@ -196,10 +175,7 @@ fn mul_zero_int(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
         Exp::Bin(BinOp::Mul, a, b)
             if is_int(&s.ty) && (is_const(a, |v| v == 0.0) || is_const(b, |v| v == 0.0)) =>
         {
-            atom(Atom::Const(match s.ty {
-                Type::Prim(PrimType::I32) => Const::I32(0),
-                _ => Const::I64(0),
-            }))
+            atom(Atom::Const(Const::zero(s.ty.prim()?)))
         }
         _ => None,
     }
@@ -214,10 +190,9 @@ fn div_one(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
 
 fn sub_self_int(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
     match &s.exp {
-        Exp::Bin(BinOp::Sub, a, b) if is_int(&s.ty) && a == b => atom(Atom::Const(match s.ty {
-            Type::Prim(PrimType::I32) => Const::I32(0),
-            _ => Const::I64(0),
-        })),
+        Exp::Bin(BinOp::Sub, a, b) if is_int(&s.ty) && a == b => {
+            atom(Atom::Const(Const::zero(s.ty.prim()?)))
+        }
         _ => None,
     }
 }
@@ -227,10 +202,7 @@ fn cmp_self_int(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
     match &s.exp {
         Exp::Bin(op, a, b)
             if a == b
-                && matches!(
-                    cx.ty(a),
-                    Type::Prim(PrimType::I64 | PrimType::I32 | PrimType::Bool)
-                ) =>
+                && cx.ty(a).prim().is_some_and(|p| p.is_int() || p == PrimType::Bool) =>
         {
             let v = match op {
                 BinOp::Eq | BinOp::Le | BinOp::Ge => true,
@@ -394,8 +366,8 @@ fn check_proved(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
                 .args
                 .iter()
                 .map(|a| match a {
-                    Atom::Const(Const::I64(v)) => Some(*v),
-                    Atom::Const(Const::I32(v)) => Some(i64::from(*v)),
+                    // (a u64 beyond i64's range is nonzero either way)
+                    Atom::Const(c) => c.as_int().map(|v| v as i64),
                     _ => None,
                 })
                 .collect::<Option<Vec<i64>>>()?;

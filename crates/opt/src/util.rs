@@ -211,9 +211,7 @@ pub fn can_fail(e: &Exp) -> bool {
             BinOp::Div | BinOp::Rem => !matches!(b, Atom::Const(c) if !is_zero(*c)),
             // an integer power with a negative exponent is an error
             BinOp::Pow => {
-                !matches!(b, Atom::Const(Const::I64(k)) if *k >= 0)
-                    && !matches!(b, Atom::Const(Const::I32(k)) if *k >= 0)
-                    && !matches!(b, Atom::Const(Const::F64(_) | Const::F32(_)))
+                !matches!(b, Atom::Const(c) if c.as_int().is_none_or(|k| k >= 0))
             }
             _ => false,
         },
@@ -311,13 +309,7 @@ pub fn body_can_fail(b: &Body) -> bool {
 }
 
 pub fn is_zero(c: Const) -> bool {
-    match c {
-        Const::I64(v) => v == 0,
-        Const::I32(v) => v == 0,
-        Const::F64(v) => v == 0.0,
-        Const::F32(v) => v == 0.0,
-        Const::Bool(_) => false,
-    }
+    c.is_zero()
 }
 
 /// Is the expression an explicit check, or does it contain one or a `while` loop?

@@ -15,9 +15,40 @@ pub enum PrimType {
     I64,
     I32,
     Bool,
+    I8,
+    I16,
+    U8,
+    U16,
+    U32,
+    U64,
 }
 
 impl PrimType {
+    /// Every scalar type.
+    pub const ALL: [PrimType; 11] = [
+        PrimType::F64,
+        PrimType::F32,
+        PrimType::I64,
+        PrimType::I32,
+        PrimType::Bool,
+        PrimType::I8,
+        PrimType::I16,
+        PrimType::U8,
+        PrimType::U16,
+        PrimType::U32,
+        PrimType::U64,
+    ];
+    /// The integer types.
+    pub const INTS: [PrimType; 8] = [
+        PrimType::I8,
+        PrimType::I16,
+        PrimType::I32,
+        PrimType::I64,
+        PrimType::U8,
+        PrimType::U16,
+        PrimType::U32,
+        PrimType::U64,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             PrimType::F64 => "f64",
@@ -25,23 +56,70 @@ impl PrimType {
             PrimType::I64 => "i64",
             PrimType::I32 => "i32",
             PrimType::Bool => "bool",
+            PrimType::I8 => "i8",
+            PrimType::I16 => "i16",
+            PrimType::U8 => "u8",
+            PrimType::U16 => "u16",
+            PrimType::U32 => "u32",
+            PrimType::U64 => "u64",
         }
     }
     pub fn from_name(s: &str) -> Option<PrimType> {
-        Some(match s {
-            "f64" => PrimType::F64,
-            "f32" => PrimType::F32,
-            "i64" => PrimType::I64,
-            "i32" => PrimType::I32,
-            "bool" => PrimType::Bool,
-            _ => return None,
-        })
+        PrimType::ALL.iter().copied().find(|p| p.name() == s)
     }
     pub fn is_float(self) -> bool {
         matches!(self, PrimType::F64 | PrimType::F32)
     }
     pub fn is_int(self) -> bool {
-        matches!(self, PrimType::I64 | PrimType::I32)
+        self.is_signed() || self.is_unsigned()
+    }
+    /// A signed integer type.
+    pub fn is_signed(self) -> bool {
+        matches!(
+            self,
+            PrimType::I8 | PrimType::I16 | PrimType::I32 | PrimType::I64
+        )
+    }
+    /// An unsigned integer type.
+    pub fn is_unsigned(self) -> bool {
+        matches!(
+            self,
+            PrimType::U8 | PrimType::U16 | PrimType::U32 | PrimType::U64
+        )
+    }
+    /// The width in bits (bool: 8, its size in memory).
+    pub fn bits(self) -> u32 {
+        match self {
+            PrimType::I8 | PrimType::U8 | PrimType::Bool => 8,
+            PrimType::I16 | PrimType::U16 => 16,
+            PrimType::I32 | PrimType::U32 | PrimType::F32 => 32,
+            PrimType::I64 | PrimType::U64 | PrimType::F64 => 64,
+        }
+    }
+    /// The least and greatest values of an integer type (None otherwise).
+    pub fn int_range(self) -> Option<(i128, i128)> {
+        let w = self.bits();
+        if self.is_signed() {
+            Some((-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1))
+        } else if self.is_unsigned() {
+            Some((0, (1i128 << w) - 1))
+        } else {
+            None
+        }
+    }
+    /// `v` reduced modulo 2^width into an integer type's range (two's
+    /// complement for the signed types); `v` itself for other types.
+    pub fn wrap(self, v: i128) -> i128 {
+        let w = self.bits();
+        if !self.is_int() {
+            return v;
+        }
+        let m = v & ((1i128 << w) - 1);
+        if self.is_signed() && m >= 1i128 << (w - 1) {
+            m - (1i128 << w)
+        } else {
+            m
+        }
     }
 }
 
@@ -124,9 +202,30 @@ pub enum BinOp {
     And,
     Or,
     Concat,
+    /// `&`, `|`, `^`: bitwise and, or, exclusive or (integers).
+    BitAnd,
+    BitOr,
+    BitXor,
+    /// `<<`: shift left (a count outside `0..width` gives 0).
+    Shl,
+    /// `>>`: shift right, arithmetic on signed types, logical on unsigned.
+    Shr,
+    /// `>>>`: logical shift right (zero-filling) on every integer type.
+    UShr,
 }
 
 impl BinOp {
+    /// `& | ^ << >> >>>`: operators on integers only.
+    pub fn is_bitwise(self) -> bool {
+        matches!(
+            self,
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr | BinOp::UShr
+        )
+    }
+    /// `<< >> >>>`.
+    pub fn is_shift(self) -> bool {
+        matches!(self, BinOp::Shl | BinOp::Shr | BinOp::UShr)
+    }
     pub fn symbol(self) -> &'static str {
         match self {
             BinOp::Add => "+",
@@ -144,6 +243,12 @@ impl BinOp {
             BinOp::And => "&&",
             BinOp::Or => "||",
             BinOp::Concat => "++",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::UShr => ">>>",
         }
     }
 }
@@ -151,6 +256,7 @@ impl BinOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnOp {
     Neg,
+    /// `!`: logical not of a bool, bitwise not of an integer.
     Not,
 }
 

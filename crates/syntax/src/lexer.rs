@@ -47,8 +47,8 @@ pub enum Tok {
     #[regex(r"[A-Za-z_][A-Za-z0-9_']*", |lex| lex.slice().to_string())]
     Ident(String),
     /// Integer literal text (digits, underscores, optional suffix), parsed later.
-    #[regex(r"[0-9][0-9_]*(i32|i64)?", |lex| lex.slice().to_string())]
-    #[regex(r"0x[0-9a-fA-F_]+(i32|i64)?", |lex| lex.slice().to_string())]
+    #[regex(r"[0-9][0-9_]*([iu](8|16|32|64))?", |lex| lex.slice().to_string())]
+    #[regex(r"0x[0-9a-fA-F_]+([iu](8|16|32|64))?", |lex| lex.slice().to_string())]
     Int(String),
     /// Float literal text, parsed later.
     #[regex(r"[0-9][0-9_]*\.[0-9][0-9_]*([eE][+-]?[0-9]+)?(f32|f64)?", |lex| lex.slice().to_string())]
@@ -125,6 +125,20 @@ pub enum Tok {
     /// `g <-< f`: composition, `f` first
     #[token("<-<")]
     ComposeLeft,
+    /// `&`, `|`, `^`: bitwise operators.
+    #[token("&")]
+    Amp,
+    #[token("|")]
+    Bar,
+    #[token("^")]
+    Caret,
+    /// `<<`, `>>`, `>>>`: shifts.
+    #[token("<<")]
+    Shl,
+    #[token(">>")]
+    Shr,
+    #[token(">>>")]
+    UShr,
     #[token("'")]
     Quote,
     /// `#[`, the start of an annotation (`#[view] e`).
@@ -201,6 +215,12 @@ impl Tok {
             Tok::PipeLeft => "<|",
             Tok::ComposeRight => ">->",
             Tok::ComposeLeft => "<-<",
+            Tok::Amp => "&",
+            Tok::Bar => "|",
+            Tok::Caret => "^",
+            Tok::Shl => "<<",
+            Tok::Shr => ">>",
+            Tok::UShr => ">>>",
             Tok::Quote => "'",
             Tok::HashBracket => "#[",
             Tok::Eof => "<eof>",

@@ -98,7 +98,8 @@ struct Parser {
 }
 
 fn is_binop(t: &Tok) -> Option<(BinOp, u8, bool)> {
-    // (operator, precedence, right-associative)
+    // (operator, precedence, right-associative): as Python's, with `&&`,
+    // `||` below the comparisons and `++` between the shifts and `+`
     Some(match t {
         Tok::OrOr => (BinOp::Or, 1, false),
         Tok::AndAnd => (BinOp::And, 2, false),
@@ -108,13 +109,19 @@ fn is_binop(t: &Tok) -> Option<(BinOp, u8, bool)> {
         Tok::Le => (BinOp::Le, 3, false),
         Tok::Gt => (BinOp::Gt, 3, false),
         Tok::Ge => (BinOp::Ge, 3, false),
-        Tok::PlusPlus => (BinOp::Concat, 4, true),
-        Tok::Plus => (BinOp::Add, 5, false),
-        Tok::Minus => (BinOp::Sub, 5, false),
-        Tok::Star => (BinOp::Mul, 6, false),
-        Tok::Slash => (BinOp::Div, 6, false),
-        Tok::Percent => (BinOp::Rem, 6, false),
-        Tok::StarStar => (BinOp::Pow, 7, true),
+        Tok::Bar => (BinOp::BitOr, 4, false),
+        Tok::Caret => (BinOp::BitXor, 5, false),
+        Tok::Amp => (BinOp::BitAnd, 6, false),
+        Tok::Shl => (BinOp::Shl, 7, false),
+        Tok::Shr => (BinOp::Shr, 7, false),
+        Tok::UShr => (BinOp::UShr, 7, false),
+        Tok::PlusPlus => (BinOp::Concat, 8, true),
+        Tok::Plus => (BinOp::Add, 9, false),
+        Tok::Minus => (BinOp::Sub, 9, false),
+        Tok::Star => (BinOp::Mul, 10, false),
+        Tok::Slash => (BinOp::Div, 10, false),
+        Tok::Percent => (BinOp::Rem, 10, false),
+        Tok::StarStar => (BinOp::Pow, 11, true),
         _ => return None,
     })
 }
@@ -1600,15 +1607,19 @@ impl Parser {
     }
 }
 
-/// Parse an integer literal's text: digits with `_`, optional `0x`, optional suffix.
+/// Parse an integer literal's text: digits with `_`, optional `0x`, optional
+/// suffix (`i8` .. `i64`, `u8` .. `u64`).
 pub fn parse_int(text: &str) -> Option<(i128, Option<PrimType>)> {
-    let (body, suffix) = if let Some(b) = text.strip_suffix("i64") {
-        (b, Some(PrimType::I64))
-    } else if let Some(b) = text.strip_suffix("i32") {
-        (b, Some(PrimType::I32))
-    } else {
-        (text, None)
-    };
+    let mut body = text;
+    let mut suffix = None;
+    for p in PrimType::INTS {
+        // (a hex digit never is `i` or `u`, so the suffix is unambiguous)
+        if let Some(b) = text.strip_suffix(p.name()) {
+            body = b;
+            suffix = Some(p);
+            break;
+        }
+    }
     let clean: String = body.chars().filter(|c| *c != '_').collect();
     let v = if let Some(h) = clean.strip_prefix("0x") {
         i128::from_str_radix(h, 16).ok()?

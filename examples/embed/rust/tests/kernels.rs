@@ -274,6 +274,27 @@ fn bool_results() {
 }
 
 #[test]
+fn small_and_unsigned_integers() {
+    let mut ctx = ctx();
+    let (a, r, g, b) = (
+        array![0xFFu8, 0, 0x80],
+        array![0x12u8, 0xFF, 1],
+        array![0x34u8, 0, 2],
+        array![0x56u8, 0xFF, 3],
+    );
+    let px = extra::pack_argb(&mut ctx, a.view(), r.view(), g.view(), b.view()).unwrap();
+    assert_eq!(px, array![0xFF12_3456u32, 0x00FF_00FF, 0x8001_0203]);
+    // FNV-1a, 64 bits, of "weir" (wrapping multiplication)
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &c in b"weir" {
+        h = (h ^ u64::from(c)).wrapping_mul(0x100_0000_01b3);
+    }
+    let bytes: Array1<u8> = b"weir".iter().copied().collect();
+    assert_eq!(extra::fnv1a(&mut ctx, bytes.view()).unwrap(), h);
+    assert_eq!(extra::small(&mut ctx, -128, 0).unwrap(), (127i8, 65535u16));
+}
+
+#[test]
 fn a_context_alone_links_and_drops() {
     // no entry called in this function: the runtime still links
     let c = Context::with_region_bytes(4096).unwrap();
