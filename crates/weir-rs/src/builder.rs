@@ -286,7 +286,7 @@ mod tests {
         let file = dir.join("kw.weir");
         std::fs::write(
             &file,
-            "entry move (type: []f64) (self: i64) (fn: f64) : []f64 = map (\\x -> x + fn) type\n",
+            "entry move (impl: []f64) (self: i64) (fn: f64) : []f64 = map (\\x -> x + fn) impl\n",
         )
         .unwrap();
         let built = Builder::new()
@@ -297,11 +297,11 @@ mod tests {
             .unwrap();
         let text = std::fs::read_to_string(&built[0].module).unwrap();
         for want in [
-            "pub fn r#move(ctx: &mut ::weir_rs::Context, r#type: ::weir_rs::ndarray::ArrayView1<'_, f64>, self_: i64, r#fn: f64)",
+            "pub fn r#move(ctx: &mut ::weir_rs::Context, r#impl: ::weir_rs::ndarray::ArrayView1<'_, f64>, self_: i64, r#fn: f64)",
             "pub fn move_into(",
             "pub fn move_shape(",
-            "let r#type = __rt::arg(&r#type);",
-            "r#type: *const f64, type_d0: i64, self_: i64, r#fn: f64",
+            "let r#impl = __rt::arg(&r#impl);",
+            "r#impl: *const f64, impl_d0: i64, self_: i64, r#fn: f64",
         ] {
             assert!(text.contains(want), "missing {want:?} in\n{text}");
         }
