@@ -1,4 +1,4 @@
-//! The formatter behind `weir fmt`.
+//! The formatter behind `weir fmt` (docs/fmt.md describes the style).
 //!
 //! # Design
 //!
@@ -6,7 +6,10 @@
 //! is used only to validate the file first (a file with syntax errors is
 //! reported and left as it is) and to validate the result; the layout is
 //! computed by one left-to-right pass over the tokens with a small stack of
-//! open constructs. This is what keeps it robust and meaning-preserving:
+//! open constructs. A printer of the AST would have to drop or re-attach
+//! comments, would rebuild what the parser desugars (`x |> f`, `let a[i] =
+//! v`, negative literals), and would need a case for every construct others
+//! add to the language; the token stream has none of these problems:
 //!
 //! - **Nothing is dropped or reordered.** The output holds exactly the input's
 //!   tokens, in order, and its comments ([`crate::lexer::lex_with_comments`]),
@@ -20,11 +23,12 @@
 //!   `f64.pi`, `m.t` need the dot adjacent; so whether there is white space
 //!   before such a `[` and on both sides of a `.` is copied from the input.
 //!   Everywhere else spacing is the house style. (Minus is unary or binary
-//!   by position, not by spacing: `f -1` is `f - 1`, and comes out so; a `-`
-//!   after an operator, an opening bracket or a keyword is unary and is
-//!   written against its operand: `f (-1)`.) Before two tokens are written
-//!   without a space between them, the pair is lexed again, so that no two
-//!   tokens fuse into one (`- -x` does not become the comment `--x`).
+//!   by position, not by spacing: the parser reads `f -1` as `f - 1`, and it
+//!   comes out so; a `-` after an operator, an opening bracket or a keyword
+//!   is unary and is written against its operand: `f (-1)`.) Before two
+//!   tokens are written without a space between them, the pair is lexed
+//!   again, so that no two tokens fuse into one (`- -x` does not become the
+//!   comment `--x`, `1 f32` does not become `1f32`).
 //! - **The result is checked.** The output is lexed and parsed again; if its
 //!   tokens, comments or significant adjacencies differ from the input's, or
 //!   it does not parse, formatting fails with [`FormatError::Changed`] (a
@@ -34,44 +38,38 @@
 //!   adjacencies above, never on the input's columns; all of those are the
 //!   same in the output, so formatting it again gives it back.
 //! - **New syntax gets sensible defaults.** A token the formatter does not
-//!   know (a new operator such as `<<` or `|>>`, a literal with a new suffix)
-//!   is spaced as a binary operator: one space either side. Only brackets,
-//!   `,`, `:`, `.`, `\`, `!`, `?`, `#[`, unary `-`, unique `*` and the keywords
-//!   that open constructs (`def`, `let`, `if`, `loop`, `\`...) are special.
+//!   know (a new operator such as `<<` or `>->`, a literal with a new suffix)
+//!   is spaced as a binary operator: one space either side, and a line
+//!   starting with it continues the expression. Only brackets, `,`, `:`,
+//!   `.`, `\`, `!`, `?`, `#[`, unary `-`, unique `*` (in types) and the
+//!   keywords that open or divide constructs (`def`, `entry`, `type`,
+//!   `import`, `module`, `let`/`in`, `if`/`then`/`else`, `loop`/`for`/
+//!   `while`/`do`, `->`) are special. Local definitions (`let f (x: f64) :
+//!   f64 = ...`) and operator sections with operands (`(2.0 *)`) need
+//!   nothing new.
 //!
-//! # Style
+//! # The pass
 //!
-//! One space around binary operators and `=`, after `,` and `:`, none inside
-//! brackets; `(x: f64)` with no space before the colon, `) : t` before a
-//! result type, no spaces around the colons of slices (`a[i + 1:n]`); types
-//! written tight (`[n]f64`, `*[n]f64`, `?[k].[k]f64`); unary operators and
-//! `\` against their operand (`-x`, `!b`, `\x -> e`); one space before a
-//! comment that ends a line.
+//! Spacing is decided per pair of neighbouring tokens (`Pass::space_between`)
+//! from the two tokens and a little context: whether they are in a type (a
+//! type runs from a `:` to the next `,`, `=` or closing bracket, and fills
+//! `(...)`/`{...}` opened in it, but not a size `[...]`), whether a `:` is a
+//! slice's (directly inside an index bracket), whether a `-` is unary (what
+//! precedes it does not end an operand).
 //!
-//! Indentation is computed, two spaces a level, from the construct a line
-//! starts in:
-//!
-//! - a definition's body: 2; its signature's continuation lines line up with
-//!   its first parameter `(`;
-//! - `let p = e in b`: `e` on a line of its own goes 2 deeper than the `let`;
-//!   `in` and the body (and the next `let` of a chain) line up with the
-//!   `let`;
-//! - `if`: `then` and `else` at the start of a line line up with their `if`
-//!   (`else if` continues the chain); branches on lines of their own go 2
-//!   deeper;
-//! - `loop`: `for`/`while`/`do` at the start of a line line up with the
-//!   `loop`, the body goes 2 deeper;
-//! - a lambda's body on the next line goes 2 deeper than the line the lambda
-//!   starts on (`build n (\i ->` then the body);
-//! - inside brackets, lines line up with the first element when it follows
-//!   the bracket on its line (`[a,` / ` b]`), else go 2 deeper, and a
-//!   closing bracket that starts a line lines up with the line that opened;
-//! - a function's argument continued on the next line lines up with its
-//!   first argument (`max (a ...)` / `    (b ...)`);
-//! - other continuation lines (a line starting with an operator, or after a
-//!   line ending with one) go at the construct's own indentation;
-//! - a comment on a line of its own takes the indentation of the line that
-//!   follows it (so test blocks before an `entry` stay in column 0).
+//! Indentation is decided for each token that starts a line from the stack
+//! of open constructs (`Frame`): a definition, a bracket, `let`, `if`,
+//! `loop` and a lambda, each with its phase (a `let`'s pattern, bound
+//! expression or body; an `if`'s condition or branches; ...) and an anchor
+//! column. A token that ends a phase or a construct (`in`, `then`, `else`,
+//! `do`, `for`, `while`, `,`, a closing bracket, a chained `let`) takes the
+//! construct's own column; the first line of an expression goes at its
+//! construct's indentation; an argument continued on the next line lines up
+//! with the function's first argument; any other continuation line lines
+//! up with the start of its expression. A construct opened in the middle of
+//! a line is anchored at that line's indentation, so that `build n (\i ->
+//! build m (\j ->` puts the body two spaces in, not two per lambda; an `if`
+//! is anchored at its own column, so its `else` can line up under it.
 
 use crate::diag::Diagnostic;
 use crate::lexer::{Comment, Tok, Token, lex, lex_with_comments};
@@ -209,6 +207,9 @@ struct Frame {
     /// the arguments after it go 2 deeper than the head instead).
     app_first_line: usize,
     app_first_spans: bool,
+    /// Opened in the middle of a line (a loop's `for`/`do` then go 2 deeper
+    /// than its anchor, the line's indentation).
+    mid_line: bool,
 }
 
 impl Frame {
@@ -229,6 +230,7 @@ impl Frame {
             app_first: None,
             app_first_line: 0,
             app_first_spans: false,
+            mid_line: false,
         }
     }
 
@@ -602,10 +604,12 @@ impl<'a> Pass<'a> {
             if let Some(k) = target {
                 self.stack.truncate(k + 1);
                 let f = &self.stack[k];
-                at = Some(if *tok == Tok::Comma {
-                    f.open_col
-                } else {
-                    f.anchor
+                at = Some(match f.kind {
+                    Kind::Paren if *tok == Tok::Comma => f.open_col,
+                    // `let s = loop s = 0` / `  for i < n do`: deeper than
+                    // the line the loop starts on
+                    Kind::Loop if f.mid_line => f.anchor + INDENT,
+                    _ => f.anchor,
                 });
             }
         }
@@ -703,20 +707,14 @@ impl<'a> Pass<'a> {
                 top.app_first = None;
             }
         }
-        // where a construct opened here is measured from
-        let item_floor = match self.stack.get(1) {
-            Some(f) if f.kind == Kind::Item && f.phase == Phase::Body => f.anchor + INDENT,
-            _ => 0,
-        };
-        let light_anchor = if starts_line {
-            col
-        } else {
-            self.line_indent.max(item_floor)
-        };
+        // where a construct opened here is measured from: a bracket or a
+        // lambda from the line it is on; a `let` or `loop` from the line,
+        // but inside what contains it
+        let light_anchor = if starts_line { col } else { self.line_indent };
         let block_anchor = if starts_line {
             col
         } else {
-            self.line_indent.max(item_floor).max(self.top().floor())
+            self.line_indent.max(self.top().floor())
         };
         // a `let` that starts an expression is measured as if the line
         // broke before it (`let a = let b = ... in` / `b + 1 in`)
@@ -793,9 +791,11 @@ impl<'a> Pass<'a> {
                 };
                 self.stack.push(Frame::new(Kind::If, Phase::Cond, anchor));
             }
-            Tok::Loop => self
-                .stack
-                .push(Frame::new(Kind::Loop, Phase::Head, block_anchor)),
+            Tok::Loop => {
+                let mut f = Frame::new(Kind::Loop, Phase::Head, block_anchor);
+                f.mid_line = !starts_line;
+                self.stack.push(f);
+            }
             Tok::Backslash => {
                 self.stack
                     .push(Frame::new(Kind::Lambda, Phase::Params, light_anchor));
@@ -1025,6 +1025,57 @@ mod tests {
         assert_eq!(
             fmt("def u (a: * [3]f64) : *[3]f64 = a with [ 0 ] = 1.0"),
             "def u (a: *[3]f64) : *[3]f64 = a with [0] = 1.0\n"
+        );
+    }
+
+    /// The layout alone, without the parser's check: syntax that other
+    /// changes are adding gets sensible spacing before the parser knows it.
+    fn layout_only(s: &str) -> String {
+        let (toks, comments) = lex_with_comments(FileId(0), s);
+        layout(s, &toks, &comments)
+    }
+
+    #[test]
+    fn unknown_syntax_gets_default_spacing() {
+        // local function definitions
+        assert_eq!(
+            layout_only("def f (y: f64) : f64 =\n let g(x:f64):f64=x*2.0 in\n   g y"),
+            "def f (y: f64) : f64 =\n  let g (x: f64) : f64 = x * 2.0 in\n  g y\n"
+        );
+        // operator sections with an operand
+        assert_eq!(
+            layout_only("def f (a: []f64) : []f64 = map (2.0*) (map ( *2.0) a)"),
+            "def f (a: []f64) : []f64 = map (2.0 *) (map (* 2.0) a)\n"
+        );
+        // a character no token starts with yet (a new operator): spaced as
+        // a binary operator
+        assert_eq!(
+            layout_only("def f (a: i64) : i64 = a&1"),
+            "def f (a: i64) : i64 = a & 1\n"
+        );
+        // imports and modules
+        assert_eq!(
+            layout_only("module m = import \"lib/m\"\nimport   \"x\""),
+            "module m = import \"lib/m\"\nimport \"x\"\n"
+        );
+    }
+
+    #[test]
+    fn crlf_and_tabs() {
+        assert_eq!(
+            fmt("def a (x: f64) : f64 =\r\n\tx +\r\n\t\t1.0 -- note\r\n"),
+            "def a (x: f64) : f64 =\n  x +\n  1.0 -- note\n"
+        );
+    }
+
+    #[test]
+    fn empty_and_comment_only_files() {
+        assert_eq!(fmt(""), "");
+        assert_eq!(fmt("\n\n"), "");
+        assert_eq!(fmt("\n  -- only\n\n"), "-- only\n");
+        assert_eq!(
+            fmt("def f (x: f64) : f64 = x -- no newline"),
+            "def f (x: f64) : f64 = x -- no newline\n"
         );
     }
 
