@@ -59,8 +59,8 @@ pub(crate) fn cmd_fmt(paths: &[PathBuf], check: bool, color: bool) -> ExitCode {
     }
 }
 
-/// The .weir files under a folder, sorted; hidden folders and `target`
-/// folders are left out.
+/// The .weir files under a folder, sorted; hidden folders, `target`
+/// folders and links to folders (which could make a cycle) are left out.
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
@@ -69,8 +69,9 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in entries {
         let name = e.file_name().map(|n| n.to_string_lossy().into_owned());
         let name = name.as_deref().unwrap_or("");
+        let link = std::fs::symlink_metadata(&e).is_ok_and(|m| m.file_type().is_symlink());
         if e.is_dir() {
-            if !name.starts_with('.') && name != "target" {
+            if !link && !name.starts_with('.') && name != "target" {
                 collect(&e, out);
             }
         } else if e.extension().is_some_and(|x| x == "weir") && !name.starts_with('.') {

@@ -1079,6 +1079,63 @@ mod tests {
         );
     }
 
+    /// The check of the output refuses what would change the program.
+    #[test]
+    fn the_check_catches_changes() {
+        let input = "def f [n] (a: [n]f64) : f64 = a[0] -- first\n";
+        let (toks, comments) = lex_with_comments(FileId(0), input);
+        let check = |out: &str| verify(FileId(0), input, &toks, &comments, out);
+        assert!(check(input).is_ok());
+        assert!(check("def f [n] (a: [n]f64) : f64 =\n  a[0] -- first\n").is_ok());
+        for bad in [
+            // indexing became an argument
+            "def f [n] (a: [n]f64) : f64 = a [0] -- first\n",
+            // a token changed, or went
+            "def f [n] (a: [n]f64) : f64 = b[0] -- first\n",
+            "def f [n] (a: [n]f64) : f64 = a[0 -- first\n",
+            // the comment changed, or went
+            "def f [n] (a: [n]f64) : f64 = a[0] -- frist\n",
+            "def f [n] (a: [n]f64) : f64 = a[0]\n",
+            // a comment swallowed code
+            "def f [n] (a: [n]f64) : f64 = -- first a[0]\n",
+        ] {
+            assert!(
+                matches!(check(bad), Err(FormatError::Changed { .. })),
+                "{bad}"
+            );
+        }
+    }
+
+    /// The layout never panics, whatever the tokens (unbalanced brackets,
+    /// `in` without `let`, ...: what syntax the parser does not know yet
+    /// looks like to it), and is stable on its own output.
+    #[test]
+    fn any_token_soup_is_laid_out() {
+        let vocab = [
+            "def", "entry", "type", "import", "module", "let", "in", "if", "then", "else", "loop",
+            "for", "while", "do", "with", "x", "f64", "1", "2.5", "\"p\"", "(", ")", "[", "]", "{",
+            "}", ",", ":", ".", "?", "\\", "->", "=", "==", "<", "-", "+", "*", "!", "|>", "#[",
+            "&", "-- c", "\n", "\n\n", " ",
+        ];
+        let mut seed = 7u64;
+        for _ in 0..2000 {
+            let mut text = String::new();
+            for _ in 0..40 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let w = vocab[(seed >> 33) as usize % vocab.len()];
+                text.push_str(w);
+                text.push(if w == "-- c" { '\n' } else { ' ' });
+            }
+            let once = layout_only(&text);
+            let tokens =
+                |s: &str| -> Vec<Tok> { lex(FileId(0), s).into_iter().map(|t| t.tok).collect() };
+            assert_eq!(tokens(&once), tokens(&text), "{text:?}");
+            assert_eq!(layout_only(&once), once, "{text:?}");
+        }
+    }
+
     #[test]
     fn never_fuses_tokens() {
         assert!(!lexes_apart("-", "-x"));
