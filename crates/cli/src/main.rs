@@ -50,6 +50,8 @@ macro_rules! outln {
     };
 }
 
+mod fmt;
+
 #[derive(Parser)]
 #[command(name = "weir", version, about = "Weir: a functional array language compiled to fast C", long_about = None)]
 struct Cli {
@@ -225,6 +227,18 @@ enum Cmd {
     /// optimized) and on compiled C (-O0 and -O3); counts per outcome and shrunk
     /// reproducers of every failure.
     Fuzz(FuzzArgs),
+    /// Format .weir files in place (folders: every .weir file under them;
+    /// `-`: stdin to stdout). Files with syntax errors are reported and left
+    /// as they are. See docs/fmt.md for the style.
+    Fmt {
+        /// Files, folders, or `-` for stdin.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Change nothing: list the files that would change, and exit with
+        /// status 1 if there are any (for CI).
+        #[arg(long)]
+        check: bool,
+    },
     /// Convert an ADBench instance (gmm or ba) to Weir input values on stdout.
     Adbench {
         #[arg(value_parser = ["gmm", "ba"])]
@@ -779,6 +793,7 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
         }
         Cmd::Bench(a) => cmd_bench(a),
         Cmd::Fuzz(a) => cmd_fuzz(a),
+        Cmd::Fmt { paths, check } => fmt::cmd_fmt(&paths, check, color),
         Cmd::Adbench { kind, file } => {
             let text = match weir_interp::files::read_text_bounded(
                 &file,

@@ -257,3 +257,47 @@ pub fn lex(file: FileId, text: &str) -> Vec<Token> {
     });
     out
 }
+
+/// A `--` line comment: its text from `--` to the end of its line (without
+/// the line break) and where it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comment {
+    pub text: String,
+    pub span: Span,
+}
+
+/// Lex like [`lex`], and also return the comments that [`lex`] skips, in
+/// order (for the formatter). The text between two tokens is white space and
+/// comments only (a character no token starts with is an error token), so
+/// the comments are found in those gaps.
+pub fn lex_with_comments(file: FileId, text: &str) -> (Vec<Token>, Vec<Comment>) {
+    let toks = lex(file, text);
+    let mut comments = Vec::new();
+    let mut gap_start = 0usize;
+    for t in &toks {
+        let gap_end = (t.span.start as usize).max(gap_start).min(text.len());
+        comments_in(file, text, gap_start, gap_end, &mut comments);
+        gap_start = (t.span.end as usize).max(gap_end);
+    }
+    comments_in(file, text, gap_start, text.len(), &mut comments);
+    (toks, comments)
+}
+
+/// The comments in `text[start..end]`, which holds no token.
+fn comments_in(file: FileId, text: &str, start: usize, end: usize, out: &mut Vec<Comment>) {
+    let bytes = text.as_bytes();
+    let end = end.min(text.len());
+    let mut i = start;
+    while i < end {
+        if bytes[i] == b'-' && bytes.get(i + 1) == Some(&b'-') {
+            let stop = text[i..end].find('\n').map_or(end, |k| i + k);
+            out.push(Comment {
+                text: text[i..stop].to_string(),
+                span: Span::new(file, i, stop),
+            });
+            i = stop;
+        } else {
+            i += 1;
+        }
+    }
+}
