@@ -3552,7 +3552,13 @@ pub(crate) fn out_of_range(v: i128, p: PrimType, span: Span) -> Diagnostic {
         format!("integer literal {v} does not fit in {}", p.name()),
     )
     .with_label("out of range")
-    .with_help(if p == PrimType::I64 || p == PrimType::U64 {
+    .with_help(if p.is_unsigned() && v < 0 {
+        format!(
+            "{} holds {lo} to {hi}, no negative values; a conversion wraps: `{} ({v})`",
+            p.name(),
+            p.name()
+        )
+    } else if p == PrimType::I64 || p == PrimType::U64 {
         format!(
             "{} holds {lo} to {hi}; integers are at most 64 bits: use a float literal for larger values",
             p.name()

@@ -147,6 +147,61 @@ fn is_function_form(k: &ExprKind) -> bool {
     )
 }
 
+/// `f <| x`: `f x`; `f a <| x` is `f a x`.
+fn apply_left(f: Expr, x: Expr, op_span: Span) -> PResult<Expr> {
+    let span = f.span.to(x.span);
+    let kind = match f.kind {
+        ExprKind::Apply(g, mut args) => {
+            args.push(x);
+            ExprKind::Apply(g, args)
+        }
+        k if is_function_form(&k) => ExprKind::Apply(
+            Box::new(Expr {
+                kind: k,
+                span: f.span,
+            }),
+            vec![x],
+        ),
+        _ => {
+            return Err(Diagnostic::new(
+                "E0009",
+                f.span,
+                "the left side of `<|` must be a function or a call",
+            )
+            .with_secondary(op_span, "application")
+            .with_label("not a function")
+            .with_help("write `f a <| x` for `f a x`"));
+        }
+    };
+    Ok(Expr { kind, span })
+}
+
+/// `x |> f a`: `f a x`.
+fn pipe_into(x: Expr, f: Expr, op_span: Span) -> PResult<Expr> {
+    let span = x.span.to(f.span);
+    match f.kind {
+        ExprKind::Apply(g, mut args) => {
+            args.push(x);
+            Ok(Expr {
+                kind: ExprKind::Apply(g, args),
+                span,
+            })
+        }
+        ref k if is_function_form(k) => Ok(Expr {
+            kind: ExprKind::Apply(Box::new(f), vec![x]),
+            span,
+        }),
+        _ => Err(Diagnostic::new(
+            "E0009",
+            f.span,
+            "the right side of `|>` must be a function call",
+        )
+        .with_secondary(op_span, "pipe")
+        .with_label("not a function application")
+        .with_help("write `x |> f a` for `f a x`")),
+    }
+}
+
 impl Parser {
     fn cur(&self) -> &Token {
         let i = self.pos.min(self.toks.len() - 1);
@@ -754,110 +809,55 @@ impl Parser {
     /// Precedence climbing. Level 0 takes in the pipes and compositions
     /// (`<|`, then `|>`, then `>->`/`<-<`, all looser than every binary operator).
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+        let lhs = self.unary()?;
         let saved = self.depth;
         let result = if min_prec == 0 {
-            self.pipe_left()
+            self.pipes_rest(lhs, 0)
         } else {
-            let lhs = self.unary()?;
             self.binary_rest(lhs, min_prec)
         };
         self.depth = saved;
         result
     }
 
-    /// `f <| x` (the loosest, right-associative): `f x`; `f a <| x` is `f a x`.
-    fn pipe_left(&mut self) -> PResult<Expr> {
-        let lhs = self.pipe_right()?;
-        if self.peek() != &Tok::PipeLeft {
-            return Ok(lhs);
-        }
-        let op_span = self.span();
-        self.bump();
-        self.enter()?;
-        let rhs = self.pipe_left()?;
-        let span = lhs.span.to(rhs.span);
-        let kind = match lhs.kind {
-            ExprKind::Apply(f, mut args) => {
-                args.push(rhs);
-                ExprKind::Apply(f, args)
+    /// After an operand, its binary operators and then the loosest ones:
+    /// `f <| x` (level 0,
+    /// right-associative: `f x`, and `f a <| x` is `f a x`), `x |> f a`
+    /// (level 1: `f a x`), `f >-> g` and `g <-< f` (level 2: `f` first, then
+    /// `g`). (Out of line and after the operand: not on the path of every
+    /// nesting level.)
+    #[inline(never)]
+    fn pipes_rest(&mut self, lhs: Expr, min: u8) -> PResult<Expr> {
+        let mut lhs = self.binary_rest(lhs, 1)?;
+        loop {
+            let level = match self.peek() {
+                Tok::PipeLeft => 0,
+                Tok::Pipe => 1,
+                Tok::ComposeRight | Tok::ComposeLeft => 2,
+                _ => break,
+            };
+            if level < min {
+                break;
             }
-            k if is_function_form(&k) => ExprKind::Apply(
-                Box::new(Expr {
-                    kind: k,
-                    span: lhs.span,
-                }),
-                vec![rhs],
-            ),
-            _ => {
-                return Err(Diagnostic::new(
-                    "E0009",
-                    lhs.span,
-                    "the left side of `<|` must be a function or a call",
-                )
-                .with_secondary(op_span, "application")
-                .with_label("not a function")
-                .with_help("write `f a <| x` for `f a x`"));
-            }
-        };
-        Ok(Expr { kind, span })
-    }
-
-    /// `x |> f a` (left-associative): `f a x`.
-    fn pipe_right(&mut self) -> PResult<Expr> {
-        let mut lhs = self.composition()?;
-        while self.peek() == &Tok::Pipe {
-            let op_span = self.span();
-            self.bump();
+            let op = self.bump();
             self.enter()?;
-            let rhs = self.composition()?;
+            let rhs = self.unary()?;
+            let rhs = self.pipes_rest(rhs, if level == 0 { 0 } else { level + 1 })?;
             let span = lhs.span.to(rhs.span);
-            lhs = match rhs.kind {
-                ExprKind::Apply(f, mut args) => {
-                    args.push(lhs);
+            lhs = match level {
+                0 => apply_left(lhs, rhs, op.span)?,
+                1 => pipe_into(lhs, rhs, op.span)?,
+                _ => {
+                    let (first, then) = if op.tok == Tok::ComposeLeft {
+                        (rhs, lhs)
+                    } else {
+                        (lhs, rhs)
+                    };
                     Expr {
-                        kind: ExprKind::Apply(f, args),
+                        kind: ExprKind::Compose(Box::new(first), Box::new(then), op.span),
                         span,
                     }
                 }
-                ref k if is_function_form(k) => Expr {
-                    kind: ExprKind::Apply(Box::new(rhs), vec![lhs]),
-                    span,
-                },
-                _ => {
-                    return Err(Diagnostic::new(
-                        "E0009",
-                        rhs.span,
-                        "the right side of `|>` must be a function call",
-                    )
-                    .with_secondary(op_span, "pipe")
-                    .with_label("not a function application")
-                    .with_help("write `x |> f a` for `f a x`"));
-                }
-            };
-        }
-        Ok(lhs)
-    }
-
-    /// `f >-> g` and `g <-< f` (left-associative): `f` first, then `g`.
-    fn composition(&mut self) -> PResult<Expr> {
-        let lhs = self.unary()?;
-        let mut lhs = self.binary_rest(lhs, 1)?;
-        loop {
-            let backward = match self.peek() {
-                Tok::ComposeRight => false,
-                Tok::ComposeLeft => true,
-                _ => break,
-            };
-            let op_span = self.span();
-            self.bump();
-            self.enter()?;
-            let rhs = self.unary()?;
-            let rhs = self.binary_rest(rhs, 1)?;
-            let span = lhs.span.to(rhs.span);
-            let (first, then) = if backward { (rhs, lhs) } else { (lhs, rhs) };
-            lhs = Expr {
-                kind: ExprKind::Compose(Box::new(first), Box::new(then), op_span),
-                span,
             };
         }
         Ok(lhs)
@@ -923,18 +923,14 @@ impl Parser {
                 };
                 self.bump();
                 self.enter()?;
-                let e = self.unary();
+                let mut e = self.unary();
                 // `-x ** y` is `-(x ** y)`: `**` binds more tightly than a
                 // minus (and the folding below sees the whole operand)
-                let e = match e {
-                    Ok(e) if op == UnOp::Neg => {
-                        let saved = self.depth;
-                        let r = self.binary_rest(e, above_negation());
-                        self.depth = saved;
-                        r
-                    }
-                    e => e,
-                };
+                if op == UnOp::Neg
+                    && let Ok(x) = e
+                {
+                    e = self.negation_operand(x);
+                }
                 self.leave();
                 let e = e?;
                 // fold negative literals
@@ -1235,6 +1231,31 @@ impl Parser {
         })
     }
 
+    /// `(2.0 *)` at its operator: a left section of the operand parsed.
+    #[inline(never)]
+    fn left_section(&mut self, start: Span, mut items: Vec<Expr>) -> Expr {
+        let op = is_binop(&self.bump().tok).map_or(BinOp::Add, |b| b.0);
+        let close = self.bump();
+        let operand = items.pop().unwrap_or(Expr {
+            kind: ExprKind::Error,
+            span: start,
+        });
+        Expr {
+            kind: ExprKind::LeftSection(Box::new(operand), op),
+            span: start.to(close.span),
+        }
+    }
+
+    /// The operand of a unary minus: what follows, with the operators that
+    /// bind more tightly than the minus (`**`: `-x ** 2.0` is `-(x ** 2.0)`).
+    #[inline(never)]
+    fn negation_operand(&mut self, e: Expr) -> PResult<Expr> {
+        let saved = self.depth;
+        let r = self.binary_rest(e, above_negation());
+        self.depth = saved;
+        r
+    }
+
     /// After `let NAME`: sizes in brackets (`[n]`) and then a parameter, so
     /// a local function (`let f [n] (a: [n]f64) = ...`), not an update
     /// (`let a[i] = v`).
@@ -1520,16 +1541,7 @@ impl Parser {
                 let mut items = vec![self.expr()?];
                 // `(2.0 *)`: a left section (the operand stopped before `* )`)
                 if is_binop(self.peek()).is_some() && self.peek_at(1) == &Tok::RParen {
-                    let op = is_binop(&self.bump().tok).map_or(BinOp::Add, |b| b.0);
-                    let close = self.bump();
-                    let operand = items.pop().unwrap_or(Expr {
-                        kind: ExprKind::Error,
-                        span: start,
-                    });
-                    return Ok(Expr {
-                        kind: ExprKind::LeftSection(Box::new(operand), op),
-                        span: start.to(close.span),
-                    });
+                    return Ok(self.left_section(start, items));
                 }
                 while self.eat(&Tok::Comma) {
                     items.push(self.expr()?);
