@@ -9,7 +9,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ORACLES = ['adbench_expected.py', 'linalg.py', 'add3.py', 'cross.py', 'ba.py', 'gmm.py',
            'ht.py', 'polybench.py', 'scan.py', 'histogram.py', 'filter.py', 'partition.py',
-           'inplace.py', 'polybench_more.py', 'tile.py', 'batch.py', 'nbody.py']
+           'inplace.py', 'polybench_more.py', 'tile.py', 'batch.py', 'nbody.py',
+           'sobol.py', 'mandelbrot.py']
 
 failed = []
 for o in ORACLES:
