@@ -106,7 +106,11 @@ fn constant(c: &Const) -> String {
         // (an int: every value of these fits, and they promote to int anyway)
         Const::I16(_) | Const::I8(_) | Const::U16(_) | Const::U8(_) => {
             let v = c.as_int().unwrap_or(0);
-            if v < 0 { format!("({v})") } else { v.to_string() }
+            if v < 0 {
+                format!("({v})")
+            } else {
+                v.to_string()
+            }
         }
     }
 }

@@ -2381,7 +2381,9 @@ impl Lower<'_> {
                 };
                 match (m, p) {
                     // abs, min, max, popc, clz, ctz of integers: weir_rt.h's
-                    (_, p) if p.is_int() => Exp::Call(format!("weir_{}_{}", m.name(), p.name()), args),
+                    (_, p) if p.is_int() => {
+                        Exp::Call(format!("weir_{}_{}", m.name(), p.name()), args)
+                    }
                     (MathFn::Abs, _) => Exp::Call(f("fabs"), args),
                     // bit-exact with the interpreter: weir_rt.h's min/max, and
                     // the C library's functions behind a constant-folding barrier

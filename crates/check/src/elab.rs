@@ -1662,7 +1662,11 @@ impl<'a> Checker<'a> {
                 d = d.with_note(format!(
                     "both operands of `{}` have one integer type{}",
                     op.symbol(),
-                    if op.is_shift() { ", the shift count too" } else { "" }
+                    if op.is_shift() {
+                        ", the shift count too"
+                    } else {
+                        ""
+                    }
                 ));
             }
             return self.fail(d);
@@ -2473,7 +2477,11 @@ impl<'a> Checker<'a> {
             )?;
             atoms.push(ai);
         }
-        let rt = if m.bit_count() { Type::Prim(PrimType::I32) } else { t0 };
+        let rt = if m.bit_count() {
+            Type::Prim(PrimType::I32)
+        } else {
+            t0
+        };
         Ok((self.emit("t", rt.clone(), Exp::Math(m, atoms), span), rt))
     }
 

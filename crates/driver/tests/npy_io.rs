@@ -155,11 +155,36 @@ fn ints_inputs() -> (Vec<Vec<u8>>, Vec<Value>) {
     let bytes = |v: Vec<Vec<u8>>| v.concat();
     let files = vec![
         npy("|u1", false, "(3,)", &a),
-        npy("|i1", false, "(3,)", &bytes(b.iter().map(|x| x.to_le_bytes().to_vec()).collect())),
-        npy("<i2", false, "(3,)", &bytes(c.iter().map(|x| x.to_le_bytes().to_vec()).collect())),
-        npy("<u2", false, "(3,)", &bytes(d.iter().map(|x| x.to_le_bytes().to_vec()).collect())),
-        npy("<u4", false, "(3,)", &bytes(e.iter().map(|x| x.to_le_bytes().to_vec()).collect())),
-        npy("<u8", false, "(3,)", &bytes(f.iter().map(|x| x.to_le_bytes().to_vec()).collect())),
+        npy(
+            "|i1",
+            false,
+            "(3,)",
+            &bytes(b.iter().map(|x| x.to_le_bytes().to_vec()).collect()),
+        ),
+        npy(
+            "<i2",
+            false,
+            "(3,)",
+            &bytes(c.iter().map(|x| x.to_le_bytes().to_vec()).collect()),
+        ),
+        npy(
+            "<u2",
+            false,
+            "(3,)",
+            &bytes(d.iter().map(|x| x.to_le_bytes().to_vec()).collect()),
+        ),
+        npy(
+            "<u4",
+            false,
+            "(3,)",
+            &bytes(e.iter().map(|x| x.to_le_bytes().to_vec()).collect()),
+        ),
+        npy(
+            "<u8",
+            false,
+            "(3,)",
+            &bytes(f.iter().map(|x| x.to_le_bytes().to_vec()).collect()),
+        ),
         npy("<u8", false, "()", &u64::MAX.to_le_bytes()),
         npy("|i1", false, "()", &(-128i8).to_le_bytes()),
     ];
@@ -635,16 +660,28 @@ fn check_bad(exe: &Path, wrapper: &[&str]) {
     let ins: Vec<String> = (0..6).map(|k| format!("ints_in{k}.npy")).collect();
     for (k, s, want) in [
         ("-1", "0", "argument `k`: `-1` is neither a uint64 literal"),
-        ("18446744073709551616", "0", "argument `k`: `18446744073709551616` is neither"),
+        (
+            "18446744073709551616",
+            "0",
+            "argument `k`: `18446744073709551616` is neither",
+        ),
         ("1", "128", "argument `s`: `128` is neither a int8 literal"),
-        ("1", "-129", "argument `s`: `-129` is neither a int8 literal"),
+        (
+            "1",
+            "-129",
+            "argument `s`: `-129` is neither a int8 literal",
+        ),
     ] {
         let mut args: Vec<&str> = vec!["-e", "ints"];
         args.extend(ins.iter().map(String::as_str));
         args.extend([k, s]);
         let o = run(exe, wrapper, &args, &[]);
         assert_eq!(o.code, Some(2), "{args:?}: {}", o.stderr);
-        assert!(o.stderr.contains(want), "{args:?}: `{}` should say `{want}`", o.stderr);
+        assert!(
+            o.stderr.contains(want),
+            "{args:?}: `{}` should say `{want}`",
+            o.stderr
+        );
     }
     // a stream that ends after the first array
     let o = run(exe, wrapper, &[], &good[0]);

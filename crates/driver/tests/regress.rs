@@ -176,13 +176,11 @@ fn integer_files_are_clean_under_ubsan_and_werror() {
                 .join("../../tests/regress")
                 .join(format!("{name}.weir"));
             let text = std::fs::read_to_string(&f).expect("read");
-            let c =
-                weir_driver::compile_file(&f).unwrap_or_else(|e| panic!("{}", e.render(false)));
+            let c = weir_driver::compile_file(&f).unwrap_or_else(|e| panic!("{}", e.render(false)));
             let cases =
                 weir_driver::testblock::parse_blocks(&text, f.parent().unwrap_or(Path::new(".")))
                     .expect("blocks");
-            let src =
-                c_source(&c, &opts, true).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            let src = c_source(&c, &opts, true).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
             let exe = match build_c(&src, &opts) {
                 Ok(e) => e,
                 Err(e) => {
@@ -193,7 +191,12 @@ fn integer_files_are_clean_under_ubsan_and_werror() {
             for o in run_cases_native(&c, &cases, &exe, &[]) {
                 n += 1;
                 if let Some(m) = o.failure {
-                    failures.push(format!("{cc}: {}:{} ({}): {m}", f.display(), o.line, o.entry));
+                    failures.push(format!(
+                        "{cc}: {}:{} ({}): {m}",
+                        f.display(),
+                        o.line,
+                        o.entry
+                    ));
                 }
             }
         }

@@ -101,7 +101,10 @@ impl Ty {
         Ty::Arr(Box::new(t))
     }
     fn is_num(&self) -> bool {
-        matches!(self, Ty::F64 | Ty::F32 | Ty::I64 | Ty::I32 | Ty::U8 | Ty::U64)
+        matches!(
+            self,
+            Ty::F64 | Ty::F32 | Ty::I64 | Ty::I32 | Ty::U8 | Ty::U64
+        )
     }
     fn is_float(&self) -> bool {
         matches!(self, Ty::F64 | Ty::F32)
@@ -727,7 +730,11 @@ impl G<'_> {
             }
             2 => {
                 // (`!` of an integer: bitwise not)
-                let op = if int && self.c.below(2) == 0 { "!" } else { "-" };
+                let op = if int && self.c.below(2) == 0 {
+                    "!"
+                } else {
+                    "-"
+                };
                 let a = self.expr(t, d1);
                 Some(format!("({op}{a})"))
             }
@@ -821,7 +828,8 @@ impl G<'_> {
                 } else {
                     "argmin"
                 };
-                let et = [Ty::F64, Ty::I64, Ty::F32, Ty::I32, Ty::U8, Ty::U64][self.c.below(6)].clone();
+                let et =
+                    [Ty::F64, Ty::I64, Ty::F32, Ty::I32, Ty::U8, Ty::U64][self.c.below(6)].clone();
                 let a = self.expr(&Ty::arr(et), d1);
                 Some(format!("({f} {a})"))
             }
@@ -1393,8 +1401,13 @@ impl G<'_> {
             Ty::U8 => ["0u8", "1u8", "2u8", "255u8", "128u8", "31u8"]
                 [self.c.weighted(&[5, 5, 4, 3, 2, 1])]
             .to_string(),
-            Ty::U64 => ["0u64", "1u64", "5u64", "18446744073709551615u64", "4294967296u64"]
-                [self.c.weighted(&[5, 5, 4, 2, 1])]
+            Ty::U64 => [
+                "0u64",
+                "1u64",
+                "5u64",
+                "18446744073709551615u64",
+                "4294967296u64",
+            ][self.c.weighted(&[5, 5, 4, 2, 1])]
             .to_string(),
             Ty::Bool => if self.c.below(2) == 0 {
                 "true"

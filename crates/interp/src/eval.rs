@@ -1948,7 +1948,10 @@ pub fn math(m: MathFn, vs: &[Value], span: Span) -> R<Value> {
         Lgamma => f1(libc_math::lgamma, libc_math::lgammaf),
         Popc | Clz | Ctz => {
             let Some((x, p)) = int else {
-                return err(span, format!("internal error: `{}` of {}", m.name(), vs[0].kind_name()));
+                return err(
+                    span,
+                    format!("internal error: `{}` of {}", m.name(), vs[0].kind_name()),
+                );
             };
             // the bit pattern, `width` bits
             let w = p.bits();

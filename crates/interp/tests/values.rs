@@ -110,15 +110,26 @@ fn integer_text_values() {
     let v = parse_value(text, &ty).expect("parses");
     assert_eq!(format_value(&v), text);
     // no suffix, and hex
-    let v2 = parse_value("(-128, 32767, 0xff, 0, 0xffffffff, 18446744073709551615, -0x1)", &ty)
-        .expect("parses");
+    let v2 = parse_value(
+        "(-128, 32767, 0xff, 0, 0xffffffff, 18446744073709551615, -0x1)",
+        &ty,
+    )
+    .expect("parses");
     assert_eq!(v2, v);
     for (text, p, want) in [
         ("256", PrimType::U8, "an integer that fits in u8"),
         ("-1u8", PrimType::U8, "an integer that fits in u8"),
         ("128i8", PrimType::I8, "an integer that fits in i8"),
-        ("18446744073709551616", PrimType::U64, "an integer that fits in u64"),
-        ("5i32", PrimType::U32, "expected a value of type u32, found `5i32` (a i32)"),
+        (
+            "18446744073709551616",
+            PrimType::U64,
+            "an integer that fits in u64",
+        ),
+        (
+            "5i32",
+            PrimType::U32,
+            "expected a value of type u32, found `5i32` (a i32)",
+        ),
         ("1.5", PrimType::U16, "an integer of type u16"),
     ] {
         let e = parse_value(text, &Type::Prim(p)).expect_err(text);

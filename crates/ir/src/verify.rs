@@ -390,9 +390,7 @@ impl<'a> V<'a> {
                 let mut first = None;
                 for a in &c.args {
                     let t = self.atom(a)?;
-                    if c.kind == CheckKind::NonZero
-                        && t.prim().is_some_and(PrimType::is_int)
-                    {
+                    if c.kind == CheckKind::NonZero && t.prim().is_some_and(PrimType::is_int) {
                         first.get_or_insert(t);
                         continue;
                     }

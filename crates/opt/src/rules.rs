@@ -202,7 +202,10 @@ fn cmp_self_int(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
     match &s.exp {
         Exp::Bin(op, a, b)
             if a == b
-                && cx.ty(a).prim().is_some_and(|p| p.is_int() || p == PrimType::Bool) =>
+                && cx
+                    .ty(a)
+                    .prim()
+                    .is_some_and(|p| p.is_int() || p == PrimType::Bool) =>
         {
             let v = match op {
                 BinOp::Eq | BinOp::Le | BinOp::Ge => true,

@@ -210,9 +210,7 @@ pub fn can_fail(e: &Exp) -> bool {
         Exp::Bin(op, _, b) => match op {
             BinOp::Div | BinOp::Rem => !matches!(b, Atom::Const(c) if !is_zero(*c)),
             // an integer power with a negative exponent is an error
-            BinOp::Pow => {
-                !matches!(b, Atom::Const(c) if c.as_int().is_none_or(|k| k >= 0))
-            }
+            BinOp::Pow => !matches!(b, Atom::Const(c) if c.as_int().is_none_or(|k| k >= 0)),
             _ => false,
         },
         Exp::ArrayLit(_) => true, // irregular nested literals
