@@ -275,7 +275,7 @@ impl P {
                     let p = p.unwrap_or(PrimType::I64);
                     match Const::int(p, v) {
                         Some(c) => c,
-                        None => return self.err(&format!("{} constant out of range", p.name())),
+                        None => return self.err(format!("{} constant out of range", p.name())),
                     }
                 }
                 None => return self.err("bad integer"),
