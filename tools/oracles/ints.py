@@ -244,6 +244,17 @@ def int_types():
                     mx[i] = max(mx[i], v)
             arr = lambda xs, tt: '[' + ', '.join(lit(x, tt) for x in xs) + ']'
             b.case([arr(is_, 'i64'), arr(vs, t)], [tup([arr(add, t), arr(mn, t), arr(mx, t)])])
+    # orderings against a type's least or greatest value (decided without
+    # C's comparison, which draws -Wtype-limits: fuzz program 2927 of seed 7)
+    src += ['-- orderings against the least and greatest values, which always hold or fail',
+            'entry limits (x: u8) (y: i8) (z: u64) (w: i32) : (bool, bool, bool, bool, bool, bool, bool, bool) =',
+            '  (x < 0u8, x >= 0u8, 255u8 >= x, y <= 127i8, -128i8 > y, z > 18446744073709551615u64,',
+            '   w < -2147483648i32, 0u64 <= z)', '']
+    b.block('limits')
+    for x, y, z, w in ((3, -5, 7, -3), (0, -128, 2**64 - 1, -2**31), (255, 127, 0, 2**31 - 1)):
+        out = [x < 0, x >= 0, 255 >= x, y <= 127, -128 > y, z > 2**64 - 1, w < -2**31, 0 <= z]
+        b.case([lit(x, 'u8'), lit(y, 'i8'), lit(z, 'u64'), lit(w, 'i32')],
+               [tup([lit(v, 'bool') for v in out])])
     return '\n'.join(src + b.out) + '\n'
 
 

@@ -2494,6 +2494,15 @@ impl Lower<'_> {
                         Exp::Cast(I32, Box::new(x)),
                         Exp::Cast(I32, Box::new(y)),
                     ),
+                    // An ordering against the type's least or greatest value
+                    // that cannot but hold or fail (`x < 0` of an unsigned
+                    // `x`, `x <= 127` of an i8): its value, as C's
+                    // comparison would draw -Wtype-limits.
+                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+                        if int && let Some(v) = decided_by_limits(*op, a, b, p) =>
+                    {
+                        Exp::Const(Const::Bool(v))
+                    }
                     _ => Exp::op(op.symbol(), x, y),
                 }
             }
@@ -3034,6 +3043,22 @@ impl Lower<'_> {
             body = vec![I::If(skip, skipped, body)];
         }
         out.push(I::If(Exp::op(">", rows, Exp::Var(g.cap)), body, vec![]));
+    }
+}
+
+/// The value of `a op b` (an ordering of integers of type `p`) where one
+/// side is the type's least or greatest value and the other's value does
+/// not matter: `x < MIN` and `MAX < x` are false, `x >= MIN` and `MAX >= x`
+/// true, and so on.
+fn decided_by_limits(op: BinOp, a: &Atom, b: &Atom, p: PrimType) -> Option<bool> {
+    let (lo, hi) = (Const::lowest(p), Const::highest(p));
+    let is = |x: &Atom, c: Const| matches!(x, Atom::Const(k) if *k == c);
+    match op {
+        BinOp::Lt if is(b, lo) || is(a, hi) => Some(false),
+        BinOp::Ge if is(b, lo) || is(a, hi) => Some(true),
+        BinOp::Gt if is(b, hi) || is(a, lo) => Some(false),
+        BinOp::Le if is(b, hi) || is(a, lo) => Some(true),
+        _ => None,
     }
 }
 

@@ -88,6 +88,10 @@ pub enum Ty {
     I64,
     I32,
     Bool,
+    /// (the small and the wide unsigned type: promotion in C, unsigned
+    /// comparisons and division)
+    U8,
+    U64,
     Arr(Box<Ty>),
     Tup(Vec<Ty>),
 }
@@ -97,7 +101,10 @@ impl Ty {
         Ty::Arr(Box::new(t))
     }
     fn is_num(&self) -> bool {
-        matches!(self, Ty::F64 | Ty::F32 | Ty::I64 | Ty::I32)
+        matches!(
+            self,
+            Ty::F64 | Ty::F32 | Ty::I64 | Ty::I32 | Ty::U8 | Ty::U64
+        )
     }
     fn is_float(&self) -> bool {
         matches!(self, Ty::F64 | Ty::F32)
@@ -118,6 +125,8 @@ impl Ty {
             Ty::I64 => "i64",
             Ty::I32 => "i32",
             Ty::Bool => "bool",
+            Ty::U8 => "u8",
+            Ty::U64 => "u64",
             _ => "",
         }
     }
@@ -233,12 +242,14 @@ impl G<'_> {
     }
 
     fn scalar_ty(&mut self) -> Ty {
-        match self.c.weighted(&[8, 5, 3, 2, 2]) {
+        match self.c.weighted(&[8, 5, 3, 2, 2, 1, 1]) {
             0 => Ty::F64,
             1 => Ty::I64,
             2 => Ty::Bool,
             3 => Ty::F32,
-            _ => Ty::I32,
+            4 => Ty::I32,
+            5 => Ty::U8,
+            _ => Ty::U64,
         }
     }
 
@@ -317,6 +328,21 @@ impl G<'_> {
                     "(-2147483647i32 - 1i32)",
                 ];
                 pool[self.c.weighted(&[6, 6, 4, 3, 2, 1, 1])].to_string()
+            }
+            Ty::U8 => {
+                let pool = ["0u8", "1u8", "2u8", "7u8", "200u8", "255u8", "128u8"];
+                pool[self.c.weighted(&[6, 6, 4, 3, 2, 1, 1])].to_string()
+            }
+            Ty::U64 => {
+                let pool = [
+                    "0u64",
+                    "1u64",
+                    "3u64",
+                    "18446744073709551615u64",
+                    "9223372036854775808u64",
+                    "0xffu64",
+                ];
+                pool[self.c.weighted(&[6, 6, 4, 1, 1, 1])].to_string()
             }
             Ty::Bool => if self.c.below(2) == 0 {
                 "true"
@@ -503,12 +529,16 @@ impl G<'_> {
             Ty::F64 => "0.0",
             Ty::F32 => "0.0f32",
             Ty::I32 => "0i32",
+            Ty::U8 => "0u8",
+            Ty::U64 => "0u64",
             _ => "0",
         };
         let one = match t {
             Ty::F64 => "1.0",
             Ty::F32 => "1.0f32",
             Ty::I32 => "1i32",
+            Ty::U8 => "1u8",
+            Ty::U64 => "1u64",
             _ => "1",
         };
         match self.c.weighted(&[4, 2, 2, 2, 1]) {
@@ -518,6 +548,8 @@ impl G<'_> {
                     Ty::F64 => "(1.0 / 0.0)".to_string(),
                     Ty::F32 => "(1.0f32 / 0.0f32)".to_string(),
                     Ty::I32 => "2147483647i32".to_string(),
+                    Ty::U8 => "255u8".to_string(),
+                    Ty::U64 => "18446744073709551615u64".to_string(),
                     _ => "9223372036854775807".to_string(),
                 };
                 ("min".into(), ne)
@@ -527,6 +559,8 @@ impl G<'_> {
                     Ty::F64 => "(-1.0 / 0.0)".to_string(),
                     Ty::F32 => "(-1.0f32 / 0.0f32)".to_string(),
                     Ty::I32 => "(-2147483647i32 - 1i32)".to_string(),
+                    Ty::U8 => "0u8".to_string(),
+                    Ty::U64 => "0u64".to_string(),
                     _ => "(-9223372036854775807 - 1)".to_string(),
                 };
                 ("max".into(), ne)
@@ -681,19 +715,28 @@ impl G<'_> {
         let k = self.c.weighted(&w);
         let r = match k {
             1 => {
-                let ops: &[&str] = if int {
-                    &["+", "-", "*", "/", "%"]
+                let (ops, w): (&[&str], &[u32]) = if int {
+                    (
+                        &["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", ">>>"],
+                        &[4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1],
+                    )
                 } else {
-                    &["+", "-", "*", "/", "**"]
+                    (&["+", "-", "*", "/", "**"], &[4, 3, 3, 1, 1])
                 };
-                let op = ops[self.c.weighted(&[4, 3, 3, 1, 1])];
+                let op = ops[self.c.weighted(w)];
                 let a = self.expr(t, d1);
                 let b = self.expr(t, d1);
                 Some(format!("({a} {op} {b})"))
             }
             2 => {
+                // (`!` of an integer: bitwise not)
+                let op = if int && self.c.below(2) == 0 {
+                    "!"
+                } else {
+                    "-"
+                };
                 let a = self.expr(t, d1);
-                Some(format!("(-{a})"))
+                Some(format!("({op}{a})"))
             }
             3 => {
                 let a = self.expr(&Ty::arr(t.clone()), d1);
@@ -726,18 +769,26 @@ impl G<'_> {
             8 => self.common(t, d, 0),
             9 => self.common(t, d, 1),
             10 => {
-                let from = match self.c.weighted(&[3, 3, 1, 1, 1]) {
+                let from = match self.c.weighted(&[3, 3, 1, 1, 1, 1, 1]) {
                     0 => Ty::F64,
                     1 => Ty::I64,
                     2 => Ty::F32,
                     3 => Ty::I32,
+                    4 => Ty::U8,
+                    5 => Ty::U64,
                     _ => Ty::Bool,
                 };
                 let a = self.expr(&from, d1);
                 Some(format!("({} {a})", t.name()))
             }
             11 => {
-                if int {
+                if *t == Ty::I32 && self.c.below(2) == 0 {
+                    // the bit counts of any integer type are i32s
+                    let f = ["popc", "clz", "ctz"][self.c.below(3)];
+                    let at = [Ty::I64, Ty::I32, Ty::U8, Ty::U64][self.c.below(4)].clone();
+                    let a = self.expr(&at, d1);
+                    Some(format!("({f} {a})"))
+                } else if int {
                     let a = self.expr(t, d1);
                     Some(format!("(abs {a})"))
                 } else {
@@ -777,7 +828,8 @@ impl G<'_> {
                 } else {
                     "argmin"
                 };
-                let et = [Ty::F64, Ty::I64, Ty::F32, Ty::I32][self.c.below(4)].clone();
+                let et =
+                    [Ty::F64, Ty::I64, Ty::F32, Ty::I32, Ty::U8, Ty::U64][self.c.below(6)].clone();
                 let a = self.expr(&Ty::arr(et), d1);
                 Some(format!("({f} {a})"))
             }
@@ -797,11 +849,13 @@ impl G<'_> {
         let k = self.c.weighted(&[4, 8, 3, 2, 2, 2, 2, 1, 1, 2]);
         let r = match k {
             1 => {
-                let t = match self.c.weighted(&[4, 3, 1, 1, 1]) {
+                let t = match self.c.weighted(&[4, 3, 1, 1, 1, 1, 1]) {
                     0 => Ty::F64,
                     1 => Ty::I64,
                     2 => Ty::F32,
                     3 => Ty::I32,
+                    4 => Ty::U8,
+                    5 => Ty::U64,
                     _ => Ty::Bool,
                 };
                 let op = ["<", "<=", "==", "!=", ">", ">="][self.c.below(6)];
@@ -1343,6 +1397,17 @@ impl G<'_> {
             .to_string(),
             Ty::I32 => ["0i32", "1i32", "2i32", "-1i32", "7i32", "-2147483648i32"]
                 [self.c.weighted(&[5, 5, 4, 3, 2, 1])]
+            .to_string(),
+            Ty::U8 => ["0u8", "1u8", "2u8", "255u8", "128u8", "31u8"]
+                [self.c.weighted(&[5, 5, 4, 3, 2, 1])]
+            .to_string(),
+            Ty::U64 => [
+                "0u64",
+                "1u64",
+                "5u64",
+                "18446744073709551615u64",
+                "4294967296u64",
+            ][self.c.weighted(&[5, 5, 4, 2, 1])]
             .to_string(),
             Ty::Bool => if self.c.below(2) == 0 {
                 "true"
