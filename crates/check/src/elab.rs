@@ -439,18 +439,9 @@ impl<'a> Checker<'a> {
             TypeExp::Prim(p, _) => Ok(Type::Prim(*p)),
             TypeExp::Named(path, sp) => self.named_type(path, *sp),
             TypeExp::Record(fields, _) => {
+                self.no_duplicate_field(fields, "", "each field of a record has a name of its own")?;
                 let mut out: Vec<(Name, Type)> = Vec::new();
                 for (f, t) in fields {
-                    if let Some(prev) = fields.iter().find(|(g, _)| g.name == f.name)
-                        && prev.0.span != f.span
-                    {
-                        return self.fail(
-                            Diagnostic::new("E0110", f.span, format!("field `{}` appears twice", f.name))
-                                .with_label("second occurrence")
-                                .with_secondary(prev.0.span, "first occurrence")
-                                .with_help("each field of a record has a name of its own"),
-                        );
-                    }
                     out.push((f.name.clone(), self.type_exp(t, size_env, false)?));
                 }
                 out.sort_by(|a, b| a.0.cmp(&b.0));

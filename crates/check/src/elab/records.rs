@@ -80,6 +80,33 @@ impl Checker<'_> {
         r
     }
 
+    /// E0110 at the second occurrence of a field name in `fields`, if any
+    /// (`what`: the message's ending, `help`: its help).
+    pub(super) fn no_duplicate_field<T>(
+        &mut self,
+        fields: &[(ast::Ident, T)],
+        what: &str,
+        help: &str,
+    ) -> R<()> {
+        for (f, _) in fields {
+            if let Some((g, _)) = fields.iter().find(|(g, _)| g.name == f.name)
+                && g.span != f.span
+            {
+                return self.fail(
+                    Diagnostic::new(
+                        "E0110",
+                        f.span,
+                        format!("field `{}` appears twice{what}", f.name),
+                    )
+                    .with_label("second occurrence")
+                    .with_secondary(g.span, "first occurrence")
+                    .with_help(help),
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// `{x = e1, y = e2}`
     pub(super) fn record(
         &mut self,
@@ -92,17 +119,12 @@ impl Checker<'_> {
             _ => vec![],
         };
         let mut parts: Vec<(Name, Atom, Type)> = Vec::new();
+        self.no_duplicate_field(
+            fields,
+            "",
+            "each field of a record has a name of its own; to change a field of a record `r`, write `r with x = v`",
+        )?;
         for (f, e) in fields {
-            if let Some(prev) = fields.iter().find(|(g, _)| g.name == f.name)
-                && prev.0.span != f.span
-            {
-                return self.fail(
-                    Diagnostic::new("E0110", f.span, format!("field `{}` appears twice", f.name))
-                        .with_label("second occurrence")
-                        .with_secondary(prev.0.span, "first occurrence")
-                        .with_help("each field of a record has a name of its own; to change a field of a record `r`, write `r with x = v`"),
-                );
-            }
             let ex = exp_fields
                 .iter()
                 .find(|(n, _)| *n == f.name)
@@ -253,22 +275,7 @@ impl Checker<'_> {
         ty: Type,
         span: Span,
     ) -> R<()> {
-        for (f, _) in pats {
-            if let Some((g, _)) = pats.iter().find(|(g, _)| g.name == f.name)
-                && g.span != f.span
-            {
-                return self.fail(
-                    Diagnostic::new(
-                        "E0110",
-                        f.span,
-                        format!("field `{}` appears twice in the pattern", f.name),
-                    )
-                    .with_label("second occurrence")
-                    .with_secondary(g.span, "first occurrence")
-                    .with_help("name each field once"),
-                );
-            }
-        }
+        self.no_duplicate_field(pats, " in the pattern", "name each field once")?;
         let fs = match self.infer.shallow(&ty) {
             Type::Record(fs) => fs,
             Type::Infer(v) if self.infer.kind_of(v) == Kind::Any => {
