@@ -16,16 +16,15 @@
 //!
 //! let region = Region::new();
 //! // `alloc` gives a structure that is one hole, and the hole's destination.
-//! let squares = region.alloc::<List<'_, u64>>().map(|mut d: Dest<'_, List<'_, u64>>| {
-//!     for i in 1..=4 {
-//!         // Fill the hole with a cons cell whose fields are new holes...
-//!         let (head, tail) = d.fill_cons();
-//!         // ...write the head in place, and go on with the tail.
-//!         head.fill_leaf(i * i);
-//!         d = tail;
-//!     }
-//!     d.fill_nil(); // the last hole: the list ends here
-//! });
+//! let (squares, mut d): (_, Dest<'_, List<'_, u64>>) = region.alloc();
+//! for i in 1..=4 {
+//!     // Fill the hole with a cons cell whose fields are new holes...
+//!     let (head, tail) = d.fill_cons();
+//!     // ...write the head in place, and go on with the tail.
+//!     head.fill_leaf(i * i);
+//!     d = tail;
+//! }
+//! d.fill_nil(); // the last hole: the list ends here
 //! // Every hole is filled: the list becomes readable, in order, no reversal.
 //! let list: &List<'_, u64> = squares.complete();
 //! assert_eq!(dest::types::to_vec(list), vec![1, 4, 9, 16]);
@@ -145,7 +144,7 @@ pub mod types;
 /// ```
 /// use dest::{Dest, Fill, Region};
 ///
-/// #[derive(Fill, Debug, PartialEq)]
+/// #[derive(Fill, Clone, Copy, Debug, PartialEq)]
 /// #[repr(u8)]
 /// enum Expr<'r> {
 ///     Num(i64),
@@ -165,6 +164,6 @@ pub mod types;
 /// `#[dest(name = "...")]` on the type or a variant renames a method (names
 /// that would shadow `Dest`'s own methods, like `Leaf`, are rejected).
 pub use dest_derive::Fill;
-pub use raw::{Ctor, Dest, Fields, Flat, Incomplete, UnfilledHoles, Ur};
+pub use raw::{Ctor, DList, Dest, Fields, Flat, Incomplete, UnfilledHoles};
 pub use region::Region;
 pub use types::{Cons, List, ListFill, Node, Tree, TreeFill};

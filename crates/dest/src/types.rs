@@ -39,46 +39,31 @@ pub struct Node<'r, T> {
 }
 
 /// Hollow constructors of [`List`] (the paper's `fill @'[]`, `fill @'(:)`).
+///
+/// The tail of a new cons cell is *prefilled*: it holds `None` until its
+/// destination is filled, so list construction does no hole counting (see
+/// the crate docs, "Representation and costs").
 pub trait ListFill<'r, T> {
     /// Ends the list here (`fill @'[]`).
     fn fill_nil(self);
     /// A new cons cell here; returns the holes for its head and its tail
     /// (`fill @'(:)`).
     fn fill_cons(self) -> (Dest<'r, T>, Dest<'r, List<'r, T>>);
-}
-
-impl<'r, T> ListFill<'r, T> for Dest<'r, List<'r, T>> {
-    #[inline]
-    fn fill_nil(self) {
-        self.fill_none();
-    }
-
-    #[inline]
-    fn fill_cons(self) -> (Dest<'r, T>, Dest<'r, List<'r, T>>) {
-        use crate::types::ConsFill;
-        self.fill_some().fill_cons_cell()
-    }
+    /// A new cons cell here with `head` written in it; returns the hole for
+    /// its tail (`fill @'(:)` then `fillLeaf` of the head, in one step).
+    fn fill_cons_with(self, head: T) -> Dest<'r, List<'r, T>>;
 }
 
 /// Hollow constructors of [`Tree`] (the paper's `fill @'Nil`, `fill @'Node`).
+///
+/// The subtrees of a new node are *prefilled* with `None`, like list tails.
 pub trait TreeFill<'r, T> {
     /// An empty subtree here.
     fn fill_nil(self);
     /// A new node here; returns the holes for its label and its subtrees.
     fn fill_node(self) -> (Dest<'r, T>, Dest<'r, Tree<'r, T>>, Dest<'r, Tree<'r, T>>);
-}
-
-impl<'r, T> TreeFill<'r, T> for Dest<'r, Tree<'r, T>> {
-    #[inline]
-    fn fill_nil(self) {
-        self.fill_none();
-    }
-
-    #[inline]
-    fn fill_node(self) -> (Dest<'r, T>, Dest<'r, Tree<'r, T>>, Dest<'r, Tree<'r, T>>) {
-        use crate::types::NodeFill;
-        self.fill_some().fill_node_cell()
-    }
+    /// A new node here labelled `value`; returns the holes for its subtrees.
+    fn fill_node_with(self, value: T) -> (Dest<'r, Tree<'r, T>>, Dest<'r, Tree<'r, T>>);
 }
 
 /// The elements of a list, front to back.
@@ -106,9 +91,7 @@ pub fn to_vec<T: Clone>(list: &List<'_, T>) -> Vec<T> {
 pub fn from_slice<'r, T: Copy>(region: &'r Region, xs: &[T]) -> List<'r, T> {
     *region.build(|mut d: Dest<'r, List<'r, T>>| {
         for &x in xs {
-            let (h, t) = d.fill_cons();
-            h.fill_leaf(x);
-            d = t;
+            d = d.fill_cons_with(x);
         }
         d.fill_nil();
     })

@@ -7,9 +7,10 @@
 //! its stated reason).
 //!
 //! A `pass` case is included on purpose: with one, trybuild runs `cargo build`
-//! instead of `cargo check` for every case, and only a build reports the
-//! post-monomorphisation `const` assertion that keeps types with drop glue out
-//! of regions (`ui/needs_drop_in_region.rs`).
+//! instead of `cargo check` for every case, so that an error reported only
+//! after monomorphisation would be caught too. (Types with drop glue are kept
+//! out of regions by a `Copy` bound, an error of `cargo check` already:
+//! `ui/needs_drop_in_region.rs`.)
 
 #[test]
 fn ui() {

@@ -87,6 +87,38 @@ proptest! {
         prop_assert_eq!(to_vec(&dlist::to_list(d)), v);
     }
 
+    /// The same with the paper's `Incomplete`-based difference lists.
+    #[test]
+    fn generic_dlist_matches_vec(ops in prop::collection::vec((0u8..3, any::<u16>()), 0..200)) {
+        let r = Region::new();
+        let mut stack: Vec<(dlist::generic::DList<'_, u16>, Vec<u16>)> = vec![(dlist::generic::alloc(&r), vec![])];
+        for (op, x) in ops {
+            match op {
+                0 => {
+                    let (d, mut v) = stack.pop().unwrap();
+                    v.push(x);
+                    stack.push((dlist::generic::append(d, x), v));
+                }
+                1 => stack.push((dlist::generic::alloc(&r), vec![])),
+                _ => {
+                    if stack.len() >= 2 {
+                        let (d2, v2) = stack.pop().unwrap();
+                        let (d1, mut v1) = stack.pop().unwrap();
+                        v1.extend(v2);
+                        stack.push((dlist::generic::concat(d1, d2), v1));
+                    }
+                }
+            }
+        }
+        let (mut d, mut v) = stack.pop().unwrap();
+        while let Some((d1, mut v1)) = stack.pop() {
+            v1.extend(v);
+            v = v1;
+            d = dlist::generic::concat(d1, d);
+        }
+        prop_assert_eq!(to_vec(&dlist::generic::to_list(d)), v);
+    }
+
     #[test]
     fn map_variants_agree(xs in prop::collection::vec(any::<u32>(), 0..500)) {
         let r = Region::new();
@@ -211,14 +243,14 @@ fn parser_examples() {
 #[test]
 fn unfilled_hole_is_caught_at_completion() {
     let r = Region::new();
-    let inc = r.alloc::<List<'_, u8>>().map(|d| {
+    let inc = r.alloc_incomplete::<List<'_, u8>>().map(|d| {
         let (h, t) = d.fill_cons();
         h.fill_leaf(1);
         drop(t); // dropped without filling
     });
     assert_eq!(inc.try_complete().err(), Some(UnfilledHoles { count: 1 }));
     // forgetting a hole is caught too (mem::forget is safe)
-    let inc = r.alloc::<List<'_, u8>>().map(std::mem::forget);
+    let inc = r.alloc_incomplete::<List<'_, u8>>().map(std::mem::forget);
     assert_eq!(inc.try_complete().err(), Some(UnfilledHoles { count: 1 }));
 }
 
@@ -226,35 +258,121 @@ fn unfilled_hole_is_caught_at_completion() {
 fn holes_smuggled_out_of_map_are_counted() {
     let r = Region::new();
     let mut kept = None;
-    let inc = r.alloc::<List<'_, u8>>().map(|d| {
+    let inc = r.alloc_incomplete::<List<'_, u8>>().map(|d| {
         let (h, t) = d.fill_cons();
-        h.fill_leaf(1);
-        kept = Some(t);
+        kept = Some(h);
+        t.fill_nil();
     });
     assert_eq!(inc.open_holes(), 1);
-    if let Some(t) = kept {
-        t.fill_nil();
+    assert!(matches!(
+        inc.try_complete(),
+        Err(UnfilledHoles { count: 1 })
+    ));
+    let (inc, d) = r.alloc::<List<'_, u8>>();
+    let (h, t) = d.fill_cons();
+    t.fill_nil();
+    assert_eq!(inc.open_holes(), 1);
+    h.fill_leaf(9);
+    assert_eq!(to_vec(inc.complete()), vec![9]);
+}
+
+/// List tails and subtrees are prefilled with `None`: a structure completed
+/// while one of them is still held reads `None` there, and the hole is then
+/// sealed: filling it panics instead of writing into a readable structure.
+#[test]
+fn prefilled_holes_are_sealed_by_completion() {
+    let r = Region::new();
+    let (inc, d) = r.alloc::<List<'_, u8>>();
+    let t = d.fill_cons_with(1);
+    let l = inc.complete();
+    assert_eq!(to_vec(l), vec![1]);
+    let late = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = t.fill_cons_with(2);
+    }));
+    assert!(late.is_err());
+    assert_eq!(to_vec(l), vec![1]);
+    // the same for a subtree, and through fill_comp of a sealed hole
+    let (inc, d) = r.alloc::<Tree<'_, u8>>();
+    let (left, right) = d.fill_node_with(5);
+    right.fill_nil();
+    let t = inc.complete();
+    assert_eq!(tree_size(t), 1);
+    let late = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        left.fill_comp(r.into_incomplete(None));
+    }));
+    assert!(late.is_err());
+}
+
+/// A prefilled hole dropped unfilled is reported, like a counted one.
+#[test]
+fn dropped_prefilled_hole_is_reported() {
+    let r = Region::new();
+    let (inc, d) = r.alloc::<List<'_, u8>>();
+    drop(d.fill_cons_with(1));
+    assert_eq!(inc.try_complete().err(), Some(UnfilledHoles { count: 1 }));
+    let (inc, d) = r.alloc::<Tree<'_, u8>>();
+    let (left, right) = d.fill_node_with(5);
+    drop(left);
+    drop(right);
+    assert_eq!(inc.try_complete().err(), Some(UnfilledHoles { count: 2 }));
+}
+
+/// `mem::forget` skips a prefilled hole's `Drop`: the structure is still
+/// valid (the list ends there), which is why such holes need no counting.
+#[test]
+fn forgotten_prefilled_hole_leaves_a_valid_structure() {
+    let r = Region::new();
+    let (inc, d) = r.alloc::<List<'_, u8>>();
+    std::mem::forget(d.fill_cons_with(1).fill_cons_with(2));
+    assert_eq!(to_vec(inc.complete()), vec![1, 2]);
+}
+
+#[test]
+fn header_free_dlist_concat_and_empties() {
+    let r = Region::new();
+    let e = DList::<u8>::new(&r);
+    assert!(e.is_empty());
+    let a = DList::singleton(&r, 1).append(2);
+    let b = DList::new(&r).concat(DList::singleton(&r, 3));
+    let all = e.concat(a).concat(DList::new(&r)).concat(b).append(4);
+    assert_eq!(to_vec(&all.into_list()), vec![1, 2, 3, 4]);
+    assert_eq!(DList::<u8>::new(&r).into_list(), None);
+    // cells only: 16 bytes per u64 element, no header, nothing per concat
+    let r2 = Region::with_capacity(1 << 16);
+    let before = r2.allocated_bytes();
+    let mut acc = DList::new(&r2);
+    for i in 0..1000u64 {
+        acc = acc.concat(DList::singleton(&r2, i));
     }
-    assert_eq!(to_vec(inc.complete()), vec![1]);
+    assert_eq!(len(&acc.into_list()), 1000);
+    assert_eq!(r2.allocated_bytes(), before, "stayed in the first chunk");
 }
 
 #[test]
 fn holes_of_a_composed_child_count_for_the_parent() {
     let r = Region::new();
     let mut child_hole = None;
-    let child = dlist::append(dlist::alloc(&r), 2u8).map(|d| child_hole = Some(d));
-    let parent = dlist::append(dlist::alloc(&r), 1u8).map(|d| d.fill_comp(child));
+    let child = dlist::generic::append(dlist::generic::alloc(&r), 2u8).map(|d| {
+        let (h, t) = d.fill_cons();
+        child_hole = Some(h);
+        t.fill_nil();
+    });
+    let parent = dlist::generic::append(dlist::generic::alloc(&r), 1u8).map(|d| d.fill_comp(child));
     assert_eq!(parent.open_holes(), 1);
     let parent = parent.map(|()| ());
     assert!(parent.try_complete().is_err());
     // after filling the child's hole the parent completes
     let mut child_hole = None;
-    let child = dlist::append(dlist::alloc(&r), 2u8).map(|d| child_hole = Some(d));
-    let parent = dlist::append(dlist::alloc(&r), 1u8).map(|d| d.fill_comp(child));
+    let child = dlist::generic::append(dlist::generic::alloc(&r), 2u8).map(|d| {
+        let (h, t) = d.fill_cons();
+        child_hole = Some(h);
+        t.fill_nil();
+    });
+    let parent = dlist::generic::append(dlist::generic::alloc(&r), 1u8).map(|d| d.fill_comp(child));
     if let Some(d) = child_hole {
-        d.fill_nil();
+        d.fill_leaf(3);
     }
-    assert_eq!(to_vec(parent.complete()), vec![1, 2]);
+    assert_eq!(to_vec(parent.complete()), vec![1, 2, 3]);
 }
 
 #[test]

@@ -5,38 +5,34 @@
 
 use std::collections::VecDeque;
 
-use crate::{Dest, Region, Tree, TreeFill, Ur};
+use crate::{Dest, Region, Tree, TreeFill};
 
 /// Maps `f` over the labels of `tree` in breadth-first order, threading the
 /// state `s` (the paper's `mapAccumBFS`). Returns the new tree, of the same
 /// shape, and the final state.
-pub fn map_accum_bfs<'r, A, B, S>(
+pub fn map_accum_bfs<'r, A, B: Copy, S>(
     region: &'r Region,
     mut f: impl FnMut(S, &A) -> (S, B),
     s0: S,
     tree: Tree<'_, A>,
 ) -> (Tree<'r, B>, S) {
-    let done = region.alloc::<Tree<'r, B>>().map(|root| {
-        let mut queue: VecDeque<(Tree<'_, A>, Dest<'r, Tree<'r, B>>)> = VecDeque::new();
-        queue.push_back((tree, root));
-        let mut s = s0;
-        while let Some((t, d)) = queue.pop_front() {
-            match t {
-                None => d.fill_nil(),
-                Some(node) => {
-                    let (dv, dl, dr) = d.fill_node();
-                    queue.push_back((node.left, dl));
-                    queue.push_back((node.right, dr));
-                    let (s1, b) = f(s, &node.value);
-                    s = s1;
-                    dv.fill_leaf(b);
-                }
+    let (out, root) = region.alloc::<Tree<'r, B>>();
+    let mut queue: VecDeque<(Tree<'_, A>, Dest<'r, Tree<'r, B>>)> = VecDeque::new();
+    queue.push_back((tree, root));
+    let mut s = s0;
+    while let Some((t, d)) = queue.pop_front() {
+        match t {
+            None => d.fill_nil(),
+            Some(node) => {
+                let (s1, b) = f(s, &node.value);
+                s = s1;
+                let (dl, dr) = d.fill_node_with(b);
+                queue.push_back((node.left, dl));
+                queue.push_back((node.right, dr));
             }
         }
-        Ur(s)
-    });
-    let (t, s) = done.complete_with();
-    (*t, s)
+    }
+    (*out.complete(), s)
 }
 
 /// Labels the nodes `1..=n` in breadth-first order (the paper's `relabelBFS`).

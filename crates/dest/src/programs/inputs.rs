@@ -48,8 +48,7 @@ pub fn random_tree(region: &Region, n: usize, seed: u64) -> Tree<'_, u64> {
                 d.fill_nil();
                 continue;
             }
-            let (dv, dl, dr) = d.fill_node();
-            dv.fill_leaf(label);
+            let (dl, dr) = d.fill_node_with(label);
             label += 1;
             let left = rng.below(count);
             stack.push((count - 1 - left, dr));

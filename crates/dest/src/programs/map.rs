@@ -5,7 +5,23 @@
 use crate::{Cons, Dest, List, ListFill, Region};
 
 /// `map f list` into the hole `d`: a loop, no recursion, no reversal.
-pub fn map_into<'r, A, B>(
+pub fn map_into<'r, A, B: Copy>(
+    mut f: impl FnMut(&A) -> B,
+    mut list: List<'_, A>,
+    mut d: Dest<'r, List<'r, B>>,
+) {
+    while let Some(c) = list {
+        d = d.fill_cons_with(f(&c.head));
+        list = c.tail;
+    }
+    d.fill_nil();
+}
+
+/// The same loop written as in the paper, with a hollow cons cell whose head
+/// is then filled through its own destination (`fill @'(:)`, `fillLeaf`):
+/// the head is a counted hole, so each element costs one more bookkeeping
+/// step than [`map_into`].
+pub fn map_into_hollow<'r, A, B: Copy>(
     mut f: impl FnMut(&A) -> B,
     mut list: List<'_, A>,
     mut d: Dest<'r, List<'r, B>>,
@@ -20,7 +36,7 @@ pub fn map_into<'r, A, B>(
 }
 
 /// `map f list` as a new region list, built with destinations.
-pub fn map_dest<'r, A, B>(
+pub fn map_dest<'r, A, B: Copy>(
     region: &'r Region,
     f: impl FnMut(&A) -> B,
     list: List<'_, A>,

@@ -128,12 +128,11 @@ pub fn parse<'r>(region: &'r Region, src: &str) -> Result<&'r SExpr<'r>, ParseEr
         src,
         buf: String::new(),
     };
-    let mut end = Ok(0);
     // On error the structure keeps open holes and is simply dropped: its
     // cells are region memory, freed with the region. (The paper's Haskell
     // version must fill every hole with a default value instead.)
-    let built = region.alloc::<SExpr<'r>>().map(|d| end = p.sexpr(0, d, 0));
-    let end = skip_ws(src.as_bytes(), end?);
+    let (built, d) = region.alloc::<SExpr<'r>>();
+    let end = skip_ws(src.as_bytes(), p.sexpr(0, d, 0)?);
     if end < src.len() {
         return Err(ParseError::TrailingInput { pos: end });
     }

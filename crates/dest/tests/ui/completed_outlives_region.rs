@@ -5,10 +5,9 @@ use dest::{Dest, Region};
 
 fn main() {
     let r = Region::new();
-    let v: &u64 = r
-        .alloc::<u64>()
-        .map(|d: Dest<'_, u64>| d.fill_leaf(5))
-        .complete();
+    let (inc, d): (_, Dest<'_, u64>) = r.alloc();
+    d.fill_leaf(5);
+    let v: &u64 = inc.complete();
     drop(r);
     println!("{v}");
 }

@@ -10,7 +10,7 @@ struct Packed {
     b: u64,
 }
 
-#[derive(Fill)]
+#[derive(Fill, Clone, Copy)]
 #[repr(u8, align(8))]
 enum Aligned {
     A(u8),

@@ -16,10 +16,10 @@ fn main() {
     let child = r.into_incomplete((1u8, 2u8));
     let _ = r.build(|d: Dest<'_, (u8, u8)>| d.fill_comp(child));
 
-    let half = r.alloc::<Point>().map(|d| {
+    let half = r.alloc_incomplete::<Point>().map(|d| {
         let (x, y) = d.fill_point();
         x.fill_leaf(1);
         y // still open, and it points into `half`'s root
     });
-    let _ = r.alloc::<Point>().map(|d| d.fill_comp(half));
+    let _ = r.alloc_incomplete::<Point>().map(|d| d.fill_comp(half));
 }

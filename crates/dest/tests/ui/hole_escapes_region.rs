@@ -7,7 +7,8 @@ fn main() {
     let mut kept: Option<Dest<'_, u64>> = None;
     {
         let r = Region::new();
-        let _inc = r.alloc::<u64>().map(|d| kept = Some(d));
+        let (_inc, d) = r.alloc::<u64>();
+        kept = Some(d);
     } // `r` is dropped here, freeing the slot `kept` would write
     if let Some(d) = kept {
         d.fill_leaf(1);

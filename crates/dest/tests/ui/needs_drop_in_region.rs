@@ -1,9 +1,8 @@
 // Guarantee: values with drop glue never enter a region. A region is freed as
 // a block without running destructors, so a `String` (or `Vec`, `Box`, ...)
-// stored there would leak. `alloc_value`, `fill_leaf`, `alloc` and the other
-// entry points assert `!needs_drop::<T>()` in a `const` block, which fails
-// when the generic function is instantiated with such a type (an error of
-// `cargo build`, not of `cargo check`).
+// stored there would leak. Region data must be `Copy`, which no type with a
+// destructor can be: `alloc_value`, `fill_leaf`, `build` and the other entry
+// points reject such a type when the program is type-checked (`cargo check`).
 use dest::{Dest, Region};
 
 fn main() {

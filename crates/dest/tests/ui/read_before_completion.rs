@@ -1,12 +1,13 @@
-// Guarantee: a structure with holes cannot be read. `complete` exists only on
-// `Incomplete<'r, T, ()>` (and `complete_with` on `Incomplete<'r, T, Ur<U>>`):
-// while the holes side is still a `Dest` there is no method that yields the
-// `&T`, and neither `Incomplete` nor `Dest` can be dereferenced.
+// Guarantee: a structure whose holes it carries cannot be read. `complete`
+// exists only on `Incomplete<'r, T, ()>`: while the holes side is still a
+// `Dest` there is no method that yields the `&T`, and neither `Incomplete`
+// nor `Dest` can be dereferenced. (Holes held apart, as `Region::alloc`
+// returns them, are checked when completing, dynamically.)
 use dest::{List, ListFill, Region};
 
 fn main() {
     let r = Region::new();
-    let inc = r.alloc::<List<'_, u8>>().map(|d| {
+    let inc = r.alloc_incomplete::<List<'_, u8>>().map(|d| {
         let (h, t) = d.fill_cons();
         h.fill_leaf(1);
         t // the tail is still a hole
@@ -16,6 +17,6 @@ fn main() {
 }
 
 fn peek(r: &Region) -> u64 {
-    let inc = r.alloc::<u64>();
+    let inc = r.alloc_incomplete::<u64>();
     *inc
 }

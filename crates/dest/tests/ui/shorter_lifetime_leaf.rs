@@ -8,7 +8,7 @@ use dest::{Dest, Region};
 
 fn main() {
     let r = Region::new();
-    let inc = r.alloc::<&'static u64>().map(|d| {
+    let inc = r.alloc_incomplete::<&'static u64>().map(|d| {
         let local = 5u64;
         let d: Dest<'_, &u64> = d;
         d.fill_leaf(&local);

@@ -1,7 +1,6 @@
 // The counterpart of the compile-fail cases: the same operations used
 // correctly compile (and run). Its presence also makes trybuild use
-// `cargo build` rather than `cargo check`, which `needs_drop_in_region.rs`
-// needs (see `tests/compile_fail.rs`).
+// `cargo build` rather than `cargo check` (see `tests/compile_fail.rs`).
 use dest::{Dest, List, ListFill, Region};
 
 fn main() {
