@@ -8,8 +8,8 @@
 //! # Representation
 //!
 //! * A **region** is an [`Arena`]: memory handed out by bumping a pointer
-//!   through chunks obtained from the global allocator (each twice the size
-//!   of the previous one), never moved, never freed individually, released
+//!   through chunks obtained from the global allocator (each half as large
+//!   as all the previous ones together), never moved, never freed individually, released
 //!   as a block when the region is dropped. No destructor ever runs on region memory, so every
 //!   type stored there must be free of drop glue (checked at compile time with
 //!   `const { assert!(!needs_drop::<T>()) }` wherever a value or a slot enters
@@ -158,7 +158,10 @@ impl Arena {
         }
         let size = layout.size().next_multiple_of(MIN_ALIGN);
         let need = size.saturating_add(layout.align());
-        self.grow(need.max(self.allocated.get()).max(FIRST_CHUNK));
+        // Chunks grow by half the total so far: at most a third of the
+        // reserved bytes is an unused tail, and the number of chunks stays
+        // logarithmic in the size.
+        self.grow(need.max(self.allocated.get() / 2).max(FIRST_CHUNK));
         let p = self.ptr.get();
         let start = (p.addr() + (layout.align() - 1)) & !(layout.align() - 1);
         self.ptr.set(p.with_addr(start + size));
