@@ -56,8 +56,8 @@ fn bench<W: Workload>(bencher: Bencher, n: usize, variant: &str) {
     });
 }
 
-// Sampling: at most 50 samples and about 3 s per benchmark, so the 84
-// benchmarks (12 variants x 7 sizes) take about 3 minutes on 2 cores even
+// Sampling: at most 50 samples and about 3 s per benchmark, so the 133
+// benchmarks (19 variants x 7 sizes) take about 5 minutes on 2 cores even
 // though one run at 2^22 takes up to a few hundred milliseconds.
 
 #[divan::bench_group(sample_count = 50, max_time = 3)]
@@ -82,6 +82,16 @@ mod map {
     #[divan::bench(args = common::SIZES)]
     fn vec(b: Bencher, n: usize) {
         bench::<Map>(b, n, "vec");
+    }
+
+    #[divan::bench(args = common::SIZES)]
+    fn bump_tail(b: Bencher, n: usize) {
+        bench::<Map>(b, n, "bump_tail");
+    }
+
+    #[divan::bench(args = common::SIZES)]
+    fn box_tail(b: Bencher, n: usize) {
+        bench::<Map>(b, n, "box_tail");
     }
 }
 
@@ -108,6 +118,16 @@ mod dlist {
     fn vec_then_list(b: Bencher, n: usize) {
         bench::<DList>(b, n, "vec_then_list");
     }
+
+    #[divan::bench(args = common::SIZES)]
+    fn fn_closures(b: Bencher, n: usize) {
+        bench::<DList>(b, n, "fn_closures");
+    }
+
+    #[divan::bench(args = common::SIZES)]
+    fn fn_closures_region(b: Bencher, n: usize) {
+        bench::<DList>(b, n, "fn_closures_region");
+    }
 }
 
 #[divan::bench_group(sample_count = 50, max_time = 3)]
@@ -122,6 +142,16 @@ mod bfs {
     #[divan::bench(args = common::SIZES)]
     fn boxed(b: Bencher, n: usize) {
         bench::<Bfs>(b, n, "boxed");
+    }
+
+    #[divan::bench(args = common::SIZES)]
+    fn box_one_pass(b: Bencher, n: usize) {
+        bench::<Bfs>(b, n, "box_one_pass");
+    }
+
+    #[divan::bench(args = common::SIZES)]
+    fn bump_one_pass(b: Bencher, n: usize) {
+        bench::<Bfs>(b, n, "bump_one_pass");
     }
 }
 
