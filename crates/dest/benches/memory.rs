@@ -27,6 +27,13 @@
 //! variant; the variants take turns within each repetition (rotating which
 //! goes first), so machine noise hits all alike; the median is reported.
 //!
+//! The `× best baseline` column is the headline: for each destination
+//! variant (name starting with `dest`), its median time over that of the
+//! fastest baseline producing the same kind of result (any linked list, say,
+//! whether in a region, a `Bump` or `Box`es; a `Vec` is another kind), with
+//! `win`, `tie` (within 5%) or `lose` and the baseline's name. `× dest`
+//! compares every variant with the first.
+//!
 //! The system allocator matters from about 2^16 on. With glibc's defaults,
 //! large freed blocks go back to the OS (blocks over the mmap threshold are
 //! unmapped, the top of the heap is trimmed), so a fresh region's chunks,
@@ -150,10 +157,35 @@ fn counted(f: impl FnOnce() -> u64) -> Usage {
 fn timed(f: impl FnOnce() -> u64) -> Duration {
     let t0 = Instant::now();
     let c = f();
+    settle();
     let dt = t0.elapsed();
     black_box(c);
     dt
 }
+
+/// One allocation and free of a block too large for glibc's per-thread
+/// cache. glibc defers part of the work of freeing small blocks (they wait
+/// in "fastbins") and does it at the next such allocation (it consolidates
+/// the fastbins first): without this, a variant freeing many small blocks
+/// (`Box` per node) would leave its cleanup to whichever variant runs next,
+/// typically one whose region asks for a chunk. Ending every timed run with
+/// this charges each run for its own frees; otherwise it costs tens of
+/// nanoseconds.
+#[inline(never)]
+fn settle() {
+    let layout = Layout::from_size_align(SETTLE_BYTES, 16).expect("valid layout");
+    // SAFETY: the layout has a non-zero size; the block is freed with it.
+    unsafe {
+        let p = black_box(System.alloc(layout));
+        if !p.is_null() {
+            System.dealloc(p, layout);
+        }
+    }
+}
+
+/// Above glibc's largest per-thread-cache size (1032 bytes) and in its
+/// "large" range (1024 bytes and up), which triggers the consolidation.
+const SETTLE_BYTES: usize = 4096;
 
 struct Options {
     quick: bool,
@@ -293,16 +325,46 @@ fn size_label(n: usize) -> String {
     format!("2^{}", n.trailing_zeros())
 }
 
+/// A ratio within this factor of 1 (either way) is reported as a tie.
+const TIE: f64 = 1.05;
+
+/// The `× best baseline` cell of variant `v`: for a destination variant, its
+/// median over the fastest baseline's of the same result kind, a verdict
+/// (`win` below 1/[`TIE`], `lose` above [`TIE`], else `tie`) and that
+/// baseline's name; for the fastest baseline of a kind, `best baseline`;
+/// empty otherwise.
+fn versus_best_baseline<W: Workload>(v: usize, medians: &[Duration]) -> String {
+    let kind = common::kind::<W>(v);
+    let best = (0..W::VARIANTS.len())
+        .filter(|&b| !common::is_dest::<W>(b) && common::kind::<W>(b) == kind)
+        .min_by_key(|&b| medians[b]);
+    match best {
+        Some(b) if common::is_dest::<W>(v) => {
+            let ratio = medians[v].as_secs_f64() / medians[b].as_secs_f64().max(1e-12);
+            let verdict = if ratio * TIE < 1.0 {
+                "win"
+            } else if ratio > TIE {
+                "lose"
+            } else {
+                "tie"
+            };
+            format!("{ratio:.2} {verdict} vs {}", W::VARIANTS[b])
+        }
+        Some(b) if b == v => "best baseline".to_string(),
+        _ => String::new(),
+    }
+}
+
 /// Measures every variant of `W` at each size; returns the Markdown table.
 fn measure<W: Workload>(sizes: &[usize], budget: Duration) -> String {
     let mut t = String::new();
     let _ = writeln!(t, "### {}\n", W::NAME);
     let _ = writeln!(
         t,
-        "| n | variant | median time | × {} | peak heap | allocations |",
+        "| n | variant | median time | × {} | × best baseline | peak heap | allocations |",
         W::VARIANTS[0]
     );
-    let _ = writeln!(t, "|---|---|---:|---:|---:|---:|");
+    let _ = writeln!(t, "|---|---|---:|---:|---|---:|---:|");
     print!("{t}");
     for &n in sizes {
         let started = Instant::now();
@@ -340,10 +402,11 @@ fn measure<W: Workload>(sizes: &[usize], budget: Duration) -> String {
         for (v, name) in W::VARIANTS.iter().enumerate() {
             let _ = writeln!(
                 block,
-                "| {} | {name} | {} | {:.2} | {} | {} |",
+                "| {} | {name} | {} | {:.2} | {} | {} | {} |",
                 size_label(n),
                 fmt_time(medians[v]),
                 medians[v].as_secs_f64() / base,
+                versus_best_baseline::<W>(v, &medians),
                 fmt_bytes(usage[v].peak),
                 fmt_count(usage[v].allocs),
             );

@@ -428,3 +428,105 @@ fn boxes_options_and_user_types() {
     assert_eq!(to_vec(l), vec![4, 5, 6]);
     assert_eq!(len(l), 3);
 }
+
+// Fair baselines (issue 21): each must produce what the destination version
+// produces.
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn map_tail_pointer_baselines_agree(xs in prop::collection::vec(any::<u32>(), 0..500)) {
+        let r = Region::new();
+        let l = from_slice(&r, &xs);
+        let f = |x: &u32| (*x as u64) * 3 + 1;
+        let want = to_vec(&map::map_dest(&r, f, l));
+        let bump = bumpalo::Bump::new();
+        prop_assert_eq!(map::bump_list_to_vec(&map::map_bump_tail(&bump, f, l)), want.clone());
+        prop_assert_eq!(map::box_list_to_vec(&map::map_box_tail(f, l)), want);
+    }
+
+    #[test]
+    fn bfs_one_pass_baselines_agree(n in 0usize..400, seed in any::<u64>()) {
+        let r = Region::new();
+        let t = inputs::random_tree(&r, n, seed);
+        let out = bfs::relabel_bfs(&r, t);
+        let boxed = bfs::relabel_bfs_box_one_pass(t);
+        prop_assert_eq!(bfs::box_tree_bfs(&boxed), tree_bfs(&out));
+        prop_assert_eq!(bfs::box_tree_shape(&boxed), dest::types::tree_shape(&out));
+        let bump = bumpalo::Bump::new();
+        let bumped = bfs::relabel_bfs_bump(&bump, t);
+        prop_assert_eq!(bfs::bump_tree_bfs(&bumped), tree_bfs(&out));
+        prop_assert_eq!(bfs::bump_tree_shape(&bumped), dest::types::tree_shape(&out));
+    }
+
+    /// The function-encoded difference lists (boxed and region closures)
+    /// under any tree of concatenations equal the same on `Vec`.
+    #[test]
+    fn fn_dlists_match_vec(ops in prop::collection::vec((0u8..3, any::<u16>()), 0..200)) {
+        let r = Region::new();
+        let mut stack: Vec<(dlist::FnDList<'_, u16>, dlist::FnDListIn<'_, u16>, Vec<u16>)> =
+            vec![(dlist::fn_empty(), dlist::fn_in_empty(), vec![])];
+        for (op, x) in ops {
+            match op {
+                0 => {
+                    let (f, g, mut v) = stack.pop().unwrap();
+                    v.push(x);
+                    stack.push((
+                        dlist::fn_concat(f, dlist::fn_singleton(&r, x)),
+                        dlist::fn_in_concat(&r, g, dlist::fn_in_singleton(&r, x)),
+                        v,
+                    ));
+                }
+                1 => stack.push((dlist::fn_empty(), dlist::fn_in_empty(), vec![])),
+                _ => {
+                    if stack.len() >= 2 {
+                        let (f2, g2, v2) = stack.pop().unwrap();
+                        let (f1, g1, mut v1) = stack.pop().unwrap();
+                        v1.extend(v2);
+                        stack.push((dlist::fn_concat(f1, f2), dlist::fn_in_concat(&r, g1, g2), v1));
+                    }
+                }
+            }
+        }
+        let (mut f, mut g, mut v) = stack.pop().unwrap();
+        while let Some((f1, g1, mut v1)) = stack.pop() {
+            v1.extend(v);
+            v = v1;
+            f = dlist::fn_concat(f1, f);
+            g = dlist::fn_in_concat(&r, g1, g);
+        }
+        prop_assert_eq!(to_vec(&dlist::fn_to_list(f)), v.clone());
+        prop_assert_eq!(to_vec(&dlist::fn_in_apply(g, None)), v);
+    }
+}
+
+/// Left-nested function-encoded concatenation of many singletons runs in
+/// constant stack (the trampoline), on a test thread's small stack, and a
+/// long `Box` list is dropped without recursion.
+#[test]
+fn long_baselines_do_not_overflow_the_stack() {
+    let n = 1 << 18;
+    let xs: Vec<u64> = (0..n).collect();
+    let r = Region::new();
+    assert_eq!(to_vec(&dlist::concat_singletons_fn(&r, &xs)), xs);
+    assert_eq!(to_vec(&dlist::concat_singletons_fn_in(&r, &xs)), xs);
+    let l = from_slice(&r, &xs);
+    let boxed = map::map_box_tail(|x| x + 1, l);
+    assert_eq!(map::box_list_to_vec(&boxed).len(), n as usize);
+    drop(boxed);
+}
+
+#[test]
+fn bfs_one_pass_baselines_thread_state() {
+    let r = Region::new();
+    let t = inputs::random_tree(&r, 100, 9);
+    let f = |s: u64, x: &u64| (s + x, s * 2 + x);
+    let (d, sd) = bfs::map_accum_bfs(&r, f, 5, t);
+    let (b, sb) = bfs::map_accum_bfs_box_one_pass(f, 5, t);
+    let bump = bumpalo::Bump::new();
+    let (p, sp) = bfs::map_accum_bfs_bump(&bump, f, 5, t);
+    assert_eq!((sb, sp), (sd, sd));
+    assert_eq!(bfs::box_tree_bfs(&b), tree_bfs(&d));
+    assert_eq!(bfs::bump_tree_bfs(&p), tree_bfs(&d));
+}

@@ -37,8 +37,14 @@ pub trait Workload {
     /// Short name (`map`, `dlist`, `bfs`, `sexpr`).
     const NAME: &'static str;
     /// Variant names; the first is the destination version the others are
-    /// compared with.
+    /// compared with. Variants whose name starts with `dest` use
+    /// destinations; the others are baselines.
     const VARIANTS: &'static [&'static str];
+    /// The kind of result of each variant (parallel to [`Self::VARIANTS`]),
+    /// e.g. `list` for any linked list, `vec` for a `Vec`: a destination
+    /// variant's headline comparison is with the fastest baseline of the same
+    /// kind. Empty: all variants have the same kind.
+    const KINDS: &'static [&'static str] = &[];
     /// What every variant reads (built once per size, outside the timing).
     type Input<'a>: Copy;
 
@@ -65,6 +71,18 @@ pub fn variant_index<W: Workload>(name: &str) -> usize {
         .iter()
         .position(|v| *v == name)
         .unwrap_or_else(|| panic!("{} has no variant {name}", W::NAME))
+}
+
+/// The result kind of variant `v` of `W` (see [`Workload::KINDS`]).
+#[allow(dead_code)] // used by memory.rs only
+pub fn kind<W: Workload>(v: usize) -> &'static str {
+    W::KINDS.get(v).copied().unwrap_or("")
+}
+
+/// Whether variant `v` of `W` uses destinations (its name starts with `dest`).
+#[allow(dead_code)] // used by memory.rs only
+pub fn is_dest<W: Workload>(v: usize) -> bool {
+    W::VARIANTS[v].starts_with("dest")
 }
 
 /// [`Workload::check`] once per workload and size in this process (the divan
@@ -118,7 +136,15 @@ fn map_f(x: &u64) -> u64 {
 
 impl Workload for Map {
     const NAME: &'static str = "map";
-    const VARIANTS: &'static [&'static str] = &["dest", "acc_reverse", "vec_then_list", "vec"];
+    const VARIANTS: &'static [&'static str] = &[
+        "dest",
+        "acc_reverse",
+        "vec_then_list",
+        "vec",
+        "bump_tail",
+        "box_tail",
+    ];
+    const KINDS: &'static [&'static str] = &["list", "list", "list", "vec", "list", "list"];
     type Input<'a> = List<'a, u64>;
 
     fn with_input<R>(n: usize, f: impl for<'a> FnOnce(List<'a, u64>) -> R) -> R {
@@ -143,7 +169,16 @@ impl Workload for Map {
                 sum_list(map::map_vec_then_list(&r, map_f, input))
             }
             3 => sum_vec(&map::map_vec(map_f, input)),
-            _ => unreachable!("map has 4 variants"),
+            4 => {
+                let b = bumpalo::Bump::new();
+                let l = map::map_bump_tail(&b, map_f, input);
+                black_box(&l).as_ref().map_or(0, |c| c.head.wrapping_add(1))
+            }
+            5 => {
+                let l = map::map_box_tail(map_f, input);
+                black_box(&l).as_ref().map_or(0, |c| c.head.wrapping_add(1))
+            }
+            _ => unreachable!("map has 6 variants"),
         }
     }
 
@@ -161,7 +196,18 @@ impl Workload for Map {
             &to_vec(&map::map_vec_then_list(&r, map_f, input)),
             &want,
         )?;
-        agree("vec", &map::map_vec(map_f, input), &want)
+        agree("vec", &map::map_vec(map_f, input), &want)?;
+        let b = bumpalo::Bump::new();
+        agree(
+            "bump_tail",
+            &map::bump_list_to_vec(&map::map_bump_tail(&b, map_f, input)),
+            &want,
+        )?;
+        agree(
+            "box_tail",
+            &map::box_list_to_vec(&map::map_box_tail(map_f, input)),
+            &want,
+        )
     }
 }
 
@@ -170,8 +216,15 @@ pub struct DList;
 
 impl Workload for DList {
     const NAME: &'static str = "dlist";
-    const VARIANTS: &'static [&'static str] =
-        &["dest_concat", "dest_append", "vec", "vec_then_list"];
+    const VARIANTS: &'static [&'static str] = &[
+        "dest_concat",
+        "dest_append",
+        "vec",
+        "vec_then_list",
+        "fn_closures",
+        "fn_closures_region",
+    ];
+    const KINDS: &'static [&'static str] = &["list", "list", "vec", "list", "list", "list"];
     type Input<'a> = &'a [u64];
 
     fn with_input<R>(n: usize, f: impl for<'a> FnOnce(&'a [u64]) -> R) -> R {
@@ -195,7 +248,15 @@ impl Workload for DList {
                 let r = Region::new();
                 sum_list(dlist::concat_vec_then_list(&r, xs))
             }
-            _ => unreachable!("dlist has 4 variants"),
+            4 => {
+                let r = Region::new();
+                sum_list(dlist::concat_singletons_fn(&r, xs))
+            }
+            5 => {
+                let r = Region::new();
+                sum_list(dlist::concat_singletons_fn_in(&r, xs))
+            }
+            _ => unreachable!("dlist has 6 variants"),
         }
     }
 
@@ -212,6 +273,16 @@ impl Workload for DList {
             "vec_then_list",
             &to_vec(&dlist::concat_vec_then_list(&r, xs)),
             xs,
+        )?;
+        agree(
+            "fn_closures",
+            &to_vec(&dlist::concat_singletons_fn(&r, xs)),
+            xs,
+        )?;
+        agree(
+            "fn_closures_region",
+            &to_vec(&dlist::concat_singletons_fn_in(&r, xs)),
+            xs,
         )
     }
 }
@@ -221,7 +292,7 @@ pub struct Bfs;
 
 impl Workload for Bfs {
     const NAME: &'static str = "bfs";
-    const VARIANTS: &'static [&'static str] = &["dest", "boxed"];
+    const VARIANTS: &'static [&'static str] = &["dest", "boxed", "box_one_pass", "bump_one_pass"];
     type Input<'a> = Tree<'a, u64>;
 
     fn with_input<R>(n: usize, f: impl for<'a> FnOnce(Tree<'a, u64>) -> R) -> R {
@@ -242,7 +313,16 @@ impl Workload for Bfs {
                 let t = bfs::relabel_bfs_boxed(tree);
                 black_box(&t).as_ref().map_or(0, |n| n.value)
             }
-            _ => unreachable!("bfs has 2 variants"),
+            2 => {
+                let t = bfs::relabel_bfs_box_one_pass(tree);
+                black_box(&t).as_ref().map_or(0, |n| n.value)
+            }
+            3 => {
+                let b = bumpalo::Bump::new();
+                let t = bfs::relabel_bfs_bump(&b, tree);
+                black_box(&t).as_ref().map_or(0, |n| n.value)
+            }
+            _ => unreachable!("bfs has 4 variants"),
         }
     }
 
@@ -258,6 +338,17 @@ impl Workload for Bfs {
         agree("boxed labels", &bfs::box_tree_bfs(&b), &want)?;
         if bfs::box_tree_shape(&b) != dest::types::tree_shape(&tree) {
             return Err("boxed: shape differs from the input".into());
+        }
+        let b = bfs::relabel_bfs_box_one_pass(tree);
+        agree("box_one_pass labels", &bfs::box_tree_bfs(&b), &want)?;
+        if bfs::box_tree_shape(&b) != dest::types::tree_shape(&tree) {
+            return Err("box_one_pass: shape differs from the input".into());
+        }
+        let bump = bumpalo::Bump::new();
+        let b = bfs::relabel_bfs_bump(&bump, tree);
+        agree("bump_one_pass labels", &bfs::bump_tree_bfs(&b), &want)?;
+        if bfs::bump_tree_shape(&b) != dest::types::tree_shape(&tree) {
+            return Err("bump_one_pass: shape differs from the input".into());
         }
         Ok(())
     }

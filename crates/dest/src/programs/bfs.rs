@@ -120,3 +120,119 @@ pub fn box_tree_bfs<B: Clone>(tree: &BoxTree<B>) -> Vec<B> {
     }
     out
 }
+
+/// Fair baseline, safe Rust, one pass like [`map_accum_bfs`]: a `VecDeque` of
+/// (input subtree, `&mut` output slot); each output node is created when its
+/// input node is dequeued (`Option::insert`), its children's slots are queued
+/// and filled when their turn comes. One `Box` per node, no shape copy and no
+/// second pass (unlike [`map_accum_bfs_boxed`]).
+pub fn map_accum_bfs_box_one_pass<A, B, S>(
+    mut f: impl FnMut(S, &A) -> (S, B),
+    s0: S,
+    tree: Tree<'_, A>,
+) -> (BoxTree<B>, S) {
+    let mut out: BoxTree<B> = None;
+    let mut s = s0;
+    let mut queue: VecDeque<(Tree<'_, A>, &mut BoxTree<B>)> = VecDeque::new();
+    queue.push_back((tree, &mut out));
+    while let Some((t, o)) = queue.pop_front() {
+        if let Some(node) = t {
+            let (s1, b) = f(s, &node.value);
+            s = s1;
+            let onode = o.insert(Box::new(BoxNode {
+                value: b,
+                left: None,
+                right: None,
+            }));
+            queue.push_back((node.left, &mut onode.left));
+            queue.push_back((node.right, &mut onode.right));
+        }
+    }
+    drop(queue);
+    (out, s)
+}
+
+/// Relabelling `1..=n` with [`map_accum_bfs_box_one_pass`].
+pub fn relabel_bfs_box_one_pass<A>(tree: Tree<'_, A>) -> BoxTree<u64> {
+    map_accum_bfs_box_one_pass(|s, _| (s + 1, s), 1u64, tree).0
+}
+
+/// A binary tree in a [`bumpalo::Bump`] arena, built top-down through
+/// `&mut` slots: `None` is empty, `Some` a node.
+pub type BumpTree<'a, B> = Option<&'a mut BumpNode<'a, B>>;
+
+/// A node of a [`BumpTree`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct BumpNode<'a, B> {
+    /// The label.
+    pub value: B,
+    /// Left subtree.
+    pub left: BumpTree<'a, B>,
+    /// Right subtree.
+    pub right: BumpTree<'a, B>,
+}
+
+/// Fair baseline with an arena: [`map_accum_bfs_box_one_pass`] with the
+/// nodes bump-allocated in `bump` (freed as a block, like a region) instead
+/// of boxed. One pass, safe Rust, no destinations: the output slots are
+/// ordinary `&mut Option<&mut BumpNode>`.
+pub fn map_accum_bfs_bump<'a, A, B, S>(
+    bump: &'a bumpalo::Bump,
+    mut f: impl FnMut(S, &A) -> (S, B),
+    s0: S,
+    tree: Tree<'_, A>,
+) -> (BumpTree<'a, B>, S) {
+    let mut out: BumpTree<'a, B> = None;
+    let mut s = s0;
+    let mut queue: VecDeque<(Tree<'_, A>, &mut BumpTree<'a, B>)> = VecDeque::new();
+    queue.push_back((tree, &mut out));
+    while let Some((t, o)) = queue.pop_front() {
+        if let Some(node) = t {
+            let (s1, b) = f(s, &node.value);
+            s = s1;
+            let onode = o.insert(bump.alloc(BumpNode {
+                value: b,
+                left: None,
+                right: None,
+            }));
+            queue.push_back((node.left, &mut onode.left));
+            queue.push_back((node.right, &mut onode.right));
+        }
+    }
+    drop(queue);
+    (out, s)
+}
+
+/// Relabelling `1..=n` with [`map_accum_bfs_bump`].
+pub fn relabel_bfs_bump<'a, A>(bump: &'a bumpalo::Bump, tree: Tree<'_, A>) -> BumpTree<'a, u64> {
+    map_accum_bfs_bump(bump, |s, _| (s + 1, s), 1u64, tree).0
+}
+
+/// The shape of a [`BumpTree`], encoded as
+/// [`tree_shape`](crate::types::tree_shape) encodes a region tree's.
+pub fn bump_tree_shape<B>(tree: &BumpTree<'_, B>) -> Vec<bool> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree.as_deref()];
+    while let Some(t) = stack.pop() {
+        out.push(t.is_some());
+        if let Some(node) = t {
+            stack.push(node.right.as_deref());
+            stack.push(node.left.as_deref());
+        }
+    }
+    out
+}
+
+/// Labels of a [`BumpTree`] in breadth-first order.
+pub fn bump_tree_bfs<B: Clone>(tree: &BumpTree<'_, B>) -> Vec<B> {
+    let mut out = Vec::new();
+    let mut q = VecDeque::from([tree.as_deref()]);
+    while let Some(t) = q.pop_front() {
+        if let Some(n) = t {
+            out.push(n.value.clone());
+            q.push_back(n.left.as_deref());
+            q.push_back(n.right.as_deref());
+        }
+    }
+    out
+}
