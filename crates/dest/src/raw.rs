@@ -130,6 +130,11 @@ impl Arena {
     /// the fast path is: load `ptr` and `end`, compare, store.
     #[inline(always)]
     fn alloc_layout(&self, layout: Layout) -> *mut u8 {
+        if layout.size() == 0 {
+            // A well-aligned dangling pointer is a valid place for a ZST
+            // (the bump pointer may be null before the first chunk).
+            return ptr::without_provenance_mut(layout.align());
+        }
         let size = layout.size().next_multiple_of(MIN_ALIGN);
         let p = self.ptr.get();
         let end = self.end.get().addr();
@@ -152,10 +157,6 @@ impl Arena {
     #[cold]
     #[inline(never)]
     fn alloc_slow(&self, layout: Layout) -> *mut u8 {
-        if layout.size() == 0 {
-            // A well-aligned dangling pointer is a valid place for a ZST.
-            return ptr::without_provenance_mut(layout.align());
-        }
         let size = layout.size().next_multiple_of(MIN_ALIGN);
         let need = size.saturating_add(layout.align());
         // Chunks grow by half the total so far: at most a third of the

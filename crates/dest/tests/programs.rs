@@ -530,3 +530,23 @@ fn bfs_one_pass_baselines_thread_state() {
     assert_eq!(bfs::box_tree_bfs(&b), tree_bfs(&d));
     assert_eq!(bfs::bump_tree_bfs(&p), tree_bfs(&d));
 }
+
+/// Zero-sized region data: cells of `()` and empty structs, before the
+/// region has any chunk and after.
+#[test]
+fn zero_sized_cells() {
+    #[derive(Fill, Clone, Copy, Debug, PartialEq)]
+    struct Unit;
+    let r = Region::new();
+    let u = r.build(|d: Dest<'_, &()>| d.fill_box().fill_leaf(()));
+    assert_eq!(**u, ());
+    let l = r.build(|d: Dest<'_, List<'_, Unit>>| {
+        d.fill_cons_with(Unit).fill_cons_with(Unit).fill_nil()
+    });
+    assert_eq!(len(l), 2);
+    let e: &[u8] = r.alloc_slice(&[]);
+    assert!(e.is_empty());
+    assert_eq!(r.alloc_str(""), "");
+    let o = r.build(|d: Dest<'_, Option<&Unit>>| d.fill_some().fill_unit());
+    assert_eq!(*o, Some(&Unit));
+}
