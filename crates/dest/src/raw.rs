@@ -57,8 +57,11 @@
 //!   was consumed by a fill that initialised the slot; prefilled slots are
 //!   initialised from the start). Completion then *seals* every header of the
 //!   tree: a prefilled `Dest` still alive somewhere panics before writing if
-//!   it is ever filled (`take` checks the seal), so nothing ever writes into
-//!   a structure once a reference to it exists.
+//!   it is ever filled, so nothing ever writes into a structure once a
+//!   reference to it exists. Fills that allocate a cell are stopped by the
+//!   allocation itself (a sealed header's arena is a dead one, whose every
+//!   allocation panics: no check on their fast path); the others (`take`)
+//!   check the seal.
 //! * **I4 (flat roots move)**: a structure whose root type is [`Flat`] never
 //!   has a hole *inside* its root receiver (every fill of a `Flat` slot writes
 //!   the whole slot). So moving a filled `Flat` root to another slot, as
@@ -86,6 +89,13 @@ pub(crate) struct Arena {
     chunks: UnsafeCell<Vec<(*mut u8, Layout)>>,
     /// Total bytes of the chunks.
     allocated: Cell<usize>,
+    /// A *dead* arena: empty, and panics on any allocation. The headers of
+    /// completed structures point at one, so that filling a prefilled hole
+    /// of a completed structure with a new cell panics in the allocation
+    /// itself (I5).
+    dead: bool,
+    /// This arena's dead twin, allocated in it on first use.
+    twin: Cell<*const Arena>,
 }
 
 /// Size of the first chunk when no capacity is given.
@@ -108,7 +118,24 @@ impl Arena {
             end: Cell::new(ptr::null_mut()),
             chunks: UnsafeCell::new(Vec::new()),
             allocated: Cell::new(0),
+            dead: false,
+            twin: Cell::new(ptr::null()),
         }
+    }
+
+    /// The dead twin of this arena (see `dead`), living as long as it.
+    fn dead_twin(&self) -> &Arena {
+        let mut t = self.twin.get();
+        if t.is_null() {
+            let mut dead = Arena::new();
+            dead.dead = true;
+            t = self.alloc(dead);
+            self.twin.set(t);
+        }
+        // SAFETY: `t` is a cell of this arena holding an `Arena`, written
+        // once above and never again, alive until this arena is dropped. (It
+        // is never dropped itself: a dead arena owns no chunk.)
+        unsafe { &*t }
     }
 
     pub(crate) fn with_capacity(bytes: usize) -> Arena {
@@ -157,6 +184,9 @@ impl Arena {
     #[cold]
     #[inline(never)]
     fn alloc_slow(&self, layout: Layout) -> *mut u8 {
+        if self.dead {
+            sealed_panic();
+        }
         let size = layout.size().next_multiple_of(MIN_ALIGN);
         let need = size.saturating_add(layout.align());
         // Chunks grow by half the total so far: at most a third of the
@@ -251,8 +281,9 @@ impl Drop for Arena {
 /// Book-keeping for one structure under construction, allocated in the region
 /// (one per `alloc`/`into_incomplete`, none per fill).
 pub struct Header<'r> {
-    /// The region, for the cells that `fill_box` and friends allocate.
-    bump: &'r Arena,
+    /// The region's arena, for the cells that `fill_box` and friends
+    /// allocate; its dead twin once the structure is completed (I5).
+    bump: Cell<&'r Arena>,
     /// Live *counted* `Dest`s owned by this header (invariant I2).
     holes: Cell<usize>,
     /// *Prefilled* `Dest`s of this header dropped without being filled (I5).
@@ -275,7 +306,7 @@ pub struct Header<'r> {
 impl<'r> Header<'r> {
     fn new_in(bump: &'r Arena, recv: *mut u8, holes: usize) -> &'r Header<'r> {
         let h = bump.alloc(Header {
-            bump,
+            bump: Cell::new(bump),
             holes: Cell::new(holes),
             dropped: Cell::new(0),
             sealed: Cell::new(false),
@@ -341,7 +372,9 @@ impl<'r> Header<'r> {
     /// first, so that each copied root is final (I4), and seals every header
     /// (I5).
     fn complete_tree(&'r self) {
+        let dead = self.bump.get().dead_twin();
         self.sealed.set(true);
+        self.bump.set(dead);
         if self.child.get().is_null() {
             return;
         }
@@ -351,6 +384,7 @@ impl<'r> Header<'r> {
         self.for_each_in_tree(|h| all.push(h));
         for h in all.into_iter().rev() {
             h.sealed.set(true);
+            h.bump.set(dead);
             let to = h.fixup.get();
             if !to.is_null() {
                 // SAFETY: `h` was plugged into the hole `to` by `fill_comp`,
@@ -626,6 +660,30 @@ impl<'r, T> Dest<'r, T> {
         }
         (this.slot, hdr, prefilled)
     }
+
+    /// A new, uninitialised `U` cell for a fill of this hole. Once the
+    /// structure is completed its header's arena is a dead one, and this
+    /// panics (I5): so a fill that calls it *before* consuming the `Dest`
+    /// may use [`take_after_alloc`](Dest::take_after_alloc), without
+    /// checking the seal again. (A zero-sized cell needs no arena, so the
+    /// seal is checked here for those, at compile-time-known cost zero for
+    /// the others.)
+    #[inline(always)]
+    fn new_cell<U: Copy>(&self) -> *mut U {
+        let hdr = self.header();
+        if size_of::<U>() == 0 && self.prefilled() && hdr.sealed.get() {
+            sealed_panic();
+        }
+        hdr.bump.get().alloc_uninit::<U>()
+    }
+
+    /// `take`, for a fill that has just allocated through
+    /// [`new_cell`](Dest::new_cell), which checked the seal.
+    #[inline(always)]
+    fn take_after_alloc(self) -> (*mut T, &'r Header<'r>, bool) {
+        let this = ManuallyDrop::new(self);
+        (this.slot, this.header(), this.prefilled())
+    }
 }
 
 impl<T> Drop for Dest<'_, T> {
@@ -704,8 +762,8 @@ impl<'r, U: Copy> Dest<'r, &'r U> {
     /// for its contents (the region's `Box`: the paper's boxed fields).
     #[inline]
     pub fn fill_box(self) -> Dest<'r, U> {
-        let cell = cell::<U>(self.header().bump);
-        let (slot, hdr, prefilled) = self.take();
+        let cell = self.new_cell::<U>();
+        let (slot, hdr, prefilled) = self.take_after_alloc();
         // SAFETY: `slot` is an aligned `&'r U` slot written only by this
         // `Dest` (I1). We store the cell's address as raw pointer bits (`&U`
         // and `*mut U` have the same layout): no reference to the still
@@ -740,8 +798,8 @@ impl<'r, U: Copy> Dest<'r, Option<&'r U>> {
     /// returns the hole for its contents (the paper's `fill @'Just`, boxed).
     #[inline]
     pub fn fill_some(self) -> Dest<'r, U> {
-        let cell = cell::<U>(self.header().bump);
-        let (slot, hdr, prefilled) = self.take();
+        let cell = self.new_cell::<U>();
+        let (slot, hdr, prefilled) = self.take_after_alloc();
         // SAFETY: as in `fill_box`; `Option<&U>` is guaranteed to have the
         // layout of `&U` with `None` as null, and `cell` is non-null, so these
         // bits are `Some(cell)` once the cell is initialised. The new hole is
@@ -760,8 +818,8 @@ impl<'r, T: Copy> ListFill<'r, T> for Dest<'r, List<'r, T>> {
 
     #[inline]
     fn fill_cons(self) -> (Dest<'r, T>, Dest<'r, List<'r, T>>) {
-        let c = cell::<Cons<'r, T>>(self.header().bump);
-        let (slot, hdr, prefilled) = self.take();
+        let c = self.new_cell::<Cons<'r, T>>();
+        let (slot, hdr, prefilled) = self.take_after_alloc();
         // SAFETY: `c` is a fresh, aligned, uninitialised cell; its `tail`
         // field is initialised to `None` here, so the tail hole is prefilled
         // (I5). `slot` is an aligned `List` slot written only by this `Dest`
@@ -780,8 +838,8 @@ impl<'r, T: Copy> ListFill<'r, T> for Dest<'r, List<'r, T>> {
 
     #[inline]
     fn fill_cons_with(self, head: T) -> Dest<'r, List<'r, T>> {
-        let c = cell::<Cons<'r, T>>(self.header().bump);
-        let (slot, hdr, prefilled) = self.take();
+        let c = self.new_cell::<Cons<'r, T>>();
+        let (slot, hdr, prefilled) = self.take_after_alloc();
         // SAFETY: as in `fill_cons`, with the head written too: the cell is
         // fully initialised, and its tail hole is prefilled (I5).
         let tail = unsafe {
@@ -802,8 +860,8 @@ impl<'r, T: Copy> TreeFill<'r, T> for Dest<'r, Tree<'r, T>> {
 
     #[inline]
     fn fill_node(self) -> (Dest<'r, T>, Dest<'r, Tree<'r, T>>, Dest<'r, Tree<'r, T>>) {
-        let c = cell::<Node<'r, T>>(self.header().bump);
-        let (slot, hdr, prefilled) = self.take();
+        let c = self.new_cell::<Node<'r, T>>();
+        let (slot, hdr, prefilled) = self.take_after_alloc();
         // SAFETY: as in `ListFill::fill_cons`: both subtrees are initialised
         // to `None` (prefilled, I5), the value is a counted hole.
         let (value, left, right) = unsafe {
@@ -824,8 +882,8 @@ impl<'r, T: Copy> TreeFill<'r, T> for Dest<'r, Tree<'r, T>> {
 
     #[inline]
     fn fill_node_with(self, value: T) -> (Dest<'r, Tree<'r, T>>, Dest<'r, Tree<'r, T>>) {
-        let c = cell::<Node<'r, T>>(self.header().bump);
-        let (slot, hdr, prefilled) = self.take();
+        let c = self.new_cell::<Node<'r, T>>();
+        let (slot, hdr, prefilled) = self.take_after_alloc();
         // SAFETY: as in `fill_node`, with the value written: the node is
         // fully initialised and both subtree holes are prefilled (I5).
         let (left, right) = unsafe {
