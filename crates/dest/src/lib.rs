@@ -35,8 +35,11 @@
 //! ```
 //!
 //! The same loop without destinations either recurses (not tail-recursive:
-//! the stack grows with the list) or accumulates the list backwards and
-//! reverses it (two passes, twice the cells). See [`programs`] for the
+//! the stack grows with the list), accumulates the list backwards and
+//! reverses it (two passes, twice the cells), or keeps a `&mut` pointer to
+//! the last tail (which is what a destination is, made first-class: it can be
+//! stored, returned and handed to other functions). `d.fill_cons_with(x)`
+//! does the cons and the head in one step. See [`programs`] for the
 //! paper's four programs: difference lists, a tail-recursive `map`,
 //! breadth-first relabelling with a queue of destinations, and an
 //! S-expression parser.
@@ -46,22 +49,23 @@
 //! | item | what it does |
 //! |---|---|
 //! | [`Region`] | an arena; every structure, `Dest` and `Incomplete` borrows it (`'r`) |
-//! | [`Region::alloc`] | a structure that is just a hole: `Incomplete<'r, T, Dest<'r, T>>` |
-//! | [`Region::into_incomplete`] | an already complete structure, `Incomplete<'r, T, ()>` |
+//! | [`Region::alloc`] | a structure that is just a hole, and the hole: `(Incomplete<'r, T>, Dest<'r, T>)` |
+//! | [`Region::alloc_incomplete`] | the paper's `alloc`: the hole carried on the structure's `H` side |
+//! | [`Region::into_incomplete`] | an already complete structure, `Incomplete<'r, T>` |
 //! | [`Region::build`] | `alloc`, fill through a closure, `complete`: returns `&'r T` |
-//! | [`Incomplete<'r, T, H>`] | a `T` under construction; `H` holds its holes |
-//! | [`Incomplete::map`] | work on the holes: fill some, return what is left |
-//! | [`Incomplete::complete`] / [`complete_with`](Incomplete::complete_with) | `H = ()` / `H = Ur<U>`: the readable `&'r T` (and `U`) |
-//! | [`Incomplete::try_complete`] | same, `Err(UnfilledHoles)` instead of a panic |
+//! | [`Incomplete<'r, T, H>`] | a `T` under construction; `H` (default `()`) holds holes carried with it |
+//! | [`Incomplete::map`], [`Incomplete::split`] | work on the carried holes / hand them to the caller |
+//! | [`Incomplete::complete`], [`Incomplete::try_complete`] | `H = ()`: the readable `&'r T`, or [`UnfilledHoles`] |
 //! | [`Dest::fill_leaf`] | write a complete value into the hole |
 //! | [`Dest::fill_comp`] | plug an `Incomplete` into the hole; its holes become ours (`O(1)`) |
 //! | [`Dest::fill_ctor`] | write a hollow constructor; returns a `Dest` per field |
 //! | `fill_<ctor>` | the named form of `fill_ctor`, from `#[derive(Fill)]` or provided: |
-//! | [`ListFill::fill_nil`], [`ListFill::fill_cons`] | lists ([`List`] = `Option<&'r Cons>`) |
-//! | [`TreeFill::fill_nil`], [`TreeFill::fill_node`] | binary trees ([`Tree`] = `Option<&'r Node>`) |
+//! | [`ListFill`]: `fill_nil`, `fill_cons`, `fill_cons_with(head)` | lists ([`List`] = `Option<&'r Cons>`) |
+//! | [`TreeFill`]: `fill_nil`, `fill_node`, `fill_node_with(value)` | binary trees ([`Tree`] = `Option<&'r Node>`) |
 //! | [`Dest::fill_none`], [`Dest::fill_some`] | `Option<&'r U>` |
 //! | [`Dest::fill_box`] | `&'r U`: a fresh region cell (the region's `Box`) |
-//! | [`derive@Fill`] | hollow constructors for your structs and `#[repr(u8)]` enums |
+//! | [`DList`] | a difference list: `append`, `concat` in `O(1)`, `into_list` |
+//! | [`derive@Fill`] | hollow constructors for your `Copy` structs and `#[repr(u8)]` enums |
 //!
 //! ## Correspondence with the paper (its Tables 4 and 5)
 //!
@@ -71,63 +75,79 @@
 //! | `Token`, `dup2`, `consume`, `withToken` | `&'r Region` (shared borrow) | ownership already makes `Incomplete` affine |
 //! | `Incomplete r a b` | [`Incomplete<'r, T, H>`] | |
 //! | `fmap`, `<&>` (linear) | [`Incomplete::map`] | `FnOnce`: the holes are moved in and out |
-//! | `alloc :: Token ⊸ Incomplete r a (Dest r a)` | [`Region::alloc`] | |
+//! | `alloc :: Token ⊸ Incomplete r a (Dest r a)` | [`Region::alloc_incomplete`]; [`Region::alloc`] returns the hole beside the structure | |
 //! | `intoIncomplete :: Token ⊸ a → Incomplete r a ()` | [`Region::into_incomplete`] | |
 //! | `fromIncomplete_ :: Incomplete r a () ⊸ Ur a` | [`Incomplete::complete`] | returns `&'r T` |
-//! | `fromIncomplete :: Incomplete r a (Ur b) ⊸ Ur (a, b)` | [`Incomplete::complete_with`] | with [`Ur<U>`] |
+//! | `fromIncomplete :: Incomplete r a (Ur b) ⊸ Ur (a, b)` | [`Incomplete::split`], then `complete` | Rust has no need for `Ur`: values are returned beside the structure |
 //! | `Dest r a` | [`Dest<'r, T>`] | |
 //! | `fill @'C :: Dest r a ⊸ DestsOf 'C r a` | [`Dest::fill_ctor::<C>`](Dest::fill_ctor), `d.fill_c()` | `DestsOf` is [`Fields::Dests`]; `Generic` is `#[derive(Fill)]` |
-//! | `fill @'[]`, `fill @'(:)` | [`ListFill::fill_nil`], [`ListFill::fill_cons`] | |
-//! | `fill @'Nil`, `fill @'Node` | [`TreeFill::fill_nil`], [`TreeFill::fill_node`] | |
+//! | `fill @'[]`, `fill @'(:)` | [`ListFill::fill_nil`], [`ListFill::fill_cons`] | and `fill_cons_with`: `fill @'(:)` with the head written |
+//! | `fill @'Nil`, `fill @'Node` | [`TreeFill::fill_nil`], [`TreeFill::fill_node`] | and `fill_node_with` |
 //! | `fill @'Nothing`, `fill @'Just` | [`Dest::fill_none`], [`Dest::fill_some`] | for `Option<&'r U>` (boxed, as in Haskell) |
 //! | `fillLeaf :: a → Dest r a ⊸ ()` | [`Dest::fill_leaf`] | the value is moved in (no copy into the region is needed) |
 //! | `fillComp :: Incomplete r a b ⊸ Dest r a ⊸ b` | [`Dest::fill_comp`] | for [`Flat`] `T` (references), see below |
-//! | `Ur a` | [`Ur<U>`] | |
+//! | difference lists (`Incomplete [a] (Dest [a])`) | [`DList`]; the literal encoding in [`programs::dlist::generic`] | |
 //! | compact region | [`Region`] (a bump arena) | freed as a block; no destructors run |
 //!
 //! ## Guarantees: which are static, which are dynamic
 //!
 //! | guarantee | how | when |
 //! |---|---|---|
-//! | nothing is readable before completion | an `Incomplete` has no accessor; `complete` exists only for `H = ()` or `Ur<U>`, so a hole visible in `H` is a compile error | **static** |
+//! | a structure that carries its holes is not readable | `complete` exists only for `H = ()`, so a hole visible in `H` is a compile error | **static** |
 //! | a hole is filled at most once | every fill takes `self` by value; `Dest` is neither `Copy` nor `Clone` | **static** |
 //! | a hole cannot outlive its region, nor can a completed structure | `Dest<'r, _>`, `Incomplete<'r, ..>` and `&'r T` borrow the region | **static** |
 //! | a value stored in a hole lives as long as the region | `Dest<'r, T>` is invariant in `T`, so a `Dest<'r, &'r U>` takes only `&'r U` | **static** |
-//! | region data owns no heap resources (no destructor would run) | `const { assert!(!needs_drop::<T>()) }` in every entry point (a post-monomorphization error: reported by `cargo build`, not `cargo check`) | **static** |
-//! | destinations stay on one thread | `Dest` and `Incomplete` are neither `Send` nor `Sync` | **static** |
-//! | every hole is filled before the structure is read | Rust types are affine, not linear: a `Dest` can be dropped or `mem::forget`-ten, or kept aside (in a queue, in a closure's captures). Each structure counts its open holes; `complete` panics and `try_complete` returns [`UnfilledHoles`] if any is open | **dynamic** (one counter update per fill, a check at completion) |
-//!
-//! The dynamic check is the price of affine types: the paper's linearity
-//! makes forgetting a hole a type error. Where the holes are visible in
-//! `H` (as in `Incomplete<'r, T, Dest<'r, T>>`), forgetting to fill them *is*
-//! a compile error, because `complete` does not exist for that type.
+//! | region data owns no heap resources (no destructor would run) | region data must be `Copy`, which a type with `Drop` (or `ManuallyDrop<String>`, which would leak) cannot be: an error of `cargo check` | **static** |
+//! | destinations stay on one thread | `Dest` and `Incomplete` are neither `Send` nor `Sync`; a `Region` is `Send`, not `Sync` | **static** |
+//! | a difference list's hole is filled exactly once | [`DList`] never hands its hole out; every operation consumes the list | **static** |
+//! | every hole is filled before the structure is read | Rust types are affine, not linear: a `Dest` can be dropped, `mem::forget`-ten, or kept aside (in a queue, in a closure's captures). Holes whose slot is still uninitialised are counted per structure; `complete` panics and `try_complete` returns [`UnfilledHoles`] if any is open. List tails and subtrees are *prefilled* (see below): not counted, a dropped one is reported all the same | **dynamic** (at most one counter update per fill, a check at completion) |
+//! | nothing is written into a completed structure | a prefilled hole still held when its structure is completed reads as `None`, and filling it afterwards panics | **dynamic** |
 //!
 //! ## Representation and costs
 //!
-//! * A `Dest` is two words (slot address, structure header); a fill is one
-//!   store plus a counter update. A hollow constructor is one bump allocation.
+//! * A `Dest` is two words (slot address, structure header). A fill is a few
+//!   stores; a hollow constructor is one bump allocation (a compare and a
+//!   store on the region's own arena).
+//! * **Prefilled holes.** The tail of a new cons cell and the subtrees of a
+//!   new node are written as `None` when the cell is allocated, so their
+//!   destinations are *prefilled*: filling one with `fill_nil` costs
+//!   nothing, and they are not counted, because a prefilled hole that is
+//!   forgotten leaves a valid structure behind (the list or subtree ends
+//!   there). Dropping one unfilled is still reported at completion (`Dest`
+//!   has a `Drop` that only these reach). Building a list with
+//!   `fill_cons_with` or a tree with `fill_node_with` therefore does no hole
+//!   counting at all; the paper's two-step `fill_cons` + `fill_leaf` counts
+//!   the head (one update each). Only `mem::forget` can leave a prefilled hole
+//!   unreported, and then the structure reads `None` there.
+//! * **Counted holes** (derived constructors' fields, `fill_box`/`fill_some`
+//!   cells, `fill_cons`' head): one counter update in the structure's header
+//!   when such a hole is created or filled, none when a fill replaces one
+//!   counted hole by one (a one-field constructor, `fill_box`).
 //! * [`List`] and [`Tree`] are `Option<&'r Cell>`: a cons cell of `u64` is 16
 //!   bytes, `Nil` is a null pointer (no allocation). They pattern-match as
 //!   ordinary Rust values once complete.
+//! * One header (64 bytes) per structure (`alloc`, `into_incomplete`), none
+//!   per fill. A [`DList`] has none at all: its cells are its whole cost.
 //! * `#[derive(Fill)]` enums keep their fields inline (no boxing): the
 //!   generated code relies on the layout the Rust reference specifies for
 //!   primitive-representation enums, hence `#[repr(u8)]`.
 //! * [`Dest::fill_comp`] needs a [`Flat`] hole type (`&'r U` or `Option<&'r U>`):
-//!   plugging an incomplete structure must not move holes, and only a value
-//!   that is a single pointer can be moved while its children still have
-//!   holes. If the plugged structure's root is still a bare hole (e.g. an empty
-//!   difference list), its root destination is redirected instead; both are
-//!   `O(1)`.
+//!   the child's root, a single pointer, is copied into the hole when the
+//!   enclosing structure is completed (so the child's root may still be a
+//!   hole when it is plugged). `O(1)` to plug; completion walks the headers of
+//!   the structures composed into this one (one per `fill_comp`), so it is
+//!   `O(1)` for structures built without composition.
 //! * Nothing ties a structure to a single region beyond lifetimes: plugging a
 //!   structure of one region into a hole of another compiles, and the result
 //!   then lives only as long as the shorter-lived region.
-//! * Completion walks the headers of the structures composed into this one
-//!   (one per `fill_comp`), so it is `O(1)` for structures built without
-//!   composition.
+//! * A region's chunks come from the global allocator, each half as large as
+//!   all the previous ones together: allocation counts are logarithmic in the
+//!   size, and at most a third of the reserved bytes is unused.
 //!
 //! All `unsafe` code lives in one private module (`raw`), each block with its
 //! safety argument; it is exercised under valgrind by the crate's tests
-//! (`tests/valgrind.rs` runs `dest-selftest` under memcheck).
+//! (`tests/valgrind.rs` runs `dest-selftest` under memcheck) and under Miri
+//! (`scripts/miri-dest.sh`, run by CI).
 
 extern crate self as dest;
 

@@ -54,9 +54,11 @@ pub struct BoxNode<B> {
     pub right: BoxTree<B>,
 }
 
-/// Baseline: without destinations, a pure one-pass BFS rebuild is not easy, so
-/// a Rust programmer copies the shape (recursive `Box` construction) and then
-/// assigns the labels with a `VecDeque` BFS over `&mut` nodes.
+/// Baseline, two passes: copy the shape (recursive `Box` construction), then
+/// assign the labels with a `VecDeque` BFS over `&mut` nodes. (Rust's
+/// `&mut` slots also allow the one-pass algorithm: see
+/// [`map_accum_bfs_box_one_pass`] and [`map_accum_bfs_bump`], the fair
+/// baselines; this one is kept for comparison with earlier results.)
 pub fn map_accum_bfs_boxed<A, B: Default, S>(
     mut f: impl FnMut(S, &A) -> (S, B),
     s0: S,

@@ -7,7 +7,7 @@
 //!   out, so it is linear by construction: no header, no hole counting, one
 //!   16-byte cell per `u64` element. This is the one to use.
 //! * [`generic`]: the paper's definition, `Incomplete [a] (Dest [a])`, built
-//!   on [`Region::alloc_incomplete`] and [`Dest::fill_comp`]: each list
+//!   on [`Region::alloc_incomplete`] and [`Dest::fill_comp`](crate::Dest::fill_comp): each list
 //!   carries a structure header, and completion walks the headers of the
 //!   lists composed into it. Kept to measure what the general mechanism
 //!   costs.
