@@ -151,10 +151,6 @@ impl Arena {
     }
 
     /// `layout.size()` bytes aligned to `layout.align()`, uninitialised.
-    ///
-    /// The bump pointer is always a multiple of [`MIN_ALIGN`] (chunks are
-    /// 16-aligned and every size is rounded up), so for the usual alignments
-    /// the fast path is: load `ptr` and `end`, compare, store.
     #[inline(always)]
     fn alloc_layout(&self, layout: Layout) -> *mut u8 {
         if layout.size() == 0 {
@@ -162,23 +158,50 @@ impl Arena {
             // (the bump pointer may be null before the first chunk).
             return ptr::without_provenance_mut(layout.align());
         }
-        let size = layout.size().next_multiple_of(MIN_ALIGN);
+        match self.try_alloc(layout) {
+            Some(p) => p,
+            None => self.alloc_slow(layout),
+        }
+    }
+
+    /// The bump allocation in the current chunk, if it fits.
+    ///
+    /// Objects are allocated upwards from `ptr`, their sizes rounded up to
+    /// [`MIN_ALIGN`], so `ptr` stays aligned to it and the usual fast path is
+    /// two loads, a compare and a store. Data of a smaller alignment whose
+    /// size is not a multiple of it (strings, byte slices) is allocated
+    /// downwards from `end` instead, unpadded: the two meet in the middle.
+    #[inline(always)]
+    fn try_alloc(&self, layout: Layout) -> Option<*mut u8> {
         let p = self.ptr.get();
-        let end = self.end.get().addr();
+        let e = self.end.get();
+        // `p <= e` always holds (both null before the first chunk).
+        let room = e.addr() - p.addr();
+        if layout.align() < MIN_ALIGN && !layout.size().is_multiple_of(MIN_ALIGN) {
+            if layout.size() > room {
+                return None;
+            }
+            let start = (e.addr() - layout.size()) & !(layout.align() - 1);
+            if start < p.addr() {
+                return None;
+            }
+            self.end.set(e.with_addr(start));
+            return Some(e.with_addr(start));
+        }
+        let size = layout.size().next_multiple_of(MIN_ALIGN);
         if layout.align() <= MIN_ALIGN {
-            // `p <= end` always holds (both null before the first chunk).
-            if size <= end - p.addr() {
+            if size <= room {
                 self.ptr.set(p.with_addr(p.addr() + size));
-                return p;
+                return Some(p);
             }
         } else {
             let start = (p.addr() + (layout.align() - 1)) & !(layout.align() - 1);
-            if start <= end && size <= end - start {
+            if start <= e.addr() && size <= e.addr() - start {
                 self.ptr.set(p.with_addr(start + size));
-                return p.with_addr(start);
+                return Some(p.with_addr(start));
             }
         }
-        self.alloc_slow(layout)
+        None
     }
 
     #[cold]
@@ -187,25 +210,33 @@ impl Arena {
         if self.dead {
             sealed_panic();
         }
-        let size = layout.size().next_multiple_of(MIN_ALIGN);
-        let need = size.saturating_add(layout.align());
+        let need = layout
+            .size()
+            .next_multiple_of(MIN_ALIGN)
+            .saturating_add(layout.align());
         // Chunks grow by half the total so far: at most a third of the
         // reserved bytes is an unused tail, and the number of chunks stays
         // logarithmic in the size.
         self.grow(need.max(self.allocated.get() / 2).max(FIRST_CHUNK));
-        let p = self.ptr.get();
-        let start = (p.addr() + (layout.align() - 1)) & !(layout.align() - 1);
-        self.ptr.set(p.with_addr(start + size));
-        p.with_addr(start)
+        match self.try_alloc(layout) {
+            Some(p) => p,
+            None => panic!(
+                "a new region chunk of at least {need} bytes did not fit {} bytes",
+                layout.size()
+            ),
+        }
     }
 
     /// Starts a new chunk of at least `bytes` bytes (the previous chunk's
     /// unused tail is abandoned).
     fn grow(&self, bytes: usize) {
-        let size = bytes.next_multiple_of(CHUNK_ALIGN);
-        let Ok(layout) = Layout::from_size_align(size, CHUNK_ALIGN) else {
+        let layout = bytes
+            .checked_next_multiple_of(CHUNK_ALIGN)
+            .and_then(|size| Layout::from_size_align(size, CHUNK_ALIGN).ok());
+        let Some(layout) = layout else {
             panic!("region chunk of {bytes} bytes is too large");
         };
+        let size = layout.size();
         // SAFETY: `layout` has a non-zero size (`bytes > 0` at every call).
         let base = unsafe { std::alloc::alloc(layout) };
         if base.is_null() {

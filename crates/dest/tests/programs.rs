@@ -550,3 +550,31 @@ fn zero_sized_cells() {
     let o = r.build(|d: Dest<'_, Option<&Unit>>| d.fill_some().fill_unit());
     assert_eq!(*o, Some(&Unit));
 }
+
+/// Strings and byte slices are packed without padding (they are allocated
+/// from the other end of the chunk), and do not disturb the alignment of the
+/// cells allocated between them.
+#[test]
+fn strings_are_unpadded_and_cells_stay_aligned() {
+    let r = Region::with_capacity(1 << 12);
+    let before = r.allocated_bytes();
+    let mut total = 0;
+    let mut strs = Vec::new();
+    for i in 0..200usize {
+        let s: String = std::iter::repeat_n('x', i % 7 + 1).collect();
+        total += s.len();
+        strs.push(r.alloc_str(&s));
+        let cell: &u64 = r.alloc_value(i as u64);
+        assert_eq!(std::ptr::from_ref(cell).addr() % 8, 0);
+        let pair: &(u16, u8) = r.alloc_value((i as u16, 1u8));
+        assert_eq!(std::ptr::from_ref(pair).addr() % 2, 0);
+    }
+    for (i, s) in strs.iter().enumerate() {
+        assert_eq!(s.len(), i % 7 + 1);
+        assert!(s.bytes().all(|b| b == b'x'));
+    }
+    // 200 u64 + 200 (u16, u8) cells (8 bytes each) and the string bytes fit
+    // in the first chunk: no padding per string.
+    assert!(total + 200 * 16 <= 1 << 12);
+    assert_eq!(r.allocated_bytes(), before);
+}
