@@ -158,6 +158,11 @@ mod dlist {
     fn fn_closures_region(b: Bencher, n: usize) {
         bench::<DList>(b, n, "fn_closures_region");
     }
+
+    #[divan::bench(args = common::SIZES)]
+    fn dest_generic_concat(b: Bencher, n: usize) {
+        bench::<DList>(b, n, "dest_generic_concat");
+    }
 }
 
 #[divan::bench_group(sample_count = 50, max_time = 3)]

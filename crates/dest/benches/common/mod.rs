@@ -223,8 +223,9 @@ impl Workload for DList {
         "vec_then_list",
         "fn_closures",
         "fn_closures_region",
+        "dest_generic_concat",
     ];
-    const KINDS: &'static [&'static str] = &["list", "list", "vec", "list", "list", "list"];
+    const KINDS: &'static [&'static str] = &["list", "list", "vec", "list", "list", "list", "list"];
     type Input<'a> = &'a [u64];
 
     fn with_input<R>(n: usize, f: impl for<'a> FnOnce(&'a [u64]) -> R) -> R {
@@ -256,7 +257,11 @@ impl Workload for DList {
                 let r = Region::new();
                 sum_list(dlist::concat_singletons_fn_in(&r, xs))
             }
-            _ => unreachable!("dlist has 6 variants"),
+            6 => {
+                let r = Region::new();
+                sum_list(dlist::generic::concat_singletons(&r, xs))
+            }
+            _ => unreachable!("dlist has 7 variants"),
         }
     }
 
@@ -282,6 +287,11 @@ impl Workload for DList {
         agree(
             "fn_closures_region",
             &to_vec(&dlist::concat_singletons_fn_in(&r, xs)),
+            xs,
+        )?;
+        agree(
+            "dest_generic_concat",
+            &to_vec(&dlist::generic::concat_singletons(&r, xs)),
             xs,
         )
     }
