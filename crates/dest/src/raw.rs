@@ -99,7 +99,7 @@ pub(crate) struct Arena {
 }
 
 /// Size of the first chunk when no capacity is given.
-const FIRST_CHUNK: usize = 1 << 10;
+const FIRST_CHUNK: usize = 1 << 12;
 /// Alignment of every chunk.
 const CHUNK_ALIGN: usize = 16;
 /// Every allocation's size is rounded up to a multiple of this, so the bump
