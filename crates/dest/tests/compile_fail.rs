@@ -13,6 +13,10 @@
 //! `ui/needs_drop_in_region.rs`.)
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "trybuild runs cargo and rustc: not possible inside Miri"
+)]
 fn ui() {
     let t = trybuild::TestCases::new();
     t.pass("tests/ui/pass/correct_use.rs");

@@ -7,6 +7,23 @@ use dest::types::{from_slice, iter, len, to_vec, tree_bfs, tree_size};
 use dest::*;
 use proptest::prelude::*;
 
+/// Few cases and small inputs under Miri (which interprets every step, and
+/// whose isolation forbids proptest's failure file); the full run natively.
+fn config() -> ProptestConfig {
+    if cfg!(miri) {
+        ProptestConfig {
+            cases: 4,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        }
+    } else {
+        ProptestConfig::with_cases(64)
+    }
+}
+
+/// Input sizes are divided by this under Miri.
+const SHRINK: usize = if cfg!(miri) { 10 } else { 1 };
+
 #[test]
 fn dlist_append_concat_to_list() {
     let r = Region::new();
@@ -53,11 +70,11 @@ fn dlist_empty_composed_into_empty_then_filled() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(config())]
 
     /// Any tree of concatenations of appends equals the same on `Vec`.
     #[test]
-    fn dlist_matches_vec(ops in prop::collection::vec((0u8..3, any::<u16>()), 0..200)) {
+    fn dlist_matches_vec(ops in prop::collection::vec((0u8..3, any::<u16>()), 0..200 / SHRINK)) {
         let r = Region::new();
         let mut stack: Vec<(dlist::DList<'_, u16>, Vec<u16>)> = vec![(dlist::alloc(&r), vec![])];
         for (op, x) in ops {
@@ -120,7 +137,7 @@ proptest! {
     }
 
     #[test]
-    fn map_variants_agree(xs in prop::collection::vec(any::<u32>(), 0..500)) {
+    fn map_variants_agree(xs in prop::collection::vec(any::<u32>(), 0..500 / SHRINK)) {
         let r = Region::new();
         let l = from_slice(&r, &xs);
         let f = |x: &u32| (*x as u64) * 3 + 1;
@@ -132,7 +149,7 @@ proptest! {
     }
 
     #[test]
-    fn bfs_relabel_agrees_with_boxed(n in 0usize..400, seed in any::<u64>()) {
+    fn bfs_relabel_agrees_with_boxed(n in 0usize..400 / SHRINK, seed in any::<u64>()) {
         let r = Region::new();
         let t = inputs::random_tree(&r, n, seed);
         prop_assert_eq!(tree_size(&t), n);
@@ -148,7 +165,7 @@ proptest! {
     }
 
     #[test]
-    fn parsers_agree(atoms in 1usize..300, seed in any::<u64>()) {
+    fn parsers_agree(atoms in 1usize..300 / SHRINK, seed in any::<u64>()) {
         let doc = inputs::sexpr_document(atoms, seed);
         let r = Region::new();
         let a = sexpr::parse(&r, &doc).unwrap();
@@ -577,4 +594,20 @@ fn strings_are_unpadded_and_cells_stay_aligned() {
     // in the first chunk: no padding per string.
     assert!(total + 200 * 16 <= 1 << 12);
     assert_eq!(r.allocated_bytes(), before);
+}
+
+/// A region with nothing borrowed can move to another thread (`Send`); what
+/// is built in it cannot (see `ui/incomplete_not_send.rs`, `ui/dest_not_send.rs`).
+#[test]
+fn region_is_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    let r = Region::new();
+    let _ = r.build(|d: Dest<'_, u64>| d.fill_leaf(1));
+    assert_send(&r);
+    let n = std::thread::spawn(move || {
+        let l = from_slice(&r, &[1u8, 2, 3]);
+        len(&l)
+    })
+    .join();
+    assert_eq!(n.ok(), Some(3));
 }

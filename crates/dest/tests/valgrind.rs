@@ -32,6 +32,10 @@ fn failures(out: &Output) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "spawns a process: not possible inside Miri (scripts/miri-dest.sh runs dest-selftest under Miri directly)"
+)]
 fn selftest_passes() {
     let out = Command::new(SELFTEST)
         .output()
@@ -46,6 +50,7 @@ fn selftest_passes() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "spawns valgrind: not possible inside Miri")]
 #[cfg_attr(
     not(weir_has_valgrind),
     ignore = "valgrind not found when dest was built: install it with scripts/install-c-tools.sh"
