@@ -450,7 +450,7 @@ fn boxes_options_and_user_types() {
 // produces.
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(config())]
 
     #[test]
     fn map_tail_pointer_baselines_agree(xs in prop::collection::vec(any::<u32>(), 0..500)) {
@@ -522,6 +522,10 @@ proptest! {
 /// constant stack (the trampoline), on a test thread's small stack, and a
 /// long `Box` list is dropped without recursion.
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "checks the baselines (no unsafe code of ours) on 2^18 elements: too slow under Miri"
+)]
 fn long_baselines_do_not_overflow_the_stack() {
     let n = 1 << 18;
     let xs: Vec<u64> = (0..n).collect();
