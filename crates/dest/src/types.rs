@@ -115,27 +115,47 @@ pub fn tree_size<T>(tree: &Tree<'_, T>) -> usize {
 /// empty subtree, in depth-first pre-order (iterative, any depth). Two trees
 /// have the same shape exactly when these are equal.
 pub fn tree_shape<T>(tree: &Tree<'_, T>) -> Vec<bool> {
+    shape_of(*tree, |n| (n.left, n.right))
+}
+
+/// The labels of a tree in breadth-first order.
+pub fn tree_bfs<T: Clone>(tree: &Tree<'_, T>) -> Vec<T> {
+    labels_bfs(*tree, |n| (&n.value, n.left, n.right))
+}
+
+/// [`tree_shape`] for any binary tree whose nodes `kids` opens: the
+/// baselines' `Box` and arena trees are compared with region trees by it.
+pub(crate) fn shape_of<'a, N>(
+    root: Option<&'a N>,
+    kids: impl Fn(&'a N) -> (Option<&'a N>, Option<&'a N>),
+) -> Vec<bool> {
     let mut out = Vec::new();
-    let mut stack = vec![*tree];
+    let mut stack = vec![root];
     while let Some(t) = stack.pop() {
         out.push(t.is_some());
         if let Some(node) = t {
-            stack.push(node.right);
-            stack.push(node.left);
+            let (left, right) = kids(node);
+            stack.push(right);
+            stack.push(left);
         }
     }
     out
 }
 
-/// The labels of a tree in breadth-first order.
-pub fn tree_bfs<'r, T: Clone>(tree: &Tree<'r, T>) -> Vec<T> {
+/// [`tree_bfs`] for any binary tree whose nodes `open` gives as (label,
+/// left, right).
+pub(crate) fn labels_bfs<'a, N, T: Clone + 'a>(
+    root: Option<&'a N>,
+    open: impl Fn(&'a N) -> (&'a T, Option<&'a N>, Option<&'a N>),
+) -> Vec<T> {
     let mut out = Vec::new();
-    let mut q = std::collections::VecDeque::from([*tree]);
+    let mut q = std::collections::VecDeque::from([root]);
     while let Some(t) = q.pop_front() {
         if let Some(node) = t {
-            out.push(node.value.clone());
-            q.push_back(node.left);
-            q.push_back(node.right);
+            let (value, left, right) = open(node);
+            out.push(value.clone());
+            q.push_back(left);
+            q.push_back(right);
         }
     }
     out

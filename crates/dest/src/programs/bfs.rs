@@ -5,6 +5,7 @@
 
 use std::collections::VecDeque;
 
+use crate::types::{labels_bfs, shape_of};
 use crate::{Dest, Region, Tree, TreeFill};
 
 /// Maps `f` over the labels of `tree` in breadth-first order, threading the
@@ -97,30 +98,14 @@ pub fn relabel_bfs_boxed<A>(tree: Tree<'_, A>) -> BoxTree<u64> {
 /// The shape of a [`BoxTree`], encoded as [`tree_shape`](crate::types::tree_shape)
 /// encodes a region tree's.
 pub fn box_tree_shape<B>(tree: &BoxTree<B>) -> Vec<bool> {
-    let mut out = Vec::new();
-    let mut stack = vec![tree];
-    while let Some(t) = stack.pop() {
-        out.push(t.is_some());
-        if let Some(node) = t {
-            stack.push(&node.right);
-            stack.push(&node.left);
-        }
-    }
-    out
+    shape_of(tree.as_deref(), |n| (n.left.as_deref(), n.right.as_deref()))
 }
 
 /// Labels of a [`BoxTree`] in breadth-first order.
 pub fn box_tree_bfs<B: Clone>(tree: &BoxTree<B>) -> Vec<B> {
-    let mut out = Vec::new();
-    let mut q = VecDeque::from([tree]);
-    while let Some(t) = q.pop_front() {
-        if let Some(n) = t {
-            out.push(n.value.clone());
-            q.push_back(&n.left);
-            q.push_back(&n.right);
-        }
-    }
-    out
+    labels_bfs(tree.as_deref(), |n| {
+        (&n.value, n.left.as_deref(), n.right.as_deref())
+    })
 }
 
 /// Fair baseline, safe Rust, one pass like [`map_accum_bfs`]: a `VecDeque` of
@@ -213,28 +198,12 @@ pub fn relabel_bfs_bump<'a, A>(bump: &'a bumpalo::Bump, tree: Tree<'_, A>) -> Bu
 /// The shape of a [`BumpTree`], encoded as
 /// [`tree_shape`](crate::types::tree_shape) encodes a region tree's.
 pub fn bump_tree_shape<B>(tree: &BumpTree<'_, B>) -> Vec<bool> {
-    let mut out = Vec::new();
-    let mut stack = vec![tree.as_deref()];
-    while let Some(t) = stack.pop() {
-        out.push(t.is_some());
-        if let Some(node) = t {
-            stack.push(node.right.as_deref());
-            stack.push(node.left.as_deref());
-        }
-    }
-    out
+    shape_of(tree.as_deref(), |n| (n.left.as_deref(), n.right.as_deref()))
 }
 
 /// Labels of a [`BumpTree`] in breadth-first order.
 pub fn bump_tree_bfs<B: Clone>(tree: &BumpTree<'_, B>) -> Vec<B> {
-    let mut out = Vec::new();
-    let mut q = VecDeque::from([tree.as_deref()]);
-    while let Some(t) = q.pop_front() {
-        if let Some(n) = t {
-            out.push(n.value.clone());
-            q.push_back(n.left.as_deref());
-            q.push_back(n.right.as_deref());
-        }
-    }
-    out
+    labels_bfs(tree.as_deref(), |n| {
+        (&n.value, n.left.as_deref(), n.right.as_deref())
+    })
 }
