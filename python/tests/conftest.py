@@ -1,7 +1,7 @@
 """Fixtures of the binding's tests: the `weir` compiler ($WEIR, else `weir`
 on PATH; every test is skipped when there is none), a cache folder of the
 test session, and the libraries compiled from examples/embed/kernels.weir,
-examples/gmm.weir and tests/extra.weir."""
+examples/gmm.weir, tests/extra.weir and tests/names.weir."""
 
 import os
 import shutil
@@ -16,6 +16,7 @@ KERNELS = os.path.join(ROOT, "examples", "embed", "kernels.weir")
 GMM = os.path.join(ROOT, "examples", "gmm.weir")
 BLOCKS = os.path.join(ROOT, "examples", "embed", "dask", "blocks.weir")
 EXTRA = os.path.join(HERE, "extra.weir")
+NAMES = os.path.join(HERE, "names.weir")
 ADBENCH = os.path.join(ROOT, "examples", "data", "adbench")
 
 
@@ -40,6 +41,11 @@ def kernels(weir_bin, cache):
 @pytest.fixture(scope="session")
 def extra(weir_bin, cache):
     return weir.load(EXTRA, weir=weir_bin, cache_dir=cache)
+
+
+@pytest.fixture(scope="session")
+def names(weir_bin, cache):
+    return weir.load(NAMES, weir=weir_bin, cache_dir=cache)
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,9 @@ shape function for the result dims, allocate the results, call.
 
 import ctypes
 import json
+import keyword
 import os
+import re
 import threading
 import weakref
 
@@ -229,6 +231,102 @@ class _Ctx:
                 pass
 
 
+def _py_names(params):
+    """The Python names of an entry's parameters: each one's Weir name
+    (``weir_name`` in the manifest; a prime ``'`` spelled ``_q`` as in C),
+    else its C name, else ``x<i>``; one that is a Python keyword, ``out``
+    (the results' keyword) or taken by an earlier parameter gets a ``_``
+    appended; one starting with ``_`` gets a ``p`` in front (names starting
+    with ``_`` are the generated code's own)."""
+    names = []
+    for i, p in enumerate(params):
+        name = None
+        for cand in (p.get("weir_name"), p.get("name")):
+            if cand:
+                cand = cand.replace("'", "_q")
+                if cand.isidentifier():
+                    name = cand
+                    break
+        if name is None:
+            name = f"x{i}"
+        if name.startswith("_"):
+            name = "p" + name
+        while keyword.iskeyword(name) or name == "out" or name in names:
+            name += "_"
+        names.append(name)
+    return names
+
+
+def _elem_doc(elem, rank):
+    dt = ELEMS[elem][0]
+    if rank == 0:
+        py = {"f64": "float", "i64": "int", "bool": "bool"}.get(elem)
+        return f"{elem} scalar" + (f" ({py})" if py else f" (NumPy {dt})")
+    return f"{rank}-d array of {elem} (NumPy {dt})"
+
+
+def _docstring(e, names):
+    """The docstring of entry ``e``: its Weir signature, then how Python
+    calls it."""
+    lines = [e.signature or f"entry {e.name}"]
+    if names:
+        lines.append("")
+        lines.append("Arguments (positional or keyword):")
+        w = max(len(n) for n in names)
+        for n, p in zip(names, e.params):
+            lines.append(f"  {n.ljust(w)}  {_elem_doc(p['elem'], p['rank'])}")
+    res = []
+    for r in e.results:
+        if r["kind"] == "array":
+            d = e.dests[r["dest"]]
+            extra = ", size known after the call" if d.get("size_ret") is not None else ""
+            res.append(_elem_doc(d["elem"], d["rank"]) + extra)
+        else:
+            res.append(_elem_doc(e.rets[r["ret"]], 0))
+    lines.append("")
+    if len(res) == 1:
+        lines.append("Returns: " + res[0])
+    elif res:
+        lines.append("Returns a tuple:")
+        lines += [f"  {x}" for x in res]
+    if e.dests:
+        lines.append("")
+        lines.append("out=: an array (a tuple, one per array result) to write the array "
+                     "results into.")
+    if any(p["rank"] for p in e.params):
+        lines.append("Sizes ([n]) are not passed: they come from the arrays.")
+    return "\n".join(lines)
+
+
+def _finish(f, e, names):
+    """Name ``f`` after entry ``e`` (also in its code, which Python's
+    argument errors quote) and give it its docstring."""
+    if f.__code__.co_name != e.name:
+        try:
+            f.__code__ = f.__code__.replace(co_name=e.name, co_qualname=e.name)
+        except TypeError:  # Python < 3.11: no co_qualname
+            f.__code__ = f.__code__.replace(co_name=e.name)
+    f.__name__ = f.__qualname__ = e.name
+    f.__doc__ = _docstring(e, names)
+    f.__module__ = "weir"
+    f.entry = e
+    return f
+
+
+_GLOBAL_NAME = re.compile(r"(?<![.\w])([A-Za-z]\w*)")
+
+
+def _def_line(e, names):
+    """``def NAME(p1, p2, *, out=None):`` (``out`` only when the entry has an
+    array result)."""
+    params = list(names) + (["*", "out=None"] if e.dests else [])
+    return f"def {_def_name(e)}({', '.join(params)}):"
+
+
+def _def_name(e):
+    return e.name if e.name.isidentifier() and not keyword.iskeyword(e.name) else "call"
+
+
 class Entry:
     """What the manifest says of one entry point (``lib.entries[name]``)."""
 
@@ -241,6 +339,8 @@ class Entry:
         self.dests = desc["dests"]
         self.rets = desc["rets"]
         self.results = desc["results"]
+        #: The Python names of the parameters, in order (keyword arguments).
+        self.arg_names = _py_names(self.params)
 
     def __repr__(self):
         return f"<weir entry {self.signature or self.name}>"
@@ -359,13 +459,13 @@ class Library:
         nparams = len(e.params)
         convs = []  # (is_array, converter)
         param_types = []
-        for p in e.params:
+        for p, pname in zip(e.params, e.arg_names):
             ctype = ELEMS[p["elem"]][1]
             if p["rank"] == 0:
-                convs.append((False, _scalar_converter(e.name, p["name"], p["elem"])))
+                convs.append((False, _scalar_converter(e.name, pname, p["elem"])))
                 param_types.append(ctype)
             else:
-                convs.append((True, _array_converter(e.name, p["name"], p["elem"], p["rank"])))
+                convs.append((True, _array_converter(e.name, pname, p["elem"], p["rank"])))
                 param_types += [vp] + [i64] * p["rank"]
         dest_types = []
         for d in e.dests:
@@ -460,12 +560,9 @@ class Library:
                     "",
                 )
 
-        def call(*args, out=None):
+        def general(args, out):
             if unsupported:
                 raise WeirError(unsupported)
-            if len(args) != nparams:
-                raise TypeError(f"{name}() takes {nparams} argument{'s' if nparams != 1 else ''} "
-                                f"({e.signature}), got {len(args)}")
             ctx = context()
             cargs = []
             keep = []
@@ -548,12 +645,19 @@ class Library:
                 return res[0]
             return tuple(res)
 
-        call.__name__ = call.__qualname__ = e.name
-        call.__doc__ = e.signature
-        call.entry = e
         if unsupported is None and not any(inner_sizes):
-            call = self._make_fast_entry(e, fn, shape_fn, convs, ret_ctypes, ret_conv, results,
-                                         size_rets, dest_dtypes, dest_ranks, call)
+            return self._make_fast_entry(e, fn, shape_fn, convs, ret_ctypes, ret_conv, results,
+                                         size_rets, dest_dtypes, dest_ranks, general)
+        # The general path only: a function with the entry's parameters
+        # (Python checks the arguments' count and names) calling it.
+        names = e.arg_names
+        src = (_def_line(e, names) + "\n"
+               f"    return _Wgeneral(({''.join(n + ', ' for n in names)}), "
+               f"{'out' if e.dests else 'None'})\n")
+        g = {"_Wgeneral": general, "__name__": "weir"}
+        exec(compile(src, f"<weir entry {e.name}>", "exec"), g)
+        call = _finish(g[_def_name(e)], e, names)
+        call._source = src
         return call
 
     def _make_fast_entry(self, e, fn, shape_fn, convs, ret_ctypes, ret_conv, results,
@@ -570,10 +674,14 @@ class Library:
             "general": general, "context": self._context, "lib": self,
             "NOMEM": WEIR_ERR_NOMEM, "BE": (TypeError, ValueError, BufferError),
         }
-        gen_out = f"general({', '.join(pnames)}{', ' if pnames else ''}out=out)"
-        L = [f"def call({''.join(n + ', ' for n in pnames)}out=None):"]
-        if not e.dests:
-            L.append(f"    if out is not None: return {gen_out}")
+        names = e.arg_names
+        gen_args = f"({''.join(n + ', ' for n in pnames)})"
+        gen_out = f"general({gen_args}, out)"
+        L = [_def_line(e, names)]
+        if names != pnames:
+            # (the body's own names: x0, x1, ...)
+            L.append(f"    {', '.join(pnames)}, = {', '.join(names)},")
+        head = len(L)  # (the lines naming the parameters)
         L.append("    ctx = context()")
         cargs = []
         for i, ((is_array, conv), p) in enumerate(zip(convs, e.params)):
@@ -619,7 +727,7 @@ class Library:
                 dims = ", ".join(f"d[{offs[k] + j}]" for j in range(dest_ranks[k]))
                 L.append(f"            o{k} = EMPTY(({dims},), DDT{k})")
             L += ["        except (MemoryError, ValueError):",
-                  f"            return general({', '.join(pnames)})"]
+                  f"            return general({gen_args}, None)"]
             L += [f"        q{k} = PTR(o{k})" for k in range(nd)]
             # out=: arrays of the right dtype and rank that can be written in
             # place are used as they are; anything else goes to `general`,
@@ -648,7 +756,7 @@ class Library:
         L.append(f"    if fn({', '.join(args)}):")
         L.append("        err = lib._error(ctx)")
         if any(sr is not None for sr in size_rets):
-            L.append(f"        if err.code == NOMEM: return general({', '.join(pnames)}{', ' if pnames else ''}out=out)")
+            L.append(f"        if err.code == NOMEM: return {gen_out}")
         L.append("        raise err")
         res = []
         for kind, k in results:
@@ -661,12 +769,15 @@ class Library:
                 g[f"RC{k}"] = ret_conv[k]
                 res.append(f"RC{k}(r{k}.value)")
         L.append(f"    return {res[0]}" if len(res) == 1 else f"    return ({', '.join(res)})")
-        src = "\n".join(L) + "\n"
+        # The globals of the body start with `_W`, so that no parameter name
+        # (none starts with `_`) hides one.
+        body = _GLOBAL_NAME.sub(lambda m: "_W" + m.group(1) if m.group(1) in g else m.group(1),
+                                "\n".join(L[head:]))
+        src = "\n".join(L[:head]) + "\n" + body + "\n"
+        g = {"_W" + k: v for k, v in g.items()}
+        g["__name__"] = "weir"
         exec(compile(src, f"<weir entry {e.name}>", "exec"), g)
-        call = g["call"]
-        call.__name__ = call.__qualname__ = e.name
-        call.__doc__ = e.signature
-        call.entry = e
+        call = _finish(g[_def_name(e)], e, names)
         call._source = src
         return call
 

@@ -60,6 +60,10 @@ pub struct Entry {
 pub struct Param {
     /// The C name (unique among the entry's names).
     pub name: String,
+    /// The name in the Weir source (a leaf of a tuple or record parameter:
+    /// `b_pos_x`), before the C name's fix-ups; bindings show it (Python
+    /// keyword arguments).
+    pub weir_name: String,
     pub elem: PrimType,
     pub rank: usize,
 }
@@ -221,10 +225,11 @@ pub fn model(
                 let shown = weir_ir::display_name(base);
                 leaf_name(&e.name, shown, k).map(|path| format!("{shown}_{path}"))
             });
-            let mut name = match leaf {
-                Some(l) => c_name(&l),
-                None => c_name(weir_ir::display_name(&p.name)),
+            let weir_name = match leaf {
+                Some(l) => l,
+                None => weir_ir::display_name(&p.name).to_string(),
             };
+            let mut name = c_name(&weir_name);
             if taken.contains(&name) || name.starts_with("out") || name.starts_with("ret") {
                 name = c_name(&p.name);
             }
@@ -240,7 +245,12 @@ pub fn model(
                 DType::Scalar(t) => (t, 0),
                 DType::Array(t, r) => (t, r),
             };
-            params.push(Param { name, elem, rank });
+            params.push(Param {
+                name,
+                weir_name,
+                elem,
+                rank,
+            });
         }
         let dests = e
             .dests
@@ -378,7 +388,7 @@ pub fn header(abi: &Abi, weir_h: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "/* {p}.h -- the C API of the Weir library `{p}`, compiled from {src} by weir {v}.\n * Generated: do not edit. Link with -l{p} (libweir's runtime is inside) and -lm.\n *\n * Every entry function takes a context (weir_ctx_new), its destinations\n * (caller-allocated storage for the array results, with their dims), its\n * arguments, and pointers for its scalar results; it returns 0, or 1 with\n * the error in the context: weir_error(ctx) is \"file.weir:LINE:COL: message\",\n * weir_error_code(ctx) its kind. Arrays are dense and row-major (element\n * [i][j] of an n x m array at p[i * m + j]) and stay the caller's.\n * Each entry's shape function gives the dims its destinations must have;\n * every dim of every destination is checked (WEIR_ERR_ARGUMENT on a\n * mismatch), and a destination must not overlap an argument.\n */\n#ifndef {guard}\n#define {guard}\n\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n",
+        "/* {p}.h -- the C API of the Weir library `{p}`, compiled from {src} by weir {v}.\n * Generated: do not edit. Link with lib{p}.a (Weir's runtime is inside) and -lm,\n * or with -l{p} and a run path for lib{p}.so (-Wl,-rpath,DIR).\n *\n * Every entry function takes a context (weir_ctx_new), its destinations\n * (caller-allocated storage for the array results, with their dims), its\n * arguments, and pointers for its scalar results; it returns 0, or 1 with\n * the error in the context: weir_error(ctx) is \"file.weir:LINE:COL: message\",\n * weir_error_code(ctx) its kind (a NULL\n * context: WEIR_ERR_ARGUMENT returned). Arrays are dense and row-major (element\n * [i][j] of an n x m array at p[i * m + j]) and stay the caller's.\n * Each entry's shape function gives the dims its destinations must have;\n * every dim of every destination is checked (WEIR_ERR_ARGUMENT on a\n * mismatch), and a destination must not overlap an argument.\n */\n#ifndef {guard}\n#define {guard}\n\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n",
         p = abi.prefix,
         src = abi.source,
         v = env!("CARGO_PKG_VERSION"),
@@ -433,12 +443,12 @@ pub fn header(abi: &Abi, weir_h: &str) -> String {
                         if d.unbounded {
                             let _ = write!(
                                 s,
-                                ";\n *     its outer size is data-dependent with no bound: pass any number of\n *     rows; if they are too few the call fails with WEIR_ERR_NOMEM and\n *     weir_retry_rows(ctx, {k}) rows are needed; the size is in *ret{ret}"
+                                ";\n *     its outer size is data-dependent with no bound: pass any number of\n *     rows; if they are too few the call fails with WEIR_ERR_NOMEM (\"too\n *     small\") and weir_retry_rows(ctx, {k}) rows are needed; the size is in *ret{ret}"
                             );
                         } else {
                             let _ = write!(
                                 s,
-                                ";\n *     its outer size is data-dependent: out{k}_d0 is an upper bound, the\n *     result is the first *ret{ret} rows"
+                                ";\n *     its outer size is data-dependent: out{k}_d0 is an upper bound, the\n *     result is the first *ret{ret} rows (fewer rows than the bound do if the\n *     result fits, else WEIR_ERR_NOMEM, \"too small\", with weir_retry_rows(ctx, {k}))"
                             );
                         }
                     }
@@ -529,8 +539,9 @@ pub fn manifest(abi: &Abi) -> String {
             .iter()
             .map(|p| {
                 format!(
-                    "{{\"name\": {}, \"elem\": \"{}\", \"rank\": {}}}",
+                    "{{\"name\": {}, \"weir_name\": {}, \"elem\": \"{}\", \"rank\": {}}}",
                     json_str(&p.name),
+                    json_str(&p.weir_name),
                     elem_name(p.elem),
                     p.rank
                 )
