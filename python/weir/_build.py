@@ -33,23 +33,75 @@ from ._errors import WeirBuildError, WeirCompilerNotFound
 CACHE_LAYOUT = "weir-py-1"
 
 INSTALL_HINT = (
-    "install the Weir compiler from the Weir repository with "
-    "`cargo install --path crates/cli` (or build it with `cargo build --release` "
-    "and point to target/release/weir), then pass weir=PATH to weir.load, set "
-    "$WEIR to its path, or put `weir` on PATH"
+    "install the Weir compiler with the package: `pip install ./python` in the "
+    "Weir repository (it builds the compiler; needs Rust's `cargo`), or "
+    "`cargo install --path crates/cli` (or `cargo build --release -p weir-cli` and "
+    "point to target/release/weir); then pass weir=PATH to weir.load, set $WEIR "
+    "to its path, or put `weir` on PATH"
 )
 
 # Temporary build folders older than this are left-overs of interrupted builds.
 STALE_TEMP_S = 3600.0
 
+_NO_BUNDLE = object()
+_bundled = _NO_BUNDLE
+
+
+def bundled_compiler_in(dist, package_dir):
+    """The ``weir`` executable that the installed distribution ``dist``
+    (an ``importlib.metadata.Distribution``) carries, if ``dist`` is the one
+    the package in ``package_dir`` was installed from; else None."""
+    files = dist.files or ()
+    mine = False
+    exe = None
+    for f in files:
+        parts = f.parts
+        if len(parts) == 2 and parts[0] == "weir" and parts[1] == "_build.py":
+            try:
+                loc = os.path.realpath(os.fspath(f.locate()))
+            except Exception:
+                return None
+            mine = os.path.dirname(loc) == os.path.realpath(package_dir)
+        elif f.name in ("weir", "weir.exe") and len(parts) > 1 and parts[-2] in ("bin", "Scripts"):
+            exe = f
+    if not mine or exe is None:
+        return None
+    path = os.path.abspath(os.fspath(exe.locate()))
+    if os.path.isfile(path) and os.access(path, os.X_OK):
+        return path
+    return None
+
+
+def bundled_compiler():
+    """The ``weir`` compiler installed with this package (the wheel built
+    with maturin puts it into the environment's scripts folder, and its
+    RECORD lists it), or None (a pure-Python install, e.g. the repository's
+    scripts/install-python.sh). Memoised."""
+    global _bundled
+    if _bundled is _NO_BUNDLE:
+        found = None
+        try:
+            from importlib import metadata
+
+            found = bundled_compiler_in(
+                metadata.distribution("weir"), os.path.dirname(os.path.abspath(__file__))
+            )
+        except Exception:
+            found = None
+        _bundled = found
+    return _bundled
+
 
 def find_compiler(weir=None):
-    """The path of the ``weir`` binary: ``weir``, else ``$WEIR``, else ``weir``
+    """The path of the ``weir`` binary, the first of: the ``weir`` argument,
+    ``$WEIR``, the compiler installed with this package (the wheel), ``weir``
     on PATH."""
     if weir is not None:
         cand, origin = os.fspath(weir), "weir="
     elif os.environ.get("WEIR"):
         cand, origin = os.environ["WEIR"], "$WEIR"
+    elif bundled_compiler() is not None:
+        cand, origin = bundled_compiler(), "the package"
     else:
         found = shutil.which("weir")
         if found is None:
