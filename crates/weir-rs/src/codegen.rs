@@ -1,13 +1,15 @@
-//! The Rust bindings of a Weir library, generated from its ABI model
-//! ([`weir_cgen::abi::Abi`]): per entry `e`, a function `e` that allocates
-//! its results, `e_into` that writes them into the caller's arrays (entries
-//! without results of existential size) and `e_shape` that gives their
-//! dims, all over `ndarray` views and calling the library's C symbols.
+//! The Rust bindings of a Weir library, generated from its ABI model as
+//! the library's manifest gives it ([`crate::manifest`]): per entry `e`, a
+//! function `e` that allocates its results, `e_into` that writes them into
+//! the caller's arrays (entries without results of existential size) and
+//! `e_shape` that gives their dims, all over `ndarray` views and calling
+//! the library's C symbols. Every path it writes is absolute and goes
+//! through `weir_rs` (`::weir_rs::ndarray::Array1`), so the crate that
+//! includes it needs no `ndarray` of its own.
 
+use crate::manifest::{Abi, Entry, Res};
 use std::collections::HashSet;
 use std::fmt::Write;
-use weir_cgen::abi::{Abi, Entry, Result as Res, elem_name};
-use weir_ir::PrimType;
 
 /// Rust's keywords (strict and reserved, all editions): an identifier
 /// among them is written raw (`r#type`).
@@ -30,12 +32,13 @@ fn ident(name: &str) -> String {
     }
 }
 
-fn rty(t: PrimType) -> &'static str {
-    elem_name(t)
+/// The Rust type of a Weir element type (the same name).
+fn rty(t: &str) -> &str {
+    t
 }
 
 /// An ndarray type `Base{rank}<'_, T>` (`Base` of `ArrayView`, `ArrayViewMut`, `Array`).
-fn array_ty(base: &str, elem: PrimType, rank: usize, lifetime: bool) -> String {
+fn array_ty(base: &str, elem: &str, rank: usize, lifetime: bool) -> String {
     let lt = if lifetime { "'_, " } else { "" };
     if (1..=6).contains(&rank) {
         format!("::weir_rs::ndarray::{base}{rank}<{lt}{}>", rty(elem))
@@ -70,12 +73,19 @@ struct Gen<'a> {
     s: String,
 }
 
-/// The Rust name of an entry (its C name).
-fn rust_name(e: &Entry) -> String {
-    e.internal
-        .strip_prefix("weir_")
-        .unwrap_or(&e.internal)
-        .to_string()
+/// The Rust name of an entry: its C name, the symbol without the
+/// library's prefix.
+fn rust_name(abi: &Abi, e: &Entry) -> String {
+    let n = e
+        .symbol
+        .strip_prefix(abi.library.as_str())
+        .and_then(|s| s.strip_prefix('_'))
+        .unwrap_or(&e.symbol);
+    if n.is_empty() {
+        e.symbol.clone()
+    } else {
+        n.to_string()
+    }
 }
 
 impl Gen<'_> {
@@ -100,7 +110,7 @@ impl Gen<'_> {
             let params = param_decls(e);
             ps.extend(params.iter().cloned());
             for (k, t) in e.rets.iter().enumerate() {
-                ps.push(format!("ret{k}: *mut {}", rty(*t)));
+                ps.push(format!("ret{k}: *mut {}", rty(t)));
             }
             self.line(
                 3,
@@ -239,14 +249,14 @@ impl Gen<'_> {
         for (k, t) in e.rets.iter().enumerate() {
             self.line(
                 indent,
-                &format!("let mut __w_r{k}: {} = Default::default();", rty(*t)),
+                &format!("let mut __w_r{k}: {} = Default::default();", rty(t)),
             );
         }
     }
 
     /// The entry, allocating its results.
     fn alloc_fn(&mut self, e: &Entry) {
-        let name = rust_name(e);
+        let name = rust_name(self.abi, e);
         let mut ret_tys = Vec::new();
         for r in &e.results {
             match r {
@@ -373,7 +383,7 @@ impl Gen<'_> {
 
     /// The entry writing into the caller's destinations.
     fn dest_fn(&mut self, e: &Entry) {
-        let name = rust_name(e);
+        let name = rust_name(self.abi, e);
         let dname = |k: usize| {
             if e.dests.len() == 1 {
                 "out".to_string()
@@ -463,7 +473,7 @@ impl Gen<'_> {
 
     /// The shape function: the dims of the destinations.
     fn shape_fn(&mut self, e: &Entry) {
-        let name = rust_name(e);
+        let name = rust_name(self.abi, e);
         let tys: Vec<String> = e
             .dests
             .iter()
@@ -509,13 +519,19 @@ fn param_decls(e: &Entry) -> Vec<String> {
     v
 }
 
-/// The Rust module `pub mod NAME { ... }` of a library's ABI (`NAME`: its
-/// prefix), or why it cannot be generated (two entries whose functions
-/// would share a name).
-pub fn generate(abi: &Abi) -> Result<String, String> {
+/// The Rust module `pub mod NAME { ... }` of a library, from its manifest
+/// `NAME.json` (as `weir lib` writes it), or why it cannot be generated (a
+/// manifest weir-rs cannot read, two entries whose functions would share a
+/// name).
+pub fn generate(manifest: &str) -> Result<String, String> {
+    generate_abi(&crate::manifest::parse(manifest)?)
+}
+
+/// [`generate`] of a read manifest.
+pub(crate) fn generate_abi(abi: &Abi) -> Result<String, String> {
     let mut names = HashSet::new();
     for e in &abi.entries {
-        let n = rust_name(e);
+        let n = rust_name(abi, e);
         let fns = [n.clone(), format!("{n}_into"), format!("{n}_shape")];
         for f in fns {
             if !names.insert(f.clone()) {
@@ -538,9 +554,9 @@ pub fn generate(abi: &Abi) -> Result<String, String> {
     let _ = writeln!(
         g.s,
         "/// The Weir library `{p}`: the entries of `{src}` (weir {v}), over `ndarray` arrays.\n///\n/// Every function takes a [`Context`](::weir_rs::Context); arrays in standard layout are passed without a copy.\n#[allow(unused, unused_mut, clippy::all, clippy::pedantic, clippy::too_many_arguments)]\npub mod {p} {{\n    use ::weir_rs::__private as __rt;\n",
-        p = abi.prefix,
+        p = abi.library,
         src = doc_line(&abi.source),
-        v = env!("CARGO_PKG_VERSION"),
+        v = doc_line(&abi.weir_version),
     );
     g.externs();
     g.s.push('\n');
@@ -557,4 +573,80 @@ pub fn generate(abi: &Abi) -> Result<String, String> {
     }
     g.s.push_str("}\n");
     Ok(g.s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::tests::SAMPLE;
+
+    #[test]
+    fn bindings_of_a_manifest() {
+        let text = generate(SAMPLE).unwrap();
+        for want in [
+            "pub mod k {",
+            "(weir 0.1.0)",
+            "pub fn above(ctx: &mut ::weir_rs::Context, t: f64, xs: ::weir_rs::ndarray::ArrayView1<'_, f64>) -> ::std::result::Result<(::weir_rs::ndarray::Array1<f64>, i64), ::weir_rs::Error> {",
+            "pub fn above_shape(",
+            "pub(super) fn k_above(ctx: *mut weir_ctx, out0: *mut f64, out0_d0: i64, t: f64, xs: *const f64, xs_d0: i64, ret0: *mut i64, ret1: *mut i64) -> ::std::ffi::c_int;",
+            "pub fn nothing(ctx: &mut ::weir_rs::Context, x: f64) -> ::std::result::Result<f64, ::weir_rs::Error> {",
+            "m: ::weir_rs::ndarray::ArrayView2<'_, u8>, mask: ::weir_rs::ndarray::ArrayView1<'_, bool>",
+            "__rt::finish::<f32, ::weir_rs::ndarray::Ix2>(__w_b1, &__w_d1, &[(1, __w_r0)])?",
+            "/// entry above (t: f64) (xs: []f64) : ([]f64, i64)",
+        ] {
+            assert!(text.contains(want), "missing {want:?} in\n{text}");
+        }
+        // no `_into` for an existential result, nor for an entry without arrays
+        assert!(!text.contains("pub fn above_into"));
+        assert!(!text.contains("pub fn nothing_into"));
+        assert!(!text.contains("pub fn grid_into"));
+    }
+
+    /// Every `ndarray` the bindings name is weir-rs's re-export, so the
+    /// crate including them needs no `ndarray` (or may have any version).
+    #[test]
+    fn ndarray_is_only_named_through_weir_rs() {
+        let text = generate(SAMPLE).unwrap();
+        let mut at = 0;
+        let mut seen = 0;
+        while let Some(k) = text[at..].find("ndarray") {
+            let i = at + k;
+            assert!(
+                text[..i].ends_with("::weir_rs::") || text[..i].ends_with('`'),
+                "a bare ndarray path at {i}: {}",
+                &text[i.saturating_sub(40)..(i + 40).min(text.len())]
+            );
+            seen += 1;
+            at = i + 7;
+        }
+        assert!(seen > 10);
+    }
+
+    #[test]
+    fn keywords_are_raw_identifiers() {
+        let m = SAMPLE
+            .replace("\"name\": \"t\"", "\"name\": \"impl\"")
+            .replace("\"name\": \"xs\"", "\"name\": \"self\"")
+            .replace("\"k_above\"", "\"k_move\"")
+            .replace("\"k_above_shape\"", "\"k_move_shape\"");
+        let text = generate(&m).unwrap();
+        for want in [
+            "pub fn r#move(ctx: &mut ::weir_rs::Context, r#impl: f64, self_: ::weir_rs::ndarray::ArrayView1<'_, f64>)",
+            "pub fn move_shape(",
+            "let self_ = __rt::arg(&self_);",
+            "r#impl: f64, self_: *const f64, self_d0: i64",
+        ] {
+            assert!(text.contains(want), "missing {want:?} in\n{text}");
+        }
+    }
+
+    #[test]
+    fn entries_whose_functions_clash_are_an_error() {
+        let m = SAMPLE
+            .replace("\"k_nothing\"", "\"k_above_shape\"")
+            .replace("\"k_nothing_shape\"", "\"k_x_shape\"");
+        let e = generate(&m).unwrap_err();
+        assert!(e.contains("`above_shape` twice"), "{e}");
+        assert!(generate("{}").is_err());
+    }
 }

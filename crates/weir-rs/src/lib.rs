@@ -9,11 +9,13 @@
 //! }
 //! ```
 //!
-//! which compiles `kernels.weir` into a static library in `OUT_DIR` (the
-//! generated C and Weir's runtime, built with the C compiler `$CC` or `cc`),
-//! links it, and writes `OUT_DIR/kernels.rs`: a module `kernels` with a
-//! typed function per entry, generated from the library's ABI model
-//! ([`weir_cgen::abi`](https://docs.rs/weir-cgen)). The crate includes it
+//! which runs the Weir compiler (`weir lib`: an installed `weir` binary,
+//! `$WEIR` else `weir` on `PATH`; see [`Builder`] and the `compiler`
+//! feature) to compile `kernels.weir` into a static library in `OUT_DIR`
+//! (the generated C and Weir's runtime, built with the C compiler `$CC` or
+//! `cc`), links it, and writes `OUT_DIR/kernels.rs`: a module `kernels`
+//! with a typed function per entry, generated from the library's manifest
+//! (`kernels.json`, its ABI model). The crate includes it
 //!
 //! ```ignore
 //! include!(concat!(env!("OUT_DIR"), "/kernels.rs"));
@@ -37,9 +39,27 @@
 //! function, and reports the program's own failures (an index out of
 //! bounds, a failed assertion) with their source location.
 //!
+//! The `ndarray` of the bindings is this crate's, re-exported as
+//! [`weir_rs::ndarray`](ndarray): the generated code names only
+//! `::weir_rs::ndarray::...`, so a crate calling Weir needs no `ndarray`
+//! dependency of its own (`use weir_rs::ndarray::array;`). A crate that
+//! has one passes arrays of it only if it is the same version as
+//! weir-rs's (0.17); arrays of another version are other types.
+//!
 //! This half of the crate (contexts, errors, the helpers the generated code
 //! calls) links against the runtime inside the generated static library; the
 //! build side is behind the `build` feature.
+//!
+//! Features:
+//! - `build`: the build-script side ([`build`], [`Builder`]), running an
+//!   installed `weir`. It depends on nothing more than the runtime half.
+//! - `compiler`: `build`, with the Weir compiler compiled into the build
+//!   script, used when `$WEIR` is not set (no `weir` binary needed, but the
+//!   build compiles the whole compiler, for every profile).
+//!
+//! Without a compiler (no `$WEIR`, no `weir` on `PATH`, no `compiler`
+//! feature) the build fails saying how to install one: `cargo install
+//! --locked --path crates/cli` in the Weir repository.
 
 use std::ffi::{CStr, c_char};
 use std::fmt;
@@ -56,8 +76,14 @@ mod builder;
 #[cfg(any(feature = "build", test))]
 #[cfg_attr(not(feature = "build"), allow(dead_code))]
 mod codegen;
+#[cfg(any(feature = "build", test))]
+#[cfg_attr(not(feature = "build"), allow(dead_code))]
+mod json;
+#[cfg(any(feature = "build", test))]
+#[cfg_attr(not(feature = "build"), allow(dead_code))]
+mod manifest;
 #[cfg(feature = "build")]
-pub use builder::{BuildError, BuildOptions, Builder, Built, build};
+pub use builder::{BuildError, BuildOptions, Builder, Built, INSTALL_HINT, build, default_name};
 #[cfg(feature = "build")]
 pub use codegen::generate;
 
