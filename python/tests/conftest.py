@@ -1,14 +1,15 @@
-"""Fixtures of the binding's tests: the `weir` compiler ($WEIR, else `weir`
-on PATH; every test is skipped when there is none), a cache folder of the
+"""Fixtures of the binding's tests: the `weir` compiler ($WEIR, else the one
+installed with the package, else `weir` on PATH; every test is skipped when
+there is none), a cache folder of the
 test session, and the libraries compiled from examples/embed/kernels.weir,
 examples/gmm.weir, tests/extra.weir and tests/names.weir."""
 
 import os
-import shutil
 
 import pytest
 
 import weir
+import weir._build
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -22,10 +23,11 @@ ADBENCH = os.path.join(ROOT, "examples", "data", "adbench")
 
 @pytest.fixture(scope="session")
 def weir_bin():
-    path = os.environ.get("WEIR") or shutil.which("weir")
-    if not path:
-        pytest.skip("no Weir compiler: set $WEIR or put `weir` on PATH")
-    return os.path.abspath(path)
+    # $WEIR, else the compiler installed with the package, else PATH
+    try:
+        return weir._build.find_compiler()
+    except weir.WeirCompilerNotFound:
+        pytest.skip("no Weir compiler: set $WEIR, install the wheel, or put `weir` on PATH")
 
 
 @pytest.fixture(scope="session")

@@ -3,11 +3,15 @@
     scripts/install-python.sh
     WEIR=target/release/weir python/.venv/bin/python examples/embed/python/example.py
 
+or, in an environment where `pip install ./python` installed the package with
+its compiler, `python examples/embed/python/example.py` (no $WEIR needed).
+
 weir.load compiles a .weir file with `weir lib` (once: the library is cached
 under ~/.cache/weir/py, keyed by the source, the compiler and the options) and
 returns a Library with one function per entry point.
 """
 
+import inspect
 import os
 
 import numpy as np
@@ -19,13 +23,15 @@ EXAMPLES = os.path.join(HERE, "..", "..")
 
 k = weir.load(os.path.join(EXAMPLES, "embed", "kernels.weir"))
 print(k)
-print(k.add3.__doc__)  # the entry's signature
+print(k.add3.__doc__.splitlines()[0])  # the entry's Weir signature
+print("add3", inspect.signature(k.add3))  # (a, b, c, *, out=None): help(k.add3) shows both
 
 a, b, c = np.arange(4.0), np.full(4, 10.0), np.full(4, 100.0)
 print("add3          ", k.add3(a, b, c))                  # a new array
 out = np.empty(4)
 k.add3(a, b, c, out=out)                                  # into an array of yours
 print("add3 out=     ", out)
+print("add3 keywords ", k.add3(c=c, a=a, b=b))           # the Weir parameter names
 
 m = np.array([[1.0, 5.0, 2.0], [-1.0, -4.0, -2.0]])
 sums, maxs = k.row_stats(m)                               # two results: a tuple
