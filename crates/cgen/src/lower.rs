@@ -1252,7 +1252,11 @@ impl Lower<'_> {
                 }
                 let loc = self.loc(*span);
                 let m = &check.message;
-                let message = if m.param == "dest" {
+                // (a builtin's operands: the message names `got` first, as
+                // `emit` passes it for any message but a parameter's)
+                let message = if let Some(o) = m.operand_message("%lld", "%lld") {
+                    o
+                } else if m.param == "dest" {
                     format!(
                         "size mismatch: {} has size %lld where size %lld is needed",
                         m.callee

@@ -331,6 +331,18 @@ impl<'a> Checker<'a> {
     }
 
     fn mismatch(&mut self, e: UnifyError, span: Span, ctx: &str) -> Diagnostic {
+        self.mismatch_of(e, span, ctx, None)
+    }
+
+    /// As [`Checker::mismatch`]; `found` is the expression whose type was
+    /// found (at `span`), named in the help's conversion where it is short.
+    fn mismatch_of(
+        &mut self,
+        e: UnifyError,
+        span: Span,
+        ctx: &str,
+        found: Option<&Expr>,
+    ) -> Diagnostic {
         match e {
             UnifyError::Size(a, b) => {
                 let (sa, sb) = (self.infer.show_size(&a), self.infer.show_size(&b));
@@ -349,6 +361,7 @@ impl<'a> Checker<'a> {
                 .with_help(conversion_help(
                     &self.infer.resolve(&a),
                     &self.infer.resolve(&b),
+                    found.and_then(operand_text).as_deref(),
                 ))
             }
             UnifyError::Kind(k, t, var_found) => {
@@ -377,6 +390,18 @@ impl<'a> Checker<'a> {
             Ok(()) => Ok(()),
             Err(e) => {
                 let d = self.mismatch(e, span, ctx);
+                self.fail(d)
+            }
+        }
+    }
+
+    /// [`Checker::unify_at`] at the expression `e` (whose type is `found`):
+    /// a conversion in the help names it.
+    fn unify_expr(&mut self, found: &Type, expected: &Type, e: &Expr, ctx: &str) -> R<()> {
+        match self.infer.unify(found, expected) {
+            Ok(()) => Ok(()),
+            Err(err) => {
+                let d = self.mismatch_of(err, e.span, ctx, Some(e));
                 self.fail(d)
             }
         }
@@ -830,7 +855,7 @@ impl<'a> Checker<'a> {
                 let span = d.ret.as_ref().map(|t| t.span()).unwrap_or(d.body.span);
                 if let Err(e) = self.infer.unify(&bty, &r) {
                     let diag = self
-                        .mismatch(e, d.body.span, &what)
+                        .mismatch_of(e, d.body.span, &what, Some(&d.body))
                         .with_secondary(span, "declared here");
                     return self.fail(diag);
                 }
@@ -1433,7 +1458,7 @@ impl<'a> Checker<'a> {
             }
             ExprKind::If(c, a, b) => {
                 let (ca, ct) = self.expr(c, Some(&Type::BOOL))?;
-                self.unify_at(&ct, &Type::BOOL, c.span, "in the condition of `if`")?;
+                self.unify_expr(&ct, &Type::BOOL, c, "in the condition of `if`")?;
                 let mark = self.scope.len();
                 self.push_block();
                 let ra = self.expr(a, expected);
@@ -1765,6 +1790,58 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The help of a type mismatch between the operands `a` (of type `at`)
+    /// and `b` (of type `bt`) of a binary operator, where both are scalars:
+    /// the conversion that fits. An integer mixed with a float is converted
+    /// to the float type (`x * k` with `k: i64` and `k * x` alike: `f64 k`);
+    /// else the operand whose type differs from what the context expects;
+    /// else the right operand, to the left's type.
+    fn operand_conversion(
+        &self,
+        a: &In,
+        at: &Type,
+        b: &In,
+        bt: &Type,
+        expected: Option<&Type>,
+    ) -> Option<String> {
+        let (Type::Prim(pa), Type::Prim(pb)) = (self.infer.resolve(at), self.infer.resolve(bt))
+        else {
+            return None;
+        };
+        if pa == pb {
+            return None;
+        }
+        let context = match expected.map(|t| self.infer.resolve(t)) {
+            Some(Type::Prim(p)) => Some(p),
+            _ => None,
+        };
+        let left = if pa.is_int() && pb.is_float() {
+            true
+        } else if pa.is_float() && pb.is_int() {
+            false
+        } else {
+            context == Some(pb)
+        };
+        let (to, operand) = if left { (pb, a) } else { (pa, b) };
+        let which = if left {
+            "the left operand"
+        } else {
+            "the right operand"
+        };
+        let to = to.name();
+        Some(match operand {
+            In::Ast(e) => match operand_text(e) {
+                Some(t) => format!("convert {which} explicitly: `{to} {t}`"),
+                None => format!("convert {which} explicitly: `{to} (...)`"),
+            },
+            // (an operator section's operands: elements of arrays, values
+            // the program did not write here)
+            In::Ready(..) => {
+                format!("convert the values of {which} explicitly: each `v` as `{to} v`")
+            }
+        })
+    }
+
     fn binary(
         &mut self,
         op: ast::BinOp,
@@ -1787,6 +1864,9 @@ impl<'a> Checker<'a> {
             let mut d = self
                 .mismatch(e, b.span(), &ctx)
                 .with_secondary(a.span(), "left operand");
+            if let Some(h) = self.operand_conversion(a, &at, b, &bt, expected) {
+                d = d.with_help(h);
+            }
             if op.is_bitwise() {
                 d = d.with_note(format!(
                     "both operands of `{}` have one integer type{}",
@@ -2247,7 +2327,11 @@ impl<'a> Checker<'a> {
                         let mut atoms = Vec::new();
                         for (i, (p, a)) in ps.iter().zip(args).enumerate() {
                             let (at, ty) = self.arg_in(a, Some(p))?;
-                            self.unify_at(&ty, p, a.span(), &format!("in the {} argument of `{}`", ordinal(i), id.name))?;
+                            let ctx = format!("in the {} argument of `{}`", ordinal(i), id.name);
+                            match a {
+                                In::Ast(e) => self.unify_expr(&ty, p, e, &ctx)?,
+                                In::Ready(..) => self.unify_at(&ty, p, a.span(), &ctx)?,
+                            }
                             atoms.push(at);
                         }
                         let r = *r;
@@ -2570,10 +2654,10 @@ impl<'a> Checker<'a> {
         self.no_fun(&t, d.body.span)?;
         if let (Some(ann), Some(te)) = (&ann, &d.ret) {
             self.annotation_checks(&a, &t, ann, 0, te.span())?;
-            self.unify_at(
+            self.unify_expr(
                 &t,
                 ann,
-                d.body.span,
+                &d.body,
                 &format!("between the body of `{name}` and its declared result type"),
             )?;
         }
@@ -3570,15 +3654,75 @@ pub(crate) fn out_of_range(v: i128, p: PrimType, span: Span) -> Diagnostic {
     })
 }
 
-fn conversion_help(found: &Type, expected: &Type) -> String {
+/// The help of a type mismatch: `found` is the type of the expression whose
+/// source form is `what` (where it is short: [`operand_text`]), `expected`
+/// the type the context needs, so the conversion suggested is of that
+/// expression into that type (`f64 k`).
+fn conversion_help(found: &Type, expected: &Type, what: Option<&str>) -> String {
     match (found, expected) {
-        (Type::Prim(a), Type::Prim(b)) if a != b => format!("convert explicitly: `{} x`", b.name()),
+        (Type::Prim(a), Type::Prim(b)) if a != b => match what {
+            Some(w) => format!("convert explicitly: `{} {w}`", b.name()),
+            None => format!(
+                "convert the expression marked here explicitly: `{} (...)`",
+                b.name()
+            ),
+        },
         (Type::Array(..), Type::Prim(_)) => {
             "this is an array; index it (`a[i]`) or reduce it (`sum a`)".into()
         }
         (Type::Prim(_), Type::Array(..)) => "a scalar was given where an array is needed".into(),
         _ => "make both sides have the same type".into(),
     }
+}
+
+/// The source form of a short expression (a name, a literal, a field, an
+/// application or an operation of those), as the operand of a conversion
+/// (`k`, `(x + 1)`, `(g x)`); `None` for anything longer or more complex,
+/// which a help does not spell out.
+fn operand_text(e: &Expr) -> Option<String> {
+    fn go(e: &Expr, depth: usize) -> Option<(String, bool)> {
+        if depth > 3 {
+            return None;
+        }
+        Some(match &e.kind {
+            ExprKind::Var(id) => (id.name.clone(), false),
+            ExprKind::Int(v, suffix) => (
+                format!("{v}{}", suffix.map(|p| p.name()).unwrap_or("")),
+                *v < 0,
+            ),
+            ExprKind::Float(v, suffix) if v.is_finite() => (
+                format!("{v:?}{}", suffix.map(|p| p.name()).unwrap_or("")),
+                *v < 0.0,
+            ),
+            ExprKind::Bool(b) => (b.to_string(), false),
+            ExprKind::Field(r, f) => {
+                let (r, compound) = go(r, depth + 1)?;
+                if compound {
+                    return None;
+                }
+                (format!("{r}.{}", f.name), false)
+            }
+            ExprKind::Apply(f, xs) => {
+                let mut out = atomic(go(f, depth + 1)?);
+                for x in xs {
+                    out.push(' ');
+                    out.push_str(&atomic(go(x, depth + 1)?));
+                }
+                (out, true)
+            }
+            ExprKind::Binary(op, a, b, _) => {
+                let (a, b) = (go(a, depth + 1)?, go(b, depth + 1)?);
+                (format!("{} {} {}", atomic(a), op.symbol(), atomic(b)), true)
+            }
+            _ => return None,
+        })
+    }
+    /// Parenthesized where compound (an application, an operation, a negative literal).
+    fn atomic((text, compound): (String, bool)) -> String {
+        if compound { format!("({text})") } else { text }
+    }
+    let text = atomic(go(e, 0)?);
+    (text.chars().count() <= 40).then_some(text)
 }
 
 /// Does a type mention a size variable?

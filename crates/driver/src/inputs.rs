@@ -137,22 +137,7 @@ pub fn line_col(text: &str, offset: usize) -> String {
 
 /// A type as the user wrote it: size names without the `_N` suffix of core names.
 pub fn show_type(t: &Type) -> String {
-    fn sizes(t: &Type) -> Type {
-        match t {
-            Type::Array(s, e) => Type::array(
-                match s {
-                    weir_ir::Size::Var(v) => {
-                        weir_ir::Size::Var(weir_ir::display_name(v).to_string())
-                    }
-                    s => s.clone(),
-                },
-                sizes(e),
-            ),
-            Type::Tuple(ts) => Type::Tuple(ts.iter().map(sizes).collect()),
-            t => t.clone(),
-        }
-    }
-    weir_ir::print::type_to_string(&sizes(t))
+    weir_ir::print::user_type_to_string(t)
 }
 
 #[cfg(test)]

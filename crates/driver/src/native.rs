@@ -962,7 +962,7 @@ fn leaves(v: &Value, t: &Type) -> Result<Vec<LeafData>, String> {
         }
         _ => Err(format!(
             "a value that does not match its type {}",
-            weir_ir::print::type_to_string(t)
+            weir_ir::print::user_type_to_string(t)
         )),
     }
 }

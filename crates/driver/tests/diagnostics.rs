@@ -306,3 +306,325 @@ fn corpus() {
         errors.join("\n\n")
     );
 }
+
+// ------------------------------------------------------------ internal names
+
+/// A name the user never wrote, in a message: `None` if `text` has none, else
+/// the offending word and why it is forbidden. The patterns:
+///
+/// * a word ending in `_N` (`m_11`, `n_3`, `t_42`): a fresh name of the core
+///   IR, which gives every binder a numbered suffix; users see `m`, `n`
+///   (`weir_ir::display_name`). `result_N` is exempt: the documented member
+///   names of a `.npz` of results.
+/// * `argN`: the names of a builtin's operands in its size checks (`map2 f a
+///   b`: `arg2` is `b`); messages say "the second array".
+/// * `ireduce`, `ireduce_by_index`, `update_slice`, `update_slice2` and the
+///   backticked `` `update` ``, `` `update2` ``, `` `update3` ``: builtins the
+///   optimizer and the elaborator make of `sum`/`reduce`, `reduce_by_index`
+///   and `a with [i] = v`; a message names what the user wrote.
+/// * `'tN` and `?N`: inference variables as the core printer writes them.
+fn internal_name(text: &str) -> Option<(String, &'static str)> {
+    let words = text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+    for w in words {
+        if let Some((stem, digits)) = w.rsplit_once('_')
+            && !digits.is_empty()
+            && digits.chars().all(|c| c.is_ascii_digit())
+            && stem.chars().any(|c| c.is_ascii_alphabetic())
+            && stem != "result"
+        {
+            return Some((w.to_string(), "a fresh core name (`x_N`)"));
+        }
+        if let Some(n) = w.strip_prefix("arg")
+            && !n.is_empty()
+            && n.chars().all(|c| c.is_ascii_digit())
+        {
+            return Some((w.to_string(), "a builtin operand's internal name (`argN`)"));
+        }
+        if [
+            "ireduce",
+            "ireduce_by_index",
+            "update_slice",
+            "update_slice2",
+        ]
+        .contains(&w)
+        {
+            return Some((w.to_string(), "an internal builtin"));
+        }
+    }
+    for b in ["`update`", "`update2`", "`update3`"] {
+        if text.contains(b) {
+            return Some((b.to_string(), "an internal builtin"));
+        }
+    }
+    let b = text.as_bytes();
+    for (i, w) in b.windows(2).enumerate() {
+        let next_digit = b.get(i + 2).is_some_and(|c| c.is_ascii_digit());
+        if (w == b"'t" && next_digit) || (w[0] == b'?' && w[1].is_ascii_digit()) {
+            let end = (i + 6).min(b.len());
+            return Some((
+                String::from_utf8_lossy(&b[i..end]).into_owned(),
+                "an inference variable",
+            ));
+        }
+    }
+    None
+}
+
+/// The string literals of Rust or C source (escapes kept as written; raw
+/// strings `r"..."`/`r#"..."#` read whole), each with its line.
+fn string_literals(src: &str) -> Vec<(usize, String)> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let line_of = |i: usize| src[..i].matches('\n').count() + 1;
+    while i < b.len() {
+        // (comments are skipped: their quotes are not literals)
+        if b[i..].starts_with(b"//") {
+            i = src[i..].find('\n').map_or(b.len(), |k| i + k);
+            continue;
+        }
+        if b[i..].starts_with(b"/*") {
+            i = src[i + 2..].find("*/").map_or(b.len(), |k| i + 2 + k + 2);
+            continue;
+        }
+        if b[i] == b'\'' {
+            // a char literal ('"', '\''), or a lifetime: skip the quoted char
+            if b.get(i + 1) == Some(&b'\\') {
+                i += 4;
+            } else if b.get(i + 2) == Some(&b'\'') {
+                i += 3;
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        let raw = b[i] == b'r' && matches!(b.get(i + 1), Some(b'"' | b'#'));
+        if raw && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) {
+            let hashes = b[i + 1..].iter().take_while(|c| **c == b'#').count();
+            let open = i + 1 + hashes;
+            if b.get(open) == Some(&b'"') {
+                let close = format!("\"{}", "#".repeat(hashes));
+                if let Some(k) = src[open + 1..].find(&close) {
+                    out.push((line_of(i), src[open + 1..open + 1 + k].to_string()));
+                    i = open + 1 + k + close.len();
+                    continue;
+                }
+            }
+        }
+        if b[i] == b'"' {
+            let start = i + 1;
+            let mut j = start;
+            while j < b.len() && b[j] != b'"' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            let end = j.min(b.len());
+            out.push((line_of(i), src[start..end].to_string()));
+            i = end + 1;
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `{...}` placeholders of a format string as `N` (what they hold is data).
+fn without_placeholders(s: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in s.chars() {
+        match c {
+            '{' => {
+                if depth == 0 {
+                    out.push('N');
+                }
+                depth += 1;
+            }
+            '}' if depth > 0 => depth -= 1,
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The run-time messages of the sources: in the C runtime, every string
+/// literal with a space (its messages; C code has no such literals); in the
+/// C lowering, the literals of `message:` fields; in the IR's checks, the
+/// interpreter and its value reader, every literal with a space (their
+/// messages and format strings). `(file:line, text)`.
+fn runtime_messages() -> Vec<(String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut out = Vec::new();
+    let mut add = |rel: &str, only_messages: bool| {
+        let text = std::fs::read_to_string(root.join(rel))
+            .unwrap_or_else(|e| panic!("cannot read {rel}: {e}"));
+        let lits = string_literals(&text);
+        if only_messages {
+            // the literals from each `message:` to the end of its field (a
+            // `,` outside brackets)
+            let mut spans = Vec::new();
+            for (at, _) in text.match_indices("message:") {
+                let mut depth = 0i32;
+                let mut end = text.len();
+                let mut in_str = false;
+                let mut prev = ' ';
+                for (k, c) in text[at + 8..].char_indices() {
+                    if in_str {
+                        if c == '"' && prev != '\\' {
+                            in_str = false;
+                        }
+                    } else {
+                        match c {
+                            '"' => in_str = true,
+                            '(' | '[' | '{' => depth += 1,
+                            ')' | ']' | '}' if depth == 0 => {
+                                end = at + 8 + k;
+                                break;
+                            }
+                            ')' | ']' | '}' => depth -= 1,
+                            ',' | ';' if depth == 0 => {
+                                end = at + 8 + k;
+                                break;
+                            }
+                            _ => {}
+                        }
+                    }
+                    prev = if prev == '\\' && c == '\\' { ' ' } else { c };
+                }
+                let (l0, l1) = (
+                    text[..at].matches('\n').count() + 1,
+                    text[..end].matches('\n').count() + 1,
+                );
+                spans.push((l0, l1));
+            }
+            for (line, s) in lits {
+                if spans.iter().any(|(a, b)| (*a..=*b).contains(&line)) {
+                    out.push((format!("{rel}:{line}"), s));
+                }
+            }
+        } else {
+            for (line, s) in lits {
+                if s.contains(' ') {
+                    out.push((format!("{rel}:{line}"), s));
+                }
+            }
+        }
+    };
+    let rt = root.join("crates/cgen/runtime");
+    let mut headers: Vec<String> = std::fs::read_dir(&rt)
+        .expect("crates/cgen/runtime")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".h"))
+        .collect();
+    headers.sort();
+    assert!(
+        !headers.is_empty(),
+        "no runtime headers in {}",
+        rt.display()
+    );
+    for h in &headers {
+        add(&format!("crates/cgen/runtime/{h}"), false);
+    }
+    add("crates/cgen/src/lower.rs", true);
+    add("crates/ir/src/lib.rs", false);
+    add("crates/interp/src/eval.rs", false);
+    add("crates/interp/src/value.rs", false);
+    add("crates/interp/src/npy.rs", false);
+    out
+}
+
+/// No message names what the user never wrote: every rendered diagnostic of
+/// the corpus (compile-time, input and run-time errors: the snapshots) and
+/// every run-time message of the sources is scanned for the patterns of
+/// [`internal_name`].
+#[test]
+fn messages_name_no_internal_names() {
+    let snaps = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+    let mut leaks = Vec::new();
+    let mut count = 0;
+    let mut entries: Vec<_> = std::fs::read_dir(&snaps)
+        .expect("snapshots")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("diagnostics__corpus@") && n.ends_with(".snap"))
+        })
+        .collect();
+    entries.sort();
+    for p in &entries {
+        let text = std::fs::read_to_string(p).expect("read a snapshot");
+        // the rendering: after the header's second `---`
+        let body = text.splitn(3, "---\n").nth(2).unwrap_or("");
+        count += 1;
+        for (i, line) in body.lines().enumerate() {
+            // (the source excerpt's lines, `N │ code`, are the user's own text)
+            let t = line.trim_start();
+            let excerpt = t.split_once('│').is_some_and(|(n, _)| {
+                !n.trim().is_empty() && n.trim().chars().all(|c| c.is_ascii_digit())
+            });
+            if excerpt {
+                continue;
+            }
+            if let Some((w, why)) = internal_name(line) {
+                leaks.push(format!(
+                    "{}:{}: `{w}` ({why}): {line}",
+                    p.file_name().unwrap_or_default().to_string_lossy(),
+                    i + 1
+                ));
+            }
+        }
+    }
+    assert!(
+        count >= 45,
+        "only {count} corpus snapshots in {}",
+        snaps.display()
+    );
+    let msgs = runtime_messages();
+    assert!(
+        msgs.len() > 100,
+        "only {} run-time messages found",
+        msgs.len()
+    );
+    for (at, m) in &msgs {
+        if let Some((w, why)) = internal_name(&without_placeholders(m)) {
+            leaks.push(format!("{at}: `{w}` ({why}): \"{m}\""));
+        }
+    }
+    assert!(
+        leaks.is_empty(),
+        "{} message(s) name what the user never wrote:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+}
+
+/// The patterns catch what they are for, and pass the user's words.
+#[test]
+fn internal_name_patterns() {
+    for bad in [
+        "expected a value of type [m_11]f64",
+        "parameter `arg2` needs size `n` = 2",
+        "`ireduce_by_index` given a negative count",
+        "in `update` of an array",
+        "a size ?3",
+        "type 't4",
+    ] {
+        assert!(internal_name(bad).is_some(), "not caught: {bad}");
+    }
+    for ok in [
+        "expected a value of type [m]f64",
+        "the second array given to `map2` has length 1, but the first has length 2",
+        "write one .npy per result (`result_0`, ...)",
+        "`reduce_by_index` of 3 indices and 2 values",
+        "values of type f64 and i64, u8 x, int64_t, x2",
+    ] {
+        assert_eq!(internal_name(ok), None, "{ok}");
+    }
+    assert_eq!(without_placeholders("`{}` of {n} ({k:?})"), "`N` of N (N)");
+    let lits = string_literals("let a = \"x\\\"y\"; // \"no\"\nf(r#\"raw \"q\"\"#, '\"');");
+    let texts: Vec<&str> = lits.iter().map(|(_, s)| s.as_str()).collect();
+    assert_eq!(texts, ["x\\\"y", "raw \"q\""]);
+}

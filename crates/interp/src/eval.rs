@@ -4,7 +4,6 @@
 use crate::value::{Shape, Value, elem_shape, same_shape, shape_of};
 use std::collections::HashMap;
 use std::rc::Rc;
-use weir_ir::print::type_to_string;
 use weir_ir::*;
 
 /// A runtime error with the Weir source location of the statement that failed.
@@ -1463,9 +1462,15 @@ fn same_lengths(arrays: &[Rc<Vec<Value>>], span: Span, name: &str) -> R<()> {
             return err(
                 span,
                 format!(
-                    "size mismatch: the arrays given to `{name}` have lengths {n} and {} (argument {})",
-                    a.len(),
-                    i + 1
+                    "size mismatch: the {} array given to `{name}` has length {}, but the first has length {n}",
+                    match i {
+                        1 => "second".to_string(),
+                        2 => "third".to_string(),
+                        3 => "fourth".to_string(),
+                        4 => "fifth".to_string(),
+                        i => format!("{}th", i + 1),
+                    },
+                    a.len()
                 ),
             );
         }
@@ -2063,5 +2068,5 @@ mod libc_math {
 
 /// Describe a type for messages.
 pub fn show_type(t: &Type) -> String {
-    type_to_string(t)
+    weir_ir::print::user_type_to_string(t)
 }

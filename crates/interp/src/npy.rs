@@ -245,7 +245,7 @@ pub fn read_npy(bytes: &[u8], ty: &Type) -> Result<Value, String> {
     let &Type::Prim(p) = elem else {
         return Err(format!(
             "a .npy file cannot hold values of type {}",
-            weir_ir::print::type_to_string(ty)
+            weir_ir::print::user_type_to_string(ty)
         ));
     };
     if rank != shape.len() {
@@ -501,7 +501,7 @@ pub fn write_npy_typed(v: &Value, ty: &Type) -> Result<Vec<u8>, String> {
     let &Type::Prim(p) = elem_of(ty) else {
         return Err(format!(
             "a .npy file cannot hold values of type {}",
-            weir_ir::print::type_to_string(ty)
+            weir_ir::print::user_type_to_string(ty)
         ));
     };
     let rank = ty.rank();

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 use std::rc::Rc;
-use weir_ir::print::{f32_text, float_text, type_to_string};
+use weir_ir::print::{f32_text, float_text, user_type_to_string};
 use weir_ir::{Const, PrimType, Size, Type};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -700,7 +700,7 @@ fn convert(t: &VTree, ty: &Type) -> Result<Value, ValueError> {
         offset: Some(t.offset()),
         message: format!(
             "expected a value of type {}, found {}",
-            type_to_string(ty),
+            user_type_to_string(ty),
             t.describe()
         ),
     };
@@ -720,7 +720,7 @@ fn convert(t: &VTree, ty: &Type) -> Result<Value, ValueError> {
                         offset: Some(x.offset()),
                         message: format!(
                             "the record type {} has no field `{n}` (its fields are {})",
-                            type_to_string(ty),
+                            user_type_to_string(ty),
                             names(fs)
                         ),
                     });
@@ -733,7 +733,7 @@ fn convert(t: &VTree, ty: &Type) -> Result<Value, ValueError> {
                         offset: Some(*off),
                         message: format!(
                             "the record value has no field `{f}` (a value of type {} needs {})",
-                            type_to_string(ty),
+                            user_type_to_string(ty),
                             names(fs)
                         ),
                     });
@@ -819,7 +819,7 @@ pub fn parse_values(text: &str, types: &[(String, Type)]) -> Result<Vec<Value>, 
                 types.len(),
                 types
                     .iter()
-                    .map(|(n, t)| format!("{n}: {}", type_to_string(t)))
+                    .map(|(n, t)| format!("{n}: {}", user_type_to_string(t)))
                     .collect::<Vec<_>>()
                     .join(", "),
                 trees.len()
@@ -892,7 +892,7 @@ pub fn check_type(v: &Value, ty: &Type) -> Result<(), String> {
         },
         _ => Err(format!(
             "expected a value of type {}, found {}",
-            type_to_string(ty),
+            user_type_to_string(ty),
             v.kind_name()
         )),
     }

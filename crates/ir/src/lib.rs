@@ -620,8 +620,42 @@ pub struct SizeCheck {
 }
 
 impl SizeCheck {
+    /// The message of a check of a builtin's operands, in the words of the
+    /// source: `param` is then `argK` (`map2 f a b`, `zip3 a b c`, ...: the
+    /// K-th array, checked against the length the arrays share) or `values`
+    /// (`reduce_by_index`: the values against the indices), names
+    /// no parameter of a function has (those end in `_N`). `got` and `want`
+    /// are the texts of the two sizes, in that order in the message (the C
+    /// lowering passes them so). `None`
+    /// where `param` names a function's parameter (or is `annotation`,
+    /// `result`, `dest`).
+    pub fn operand_message(&self, got: &str, want: &str) -> Option<String> {
+        if self.param == "values" {
+            return Some(format!(
+                "size mismatch: `{}` of {got} values and {want} indices",
+                self.callee
+            ));
+        }
+        let k: usize = self.param.strip_prefix("arg")?.parse().ok()?;
+        let ord = match k {
+            1 => "first".to_string(),
+            2 => "second".to_string(),
+            3 => "third".to_string(),
+            4 => "fourth".to_string(),
+            5 => "fifth".to_string(),
+            k => format!("{k}th"),
+        };
+        Some(format!(
+            "size mismatch: the {ord} array given to `{}` has length {got}, but the first has length {want}",
+            self.callee
+        ))
+    }
+
     /// The run-time error message for the given values.
     pub fn message(&self, got: i64, want: i64) -> String {
+        if let Some(m) = self.operand_message(&got.to_string(), &want.to_string()) {
+            return m;
+        }
         if self.param == "annotation" {
             format!(
                 "size mismatch: the value has size {got}, but its annotation says `{}` = {want}",

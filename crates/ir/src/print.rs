@@ -19,6 +19,31 @@ pub fn type_to_string(t: &Type) -> String {
     s
 }
 
+/// A type as the user writes it, for messages: sizes by their source names
+/// (`[n]f64` for the core `[n_3]f64`, see [`crate::display_name`]), a size
+/// the program does not name (an inference variable) as `[]`.
+pub fn user_type_to_string(t: &Type) -> String {
+    fn user(t: &Type) -> Type {
+        match t {
+            Type::Array(sz, e) => {
+                let sz = match sz {
+                    Size::Var(v) => Size::Var(crate::display_name(v).to_string()),
+                    Size::Infer(_) => Size::Unknown,
+                    s => s.clone(),
+                };
+                Type::Array(sz, Box::new(user(e)))
+            }
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(user).collect()),
+            Type::Record(fs) => {
+                Type::Record(fs.iter().map(|(n, t)| (n.clone(), user(t))).collect())
+            }
+            Type::Fun(ps, r) => Type::Fun(ps.iter().map(user).collect(), Box::new(user(r))),
+            t => t.clone(),
+        }
+    }
+    type_to_string(&user(t))
+}
+
 /// The text form of a [`Check`]: `assert_index i n`, `assert_nonneg n build`, ...
 pub fn check_to_string(c: &Check) -> String {
     let mut s = c.kind.name().to_string();

@@ -608,7 +608,10 @@ impl Emit<'_> {
         );
     }
 
-    fn check_len(&mut self, a: &Atom, n: &Atom, what: &str, k: usize) {
+    /// `a` has length `n`, where `a` is the operand `param` of the builtin
+    /// `what` (`argK`, the K-th array, or `values`: how
+    /// [`SizeCheck::operand_message`] names it to the user).
+    fn check_len(&mut self, a: &Atom, n: &Atom, what: &str, param: &str) {
         let got = self.len(a);
         if &got == n {
             return;
@@ -620,7 +623,7 @@ impl Emit<'_> {
                 got,
                 want: n.clone(),
                 callee: what.to_string(),
-                param: format!("arg{k}"),
+                param: param.to_string(),
                 size: "n".into(),
             })),
         );
@@ -777,7 +780,7 @@ fn lower(e: &mut Emit, p: Prim, ty: &Type) -> Option<Exp> {
             vs,
         } => {
             let m = e.len(&is);
-            e.check_len(&vs, &m, name, 4);
+            e.check_len(&vs, &m, name, "values");
             let vt = e.elem(&vs);
             let pair = Type::Tuple(vec![Type::I64, vt.clone()]);
             let g = e.index_lambda(pair.clone(), |e, j| {
@@ -989,7 +992,7 @@ fn map_build(e: &mut Emit, name: &str, f: Option<Fun>, a: Atom, rest: Vec<Atom>,
     let mut arrays = vec![a];
     arrays.extend(rest);
     for (k, a) in arrays.iter().enumerate().skip(1) {
-        e.check_len(a, &n, name, k + 1);
+        e.check_len(a, &n, name, &format!("arg{}", k + 1));
     }
     let l = e.index_lambda(el.clone(), |e, i| {
         let xs: Vec<Atom> = arrays.iter().map(|a| idx(e, a, &i)).collect();
