@@ -155,15 +155,24 @@ enum Cmd {
         file: PathBuf,
         #[command(flatten)]
         build: BuildArgs,
-        /// Also emit a `main` that reads binary inputs (as `weir build` does).
+        /// Also emit the `main` of `weir build`'s executables (`.npy` inputs and
+        /// results; see `weir build --help`).
         #[arg(long)]
         main: bool,
         /// Write the C here instead of stdout.
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
-    /// Build an executable: `EXE [-e ENTRY] [--runs N] [--in F] [--out F] [--stats]`
-    /// reading inputs and writing results in Weir's binary format (docs/language.md).
+    /// Build an executable of the entry points, which reads and writes NumPy `.npy` files.
+    ///
+    /// `EXE [-e ENTRY] [INPUT ...] [-o OUT ...] [--text] [--raw] [--in F] [--out F]
+    /// [--runs N] [--warmup W] [--stats]`. An INPUT per parameter: a `.npy` file, a
+    /// scalar literal (`3`, `2.5`, `true`) or `-` (stdin); with no INPUTs, the
+    /// inputs are read as concatenated `.npy` arrays from `--in F` or stdin.
+    /// Results: `-o F.npy` once per result, or one `-o F.npz` for all; else
+    /// concatenated `.npy` arrays to `--out F` or stdout. `--text` prints one
+    /// JSON line per result instead; `--raw` reads and writes Weir's raw binary
+    /// format (docs/language.md) instead of `.npy`.
     Build {
         file: PathBuf,
         #[command(flatten)]
@@ -1273,13 +1282,21 @@ fn cmd_test(
         }
         reports.push(r);
     }
-    let cases: usize = reports.iter().map(|r| r.cases + r.structures).sum();
-    let (mut passed, mut failed) = (0usize, 0usize);
+    // Cases are counted in the files that were tested; a file that could
+    // not be (it does not compile, or cannot be read) is counted as a file,
+    // never as cases.
+    let (mut cases, mut passed, mut failed) = (0usize, 0usize, 0usize);
+    let (mut uncompiled, mut unread) = (0usize, 0usize);
     for r in &reports {
-        let n = r.cases + r.structures;
-        if r.error.is_some() {
-            failed += n.max(1);
+        if let Some(e) = &r.error {
+            if e.starts_with("does not compile") {
+                uncompiled += 1;
+            } else {
+                unread += 1;
+            }
         } else {
+            let n = r.cases + r.structures;
+            cases += n;
             failed += r.failed_cases();
             passed += n - r.failed_cases();
         }
@@ -1308,21 +1325,51 @@ fn cmd_test(
             .collect();
         outln!(
             "{}",
-            serde_json::json!({"files": files, "cases": cases, "passed": passed, "failed": failed})
+            serde_json::json!({"files": files, "cases": cases, "passed": passed, "failed": failed, "files_not_compiled": uncompiled, "files_not_read": unread})
         );
     } else {
         outln!(
-            "{passed} passed, {failed} failed ({cases} case{} in {} file{})",
-            if cases == 1 { "" } else { "s" },
-            reports.len(),
-            if reports.len() == 1 { "" } else { "s" }
+            "{}",
+            test_summary(passed, failed, cases, reports.len(), uncompiled, unread)
         );
     }
-    if failed == 0 {
+    if failed == 0 && uncompiled == 0 && unread == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// The last line of `weir test`: cases passed and failed, then how many
+/// cases in how many files, and how many files could not be tested (they do
+/// not compile; or they, or their test blocks, cannot be read), which count as
+/// files, not cases: `5 passed, 1 failed (6 cases in 3 files; 1 file did not
+/// compile)`.
+fn test_summary(
+    passed: usize,
+    failed: usize,
+    cases: usize,
+    files: usize,
+    uncompiled: usize,
+    unread: usize,
+) -> String {
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    let mut line = format!(
+        "{passed} passed, {failed} failed ({cases} case{} in {files} file{}",
+        s(cases),
+        s(files)
+    );
+    if uncompiled > 0 {
+        line.push_str(&format!(
+            "; {uncompiled} file{} did not compile",
+            s(uncompiled)
+        ));
+    }
+    if unread > 0 {
+        line.push_str(&format!("; {unread} file{} could not be tested", s(unread)));
+    }
+    line.push(')');
+    line
 }
 
 fn print_report(r: &FileReport) {
