@@ -13,6 +13,13 @@
  * across calls), counters and the last error. One thread at a time per
  * context; contexts are independent, so threads use one each. Every
  * function here is thread-safe on distinct contexts.
+ *
+ * Entries and shape functions return 0, or 1 with the error in the context;
+ * given a NULL context they return WEIR_ERR_ARGUMENT (there is nowhere to
+ * keep the error), and the functions below take a NULL context as one whose
+ * error is that (weir_error(NULL) says so, weir_error_code(NULL) is
+ * WEIR_ERR_ARGUMENT). An array argument may be NULL only if it has no
+ * elements; a NULL result pointer (retK, outK_dims) is WEIR_ERR_ARGUMENT.
  */
 #ifndef WEIR_H
 #define WEIR_H
@@ -64,8 +71,12 @@ enum weir_error_code {
                               size, division by zero, a failed assertion, ... */
     WEIR_ERR_ARGUMENT = 2, /* the caller's arrays: a dim that does not match the
                               entry's types, a destination of the wrong dims, a
-                              destination overlapping an argument */
-    WEIR_ERR_NOMEM = 3,    /* out of memory (also a result too large for memory) */
+                              destination overlapping an argument, a NULL
+                              context or pointer */
+    WEIR_ERR_NOMEM = 3,    /* out of memory (also a result too large for memory),
+                              or a destination of data-dependent size too small
+                              for the result: weir_retry_rows says how many rows
+                              it needs */
     WEIR_ERR_OPTIONS = 4   /* weir_ctx_new_with: invalid options */
 };
 
@@ -92,8 +103,10 @@ WEIR_API const char *weir_error_message(const weir_ctx *ctx);
 /* Forget the last error. */
 WEIR_API void weir_error_clear(weir_ctx *ctx);
 
-/* After an entry failed with WEIR_ERR_NOMEM on result k of existential size:
-   the rows result k needs (call again with that many), else -1. */
+/* After an entry failed with WEIR_ERR_NOMEM on result k of existential size
+   ("destination k is too small: it has R rows, the result needs N", or no
+   storage at all): the rows N result k needs (call again with that many),
+   else -1. */
 WEIR_API int64_t weir_retry_rows(const weir_ctx *ctx, int k);
 
 /* The context's memory counters, and their reset (counts zeroed, peak set

@@ -184,12 +184,31 @@ static void weir__fail_set(weir_ctx *c, const char *loc, const char *fmt, ...) {
    compiler sees: code after a failed check is known not to run. */
 #define weir_fail(...) (weir__fail_set(__VA_ARGS__), 1)
 
+/* Format "LOC: message" into ctx with the kind `code` (a message whose words
+   do not say its kind, weir__verror). */
+__attribute__((format(printf, 4, 5), cold, noinline, unused))
+static void weir__fail_code(weir_ctx *c, const char *loc, int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    weir__verror(c, loc, fmt, ap);
+    va_end(ap);
+    c->err_code = code;
+}
+
+/* What the error API says of a NULL context (an entry called with none
+   returns WEIR_ERR_ARGUMENT, as it cannot keep the error in it). */
+#define WEIR__NO_CTX "invalid argument: the context is NULL (did weir_ctx_new fail?)"
+
 #if WEIR_API_DEFINE
 /* The public error API (weir.h). */
-WEIR_API const char *weir_error(const weir_ctx *c) { return c->err; }
-WEIR_API int weir_error_code(const weir_ctx *c) { return c->err[0] ? c->err_code : WEIR_OK; }
-WEIR_API const char *weir_error_location(const weir_ctx *c) { return c->err[0] ? c->err_loc : ""; }
-WEIR_API const char *weir_error_message(const weir_ctx *c) { return c->err[0] ? c->err + c->err_at : ""; }
+WEIR_API const char *weir_error(const weir_ctx *c) { return c ? c->err : WEIR__NO_CTX; }
+WEIR_API int weir_error_code(const weir_ctx *c) {
+    return !c ? WEIR_ERR_ARGUMENT : c->err[0] ? c->err_code : WEIR_OK;
+}
+WEIR_API const char *weir_error_location(const weir_ctx *c) { return c && c->err[0] ? c->err_loc : ""; }
+WEIR_API const char *weir_error_message(const weir_ctx *c) {
+    return !c ? WEIR__NO_CTX : c->err[0] ? c->err + c->err_at : "";
+}
 WEIR_API const char *weir_version(void) { return WEIR_VERSION; }
 WEIR_API int weir_abi_version(void) { return WEIR_ABI_VERSION; }
 #endif
@@ -205,10 +224,14 @@ static inline void weir__count_use(weir_ctx *c, uint64_t bytes) {
 
 #if WEIR_API_DEFINE
 /* The context's counters. */
-WEIR_API const weir_stats *weir_ctx_stats(const weir_ctx *c) { return &c->stats; }
+WEIR_API const weir_stats *weir_ctx_stats(const weir_ctx *c) {
+    static const weir_stats none; /* (of a NULL context: all zero) */
+    return c ? &c->stats : &none;
+}
 
 /* Zero the alloc/free counts and set the peak to the current use. */
 WEIR_API void weir_stats_reset(weir_ctx *c) {
+    if (!c) return;
     c->stats.sys_allocs = 0;
     c->stats.sys_frees = 0;
     c->stats.peak_bytes = c->stats.cur_bytes;
@@ -324,17 +347,21 @@ static inline int weir_first_row_fails(const int64_t *d, int r, size_t elem_size
 /* The element count to allocate for a lazy count: none while it is -1. */
 static inline int64_t weir_lazy_n(int64_t n) { return n < 0 ? 0 : n; }
 
-/* An array argument of an entry (or shape function): its dims must be
-   non-negative and its size must fit in memory. Returns 0, or 1 with the
+/* An array argument of an entry (or shape function) at p: its dims must be
+   non-negative, its size must fit in memory, and p may be NULL only where it
+   has no elements. Returns 0, or 1 with the
    error set in ctx ("LOC: invalid argument: ..."). */
-static inline int weir_check_arg(weir_ctx *c, const char *loc, const char *name, const int64_t *d,
-                                 int r, size_t elem_size) {
+static inline int weir_check_arg(weir_ctx *c, const char *loc, const char *name, const void *p,
+                                 const int64_t *d, int r, size_t elem_size) {
     int64_t n;
     int ok = weir_count_ok(d, r, elem_size, &n);
     for (int k = 0; k < r; k++) ok = ok && d[k] >= 0;
-    if (WEIR_LIKELY(ok)) return 0;
+    /* (NULL is an array of no elements) */
+    if (WEIR_LIKELY(ok && (p || n == 0))) return 0;
     char dims[256];
     weir__dims_text(dims, sizeof dims, d, r);
+    if (ok)
+        return weir_fail(c, loc, "invalid argument: array `%s` is NULL but has dims %s", name, dims);
     return weir_fail(c, loc, "invalid argument: array `%s` has dims %s (negative, or too large for memory)",
                      name, dims);
 }
@@ -408,7 +435,8 @@ static inline int weir_check_dest(weir_ctx *c, const char *loc, const char *entr
     /* An existential outer size: fewer rows than the bound (a caller that
        learnt the rows the result needs: weir_dest_retry). The entry checks
        the result fits before it writes it; a construct that writes into the
-       result as it goes (a filter) needs the whole bound, so for it the
+       result as it goes (a filter) needs the whole bound, which the entry
+       gives it as scratch (weir_dest_scratch) where memory allows, else the
        result counts as missing (out of memory). */
     if (exist && p && r > 0 && got[0] >= 0 && got[0] < want[0] && k < 32) {
         int inner = 1;
@@ -438,23 +466,42 @@ static inline int weir_check_dest(weir_ctx *c, const char *loc, const char *entr
 static inline void weir_dest_reset(weir_ctx *c) { c->dest_missing = 0; }
 
 /* Inside an entry, before writing `rows` rows of result k, whose outer size is
-   existential: the caller passed no storage (its upper bound was too large
-   to allocate) or fewer rows. Records the rows the result needs
-   (weir_retry_rows) and fails (returns 1) with out of memory at loc: a caller
-   that allocates that many rows and calls again gets the result. */
+   existential: the caller passed no storage (`none`: its upper bound was too
+   large to allocate) or fewer rows (`have`). Records the rows the result
+   needs (weir_retry_rows) and fails (returns 1) at loc with WEIR_ERR_NOMEM:
+   out of memory where there was no storage, else "too small". A caller that
+   allocates that many rows and calls again gets the result. */
 __attribute__((cold, noinline, unused))
-static int weir_dest_retry(weir_ctx *c, int k, int64_t rows, const char *loc) {
+static int weir_dest_retry(weir_ctx *c, int k, int64_t rows, int64_t have, int none, const char *loc) {
     if (k < 32) {
         c->retry |= (uint32_t)1 << k;
         c->retry_rows[k] = rows;
     }
-    return weir_fail(c, loc, "out of memory: result %d is too large to allocate", k);
+    if (none) return weir_fail(c, loc, "out of memory: result %d is too large to allocate", k);
+    weir__fail_code(c, loc, WEIR_ERR_NOMEM,
+                    "destination %d is too small: it has %" PRId64 " rows, the result needs %" PRId64
+                    " (weir_retry_rows)",
+                    k, have, rows);
+    return 1;
+}
+
+/* After an entry computed result k (`rows` rows, `elems` elements written
+   densely at the front) into scratch (weir_dest_scratch): copy it into the
+   caller's destination of `have` rows, or, where it does not fit, record the
+   rows it needs (weir_retry_rows) and fail with "too small"
+   (WEIR_ERR_NOMEM). Returns 0, or 1 with the error set. */
+__attribute__((cold, noinline, unused))
+static int weir_dest_copy_back(weir_ctx *c, const char *loc, int k, void *dst, int64_t have, const void *src,
+                               int64_t rows, int64_t elems, size_t elem_size) {
+    if (rows > have) return weir_dest_retry(c, k, rows, have, 0, loc);
+    if (elems > 0) memcpy(dst, src, (size_t)elems * elem_size);
+    return 0;
 }
 
 /* After an entry failed: the rows result k needs (weir_dest_retry), or -1. */
 #if WEIR_API_DEFINE
 WEIR_API int64_t weir_retry_rows(const weir_ctx *c, int k) {
-    return k >= 0 && k < 32 && ((c->retry >> k) & 1) ? c->retry_rows[k] : -1;
+    return c && k >= 0 && k < 32 && ((c->retry >> k) & 1) ? c->retry_rows[k] : -1;
 }
 #endif
 
@@ -466,6 +513,7 @@ static inline int weir_dest_missing(const weir_ctx *c, int k) {
 #if WEIR_API_DEFINE
 /* Clear the error message. */
 WEIR_API void weir_error_clear(weir_ctx *c) {
+    if (!c) return;
     c->err[0] = '\0';
     c->err_code = WEIR_OK;
 }
@@ -651,6 +699,26 @@ static inline void *weir_nowhere(void) {
     return nowhere;
 }
 
+/* Scratch for result k of existential outer size whose destination has
+   fewer rows than the upper bound, for an entry that writes the result as
+   it goes (a filter): the bound's dims want[0..r) in the region, or NULL
+   (no error set) where memory does not allow it. The entry copies the
+   result into the caller's rows afterwards (weir_dest_copy_back). */
+__attribute__((cold, noinline, unused))
+static void *weir_dest_scratch(weir_ctx *c, const int64_t *want, int r, size_t elem_size) {
+    int64_t n;
+    if (!weir_count_ok(want, r, elem_size, &n)) return NULL;
+    return weir__region_slow(c, (size_t)n * elem_size, NULL, 1);
+}
+
+/* The storage of a caller's destination of no rows passed as NULL, for a
+   result of existential size (a valid address, not weir_nowhere: storage
+   of no rows, not none). Nothing is written into it. */
+static inline void *weir_empty(void) {
+    static _Alignas(64) unsigned char empty[64];
+    return empty;
+}
+
 /* The current region position. */
 static inline weir_mark weir_region_mark(const weir_ctx *c) {
     return (weir_mark){c->cur, c->off, c->region_used};
@@ -828,7 +896,10 @@ static inline int weir_leave(weir_ctx *c) {
 /* An entry whose code uses no memory of the context (no allocation, no
    growth, no retry; the compiler knows): no region mark to take, and after
    a failure only the missing destinations to forget. */
-static inline void weir_enter_light(weir_ctx *c) { c->err[0] = '\0'; }
+static inline void weir_enter_light(weir_ctx *c) {
+    c->err[0] = '\0';
+    c->retry = 0;
+}
 static inline int weir_on_error_light(weir_ctx *c) {
     c->dest_missing = 0;
     return 1;

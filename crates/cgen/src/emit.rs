@@ -765,6 +765,37 @@ fn overlaps(e: &crate::lower::EntryInfo, f: &Fun) -> Vec<(usize, String, String,
     v
 }
 
+/// The destinations of an entry's results of existential outer size with
+/// an upper bound that its body writes as it goes (a [`Guard::DestReady`]
+/// of the destination: a `filter`), rather than checking their rows before
+/// writing them ([`Guard::DestRows`]): a destination of fewer rows than the
+/// bound gets scratch of the bound (see [`entry_fns`]).
+///
+/// [`Guard::DestReady`]: weir_dps::ir::Guard::DestReady
+/// [`Guard::DestRows`]: weir_dps::ir::Guard::DestRows
+fn scratch_dests(e: &crate::lower::EntryInfo, f: &Fun) -> Vec<usize> {
+    use weir_dps::ir::{Guard, Stmt};
+    fn ready(stmts: &[Stmt], dest: &str) -> bool {
+        stmts.iter().any(|st| match st {
+            Stmt::Guard {
+                guard: Guard::DestReady { dest: d, .. },
+                ..
+            } => d == dest,
+            st => weir_dps::ir::nested_blocks(st)
+                .into_iter()
+                .any(|b| ready(b, dest)),
+        })
+    }
+    (0..e.dests.len())
+        .filter(|&k| {
+            e.sizes.iter().any(|(d, j, _)| *d == k && *j == 0)
+                && f.dests
+                    .get(k)
+                    .is_some_and(|d| !d.unbounded && ready(&f.body.stmts, &d.name))
+        })
+        .collect()
+}
+
 /// `{a, b}` of the dims `name_d0`, `name_d1`, ...
 fn dims_literal(name: &str, r: usize) -> String {
     let ds: Vec<String> = (0..r).map(|k| format!("{name}_d{k}")).collect();
@@ -794,7 +825,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
             let pn = c_name(&p.name);
             let _ = writeln!(
                 s,
-                "    if (weir_check_arg(ctx, WEIR_LOC({}), {}, {}, {r}, sizeof({}))) return 1;",
+                "    if (weir_check_arg(ctx, WEIR_LOC({}), {}, {pn}, {}, {r}, sizeof({}))) return 1;",
                 e.loc,
                 c_string(weir_ir::display_name(&p.name)),
                 dims_literal(&pn, r),
@@ -898,9 +929,21 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
     let _ = writeln!(s, "{vis}int weir_{n}_shape({}) {{", shp.join(", "));
     let mut chk_args = vec!["ctx".to_string()];
     chk_args.extend(args.iter().cloned());
+    // (no context: nowhere to keep the error, WEIR_ERR_ARGUMENT returned)
+    s.push_str(
+        "    if (WEIR_UNLIKELY(!ctx)) return WEIR_ERR_ARGUMENT;\n    weir_error_clear(ctx);\n",
+    );
+    for k in 0..f.dests.len() {
+        let _ = writeln!(
+            s,
+            "    if (WEIR_UNLIKELY(!out{k}_dims)) return weir_fail(ctx, WEIR_LOC({}), \"invalid argument: out{k}_dims of `%s` is NULL\", {});",
+            e.loc,
+            c_string(&format!("{}_shape", e.name))
+        );
+    }
     let _ = writeln!(
         s,
-        "    weir_error_clear(ctx);\n    if (weir_args_{n}({})) return 1;\n    return weir_shape_calc_{n}({});\n}}\n",
+        "    if (weir_args_{n}({})) return 1;\n    return weir_shape_calc_{n}({});\n}}\n",
         chk_args.join(", "),
         calc_args.join(", ")
     );
@@ -988,6 +1031,55 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
         chk_args.join(", ")
     );
     wants(s);
+    // (a result's pointer: where it is written)
+    for k in 0..e.scalar_results.len() {
+        let _ = writeln!(
+            s,
+            "    if (!ret{k}) return weir_fail(ctx, WEIR_LOC({}), \"invalid argument: ret{k} of `%s` (where a result is written) is NULL\", {});",
+            e.loc,
+            c_string(&e.name)
+        );
+    }
+    // A result of existential outer size that the entry writes as it goes
+    // (a filter: Guard::DestReady), in a destination with fewer rows than
+    // the bound: computed into scratch of the bound's dims, then its rows
+    // copied into the caller's, if they hold them (weir_dest_copy_back).
+    let scratch = scratch_dests(e, f);
+    if !scratch.is_empty() {
+        s.push_str("    weir_mark weir_scratch_mark = weir_region_mark(ctx);\n");
+    }
+    // A result of existential outer size with a bound: no rows at all is
+    // storage of no rows (not none: NULL with the bound's dims); more rows
+    // than the bound are the bound's (the rest is not written).
+    for (k, (t, r)) in e.dests.iter().enumerate() {
+        let exist = e.sizes.iter().any(|(d, j, _)| *d == k && *j == 0);
+        if !exist || f.dests.get(k).is_some_and(|d| d.unbounded) {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "    if (!out{k} && out{k}_d0 == 0 && want{k}[0] > 0) out{k} = ({} *)weir_empty();",
+            ctype(*t)
+        );
+        let mut more = vec![format!("out{k}"), format!("out{k}_d0 > want{k}[0]")];
+        more.extend((1..*r).map(|j| format!("out{k}_d{j} == want{k}[{j}]")));
+        let _ = writeln!(s, "    if ({}) out{k}_d0 = want{k}[0];", more.join(" && "));
+    }
+    for &k in &scratch {
+        let (t, r) = e.dests[k];
+        let t = ctype(t);
+        let mut short = vec![
+            format!("out{k}"),
+            format!("out{k}_d0 >= 0"),
+            format!("out{k}_d0 < want{k}[0]"),
+        ];
+        short.extend((1..r).map(|j| format!("out{k}_d{j} == want{k}[{j}]")));
+        let _ = writeln!(
+            s,
+            "    {t} *weir_user{k} = NULL;\n    int64_t weir_user{k}_rows = 0;\n    if ({}) {{\n        void *sc = weir_dest_scratch(ctx, want{k}, {r}, sizeof({t}));\n        if (sc) {{\n            weir_user{k} = out{k};\n            weir_user{k}_rows = out{k}_d0;\n            out{k} = ({t} *)sc;\n            out{k}_d0 = want{k}[0];\n        }}\n    }}",
+            short.join(" && ")
+        );
+    }
     for (k, (t, r)) in e.dests.iter().enumerate() {
         let exist = e.sizes.iter().any(|(d, j, _)| *d == k && *j == 0);
         let unbounded = f.dests.get(k).is_some_and(|d| d.unbounded);
@@ -1020,6 +1112,17 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
         // missing result is told by this address, Guard::DestRows)
         let _ = writeln!(s, "    if (!out{k}) out{k} = weir_nowhere();");
     }
+    // (an argument of no elements may be NULL: the same)
+    for p in &f.params {
+        if let DType::Array(t, _) = p.ty {
+            let pn = c_name(&p.name);
+            let _ = writeln!(
+                s,
+                "    if (!{pn}) {pn} = (const {} *)weir_nowhere();",
+                ctype(t)
+            );
+        }
+    }
     // A failure of the leading checks of the arguments' sizes against each
     // other (`a: [n]f64` and `b: [n]f64` of different lengths) is the
     // caller's: WEIR_ERR_ARGUMENT, as a destination of the wrong dims is.
@@ -1032,9 +1135,37 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
             leading.join(" && ")
         )
     };
+    let mut copy_back = String::new();
+    for &k in &scratch {
+        let (t, r) = e.dests[k];
+        let ret = |j: usize| {
+            e.sizes
+                .iter()
+                .find(|(d, dj, _)| *d == k && *dj == j)
+                .map(|(_, _, rk)| format!("*ret{rk}"))
+        };
+        let rows = ret(0).unwrap_or_else(|| format!("want{k}[0]"));
+        let mut elems = vec![rows.clone()];
+        elems.extend((1..r).map(|j| ret(j).unwrap_or_else(|| format!("want{k}[{j}]"))));
+        let _ = writeln!(
+            copy_back,
+            "    if (weir_user{k} && !rc) rc = weir_dest_copy_back(ctx, WEIR_LOC({}), {k}, weir_user{k}, weir_user{k}_rows, out{k}, {rows}, {}, sizeof({}));",
+            e.loc,
+            elems.join(" * "),
+            ctype(t)
+        );
+    }
+    if !scratch.is_empty() {
+        let any: Vec<String> = scratch.iter().map(|k| format!("weir_user{k}")).collect();
+        let _ = writeln!(
+            copy_back,
+            "    if ({}) weir_region_reset(ctx, weir_scratch_mark);",
+            any.join(" || ")
+        );
+    }
     let _ = writeln!(
         s,
-        "    int rc = {}({});\n{caller_fault}    weir_dest_reset(ctx);\n    return rc;\n}}\n",
+        "    int rc = {}({});\n{caller_fault}{copy_back}    weir_dest_reset(ctx);\n    return rc;\n}}\n",
         e.body_fn,
         call.join(", ")
     );
@@ -1049,9 +1180,12 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
     let mut fast = leading_dim_checks(f);
     for p in &f.params {
         if let DType::Array(_, r) = p.ty {
+            // (NULL, also of no elements: the slow path)
+            fast.push(c_name(&p.name));
             fast.push(small_dims(&c_name(&p.name), r));
         }
     }
+    fast.extend((0..e.scalar_results.len()).map(|k| format!("ret{k}")));
     wants(s);
     for (k, (_, r)) in e.dests.iter().enumerate() {
         fast.push(format!("out{k}"));
@@ -1094,6 +1228,8 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
         .map(|p| p.rsplit([' ', '*']).next().unwrap_or("").to_string())
         .collect();
     let _ = writeln!(s, "{vis}int weir_{n}({}) {{", all.join(", "));
+    // (no context: nowhere to keep the error, WEIR_ERR_ARGUMENT returned)
+    s.push_str("    if (WEIR_UNLIKELY(!ctx)) return WEIR_ERR_ARGUMENT;\n");
     let _ = writeln!(
         s,
         "    {}(ctx, weir_body_{n}({}));",

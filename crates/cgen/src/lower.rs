@@ -1725,14 +1725,18 @@ impl Lower<'_> {
                     ),
                 );
                 let short = Exp::op(">", rows.clone(), self.dim(dest, 0));
+                // (out of memory where there was no storage, else "too
+                // small": the rows it has, and needs)
                 out.push(I::If(
-                    Exp::op("||", none, short),
+                    Exp::op("||", none.clone(), short),
                     vec![I::Call(
                         "weir_dest_retry".into(),
                         vec![
                             Exp::var("ctx"),
                             Exp::Const(Const::I32(k as i32)),
                             rows,
+                            self.dim(dest, 0),
+                            none,
                             Exp::Loc(loc),
                         ],
                     )],
