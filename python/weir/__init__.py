@@ -8,7 +8,8 @@
 folder (once per source, compiler and options) and loads it with ctypes; every
 entry point of the program becomes a function of the returned
 :class:`Library`. Arguments are NumPy arrays of the entry's dtype and rank
-(passed without a copy when C-contiguous) or Python values; results are new
+(passed without a copy when C-contiguous) or Python values, positionally or
+by their Weir names (``help(lib.add3)`` shows them); results are new
 NumPy arrays (or ``out=`` arrays) and scalars. Errors raise subclasses of
 :class:`WeirError`. See python/README.md.
 """

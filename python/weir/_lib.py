@@ -2,6 +2,8 @@
 
 One :class:`Library` per loaded library; each entry becomes a Python function
 (``lib.add3``, ``lib["add3"]``) made once from the manifest (``NAME.json``),
+with the entry's parameter names (positional or keyword arguments; see
+``_py_names``) and a docstring that starts with its Weir signature,
 with the ctypes argument and result types fixed up front, so that a call does
 only the work its arguments need: convert or check each argument, ask the
 shape function for the result dims, allocate the results, call.
@@ -846,7 +848,8 @@ def load(path, name=None, weir=None, cache_dir=None, flags=()):
     cache) and load it.
 
     name       the library's name (default: the file name as a C identifier)
-    weir       the ``weir`` compiler (default: ``$WEIR``, else ``weir`` on PATH)
+    weir       the ``weir`` compiler (default: ``$WEIR``, else the one installed
+               with the package (the wheel), else ``weir`` on PATH)
     cache_dir  the cache (default: ``$WEIR_CACHE``, else ``$XDG_CACHE_HOME/weir``,
                else ``~/.cache/weir``); libraries go into its ``py/`` folder
     flags      more options of ``weir lib``, e.g. ``("--unsafe",)`` or

@@ -183,7 +183,8 @@ enum Cmd {
     },
     /// Build a C library of the entry points: `DIR/NAME.h` (the documented C
     /// API), `libNAME.a`, `libNAME.so`, `NAME.json` (the ABI manifest that
-    /// bindings read) and the C sources. Link with `-LDIR -lNAME -lm`.
+    /// bindings read) and the C sources. Link with `DIR/libNAME.a -lm`, or
+    /// with `-LDIR -lNAME -Wl,-rpath,DIR -lm` (the shared library).
     Lib {
         file: PathBuf,
         #[command(flatten)]
@@ -195,6 +196,14 @@ enum Cmd {
         /// and file names (default: the file name, as a C identifier).
         #[arg(long)]
         name: Option<String>,
+        /// The CPUs the library runs on (the C compiler's `-march`):
+        /// `native` (default: this machine's, fastest, but it may stop with
+        /// an illegal instruction on an older or other CPU), `portable`
+        /// (the compiler's default target: any CPU of the architecture), or
+        /// a level or CPU such as `x86-64-v2`, `x86-64-v3`, `armv8.2-a`.
+        /// Recorded in NAME.json and the C sources' first line.
+        #[arg(long, default_value = "native", value_name = "CPU")]
+        march: String,
     },
     /// Run the test blocks of .weir files (directories are searched recursively).
     Test {
@@ -720,7 +729,8 @@ fn run(cmd: Cmd, color: bool) -> ExitCode {
             build,
             output,
             name,
-        } => cmd_lib(&file, &build, &output, name.as_deref(), color),
+            march,
+        } => cmd_lib(&file, &build, &output, name.as_deref(), &march, color),
         Cmd::Test {
             paths,
             format,
@@ -898,12 +908,16 @@ fn cmd_lib(
     build: &BuildArgs,
     output: &Path,
     name: Option<&str>,
+    march: &str,
     color: bool,
 ) -> ExitCode {
-    let (c, opts) = match load_with_options(file, build, color) {
+    let (c, mut opts) = match load_with_options(file, build, color) {
         Ok(x) => x,
         Err(code) => return code,
     };
+    if let Err(e) = weir_driver::library::set_march(&mut opts, march) {
+        return fail(e);
+    }
     let name = name
         .map(str::to_string)
         .unwrap_or_else(|| weir_driver::library::default_name(file));

@@ -43,6 +43,71 @@ pub fn default_name(file: &Path) -> String {
     n
 }
 
+/// `weir lib --march CPU`: the target of the optimisation flags of `opts`
+/// (replacing any `-march=`): `native` (this machine's CPU: the default of
+/// [`BuildOptions`]), `portable` (no `-march`: the C compiler's default
+/// target, every CPU of the architecture), or a value of the C compiler's
+/// `-march=` (`x86-64-v2`, `x86-64-v3`, `armv8.2-a`, ...).
+pub fn set_march(opts: &mut BuildOptions, march: &str) -> Result<(), String> {
+    let ok = !march.is_empty()
+        && !march.starts_with('-')
+        && march
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+'));
+    if !ok {
+        return Err(format!(
+            "--march `{march}` is not a CPU name: use `native`, `portable`, or a value of the C compiler's -march= such as x86-64-v2 or x86-64-v3"
+        ));
+    }
+    opts.opt_flags.retain(|f| !f.starts_with("-march="));
+    if march != "portable" {
+        opts.opt_flags.push(format!("-march={march}"));
+    }
+    Ok(())
+}
+
+/// The CPUs code compiled with the C compiler's flags `cflags` runs on, as
+/// `weir lib --march` names them: the value of the last `-march=`, else
+/// `portable`.
+pub fn march_of(cflags: &[String]) -> String {
+    cflags
+        .iter()
+        .rev()
+        .find_map(|f| f.strip_prefix("-march="))
+        .unwrap_or("portable")
+        .to_string()
+}
+
+/// A JSON string literal.
+fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// The manifest with how the library was compiled in front: `"march"`
+/// (see [`march_of`]) and `"cflags"` (the C compiler's flags).
+fn with_build_info(manifest: &str, march: &str, cflags: &[String]) -> String {
+    let flags: Vec<String> = cflags.iter().map(|f| json_str(f.as_str())).collect();
+    let info = format!(
+        "  \"march\": {},\n  \"cflags\": [{}],\n",
+        json_str(march),
+        flags.join(", ")
+    );
+    match manifest.strip_prefix("{\n") {
+        Some(rest) => format!("{{\n{info}{rest}"),
+        None => manifest.to_string(),
+    }
+}
+
 fn write(path: &Path, text: &str) -> Result<(), NativeError> {
     std::fs::write(path, text)
         .map_err(|e| NativeError::Io(format!("cannot write {}: {e}", path.display())))
@@ -85,15 +150,19 @@ pub fn build_library(
         &header,
         &weir_cgen::abi::header(&src.abi, weir_cgen::emit::WEIR_H),
     )?;
-    write(&manifest, &weir_cgen::abi::manifest(&src.abi))?;
     let cc = find_cc(opts)?;
     let mut flags = cc_flags(opts);
     flags.extend(["-fPIC".to_string(), "-fvisibility=hidden".to_string()]);
+    let march = march_of(&flags);
+    write(
+        &manifest,
+        &with_build_info(&weir_cgen::abi::manifest(&src.abi), &march, &flags),
+    )?;
     // The flags the sources need, for callers who compile them themselves
     // (`-fopenmp-simd`: the vectorisation pragmas; `-ffp-contract=off`: results
-    // bit-identical with the interpreter).
+    // bit-identical with the interpreter); `-march`: the CPUs it runs on.
     let how = format!(
-        "/* Compiled by `weir lib` with: {cc} {} -c. Compile it with the same flags\n   (at least -std=c11 -fopenmp-simd -ffp-contract=off) and link with weir_rt.c's object. */\n",
+        "/* Compiled by `weir lib --march {march}` with: {cc} {} -c. Compile it with the same flags\n   (at least -std=c11 -fopenmp-simd -ffp-contract=off; -march=native only for this machine) and link with weir_rt.c's object. */\n",
         flags.join(" ")
     );
     write(&c_source, &format!("{how}{}", src.text))?;

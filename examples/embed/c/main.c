@@ -3,7 +3,7 @@
  *
  *   weir lib ../kernels.weir -o build
  *   weir lib ../../add3.weir --name vec -o build
- *   cc -O2 -Wall -Wextra -Ibuild main.c -Lbuild -lkernels -lvec -lm -o main && ./main
+ *   cc -O2 -Wall -Wextra -Ibuild main.c build/libkernels.a build/libvec.a -lm -o main && ./main
  */
 #include <inttypes.h>
 #include <stdio.h>
