@@ -40,7 +40,11 @@ static void bench_write(FILE *f) { h_write_array_f64(f, 1, &n, out); }
 
 /// A fresh folder outside the repository (the system's temporary folder).
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("weir-bench-suite-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "weir-bench-suite-{name}-{}-{}",
+        std::process::id(),
+        scratch_seq()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("data")).expect("scratch directory");
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -210,4 +214,11 @@ fn a_missing_entry_fails_the_run() {
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A number no other scratch folder of this process has: tests run in
+/// parallel threads of one process, so the process id alone is shared.
+fn scratch_seq() -> usize {
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }

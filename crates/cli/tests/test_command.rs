@@ -25,8 +25,14 @@ fn run(dir: &Path, args: &[&str]) -> Output {
         .expect("run weir test")
 }
 
-fn scratch() -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("test-cmd-{}", std::process::id()));
+/// A fresh folder of this test's own: tests of one binary run in parallel
+/// threads of one process, so the name carries the test's name and a
+/// per-process sequence number, never the process id alone.
+fn scratch(name: &str) -> PathBuf {
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("test-cmd-{name}-{}-{seq}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("scratch");
     d
@@ -50,7 +56,7 @@ fn cases_are_the_blocks_inputs() {
 
 #[test]
 fn json_report_and_failures_name_their_backend() {
-    let d = scratch();
+    let d = scratch("json");
     std::fs::write(
         d.join("k.weir"),
         "entry twice (x: f64) : f64 = 2.0 * x\n-- ==\n-- input { 1.0 }\n-- output { 2.0 }\n-- input { 2.0 }\n-- output { 5.0 }\n",
@@ -88,7 +94,7 @@ fn json_report_and_failures_name_their_backend() {
 
 #[test]
 fn no_path_outside_the_repo_says_what_it_looks_for() {
-    let d = scratch();
+    let d = scratch("no-path");
     let o = run(&d, &["test"]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);

@@ -31,8 +31,11 @@ fn root() -> PathBuf {
 
 /// A fresh directory of this test run's own.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("c_safety-{name}-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "c_safety-{name}-{}-{}",
+        std::process::id(),
+        scratch_seq()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch directory");
     dir
@@ -602,4 +605,11 @@ fn malformed_program_output_is_an_error_not_a_panic() {
         )
         .is_err()
     );
+}
+
+/// A number no other scratch folder of this process has: tests run in
+/// parallel threads of one process, so the process id alone is shared.
+fn scratch_seq() -> usize {
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }

@@ -22,8 +22,11 @@ fn root() -> PathBuf {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("entry_abi-{name}-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "entry_abi-{name}-{}-{}",
+        std::process::id(),
+        scratch_seq()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch directory");
     dir
@@ -182,4 +185,11 @@ fn errors_return_through_every_function_and_reset_the_region() {
             String::from_utf8_lossy(&run.stderr)
         );
     }
+}
+
+/// A number no other scratch folder of this process has: tests run in
+/// parallel threads of one process, so the process id alone is shared.
+fn scratch_seq() -> usize {
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }

@@ -20,8 +20,11 @@ entry total (a: []f64) : f64 = ifold (\\acc i -> acc + a[i] * a[i]) 0.0 (length 
 ";
 
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("fast_math-{name}-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "fast_math-{name}-{}-{}",
+        std::process::id(),
+        scratch_seq()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch directory");
     dir
@@ -119,4 +122,11 @@ fn fast_math_results_agree_within_the_tolerance() {
             assert!(out.failure.is_none(), "fast_math {fast}: {:?}", out.failure);
         }
     }
+}
+
+/// A number no other scratch folder of this process has: tests run in
+/// parallel threads of one process, so the process id alone is shared.
+fn scratch_seq() -> usize {
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }

@@ -84,8 +84,11 @@ fn libgc_links() -> bool {
 
 /// A fresh directory of the test run's own.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("native-{name}-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "native-{name}-{}-{}",
+        std::process::id(),
+        scratch_seq()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch directory");
     dir
@@ -556,4 +559,11 @@ fn a_compiled_program_past_its_time_limit_is_killed() {
     )
     .expect("run");
     assert_eq!(v, weir_interp::Value::I64(-5));
+}
+
+/// A number no other scratch folder of this process has: tests run in
+/// parallel threads of one process, so the process id alone is shared.
+fn scratch_seq() -> usize {
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }

@@ -39,8 +39,11 @@ fn random_programs_are_clean_under_clangs_sanitizers() {
 /// A scratch directory of each test's own (the tests run in parallel in one
 /// process, and `Config`'s default is per process).
 fn scratch(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("weir-fuzz-{name}-{}", std::process::id()))
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "weir-fuzz-{name}-{}-{}",
+        std::process::id(),
+        scratch_seq()
+    ))
 }
 
 fn check(default_count: u64, default_seed: u64, cfg: &weir_fuzz::Config) {
@@ -67,4 +70,11 @@ fn check(default_count: u64, default_seed: u64, cfg: &weir_fuzz::Config) {
         "only {agreed} of {count} programs ran on every leg:\n{}",
         report.render()
     );
+}
+
+/// A number no other scratch folder of this process has: tests run in
+/// parallel threads of one process, so the process id alone is shared.
+fn scratch_seq() -> usize {
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
