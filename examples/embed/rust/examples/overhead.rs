@@ -10,11 +10,11 @@
 //! default target, x86-64 baseline SSE2, while the Weir library is built
 //! with `-O3 -march=native`).
 
-use ndarray::Array1;
 use std::hint::black_box;
 use std::time::Instant;
 use weir_embed_example::kernels;
 use weir_rs::Context;
+use weir_rs::ndarray::Array1;
 
 const CALLS: u32 = 1_000_000;
 const LOOPS: usize = 7;

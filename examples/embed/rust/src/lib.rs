@@ -4,7 +4,7 @@
 //! here as the modules [`kernels`] and [`extra`].
 //!
 //! ```
-//! use ndarray::array;
+//! use weir_rs::ndarray::array;
 //! use weir_embed_example::kernels;
 //!
 //! let mut ctx = weir_rs::Context::new()?;
@@ -18,7 +18,7 @@
 //! entry takes `[n]f64` does not compile.
 //!
 //! ```compile_fail
-//! use ndarray::array;
+//! use weir_rs::ndarray::array;
 //! use weir_embed_example::kernels;
 //!
 //! let mut ctx = weir_rs::Context::new().unwrap();
@@ -30,7 +30,7 @@
 //! So is the rank: a matrix where the entry takes a vector.
 //!
 //! ```compile_fail
-//! use ndarray::array;
+//! use weir_rs::ndarray::array;
 //! use weir_embed_example::kernels;
 //!
 //! let mut ctx = weir_rs::Context::new().unwrap();

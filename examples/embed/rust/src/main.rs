@@ -1,7 +1,7 @@
 //! Calls each entry of the example libraries and prints the results.
 
-use ndarray::array;
 use weir_embed_example::{extra, kernels};
+use weir_rs::ndarray::array;
 use weir_rs::{Context, Error};
 
 fn main() -> Result<(), Error> {
@@ -35,7 +35,7 @@ fn main() -> Result<(), Error> {
     );
 
     // errors: their kind, location and message
-    let mut short = ndarray::Array1::zeros(3);
+    let mut short = weir_rs::ndarray::Array1::zeros(3);
     if let Err(e) = kernels::add3_into(&mut ctx, short.view_mut(), a.view(), b.view(), c.view()) {
         println!("too-small destination: {:?}: {e}", e.code);
     }

@@ -1,8 +1,8 @@
 //! Every entry of `kernels.weir` and `extra.weir`, called through the
 //! generated bindings, against plain Rust; and the errors.
 
-use ndarray::{Array1, Array2, ArrayView1, Axis, array, s};
 use weir_embed_example::{extra, kernels};
+use weir_rs::ndarray::{Array1, Array2, ArrayView1, Axis, array, s};
 use weir_rs::{Context, ErrorCode};
 
 /// A small deterministic generator (xorshift), values in [-1, 1).
@@ -329,7 +329,7 @@ fn existential_inner_dim() {
     let a = array![[1.0, -1.0, 2.0], [3.0, 4.0, -5.0]];
     let r = extra::row_positives(&mut ctx, a.view()).unwrap();
     assert_eq!(r, array![[1.0, 2.0], [3.0, 4.0]]);
-    let z = ndarray::Array2::<f64>::zeros((2, 3));
+    let z = weir_rs::ndarray::Array2::<f64>::zeros((2, 3));
     assert_eq!(
         extra::row_positives(&mut ctx, z.view()).unwrap().shape(),
         &[2, 0]
