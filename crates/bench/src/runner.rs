@@ -152,6 +152,45 @@ pub struct Report {
     pub group_means: Vec<crate::report::GroupMean>,
 }
 
+/// The fewest timed calls one process (one repetition) makes, where the
+/// workload asks for that many: one calibration call timed on a loaded
+/// machine can look several times slower than it is, and a budget divided by
+/// it would leave a rep of 2 or 3 calls, whose time is mostly noise.
+pub const MIN_CALLS_PER_REP: u64 = 10;
+
+/// How far past the budget a process may run to make [`MIN_CALLS_PER_REP`]
+/// calls: a kernel whose calibrated call takes longer than the budget over
+/// this factor makes fewer (one, at least).
+pub const MAX_BUDGET_STRETCH: f64 = 5.0;
+
+/// The fewest repetitions taken from a suite's settings (`reps`,
+/// `quick_reps`): a median of fewer is one outlier away from the time
+/// reported. `--reps N` on the command line is taken as given.
+pub const MIN_REPS: usize = 3;
+
+/// Repetitions: `--reps N` as given (at least 1), else the suite's count, at
+/// least [`MIN_REPS`].
+pub fn reps_of(cli: Option<usize>, suite: usize) -> usize {
+    cli.unwrap_or(suite.max(MIN_REPS)).max(1)
+}
+
+/// Timed calls per process: as many as fit the budget (`budget_ns`) at the
+/// calibrated time of one call (`est_ns`), at least [`MIN_CALLS_PER_REP`]
+/// (fewer only where those would take more than [`MAX_BUDGET_STRETCH`]
+/// budgets), at most `calls` (the workload's count).
+pub fn calls_per_rep(budget_ns: f64, est_ns: f64, calls: u64) -> u64 {
+    let est = if est_ns.is_finite() && est_ns > 0.0 {
+        est_ns
+    } else {
+        1.0
+    };
+    let fit = (budget_ns / est).floor();
+    let stretched = (MAX_BUDGET_STRETCH * budget_ns / est).floor();
+    // (`as` saturates: an estimate of 0 gives u64::MAX, capped below)
+    let floor = MIN_CALLS_PER_REP.min((stretched as u64).max(1));
+    (fit as u64).max(floor).clamp(1, calls.max(1))
+}
+
 fn median(v: &[f64]) -> Option<f64> {
     if v.is_empty() {
         return None;
@@ -537,10 +576,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         .clone()
         .unwrap_or_else(|| root.join("bench/build"));
     let st = &suite.settings;
-    let reps = cfg
-        .reps
-        .unwrap_or(if cfg.quick { st.quick_reps } else { st.reps })
-        .max(1);
+    let reps = reps_of(cfg.reps, if cfg.quick { st.quick_reps } else { st.reps });
     let budget_ms = cfg.budget_ms.unwrap_or(if cfg.quick {
         st.quick_budget_ms
     } else {
@@ -935,7 +971,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             if !r.ok() {
                 continue;
             }
-            let n = ((budget_ns / est).floor() as u64).clamp(1, calls);
+            let n = calls_per_rep(budget_ns, *est, calls);
             r.calls_per_process = n;
             let jit = matches!(imp.kind, impls::Kind::Python(_));
             r.warmup_calls = if n > 1 {
@@ -1140,6 +1176,39 @@ mod tests {
 
     /// LU of a 3 x 3 matrix: pivot 0 has 2 divisions and 4
     /// multiply-subtracts, pivot 1 one and one: 13 flops.
+    /// A loaded machine's calibration (one call 10x slower than it is)
+    /// still gives reps of at least MIN_CALLS_PER_REP calls, never 3; a
+    /// kernel slower than the budget makes what fits 5 budgets; a
+    /// workload's own count caps it.
+    #[test]
+    fn calls_per_rep_has_a_minimum() {
+        let budget = 1e9; // 1 s
+        // 3 calls fit the budget at the loaded estimate (300 ms)
+        assert_eq!(calls_per_rep(budget, 3e8, 1000), MIN_CALLS_PER_REP);
+        assert!(calls_per_rep(budget, 4e8, 1000) >= MIN_CALLS_PER_REP);
+        // a fast kernel: the budget's count
+        assert_eq!(calls_per_rep(budget, 1e6, 1_000_000), 1000);
+        // slower than the budget: what 5 budgets hold, at least 1
+        assert_eq!(calls_per_rep(budget, 2e9, 1000), 2);
+        assert_eq!(calls_per_rep(budget, 6e9, 1000), 1);
+        // the workload's count wins
+        assert_eq!(calls_per_rep(budget, 3e8, 4), 4);
+        assert_eq!(calls_per_rep(budget, 1e3, 1), 1);
+        // a broken estimate does not panic or give 0
+        assert_eq!(calls_per_rep(budget, 0.0, 50), 50);
+        assert_eq!(calls_per_rep(budget, f64::NAN, 50), 50);
+        assert_eq!(calls_per_rep(0.0, 1e6, 50), 1);
+    }
+
+    /// A suite's reps are at least MIN_REPS; `--reps N` is taken as given.
+    #[test]
+    fn reps_have_a_minimum() {
+        assert_eq!(reps_of(None, 1), MIN_REPS);
+        assert_eq!(reps_of(None, 5), 5);
+        assert_eq!(reps_of(Some(1), 5), 1);
+        assert_eq!(reps_of(Some(0), 5), 1);
+    }
+
     #[test]
     fn lu_trisolv_and_nw_work() {
         assert_eq!(work("lu", &[matrix(3)]).flops, Some(13.0));

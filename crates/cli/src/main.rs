@@ -390,7 +390,9 @@ struct BenchArgs {
     variants: bool,
     #[arg(long)]
     no_variants: bool,
-    /// Timed repetitions per implementation (one process each).
+    /// Timed repetitions per implementation (one process each; default: the
+    /// suite's `reps`, at least 3). Each makes at least 10 timed calls where
+    /// 10 fit five budgets.
     #[arg(long)]
     reps: Option<usize>,
     /// Target time of the timed loop of one process, in ms.
