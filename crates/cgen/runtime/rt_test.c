@@ -642,10 +642,17 @@ static void test_sizes(void) {
 
     weir_ctx *ctx = weir_ctx_new();
     /* Errors as status codes (shape functions). */
-    CHECK_EQ(weir_check_arg(ctx, LOC, "a", a, 3, 8), 0);
-    CHECK_EQ(weir_check_arg(ctx, LOC, "a", neg, 2, 8), 1);
+    double cells[24] = {0};
+    CHECK_EQ(weir_check_arg(ctx, LOC, "a", cells, a, 3, 8), 0);
+    CHECK_EQ(weir_check_arg(ctx, LOC, "a", cells, neg, 2, 8), 1);
     CHECK_MSG(ctx, LOC ": invalid argument: array `a` has dims 3 x -2 (negative, or too large for memory)");
-    CHECK_EQ(weir_check_arg(ctx, LOC, "b", over, 2, 8), 1);
+    CHECK_EQ(weir_check_arg(ctx, LOC, "b", cells, over, 2, 8), 1);
+    /* NULL: an array of no elements only */
+    CHECK_EQ(weir_check_arg(ctx, LOC, "a", NULL, a, 3, 8), 1);
+    CHECK_MSG(ctx, LOC ": invalid argument: array `a` is NULL but has dims 2 x 3 x 4");
+    CHECK_EQ(weir_error_code(ctx), WEIR_ERR_ARGUMENT);
+    const int64_t empty[2] = {5, 0};
+    CHECK_EQ(weir_check_arg(ctx, LOC, "a", NULL, empty, 2, 8), 0);
     CHECK_EQ(weir_too_large(ctx, LOC, over, 2, 8), 1);
     CHECK_MSG(ctx, LOC ": out of memory: an array of 4294967296 x 4294967296 elements of 8 bytes is too large");
     weir_error_clear(ctx);
@@ -667,6 +674,36 @@ static void test_sizes(void) {
     CHECK_EQ(run_size_job(ctx, 3), 1); /* a failed call forgets them too */
     CHECK(!weir_dest_missing(ctx, 1));
     CHECK_EQ(run_size_job(ctx, 5), 0);
+    /* A destination of existential size too small: "too small", the rows it
+       needs (weir_retry_rows), WEIR_ERR_NOMEM; without storage: out of memory. */
+    weir_enter(ctx);
+    CHECK_EQ(weir_dest_retry(ctx, 1, 9, 4, 0, LOC), 1);
+    CHECK_MSG(ctx, LOC ": destination 1 is too small: it has 4 rows, the result needs 9 (weir_retry_rows)");
+    CHECK_EQ(weir_error_code(ctx), WEIR_ERR_NOMEM);
+    CHECK_EQ(weir_retry_rows(ctx, 1), 9);
+    CHECK_EQ(weir_retry_rows(ctx, 0), -1);
+    CHECK_EQ(weir_dest_retry(ctx, 0, 7, 0, 1, LOC), 1);
+    CHECK_MSG(ctx, LOC ": out of memory: result 0 is too large to allocate");
+    CHECK_EQ(weir_retry_rows(ctx, 0), 7);
+    (void)weir_on_error(ctx);
+    weir_enter(ctx); /* a new call forgets them */
+    CHECK_EQ(weir_retry_rows(ctx, 1), -1);
+    /* Scratch of a bound, and the result copied back where it fits. */
+    const int64_t bound[2] = {6, 2};
+    weir_mark m = weir_region_mark(ctx);
+    double *sc = weir_dest_scratch(ctx, bound, 2, sizeof(double));
+    CHECK(aligned64(sc));
+    for (int i = 0; i < 12; i++) sc[i] = i;
+    double small[8] = {0};
+    CHECK_EQ(weir_dest_copy_back(ctx, LOC, 0, small, 4, sc, 3, 6, sizeof(double)), 0);
+    CHECK(small[5] == 5 && small[6] == 0);
+    CHECK_EQ(weir_dest_copy_back(ctx, LOC, 0, small, 4, sc, 5, 10, sizeof(double)), 1);
+    CHECK_MSG(ctx, LOC ": destination 0 is too small: it has 4 rows, the result needs 5 (weir_retry_rows)");
+    CHECK_EQ(weir_retry_rows(ctx, 0), 5);
+    weir_region_reset(ctx, m);
+    const int64_t huge[2] = {INT64_C(1) << 40, INT64_C(1) << 40};
+    CHECK(weir_dest_scratch(ctx, huge, 2, sizeof(double)) == NULL); /* no error set */
+    (void)weir_on_error(ctx);
     weir_ctx_free(ctx);
 }
 
@@ -696,6 +733,17 @@ static void test_public_api(void) {
     CHECK_EQ(weir_error_code(ctx), WEIR_OK);
     CHECK_EQ(weir_retry_rows(ctx, 0), -1);
     CHECK_EQ(weir_retry_rows(ctx, -1), -1);
+    /* A NULL context: an error of its own, nothing crashes. */
+    CHECK_EQ(weir_error_code(NULL), WEIR_ERR_ARGUMENT);
+    CHECK(strstr(weir_error(NULL), "context is NULL") != NULL);
+    CHECK(!strcmp(weir_error_message(NULL), weir_error(NULL)));
+    CHECK(!strcmp(weir_error_location(NULL), ""));
+    CHECK_EQ(weir_retry_rows(NULL, 0), -1);
+    CHECK(weir_ctx_stats(NULL) != NULL && weir_ctx_stats(NULL)->peak_bytes == 0);
+    weir_error_clear(NULL);
+    weir_stats_reset(NULL);
+    weir_ctx_release(NULL);
+    weir_ctx_free(NULL);
 #if WEIR_MEM == 0
     /* the first chunk has the asked-for size (rounded to 64) */
     CHECK(weir_region_alloc(ctx, 10) != NULL);
