@@ -328,6 +328,18 @@ fn weir_files(file: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// A build for another target than the build machine's (the build
+/// script's `HOST` and `TARGET`): `weir lib` compiles for the machine it
+/// runs on (`$CC`, `-march=native`), so that is an error.
+fn cross_compiling(host: Option<&str>, target: Option<&str>) -> Result<(), BuildError> {
+    match (host, target) {
+        (Some(h), Some(t)) if h != t => Err(BuildError::Native(format!(
+            "weir-rs builds Weir libraries for the machine that builds them ({h}), not for the target {t}: cross-compilation is not supported"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// The output of a finished process, or why it could not run.
 fn output(cmd: &mut Command, what: &str) -> Result<std::process::Output, BuildError> {
     cmd.output().map_err(|e| {
@@ -476,6 +488,10 @@ impl Builder {
                 "no Weir file to build: add one with Builder::file".into(),
             ));
         }
+        cross_compiling(
+            std::env::var("HOST").ok().as_deref(),
+            std::env::var("TARGET").ok().as_deref(),
+        )?;
         let opts = self.options.clone().unwrap_or_default();
         for var in ["WEIR", "CC", "AR", "WEIR_CFLAGS"] {
             self.cargo(&format!("rerun-if-env-changed={var}"));
@@ -798,6 +814,15 @@ mod tests {
         assert_eq!(files.len(), 3, "{files:?}");
         assert!(files[2].ends_with("b.weir"), "{files:?}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn cross_compilation_is_an_error() {
+        let t = "x86_64-unknown-linux-gnu";
+        assert!(cross_compiling(Some(t), Some(t)).is_ok());
+        assert!(cross_compiling(None, None).is_ok());
+        let e = cross_compiling(Some(t), Some("aarch64-unknown-linux-gnu")).unwrap_err();
+        assert!(e.to_string().contains("not supported"), "{e}");
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! ```
 //!
 //! which runs the Weir compiler (`weir lib`: an installed `weir` binary,
-//! `$WEIR` else `weir` on `PATH`; see [`Builder`] and the `compiler`
+//! `$WEIR` else `weir` on `PATH`; see `Builder` and the `compiler`
 //! feature) to compile `kernels.weir` into a static library in `OUT_DIR`
 //! (the generated C and Weir's runtime, built with the C compiler `$CC` or
 //! `cc`), links it, and writes `OUT_DIR/kernels.rs`: a module `kernels`
@@ -51,7 +51,7 @@
 //! build side is behind the `build` feature.
 //!
 //! Features:
-//! - `build`: the build-script side ([`build`], [`Builder`]), running an
+//! - `build`: the build-script side (`build`, `Builder`), running an
 //!   installed `weir`. It depends on nothing more than the runtime half.
 //! - `compiler`: `build`, with the Weir compiler compiled into the build
 //!   script, used when `$WEIR` is not set (no `weir` binary needed, but the
