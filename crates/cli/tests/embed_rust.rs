@@ -167,6 +167,58 @@ fn a_fresh_crate_from_the_docs_builds_with_the_installed_weir_and_runs() {
         String::from_utf8_lossy(&out.stdout).trim(),
         "add3 = [112, 223]"
     );
+
+    // A crate with an `ndarray` of another version of its own (here a
+    // stand-in 0.16 of one function) builds too: the bindings name
+    // weir-rs's, never the crate's `::ndarray`.
+    let fake = dir.join("ndarray-0.16");
+    std::fs::create_dir_all(fake.join("src")).expect("fake ndarray");
+    std::fs::write(
+        fake.join("Cargo.toml"),
+        "[package]\nname = \"ndarray\"\nversion = \"0.16.0\"\nedition = \"2021\"\n",
+    )
+    .expect("write");
+    std::fs::write(
+        fake.join("src/lib.rs"),
+        "pub fn version() -> &'static str { \"0.16\" }\n",
+    )
+    .expect("write");
+    let toml = std::fs::read_to_string(krate.join("Cargo.toml")).expect("Cargo.toml");
+    let toml = toml.replace(
+        "[dependencies]\n",
+        &format!(
+            "[dependencies]\nndarray = {{ path = {:?} }}\n",
+            fake.display().to_string()
+        ),
+    );
+    std::fs::write(krate.join("Cargo.toml"), toml).expect("write");
+    let main = krate.join("src/main.rs");
+    let text = std::fs::read_to_string(&main).expect("main.rs");
+    std::fs::write(
+        &main,
+        text.replace(
+            "println!(\"add3 = {s}\");",
+            "println!(\"add3 = {s} with ndarray {}\", ndarray::version());",
+        ),
+    )
+    .expect("write");
+    let out = Command::new(&cargo)
+        .current_dir(&krate)
+        .args(["run", "--offline", "--quiet"])
+        .env("WEIR", env!("CARGO_BIN_EXE_weir"))
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env_remove("CARGO_BUILD_TARGET_DIR")
+        .output()
+        .expect("run cargo");
+    assert!(
+        out.status.success(),
+        "with an ndarray of its own:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "add3 = [112, 223] with ndarray 0.16"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
