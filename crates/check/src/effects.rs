@@ -36,7 +36,7 @@ fn placed_operands(p: &Prim) -> Vec<&Atom> {
 fn shown(p: Builtin) -> &'static str {
     match p {
         Builtin::Concat => "++",
-        p => p.name(),
+        p => p.source_name(),
     }
 }
 

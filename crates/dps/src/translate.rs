@@ -3574,7 +3574,7 @@ impl FunTr<'_> {
                         span,
                         format!(
                             "a `{}` whose elements are arrays is not supported by the C backend yet",
-                            b.name()
+                            b.source_name()
                         ),
                         "run with --interp",
                     );
@@ -3595,7 +3595,7 @@ impl FunTr<'_> {
                     let Some((ix, vals)) = blk.results.split_first() else {
                         return error(
                             span,
-                            "internal error: malformed ireduce_by_index",
+                            "internal error: malformed reduce_by_index (its index function)",
                             "please report this",
                         );
                     };
@@ -3634,7 +3634,7 @@ impl FunTr<'_> {
                                 message: core::SizeCheck {
                                     got: Atom::Const(Const::I64(0)),
                                     want: Atom::Const(Const::I64(0)),
-                                    callee: format!("the value array of `{}`", b.name()),
+                                    callee: format!("the value array of `{}`", b.source_name()),
                                     param: "dest".into(),
                                     size: String::new(),
                                 },

@@ -623,6 +623,16 @@ fn internal_name_patterns() {
     ] {
         assert_eq!(internal_name(ok), None, "{ok}");
     }
+    // messages name a builtin by what the program wrote (an `ireduce_by_index`
+    // the optimizer made is the user's `reduce_by_index`)
+    for b in weir_ir::Builtin::ALL {
+        let shown = format!("`{}`", b.source_name());
+        assert_eq!(internal_name(&shown), None, "{b:?}");
+    }
+    assert_eq!(
+        weir_ir::Builtin::IReduceByIndex.source_name(),
+        "reduce_by_index"
+    );
     assert_eq!(without_placeholders("`{}` of {n} ({k:?})"), "`N` of N (N)");
     let lits = string_literals("let a = \"x\\\"y\"; // \"no\"\nf(r#\"raw \"q\"\"#, '\"');");
     let texts: Vec<&str> = lits.iter().map(|(_, s)| s.as_str()).collect();

@@ -703,7 +703,7 @@ impl<'p> Interp<'p> {
                     span,
                     format!(
                         "internal error: `{}` expects an array, found {}",
-                        builtin.name(),
+                        builtin.source_name(),
                         v.kind_name()
                     ),
                 ),
@@ -716,7 +716,7 @@ impl<'p> Interp<'p> {
                     span,
                     format!(
                         "internal error: `{}` expects an i64, found {}",
-                        builtin.name(),
+                        builtin.source_name(),
                         v.kind_name()
                     ),
                 ),
@@ -727,7 +727,7 @@ impl<'p> Interp<'p> {
             if n < 0 {
                 err(
                     span,
-                    format!("`{}` given a negative {what} ({n})", builtin.name()),
+                    format!("`{}` given a negative {what} ({n})", builtin.source_name()),
                 )
             } else {
                 Ok(n as usize)
@@ -750,7 +750,7 @@ impl<'p> Interp<'p> {
                         span,
                         format!(
                             "size mismatch: `{}` of {} indices and {} values",
-                            builtin.name(),
+                            builtin.source_name(),
                             is.len(),
                             vs.len()
                         ),
@@ -795,7 +795,7 @@ impl<'p> Interp<'p> {
                         *slot = v.clone();
                     }
                 }
-                regular(&out, span, builtin.name())?;
+                regular(&out, span, builtin.source_name())?;
                 Ok(array_or(out, || elem_shape(&whole)))
             }
             Prim::IReduceByIndex {
@@ -832,7 +832,7 @@ impl<'p> Interp<'p> {
                         *slot = new;
                     }
                 }
-                regular(&out, span, builtin.name())?;
+                regular(&out, span, builtin.source_name())?;
                 Ok(array_or(out, || elem_shape(&whole)))
             }
             Prim::Build { n, f } => {
@@ -868,7 +868,7 @@ impl<'p> Interp<'p> {
                 let f = fun(f)?;
                 let mut arrays: Vec<Rc<Vec<Value>>> =
                     inputs.iter().copied().map(arr).collect::<R<_>>()?;
-                self.same_lengths(&mut arrays, span, builtin.name())?;
+                self.same_lengths(&mut arrays, span, builtin.source_name())?;
                 let n = arrays[0].len();
                 if n == 0 {
                     let mut budget = PROBE_ELEMS;
@@ -889,7 +889,7 @@ impl<'p> Interp<'p> {
                     let xs = arrays.iter().map(|a| a[i].clone()).collect();
                     out.push(self.apply_closure(f, xs)?);
                 }
-                regular(&out, span, builtin.name())?;
+                regular(&out, span, builtin.source_name())?;
                 Ok(Value::array(out))
             }
             Prim::Zip { a, b } | Prim::Zip3 { a, b, .. } => {
@@ -899,7 +899,7 @@ impl<'p> Interp<'p> {
                 };
                 let mut arrays: Vec<Rc<Vec<Value>>> =
                     inputs.iter().copied().map(arr).collect::<R<_>>()?;
-                self.same_lengths(&mut arrays, span, builtin.name())?;
+                self.same_lengths(&mut arrays, span, builtin.source_name())?;
                 let n = arrays[0].len();
                 if n == 0 {
                     let shapes = inputs

@@ -499,6 +499,19 @@ impl Builtin {
             Builtin::UpdateSlice2 => "update_slice2",
         }
     }
+    /// The name of what the program wrote, for messages: the builtins the
+    /// compiler makes of others by theirs (`ireduce` is what the optimizer
+    /// makes of `sum`/`reduce`, `ireduce_by_index` of `reduce_by_index`),
+    /// the in-place updates (`update`, `update_slice`, ...) by `with`, which
+    /// is how they are written; every other builtin by its name.
+    pub fn source_name(self) -> &'static str {
+        match self {
+            Builtin::IReduce => "reduce",
+            Builtin::IReduceByIndex => "reduce_by_index",
+            b if b.is_update() => "with",
+            b => b.name(),
+        }
+    }
     pub fn from_name(s: &str) -> Option<Builtin> {
         if s == "join" {
             return Some(Builtin::Flatten);
