@@ -56,6 +56,7 @@ pub struct BuildOptions {
     variant: Option<String>,
     checks: bool,
     fast_math: bool,
+    march: Option<String>,
 }
 
 impl Default for BuildOptions {
@@ -64,6 +65,7 @@ impl Default for BuildOptions {
             variant: None,
             checks: true,
             fast_math: false,
+            march: None,
         }
     }
 }
@@ -94,6 +96,16 @@ impl BuildOptions {
         self
     }
 
+    /// The CPUs the library runs on (`--march`): `native` (the default:
+    /// the building machine's, with all its extensions), `portable` (any
+    /// CPU of the architecture) or a value of the C compiler's `-march=`
+    /// (`x86-64-v3`). A program shipped to other machines takes one of the
+    /// last two, else it may stop with an illegal instruction there.
+    pub fn march(mut self, cpu: &str) -> BuildOptions {
+        self.march = Some(cpu.to_string());
+        self
+    }
+
     /// The options as `weir lib`'s flags.
     fn args(&self) -> Vec<String> {
         let mut v = Vec::new();
@@ -106,6 +118,10 @@ impl BuildOptions {
         }
         if self.fast_math {
             v.push("--fast-math".into());
+        }
+        if let Some(cpu) = &self.march {
+            v.push("--march".into());
+            v.push(cpu.clone());
         }
         v
     }
@@ -604,6 +620,9 @@ fn in_process(
     }
     o.checks = opts.checks;
     o.fast_math = opts.fast_math;
+    if let Some(cpu) = &opts.march {
+        weir_driver::library::set_march(&mut o, cpu).map_err(BuildError::Bindings)?;
+    }
     let compiled =
         weir_driver::compile_file(file).map_err(|e| BuildError::Weir(e.render(false)))?;
     let library = build_library(&compiled, name, &o, out_dir)
@@ -660,7 +679,8 @@ mod tests {
             dir,
             "weir",
             &format!(
-                "if [ \"$1\" = --version ]; then echo 'weir 9.9.9'; exit 0; fi\ncp '{}' \"$6/$8.json\"",
+                "if [ \"$1\" = --version ]; then echo 'weir 9.9.9'; exit 0; fi\necho \"$@\" > '{}'\ncp '{}' \"$6/$8.json\"",
+                dir.join("args").display(),
                 dir.join("manifest.json").display()
             ),
         )
@@ -751,12 +771,22 @@ mod tests {
         std::fs::write(&file, "entry f (x: f64) : f64 = x\n").unwrap();
         let w = fake_weir(&dir, crate::manifest::tests::SAMPLE);
         let built = Builder::new()
-            .file(&file)
+            .library(&file, "k")
             .weir(&w)
+            .options(BuildOptions::new().march("x86-64-v2").checks(false))
             .out_dir(dir.join("out"))
             .cargo_metadata(false)
             .compile()
             .unwrap();
+        let args = std::fs::read_to_string(dir.join("args")).unwrap();
+        assert_eq!(
+            args.trim(),
+            format!(
+                "--color never lib {} -o {} --name k --unsafe --march x86-64-v2",
+                file.display(),
+                dir.join("out").display()
+            )
+        );
         assert_eq!(built[0].name, "k");
         assert_eq!(built[0].static_lib, dir.join("out/libk.a"));
         let text = std::fs::read_to_string(&built[0].module).unwrap();
@@ -844,8 +874,16 @@ mod tests {
                 .variant("D")
                 .checks(false)
                 .fast_math(true)
+                .march("portable")
                 .args(),
-            ["--variant", "D", "--unsafe", "--fast-math"]
+            [
+                "--variant",
+                "D",
+                "--unsafe",
+                "--fast-math",
+                "--march",
+                "portable"
+            ]
         );
     }
 
@@ -871,6 +909,38 @@ mod tests {
             .unwrap_err();
         assert!(matches!(e, BuildError::Weir(_)), "{e}");
         assert!(e.to_string().contains("bad.weir:1:"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn options_reach_the_in_process_compiler() {
+        let dir = scratch("march");
+        let file = dir.join("k.weir");
+        std::fs::write(&file, "entry f (x: f64) : f64 = x\n").unwrap();
+        let built = in_process_builder()
+            .file(&file)
+            .options(BuildOptions::new().march("portable"))
+            .out_dir(dir.join("out"))
+            .compile()
+            .unwrap();
+        let c = std::fs::read_to_string(dir.join("out/k.c")).unwrap();
+        let first = c.lines().next().unwrap_or("");
+        assert!(!first.contains("-march="), "{first}");
+        assert!(built[0].static_lib.exists());
+        let e = in_process_builder()
+            .file(&file)
+            .options(BuildOptions::new().march("-O0"))
+            .out_dir(dir.join("out"))
+            .compile()
+            .unwrap_err();
+        assert!(e.to_string().contains("not a CPU name"), "{e}");
+        let e = in_process_builder()
+            .file(&file)
+            .options(BuildOptions::new().variant("XYZ"))
+            .out_dir(dir.join("out"))
+            .compile()
+            .unwrap_err();
+        assert!(e.to_string().contains("unknown variant `XYZ`"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
