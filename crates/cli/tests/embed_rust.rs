@@ -5,7 +5,9 @@
 //! installed compiler), and run. Its build must not compile the Weir
 //! compiler (its lock file holds weir-rs, ndarray and ndarray's
 //! dependencies only) and takes about 20 s on two cores, where compiling
-//! the compiler in took 8 minutes.
+//! the compiler in took 8 minutes. Then: an edit of the Weir file rebuilds
+//! it, and it still builds with an `ndarray` of another version of its own
+//! (the bindings name `weir_rs::ndarray` only).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
