@@ -679,7 +679,7 @@ mod tests {
             dir,
             "weir",
             &format!(
-                "if [ \"$1\" = --version ]; then echo 'weir 9.9.9'; exit 0; fi\necho \"$@\" > '{}'\ncp '{}' \"$6/$8.json\"",
+                "if [ \"$1\" = --version ]; then echo 'weir 9.9.9'; exit 0; fi\necho \"$@\" > '{}'\necho 'warning: entry point `g` is left out:' >&2\necho '  why' >&2\ncp '{}' \"$6/$8.json\"",
                 dir.join("args").display(),
                 dir.join("manifest.json").display()
             ),
@@ -788,6 +788,7 @@ mod tests {
             )
         );
         assert_eq!(built[0].name, "k");
+        assert_eq!(built[0].warnings, ["entry point `g` is left out:"]);
         assert_eq!(built[0].static_lib, dir.join("out/libk.a"));
         let text = std::fs::read_to_string(&built[0].module).unwrap();
         assert!(text.contains("pub mod k {"), "{text}");
