@@ -7,7 +7,8 @@
 //! dependencies only) and takes about 20 s on two cores, where compiling
 //! the compiler in took 8 minutes. Then: an edit of the Weir file rebuilds
 //! it, and it still builds with an `ndarray` of another version of its own
-//! (the bindings name `weir_rs::ndarray` only).
+//! (the bindings name `weir_rs::ndarray` only); a `WEIR` that names no
+//! compiler fails the build saying how to install one.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -220,6 +221,24 @@ fn a_fresh_crate_from_the_docs_builds_with_the_installed_weir_and_runs() {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
         "add3 = [112, 223] with ndarray 0.16"
+    );
+
+    // A WEIR that names no compiler reruns the build script, which fails
+    // saying how to install one.
+    let out = Command::new(&cargo)
+        .current_dir(&krate)
+        .args(["build", "--offline", "--quiet"])
+        .env("WEIR", dir.join("no-weir-here"))
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env_remove("CARGO_BUILD_TARGET_DIR")
+        .output()
+        .expect("run cargo");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("no-weir-here) is not an executable file")
+            && stderr.contains("cargo install --locked --path crates/cli"),
+        "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
