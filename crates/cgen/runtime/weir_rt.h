@@ -505,6 +505,12 @@ WEIR_API int64_t weir_retry_rows(const weir_ctx *c, int k) {
 }
 #endif
 
+/* Result k of the running entry is not missing after all (its destination
+   had fewer rows than the bound; the entry gave it scratch of the bound). */
+static inline void weir_dest_found(weir_ctx *c, int k) {
+    if (k < 32) c->dest_missing &= ~((uint32_t)1 << k);
+}
+
 /* Was result k of the running entry too large to allocate (passed as NULL)? */
 static inline int weir_dest_missing(const weir_ctx *c, int k) {
     return k < 32 && ((c->dest_missing >> k) & 1);

@@ -1065,21 +1065,6 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
         more.extend((1..*r).map(|j| format!("out{k}_d{j} == want{k}[{j}]")));
         let _ = writeln!(s, "    if ({}) out{k}_d0 = want{k}[0];", more.join(" && "));
     }
-    for &k in &scratch {
-        let (t, r) = e.dests[k];
-        let t = ctype(t);
-        let mut short = vec![
-            format!("out{k}"),
-            format!("out{k}_d0 >= 0"),
-            format!("out{k}_d0 < want{k}[0]"),
-        ];
-        short.extend((1..r).map(|j| format!("out{k}_d{j} == want{k}[{j}]")));
-        let _ = writeln!(
-            s,
-            "    {t} *weir_user{k} = NULL;\n    int64_t weir_user{k}_rows = 0;\n    if ({}) {{\n        void *sc = weir_dest_scratch(ctx, want{k}, {r}, sizeof({t}));\n        if (sc) {{\n            weir_user{k} = out{k};\n            weir_user{k}_rows = out{k}_d0;\n            out{k} = ({t} *)sc;\n            out{k}_d0 = want{k}[0];\n        }}\n    }}",
-            short.join(" && ")
-        );
-    }
     for (k, (t, r)) in e.dests.iter().enumerate() {
         let exist = e.sizes.iter().any(|(d, j, _)| *d == k && *j == 0);
         let unbounded = f.dests.get(k).is_some_and(|d| d.unbounded);
@@ -1103,6 +1088,30 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
             c_string(&e.name),
             extent(&format!("out{k}"), e.dests[k].1, e.dests[k].0),
             c_string(&what),
+        );
+    }
+    // (after the checks of the caller's destinations: scratch of the bound
+    // in place of a short one, no longer missing)
+    for &k in &scratch {
+        let (t, r) = e.dests[k];
+        let t = ctype(t);
+        let mut short = vec![
+            format!("out{k}"),
+            format!("out{k}_d0 >= 0"),
+            format!("out{k}_d0 < want{k}[0]"),
+        ];
+        short.extend((1..r).map(|j| format!("out{k}_d{j} == want{k}[{j}]")));
+        // (the caller's pointer and dims, `weir_user{k}_d0`, ...)
+        let dims: Vec<String> = (0..r).map(|j| format!("weir_user{k}_d{j} = 0")).collect();
+        let keep: Vec<String> = (0..r)
+            .map(|j| format!("            weir_user{k}_d{j} = out{k}_d{j};\n"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "    {t} *weir_user{k} = NULL;\n    int64_t {};\n    (void)weir_user{k}_d0;\n    if ({}) {{\n        void *sc = weir_dest_scratch(ctx, want{k}, {r}, sizeof({t}));\n        if (sc) {{\n            weir_user{k} = out{k};\n{}            out{k} = ({t} *)sc;\n            out{k}_d0 = want{k}[0];\n            weir_dest_found(ctx, {k});\n        }}\n    }}",
+            dims.join(", "),
+            short.join(" && "),
+            keep.concat()
         );
     }
     for k in 0..e.dests.len() {
@@ -1149,7 +1158,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
         elems.extend((1..r).map(|j| ret(j).unwrap_or_else(|| format!("want{k}[{j}]"))));
         let _ = writeln!(
             copy_back,
-            "    if (weir_user{k} && !rc) rc = weir_dest_copy_back(ctx, WEIR_LOC({}), {k}, weir_user{k}, weir_user{k}_rows, out{k}, {rows}, {}, sizeof({}));",
+            "    if (weir_user{k} && !rc) rc = weir_dest_copy_back(ctx, WEIR_LOC({}), {k}, weir_user{k}, weir_user{k}_d0, out{k}, {rows}, {}, sizeof({}));",
             e.loc,
             elems.join(" * "),
             ctype(t)

@@ -98,6 +98,9 @@ int main(void) {
     check(kernels_above(ctx, dst, 4, 1.5, xs, 6, &count, &size) == 0 && size == 4 && dst[3] == 9,
           "above again with the rows it needed");
     check(weir_retry_rows(ctx, 0) == -1, "weir_retry_rows -1 after a call that did not fail so");
+    /* Fewer rows than the bound, over an argument: still an overlap. */
+    failed(ctx, kernels_above(ctx, xs + 2, 4, 1.5, xs, 6, &count, &size), WEIR_ERR_ARGUMENT,
+           "overlaps argument `xs`", "above into 4 rows over its argument");
     free(dst);
     /* No rows at all: fine for an empty result, else too small. */
     check(kernels_above(ctx, NULL, 0, 100.0, xs, 6, &count, &size) == 0 && size == 0,
