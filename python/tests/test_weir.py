@@ -187,6 +187,22 @@ def test_out_existential(kernels):
     assert ys.base is buf or np.shares_memory(ys, buf)
 
 
+def test_out_existential_smaller_than_the_bound(kernels):
+    # Any out= that holds the actual result is accepted, even one smaller
+    # than the bound (the length of xs); one too small for the result is
+    # the caller's argument error, with the rows it needs.
+    xs = np.array([0.5, 3.0, -1.0, 7.0, 9.0])
+    buf = np.full(3, np.nan)
+    ys, count = kernels.above(1.0, xs, out=buf)
+    assert count == 3 and list(ys) == [3.0, 7.0, 9.0]
+    assert np.shares_memory(ys, buf)
+    with pytest.raises(weir.WeirArgumentError) as ei:
+        kernels.above(1.0, xs, out=np.empty(2))
+    e = ei.value
+    assert "too small" in e.message and "out of memory" not in e.message
+    assert e.rows_needed == {0: 3}
+
+
 def test_out_too_small(kernels):
     a = np.ones(4)
     with pytest.raises(weir.WeirArgumentError) as ei:

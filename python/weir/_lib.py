@@ -21,7 +21,9 @@ import numpy as np
 
 from . import _build
 from ._errors import (
+    WEIR_ERR_ARGUMENT,
     WEIR_ERR_NOMEM,
+    WeirArgumentError,
     WeirBuildError,
     WeirError,
     WeirMemoryError,
@@ -607,6 +609,15 @@ class Library:
                 if not fn(ctx, *dargs, *cargs, *retrefs):
                     break
                 err = lib._error(ctx)
+                if sized and err.code == WEIR_ERR_NOMEM and not mine:
+                    # The caller's out= holds fewer rows than the result:
+                    # their argument, with the rows it needs.
+                    need = {k: retry_rows(ctx, k) for k in sized}
+                    need = {k: r for k, r in need.items() if r >= 0}
+                    if need:
+                        e = WeirArgumentError(err.text, WEIR_ERR_ARGUMENT, err.location, err.message)
+                        e.rows_needed = need
+                        raise e
                 if not (mine and sized and err.code == WEIR_ERR_NOMEM):
                     raise err
                 again = False
