@@ -2684,12 +2684,12 @@ impl<'a> Checker<'a> {
                 continue;
             }
             let (at, ty) = self.arg_in(a, Some(p))?;
-            self.unify_at(
-                &ty,
-                p,
-                a.span(),
-                &format!("in the {} argument of `{name}`", ordinal(i)),
-            )?;
+            let ctx = format!("in the {} argument of `{name}`", ordinal(i));
+            match a {
+                // The argument as written names the conversion in the help.
+                In::Ast(e) => self.unify_expr(&ty, p, e, &ctx)?,
+                In::Ready(..) => self.unify_at(&ty, p, a.span(), &ctx)?,
+            }
             out[i] = Some(Arg::Atom(at));
         }
         for (i, (p, a)) in params.iter().zip(args).enumerate() {
@@ -3671,7 +3671,35 @@ fn conversion_help(found: &Type, expected: &Type, what: Option<&str>) -> String 
             "this is an array; index it (`a[i]`) or reduce it (`sum a`)".into()
         }
         (Type::Prim(_), Type::Array(..)) => "a scalar was given where an array is needed".into(),
+        (Type::Array(..), Type::Array(..)) => match (elem_of(found), elem_of(expected)) {
+            // Arrays of the same rank whose elements differ: convert each
+            // element (`map f64 b`, or `map (map f64) m` for a matrix).
+            (Some((a, r)), Some((b, q))) if a != b && r == q => {
+                let mut f = b.name().to_string();
+                for _ in 1..r {
+                    f = format!("(map {f})");
+                }
+                let w = what
+                    .map(|w| w.to_string())
+                    .unwrap_or_else(|| "(...)".to_string());
+                format!("convert each element explicitly: `map {f} {w}`")
+            }
+            _ => "make both sides have the same type".into(),
+        },
         _ => "make both sides have the same type".into(),
+    }
+}
+
+/// The element type and rank of an array of a primitive type.
+fn elem_of(t: &Type) -> Option<(PrimType, usize)> {
+    let (mut t, mut r) = (t, 0);
+    while let Type::Array(_, e) = t {
+        t = e;
+        r += 1;
+    }
+    match t {
+        Type::Prim(p) => Some((*p, r)),
+        _ => None,
     }
 }
 
