@@ -267,6 +267,7 @@ enum Cmd {
 
 /// Options of `weir fuzz`.
 #[derive(clap::Args)]
+#[cfg_attr(not(feature = "fuzz"), allow(dead_code))]
 struct FuzzArgs {
     /// How many programs.
     #[arg(short = 'n', long, default_value_t = 1000)]
@@ -310,6 +311,18 @@ struct FuzzArgs {
     updates: bool,
 }
 
+/// Without the `fuzz` feature (a lean build, such as the Python wheel's
+/// compiler), `weir fuzz` says how to get a build that has it.
+#[cfg(not(feature = "fuzz"))]
+fn cmd_fuzz(_: FuzzArgs) -> ExitCode {
+    fail(
+        "this `weir` was built without `weir fuzz` (the cargo feature `fuzz`); \
+         install the full compiler with `cargo install --locked --path crates/cli` \
+         from the Weir repository",
+    )
+}
+
+#[cfg(feature = "fuzz")]
 fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
     weir_fuzz::generate::set_updates(a.updates);
     if let Some(i) = a.show {
@@ -371,6 +384,7 @@ fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
 
 /// Options of `weir bench`.
 #[derive(clap::Args)]
+#[cfg_attr(not(feature = "bench"), allow(dead_code))]
 struct BenchArgs {
     /// The short suite (< 10 minutes): fewer calls and reps, PolyBench MEDIUM,
     /// no ablation variants, large ADBench instances left out.
@@ -440,6 +454,18 @@ struct BenchArgs {
     from: Option<PathBuf>,
 }
 
+/// Without the `bench` feature (a lean build, such as the Python wheel's
+/// compiler), `weir bench` says how to get a build that has it.
+#[cfg(not(feature = "bench"))]
+fn cmd_bench(_: BenchArgs) -> ExitCode {
+    fail(
+        "this `weir` was built without `weir bench` (the cargo feature `bench`); \
+         install the full compiler with `cargo install --locked --path crates/cli` \
+         from the Weir repository",
+    )
+}
+
+#[cfg(feature = "bench")]
 fn cmd_bench(a: BenchArgs) -> ExitCode {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let root = match &a.suite {

@@ -132,5 +132,14 @@ print("ok", exe)
         "a call through the installed wheel",
     );
     assert!(out.contains("ok "), "{out}");
+    // The wheel's compiler is the lean build: `weir fuzz` says how to get
+    // the full one instead of running.
+    let fuzz = Command::new(venv.join("bin/weir"))
+        .args(["fuzz", "-n", "1"])
+        .output()
+        .expect("run the wheel's weir");
+    let err = String::from_utf8_lossy(&fuzz.stderr);
+    assert!(!fuzz.status.success(), "{err}");
+    assert!(err.contains("built without `weir fuzz`"), "{err}");
     let _ = std::fs::remove_dir_all(&tmp);
 }
