@@ -515,7 +515,7 @@ def test_compiler_not_found(tmp_path, monkeypatch):
     monkeypatch.setattr(weir._build, "_bundled", None)  # (installed from the wheel)
     with pytest.raises(weir.WeirCompilerNotFound) as ei:
         weir.load(KERNELS, cache_dir=tmp_path)
-    assert "cargo install --path crates/cli" in str(ei.value)
+    assert "cargo install --locked --path crates/cli" in str(ei.value)
     with pytest.raises(weir.WeirCompilerNotFound):
         weir.load(KERNELS, weir=str(tmp_path / "nope"), cache_dir=tmp_path)
 

@@ -35,7 +35,7 @@ CACHE_LAYOUT = "weir-py-1"
 INSTALL_HINT = (
     "install the Weir compiler with the package: `pip install ./python` in the "
     "Weir repository (it builds the compiler; needs Rust's `cargo`), or "
-    "`cargo install --path crates/cli` (or `cargo build --release -p weir-cli` and "
+    "`cargo install --locked --path crates/cli` (or `cargo build --release -p weir-cli` and "
     "point to target/release/weir); then pass weir=PATH to weir.load, set $WEIR "
     "to its path, or put `weir` on PATH"
 )
