@@ -6,12 +6,17 @@
 # (exit status, seconds, the failing tests) goes to DIR/summary.txt.
 #   bash scripts/flake-hunt.sh [N] [DIR]        # LOAD=0 for no extra load
 # The first run builds what is missing (its time includes the build); run it
-# in a fresh clone (`git clone . /tmp/x`) to test what CI tests.
+# in a fresh clone (`git clone . /tmp/x`) to test what CI tests, after the
+# README's set-up line (the Python tests need python/.venv).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 n="${1:-10}"
 out="${2:-$root/target/flake-hunt}"
 load="${LOAD:-$(nproc)}"
+if [ ! -x "$root/python/.venv/bin/python" ]; then
+  echo "flake-hunt: run the README's set-up line first (bash scripts/install-c-tools.sh && bash scripts/install-python.sh)" >&2
+  exit 2
+fi
 mkdir -p "$out"
 : > "$out/summary.txt"
 pids=()
