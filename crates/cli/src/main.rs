@@ -311,15 +311,9 @@ struct FuzzArgs {
     updates: bool,
 }
 
-/// Without the `fuzz` feature (a lean build, such as the Python wheel's
-/// compiler), `weir fuzz` says how to get a build that has it.
 #[cfg(not(feature = "fuzz"))]
 fn cmd_fuzz(_: FuzzArgs) -> ExitCode {
-    fail(
-        "this `weir` was built without `weir fuzz` (the cargo feature `fuzz`); \
-         install the full compiler with `cargo install --locked --path crates/cli` \
-         from the Weir repository",
-    )
+    not_built("fuzz")
 }
 
 #[cfg(feature = "fuzz")]
@@ -454,15 +448,9 @@ struct BenchArgs {
     from: Option<PathBuf>,
 }
 
-/// Without the `bench` feature (a lean build, such as the Python wheel's
-/// compiler), `weir bench` says how to get a build that has it.
 #[cfg(not(feature = "bench"))]
 fn cmd_bench(_: BenchArgs) -> ExitCode {
-    fail(
-        "this `weir` was built without `weir bench` (the cargo feature `bench`); \
-         install the full compiler with `cargo install --locked --path crates/cli` \
-         from the Weir repository",
-    )
+    not_built("bench")
 }
 
 #[cfg(feature = "bench")]
@@ -651,6 +639,17 @@ fn cmd_bench(a: BenchArgs) -> ExitCode {
         }
         ExitCode::FAILURE
     }
+}
+
+/// Without the cargo feature `feat` (a lean build, such as the Python
+/// wheel's compiler), `weir FEAT` says how to get a build that has it.
+#[cfg(not(all(feature = "bench", feature = "fuzz")))]
+fn not_built(feat: &str) -> ExitCode {
+    fail(format!(
+        "this `weir` was built without `weir {feat}` (the cargo feature `{feat}`); \
+         install the full compiler with `cargo install --locked --path crates/cli` \
+         from the Weir repository"
+    ))
 }
 
 /// A `--timeout` value: seconds, fractions allowed.
