@@ -1103,13 +1103,18 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
         short.extend((1..r).map(|j| format!("out{k}_d{j} == want{k}[{j}]")));
         // (the caller's pointer and dims, `weir_user{k}_d0`, ...)
         let dims: Vec<String> = (0..r).map(|j| format!("weir_user{k}_d{j} = 0")).collect();
+        // (only the rows are read back; every dim is marked used)
+        let unused: String = (0..r)
+            .map(|j| format!("(void)weir_user{k}_d{j}; "))
+            .collect();
         let keep: Vec<String> = (0..r)
             .map(|j| format!("            weir_user{k}_d{j} = out{k}_d{j};\n"))
             .collect();
         let _ = writeln!(
             s,
-            "    {t} *weir_user{k} = NULL;\n    int64_t {};\n    (void)weir_user{k}_d0;\n    if ({}) {{\n        void *sc = weir_dest_scratch(ctx, want{k}, {r}, sizeof({t}));\n        if (sc) {{\n            weir_user{k} = out{k};\n{}            out{k} = ({t} *)sc;\n            out{k}_d0 = want{k}[0];\n            weir_dest_found(ctx, {k});\n        }}\n    }}",
+            "    {t} *weir_user{k} = NULL;\n    int64_t {};\n    {}\n    if ({}) {{\n        void *sc = weir_dest_scratch(ctx, want{k}, {r}, sizeof({t}));\n        if (sc) {{\n            weir_user{k} = out{k};\n{}            out{k} = ({t} *)sc;\n            out{k}_d0 = want{k}[0];\n            weir_dest_found(ctx, {k});\n        }}\n    }}",
             dims.join(", "),
+            unused.trim_end(),
             short.join(" && "),
             keep.concat()
         );
