@@ -2222,6 +2222,7 @@ impl Lower<'_> {
                 let dims: Vec<Exp> = ds.iter().map(|d| self.atom(d)).collect();
                 // The dims' product must equal the element count, without
                 // overflow (a wrapped product could match it).
+                let total_again = total.clone();
                 let mut args = vec![total.clone()];
                 args.extend(dims.iter().cloned());
                 let shown = vec!["%lld"; dims.len()].join(" x ");
@@ -2250,7 +2251,20 @@ impl Lower<'_> {
                         loc,
                         lazy: true,
                     });
-                    cond = Exp::op("&&", Exp::op(">=", Exp::Var(n.clone()), Exp::i64(0)), cond);
+                    // (a negative length of the piece: a product of the
+                    // dims with a negative one, rows never computed where
+                    // there are none, or computed, and failing, by the
+                    // construct that writes them: that construct's error
+                    // comes first, as in the interpreter)
+                    cond = Exp::op(
+                        "&&",
+                        Exp::op(
+                            "&&",
+                            Exp::op(">=", Exp::Var(n.clone()), Exp::i64(0)),
+                            Exp::op(">=", total_again, Exp::i64(0)),
+                        ),
+                        cond,
+                    );
                     self.need_inside.push((
                         var.to_string(),
                         I::NeedCount {
