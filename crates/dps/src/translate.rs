@@ -3394,28 +3394,13 @@ impl FunTr<'_> {
                     // `acc = op acc (g i)` for i in 0..n, from `ne`, a counted
                     // loop whose state is the accumulator (F-tilde S-Reduce:
                     // `op` keeps the shape of `ne`).
-                    let (i, _) = lparam(&g, 0, span)?;
-                    let (pa, ta) = lparam(&op, 0, span)?;
-                    let (pb, tb) = lparam(&op, 1, span)?;
-                    let mut stmts = g.body.stmts.clone();
-                    stmts.push(core::Stmt {
-                        var: pb.clone(),
-                        ty: tb.clone(),
-                        exp: core::Exp::Atom(g.body.result.clone()),
-                        span,
-                    });
-                    stmts.extend(op.body.stmts.iter().cloned());
-                    let body = core::Body {
-                        stmts,
-                        result: op.body.result.clone(),
-                    };
-                    let (pa, ta) = (pa.clone(), ta.clone());
+                    let (pa, ta, i, body) = weir_shape::walk::ireduce_loop(&op, &g, span)?;
                     return self.loop_into(
                         s,
                         &pa,
                         &ta,
                         ne,
-                        LoopKind::For(i.clone(), n),
+                        LoopKind::For(i, n),
                         &body,
                         dests,
                         out,

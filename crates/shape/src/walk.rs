@@ -979,6 +979,28 @@ impl<'a> ShapeWalk<'a> {
                         self.grown_shapes(s, init, &growth, Some(trips), Some(&i), span)?
                     }
                 }
+                // A reduction over arrays: the loop it runs as (the DPS
+                // translation's), so a loop state's rows of unnamed size
+                // keep `ne`'s shape as an `ifold`'s state keeps `init`'s.
+                Prim::IReduce {
+                    op: core::Fun::Lambda(op),
+                    ne,
+                    n,
+                    f: core::Fun::Lambda(g),
+                } if self
+                    .flat(&s.ty, span)?
+                    .iter()
+                    .any(|(t, _)| matches!(t, DType::Array(..))) =>
+                {
+                    let (acc, at, i, body) = ireduce_loop(op, g, span)?;
+                    let trips = self.atom_dim(n);
+                    if let Some(steps) = self.loop_every(s, &acc, &at, ne, Some(&i), &body)? {
+                        self.every_shapes(s, ne, &steps, Some((&i, trips)), span)?
+                    } else {
+                        let growth = self.loop_growth(s, &acc, &at, ne, Some(&i), &body)?;
+                        self.grown_shapes(s, ne, &growth, Some(trips), Some(&i), span)?
+                    }
+                }
                 // A scan has its input's shape.
                 Prim::Scan { a, .. } => self.array_leaf_shapes(a, span)?,
                 // An existential outer size, known once the filter has run (bound
@@ -1734,6 +1756,35 @@ impl<'a> ShapeWalk<'a> {
 /// (a source variable of one of these names is described as a temporary is:
 /// by its marked location).
 const TEMPS: &[&str] = &["t", "x", "p", "chk", "r", "q", "u", "m", "n", "c", "s", "j"];
+
+/// `ireduce op ne n g` over arrays as the loop it runs as (F-tilde S-Reduce:
+/// `acc = op acc (g i)` for `i` in `0..n`, from `ne`): the accumulator (`op`'s
+/// first parameter) with its type, the index (`g`'s parameter), and the loop
+/// body (`g`'s statements, `op`'s second parameter bound to `g`'s result,
+/// then `op`'s statements). The shape walk and the DPS translation use the
+/// same loop.
+pub fn ireduce_loop(
+    op: &core::Lambda,
+    g: &core::Lambda,
+    span: Span,
+) -> R<(Name, Type, Name, core::Body)> {
+    let (i, _) = lparam(g, 0, span)?;
+    let (pa, ta) = lparam(op, 0, span)?;
+    let (pb, tb) = lparam(op, 1, span)?;
+    let mut stmts = g.body.stmts.clone();
+    stmts.push(core::Stmt {
+        var: pb.clone(),
+        ty: tb.clone(),
+        exp: core::Exp::Atom(g.body.result.clone()),
+        span,
+    });
+    stmts.extend(op.body.stmts.iter().cloned());
+    let body = core::Body {
+        stmts,
+        result: op.body.result.clone(),
+    };
+    Ok((pa.clone(), ta.clone(), i.clone(), body))
+}
 
 /// Parameter `k` of a lambda.
 pub fn lparam(l: &core::Lambda, k: usize, span: Span) -> R<&(Name, Type)> {
