@@ -802,9 +802,61 @@ fn dims_literal(name: &str, r: usize) -> String {
     format!("(const int64_t[]){{{}}}", ds.join(", "))
 }
 
+/// The checks (C statements of `weir_args_NAME`) that the arrays of each
+/// tuple or record parameter of an entry agree in the dims they share
+/// ([`crate::abi::Agree`]), with what they check.
+fn agree_checks(
+    e: &crate::lower::EntryInfo,
+    f: &Fun,
+    abi: &crate::abi::Abi,
+) -> Vec<(String, crate::abi::Agree)> {
+    let Some(ae) = abi.entries.iter().find(|a| a.name == e.name) else {
+        return Vec::new();
+    };
+    let mut v = Vec::new();
+    for a in &ae.agree {
+        let (Some(p), Some(q)) = (f.params.get(a.leaf), f.params.get(a.with)) else {
+            continue;
+        };
+        let (DType::Array(_, pr), DType::Array(_, qr)) = (p.ty, q.ty) else {
+            continue;
+        };
+        let (pn, qn) = (c_name(&p.name), c_name(&q.name));
+        let c = format!(
+            "    if (weir_check_agree(ctx, WEIR_LOC({}), {}, {}, {}, {pr}, {}, {}, {qr}, {})) return 1;\n",
+            e.loc,
+            c_string(&a.param),
+            c_string(&a.leaf_what),
+            dims_literal(&pn, pr),
+            c_string(&a.with_what),
+            dims_literal(&qn, qr),
+            a.dims
+        );
+        v.push((c, a.clone()));
+    }
+    v
+}
+
+/// The fast path's test of an [`crate::abi::Agree`]: its dims equal.
+fn agree_dims(f: &Fun, a: &crate::abi::Agree) -> Vec<String> {
+    match (f.params.get(a.leaf), f.params.get(a.with)) {
+        (Some(p), Some(q)) => (0..a.dims)
+            .map(|k| format!("{}_d{k} == {}_d{k}", c_name(&p.name), c_name(&q.name)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The argument check, shape computation, public shape function and entry
 /// point of one entry.
-fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, lib: bool) {
+fn entry_fns(
+    s: &mut String,
+    e: &crate::lower::EntryInfo,
+    f: &Fun,
+    agree: &[(String, crate::abi::Agree)],
+    light: bool,
+    lib: bool,
+) {
     let vis = if lib { "static " } else { "" };
     let n = c_name(&e.name);
     let ps = entry_params(f);
@@ -832,6 +884,10 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
                 ctype(t)
             );
         }
+    }
+    // (the arrays of a tuple or record parameter agree in the dims they share)
+    for (c, _) in agree {
+        s.push_str(c);
     }
     s.push_str("    return 0;\n}\n\n");
     // Shape computation: the template, negative dims reported (when `report`)
@@ -1192,6 +1248,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
         unused(&all).join(", ")
     );
     let mut fast = leading_dim_checks(f);
+    fast.extend(agree.iter().flat_map(|(_, a)| agree_dims(f, a)));
     for p in &f.params {
         if let DType::Array(_, r) = p.ty {
             // (NULL, also of no elements: the slow path)
@@ -1319,10 +1376,12 @@ pub fn unit(u: &Unit, funs: &[Fun], source: &str, target: Target, abi: &crate::a
     }
     for e in &u.entries {
         if let Some(f) = funs.iter().find(|f| f.name == e.name) {
+            let agree = agree_checks(e, f, abi);
             entry_fns(
                 &mut s,
                 e,
                 f,
+                &agree,
                 !crate::stack::uses_memory(u, &e.body_fn),
                 target == Target::Library,
             );
@@ -1402,6 +1461,24 @@ fn main_fn(s: &mut String, abi: &crate::abi::Abi) {
                         args.push(format!("{pn}_dims[{k}]"));
                     }
                 }
+            }
+        }
+        // The arrays of a tuple or record parameter agree in the dims they
+        // share (else exit 2, before any result is allocated).
+        for a in &e.agree {
+            if let (Some(p), Some(q)) = (e.params.get(a.leaf), e.params.get(a.with)) {
+                let _ = writeln!(
+                    s,
+                    "    weir_main_agree({}, {}, p_{}_dims, {}, {}, p_{}_dims, {}, {});",
+                    c_string(&a.param),
+                    c_string(&a.leaf_what),
+                    p.name,
+                    p.rank,
+                    c_string(&a.with_what),
+                    q.name,
+                    q.rank,
+                    a.dims
+                );
             }
         }
         // Result shapes. A shape error (a negative size, a division by zero)
