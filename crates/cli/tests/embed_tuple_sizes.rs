@@ -79,6 +79,9 @@ int main(void) {
     report(ctx, "upd", tup_upd(ctx, oa, 3, ob, 4, a3, 3, b4, 4, 0));
     printf("upd destinations untouched: %g %g %lld %lld\n", oa[0], oa[2], (long long)ob[0], (long long)ob[3]);
     report(ctx, "upd_wrong_dests_too", tup_upd(ctx, oa, 4, ob, 4, a3, 3, b4, 4, 0));
+    /* the other argument errors name a component as the caller does */
+    report(ctx, "sumt_null", tup_sumt(ctx, NULL, 3, b3, 3, &s));
+    report(ctx, "upd_overlap", tup_upd(ctx, a3, 3, ob, 3, a3, 3, b3, 3, 0));
     /* norm: a tuple, the index the program does not contain no more */
     double on[3] = {-7, -7, -7};
     report(ctx, "norm", tup_norm(ctx, on, 3, a3, 3, x2, 2));
@@ -206,6 +209,16 @@ fn the_c_api_refuses_components_of_different_lengths() {
                 "{exe}: `{what}`:\n{t}"
             );
         }
+        assert!(
+            line(&t, "sumt_null")
+                .starts_with("sumt_null rc=1 code=2 invalid argument: array `xs_a` is NULL"),
+            "{exe}:\n{t}"
+        );
+        let overlap = line(&t, "upd_overlap");
+        assert!(
+            overlap.starts_with("upd_overlap rc=1 code=2 invalid argument: destination 0 of `upd` overlaps argument `xs_a`"),
+            "{exe}:\n{t}"
+        );
         for good in ["sumt_ok", "grid_ok", "nest_ok", "keep", "pair"] {
             assert_eq!(
                 line(&t, good),
