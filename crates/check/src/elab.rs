@@ -15,8 +15,20 @@ use weir_syntax::{Diagnostic, Span};
 pub struct Failed;
 type R<T> = Result<T, Failed>;
 
+mod limits;
 mod records;
+pub use limits::{MAX_LITERAL, MAX_RANK, MAX_TYPE_SIZE};
 pub use records::{check_type_defs, erase_records};
+
+/// The type abbreviations, expanded (those whose expansion succeeded), those
+/// whose expansion failed, and those defined in terms of themselves.
+#[derive(Default)]
+pub struct Abbrevs {
+    pub expanded: HashMap<String, Type>,
+    /// Those whose expansion failed, with the error a use reports.
+    pub failed: HashMap<String, Diagnostic>,
+    pub cyclic: HashSet<String>,
+}
 
 /// The checked signature of a top-level definition.
 #[derive(Clone, Debug)]
@@ -121,6 +133,12 @@ pub struct Checker<'a> {
     /// The type abbreviations (`type t = ...`) by their full name (`m.t`
     /// for a module's).
     pub types: &'a HashMap<String, ast::TypeDef>,
+    /// The abbreviations expanded so far (all of them, once, before any
+    /// definition is checked: [`Checker::resolve_abbreviations`]).
+    pub abbrevs: &'a Abbrevs,
+    /// The abbreviations this checker expanded (while resolving them all).
+    memo: HashMap<String, Type>,
+    memo_failed: HashMap<String, Diagnostic>,
     /// The abbreviations being expanded (to report one that names itself).
     expanding_types: Vec<String>,
     /// The local functions being expanded (innermost last): a use of one
@@ -271,6 +289,7 @@ impl<'a> Checker<'a> {
         defs: &'a HashMap<String, DefSig>,
         later: &'a HashMap<String, Span>,
         types: &'a HashMap<String, ast::TypeDef>,
+        abbrevs: &'a Abbrevs,
         counter: &'a mut u32,
     ) -> Self {
         Checker {
@@ -287,6 +306,9 @@ impl<'a> Checker<'a> {
             size_texts: HashMap::new(),
             effects: Vec::new(),
             types,
+            abbrevs,
+            memo: HashMap::new(),
+            memo_failed: HashMap::new(),
             expanding_types: Vec::new(),
             expanding: Vec::new(),
             expanded: 0,
@@ -490,7 +512,7 @@ impl<'a> Checker<'a> {
                 out.sort_by(|a, b| a.0.cmp(&b.0));
                 Ok(Type::Record(out))
             }
-            TypeExp::Array(sz, e, _) => {
+            TypeExp::Array(sz, e, asp) => {
                 let size = match sz {
                     SizeExp::Any(_) => Size::Unknown,
                     SizeExp::Const(c, _) => Size::Const(*c),
@@ -534,7 +556,9 @@ impl<'a> Checker<'a> {
                     },
                 };
                 let e = self.type_exp(e, size_env, false)?;
-                Ok(Type::array(size, e))
+                let t = Type::array(size, e);
+                self.within_limits(&t, *asp, "this array type")?;
+                Ok(t)
             }
             TypeExp::Tuple(ts, _) => {
                 let mut out = Vec::new();
@@ -1294,7 +1318,16 @@ impl<'a> Checker<'a> {
 
     // ------------------------------------------------------------ expressions
 
+    /// Elaborate `e`; its type must be within the limits on types
+    /// ([`limits`]: built by expressions, a type can grow past what the
+    /// syntax bounds).
     pub fn expr(&mut self, e: &Expr, expected: Option<&Type>) -> R<(Atom, Type)> {
+        let r = self.expr_kind(e, expected)?;
+        self.within_limits(&r.1, e.span, "the value of this expression")?;
+        Ok(r)
+    }
+
+    fn expr_kind(&mut self, e: &Expr, expected: Option<&Type>) -> R<(Atom, Type)> {
         let span = e.span;
         match &e.kind {
             ExprKind::Error => Err(Failed),
@@ -1321,6 +1354,7 @@ impl<'a> Checker<'a> {
                 Ok((self.emit("t", ty.clone(), Exp::Tuple(atoms), span), ty))
             }
             ExprKind::ArrayLit(es) => {
+                self.literal_within_limit(es, span)?;
                 let exp_elem = expected.and_then(|t| match self.infer.shallow(t) {
                     Type::Array(_, e) => Some(*e),
                     _ => None,
