@@ -321,6 +321,32 @@ struct FuzzArgs {
     /// --empty-bias).
     #[arg(long)]
     long: bool,
+    /// Mutant campaign instead (issue 46): mutants of the .weir files under
+    /// --dirs (token and line edits, literals, identifiers, operators,
+    /// duplicated bodies, nesting) through `weir c`'s pipeline (no C
+    /// compiler), each in a worker process under the time and memory
+    /// limits; counts per class (ok, clean error, internal error, panic,
+    /// crash, timeout, memory blow-up), the bad ones saved to --out
+    /// (default fuzz-mutants/). -n (default 1000), --seed, --first, -j.
+    #[arg(long)]
+    mutants: bool,
+    /// With --mutants: the folders or files to mutate (default: examples
+    /// and tests).
+    #[arg(long, num_args = 1..)]
+    dirs: Vec<PathBuf>,
+    /// With --mutants: the most one mutant may take, in seconds.
+    #[arg(long, default_value_t = 10.0)]
+    time_limit: f64,
+    /// With --mutants: the address space of a worker process, in MiB.
+    #[arg(long, default_value_t = 2048)]
+    mem_limit: u64,
+    /// With --mutants: mutants one worker process compiles before a fresh
+    /// one replaces it.
+    #[arg(long, default_value_t = 500)]
+    per_worker: u64,
+    /// The worker process of --mutants (reads mutants on stdin).
+    #[arg(long, hide = true)]
+    mutant_worker: bool,
 }
 
 #[cfg(not(feature = "fuzz"))]
@@ -330,6 +356,13 @@ fn cmd_fuzz(_: FuzzArgs) -> ExitCode {
 
 #[cfg(feature = "fuzz")]
 fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
+    if a.mutant_worker {
+        weir_fuzz::mutate::worker();
+        return ExitCode::SUCCESS;
+    }
+    if a.mutants {
+        return cmd_mutants(a);
+    }
     weir_fuzz::generate::set_updates(a.updates);
     weir_fuzz::generate::set_empty_bias(a.empty_bias.unwrap_or(if a.long { 4 } else { 0 }));
     let count = a.count.unwrap_or(if a.long { 10_000 } else { 1000 });
@@ -388,6 +421,59 @@ fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// `weir fuzz --mutants`.
+#[cfg(feature = "fuzz")]
+fn cmd_mutants(a: FuzzArgs) -> ExitCode {
+    let exe = match std::env::current_exe() {
+        Ok(p) => p,
+        Err(e) => return fail(format!("cannot find the weir executable: {e}")),
+    };
+    let dirs = if a.dirs.is_empty() {
+        vec![PathBuf::from("examples"), PathBuf::from("tests")]
+    } else {
+        a.dirs.clone()
+    };
+    let count = a.count.unwrap_or(1000);
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let cfg = weir_fuzz::mutate::MutantConfig {
+        dirs,
+        count,
+        seed: a.seed,
+        first: a.first,
+        jobs: jobs.max(1),
+        time_limit: std::time::Duration::from_secs_f64(a.time_limit.clamp(0.01, 1e6)),
+        mem_limit_mb: a.mem_limit.max(64),
+        out: a
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("fuzz-mutants")),
+        exe,
+        per_worker: a.per_worker.max(1),
+    };
+    let bar = (!a.no_progress).then(|| weir_fuzz::progress::Bar::new(count));
+    let report = weir_fuzz::mutate::campaign(&cfg, &|n| {
+        if let Some(b) = &bar {
+            b.set(n)
+        }
+    });
+    if let Some(b) = &bar {
+        b.finish();
+    }
+    match report {
+        Ok(r) => {
+            outln!("{}", r.render());
+            if r.bugs() > 0 {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => fail(e),
     }
 }
 

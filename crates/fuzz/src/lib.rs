@@ -9,6 +9,7 @@
 //! reproducer. `weir fuzz` is its command line.
 
 pub mod generate;
+pub mod mutate;
 pub mod oracle;
 pub mod progress;
 
