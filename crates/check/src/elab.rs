@@ -17,7 +17,7 @@ type R<T> = Result<T, Failed>;
 
 mod limits;
 mod records;
-pub use limits::{MAX_LITERAL, MAX_RANK, MAX_TYPE_SIZE};
+pub use limits::{MAX_RANK, MAX_TYPE_SIZE};
 pub use records::{check_type_defs, erase_records};
 
 /// The type abbreviations, expanded (those whose expansion succeeded), those
@@ -1354,7 +1354,6 @@ impl<'a> Checker<'a> {
                 Ok((self.emit("t", ty.clone(), Exp::Tuple(atoms), span), ty))
             }
             ExprKind::ArrayLit(es) => {
-                self.literal_within_limit(es, span)?;
                 let exp_elem = expected.and_then(|t| match self.infer.shallow(t) {
                     Type::Array(_, e) => Some(*e),
                     _ => None,

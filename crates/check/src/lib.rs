@@ -10,7 +10,7 @@ mod infer;
 pub mod unique;
 mod zonk;
 
-pub use elab::{DefSig, MAX_LITERAL, MAX_RANK, MAX_TYPE_SIZE};
+pub use elab::{DefSig, MAX_RANK, MAX_TYPE_SIZE};
 pub use weir_ir::display_name;
 
 use std::collections::HashMap;

@@ -1,6 +1,7 @@
 //! The checker's resource limits (issue 46): whatever the program, the
-//! types it builds stay small enough for every later stage, and array
-//! literals stay small enough to compile.
+//! types it builds stay small enough for every later stage. (The parser
+//! bounds the rest: nesting, `parser::MAX_DEPTH`, and the elements of an array
+//! literal, `parser::MAX_LITERAL`.)
 //!
 //! * A type may nest at most [`MAX_DEPTH`] levels (the parser's limit: later
 //!   stages recurse on types), hold at most [`MAX_TYPE_SIZE`] parts, and an
@@ -9,8 +10,6 @@
 //!   (`type t2 = (t1, t1)`, `def r2 x = replicate 1 (r1 x)`), so the limits
 //!   hold where a type is made: every abbreviation's expansion, every
 //!   annotation, every expression's type (E0004, E0026, E0027).
-//! * An array literal (with the literals nested in it) holds at most
-//!   [`MAX_LITERAL`] elements (E0028).
 //!
 //! Abbreviations resolve in near-linear time: each is expanded once, in an
 //! order where what it names comes first ([`abbreviation_order`]), and
@@ -19,7 +18,7 @@
 use super::{Checker, R};
 use std::collections::{HashMap, HashSet};
 use weir_ir::Type;
-use weir_syntax::ast::{self, Expr, ExprKind, TypeExp};
+use weir_syntax::ast::{self, TypeExp};
 use weir_syntax::parser::MAX_DEPTH;
 use weir_syntax::{Diagnostic, Span};
 
@@ -27,9 +26,6 @@ use weir_syntax::{Diagnostic, Span};
 pub const MAX_RANK: usize = 32;
 /// The most parts (scalars, arrays, tuples, record fields) a type may have.
 pub const MAX_TYPE_SIZE: usize = 100_000;
-/// The most elements an array literal may hold, counting the elements of the
-/// literals nested in it.
-pub const MAX_LITERAL: usize = 100_000;
 
 /// What is wrong with a type that passes a limit.
 pub(super) enum Over {
@@ -75,25 +71,6 @@ pub(super) fn over(t: &Type) -> Option<Over> {
         }
     }
     None
-}
-
-/// The elements of an array literal and of the literals nested in it
-/// (counted without recursion, stopping past the limit).
-fn literal_elements(es: &[Expr]) -> usize {
-    let mut n = 0;
-    let mut stack: Vec<&[Expr]> = vec![es];
-    while let Some(es) = stack.pop() {
-        n += es.len();
-        if n > MAX_LITERAL {
-            break;
-        }
-        for e in es {
-            if let ExprKind::ArrayLit(inner) = &e.kind {
-                stack.push(inner);
-            }
-        }
-    }
-    n
 }
 
 /// The type abbreviations in an order where each comes after those it
@@ -208,18 +185,5 @@ impl Checker<'_> {
                 .with_help("a type (with the abbreviations, tuples and records it is built from) has at most 100000 parts; use arrays instead of tuples of tuples"),
         };
         self.fail(d)
-    }
-
-    /// E0028 for an array literal of more than [`MAX_LITERAL`] elements.
-    pub(super) fn literal_within_limit(&mut self, es: &[Expr], span: Span) -> R<()> {
-        let n = literal_elements(es);
-        if n <= MAX_LITERAL {
-            return Ok(());
-        }
-        self.fail(
-            Diagnostic::new("E0028", span, "array literal too large")
-                .with_label(format!("more than {MAX_LITERAL} elements"))
-                .with_help("an array literal holds at most 100000 elements: read large data as an input of the entry (a value or a .npy file) instead"),
-        )
     }
 }
