@@ -127,6 +127,9 @@ pub struct Checker<'a> {
     /// The source text of the size expressions of annotations, by the
     /// variable that holds their value (for messages).
     size_texts: HashMap<Name, String>,
+    /// The variables of the statements the checker made (not named by the
+    /// program), so that no message names one.
+    temps: HashSet<Name>,
     /// The views annotations met (`#[view] e`, ...): the span of the
     /// statement annotated and the effect asked for.
     pub effects: Vec<(Span, weir_ir::Effect)>,
@@ -304,6 +307,7 @@ impl<'a> Checker<'a> {
             var_spans: HashMap::new(),
             value_sizes: HashSet::new(),
             size_texts: HashMap::new(),
+            temps: HashSet::new(),
             effects: Vec::new(),
             types,
             abbrevs,
@@ -333,6 +337,7 @@ impl<'a> Checker<'a> {
             self.expanded += 1;
         }
         let var = self.fresh_name(base);
+        self.temps.insert(var.clone());
         if let Some(b) = self.blocks.last_mut() {
             b.push(Stmt {
                 var: var.clone(),
@@ -385,9 +390,20 @@ impl<'a> Checker<'a> {
     ) -> Diagnostic {
         match e {
             UnifyError::Size(a, b) => {
-                let (sa, sb) = (self.infer.show_size(&a), self.infer.show_size(&b));
-                Diagnostic::new("E0301", span, format!("size mismatch {ctx}: `{sa}` and `{sb}` are different sizes"))
-                    .with_label(format!("size `{sa}` here, but `{sb}` is required"))
+                let (sa, sb) = (self.describe_size(&a), self.describe_size(&b));
+                let label = if sa.starts_with('`') && sb.starts_with('`') {
+                    format!("size {sa} here, but {sb} is required")
+                } else {
+                    format!("this has {sa}, but {sb} is required")
+                };
+                // (two sizes computed alike, `iota (n + 1)` twice, read the same)
+                let differ = if sa == sb {
+                    ", computed separately, are not known to be the same size"
+                } else {
+                    " are different sizes"
+                };
+                Diagnostic::new("E0301", span, format!("size mismatch {ctx}: {sa} and {sb}{differ}"))
+                    .with_label(label)
                     .with_help("the sizes must be the same size parameter or constant; if they are equal at run time, use the same size parameter for both (e.g. `[n]`), or a slice to make them equal")
             }
             UnifyError::Type(a, b) => {
@@ -448,6 +464,34 @@ impl<'a> Checker<'a> {
     }
 
     /// The size denoted by an `i64` atom (for `build n`, `iota n`, ...).
+    /// A size in the user's words, for a message: the size expression the
+    /// program wrote (`` `n + 1` ``, remembered where a builtin's count or an
+    /// annotation's size was elaborated), a name (`` `n` ``), a constant, or,
+    /// for a size the compiler computed with no source text, "a size computed
+    /// by the program" (never a compiler temporary's name).
+    fn describe_size(&self, sz: &Size) -> String {
+        match self.infer.size(sz) {
+            Size::Var(v) => match self.size_texts.get(&v) {
+                Some(t) if !t.contains("...") => format!("`{t}`"),
+                _ if self.temps.contains(&v) => "a size computed by the program".to_string(),
+                _ => format!("`{}`", display_name(&v)),
+            },
+            s => format!("`{}`", self.infer.show_size(&s)),
+        }
+    }
+
+    /// The size an `i64` argument of a builtin gives an array (`iota (n +
+    /// 1)`), remembering the argument's source text for messages.
+    fn size_of_arg(&mut self, a: &Atom, arg: &In) -> Size {
+        if let (Atom::Var(v), In::Ast(e)) = (a, arg)
+            && !matches!(e.kind, ExprKind::Var(_))
+            && !self.size_texts.contains_key(v)
+        {
+            self.size_texts.insert(v.clone(), size_text(e));
+        }
+        self.size_of_atom(a)
+    }
+
     fn size_of_atom(&self, a: &Atom) -> Size {
         match a {
             Atom::Const(Const::I64(c)) if *c >= 0 => Size::Const(*c),
@@ -3074,7 +3118,7 @@ impl<'a> Checker<'a> {
                 let (n, _) = v(0);
                 let (f, r) = self.fun_arg(&args[1], &[Type::I64], &what(1))?;
                 fun_args[1] = Some(f);
-                Type::array(self.size_of_atom(&n), r)
+                Type::array(self.size_of_arg(&n, &args[0]), r)
             }
             IFold => {
                 let (_, init_t) = v(1);
@@ -3251,11 +3295,11 @@ impl<'a> Checker<'a> {
                 }
                 Type::Tuple(vec![Type::array(Size::Unknown, el); k + 1])
             }
-            Iota => Type::array(self.size_of_atom(&v(0).0), Type::I64),
+            Iota => Type::array(self.size_of_arg(&v(0).0, &args[0]), Type::I64),
             Replicate => {
                 let (x, t) = v(1);
                 let _ = x;
-                Type::array(self.size_of_atom(&v(0).0), t)
+                Type::array(self.size_of_arg(&v(0).0, &args[0]), t)
             }
             Concat => {
                 let (s1, e1) = self.expect_array(&v(0).1, args[0].span(), name)?;
@@ -3276,7 +3320,7 @@ impl<'a> Checker<'a> {
             Split => {
                 let (_, el) = self.expect_array(&v(1).1, args[1].span(), name)?;
                 Type::Tuple(vec![
-                    Type::array(self.size_of_atom(&v(0).0), el.clone()),
+                    Type::array(self.size_of_arg(&v(0).0, &args[0]), el.clone()),
                     Type::array(Size::Unknown, el),
                 ])
             }
@@ -3292,10 +3336,8 @@ impl<'a> Checker<'a> {
             }
             Unflatten => {
                 let (_, el) = self.expect_array(&v(2).1, args[2].span(), name)?;
-                Type::array(
-                    self.size_of_atom(&v(0).0),
-                    Type::array(self.size_of_atom(&v(1).0), el),
-                )
+                let rows = self.size_of_arg(&v(0).0, &args[0]);
+                Type::array(rows, Type::array(self.size_of_arg(&v(1).0, &args[1]), el))
             }
             Transpose => {
                 let (s1, row) = self.expect_array(&v(0).1, args[0].span(), name)?;
@@ -3305,7 +3347,10 @@ impl<'a> Checker<'a> {
             }
             Slide => {
                 let (_, el) = self.expect_array(&v(2).1, args[2].span(), name)?;
-                Type::array(Size::Unknown, Type::array(self.size_of_atom(&v(0).0), el))
+                Type::array(
+                    Size::Unknown,
+                    Type::array(self.size_of_arg(&v(0).0, &args[0]), el),
+                )
             }
             Reverse => {
                 let (s, el) = self.expect_array(&v(0).1, args[0].span(), name)?;
