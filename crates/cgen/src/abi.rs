@@ -519,6 +519,24 @@ pub fn header(abi: &Abi, weir_h: &str) -> String {
                 );
             }
         }
+        // (the arrays of an array of tuples or records: one length)
+        let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+        for a in &e.agree {
+            let names = [a.with, a.leaf].map(|k| e.params.get(k).map_or("", |p| p.name.as_str()));
+            match groups.iter_mut().find(|(p, _)| *p == a.param) {
+                Some((_, g)) => {
+                    g.extend(names.iter().filter(|n| !g.contains(n)).collect::<Vec<_>>())
+                }
+                None => groups.push((&a.param, names.to_vec())),
+            }
+        }
+        for (param, names) in &groups {
+            let _ = writeln!(
+                s,
+                " *   {}: the components of `{param}`, an array of tuples or records:\n *     they must agree in the dims of the array (checked: WEIR_ERR_ARGUMENT)",
+                names.join(", ")
+            );
+        }
         for (i, r) in e.results.iter().enumerate() {
             match r {
                 Result::Scalar(k) => {
