@@ -299,6 +299,10 @@ struct FuzzArgs {
     /// Print one program (index `--show I` of the seed) with its inputs, and exit.
     #[arg(long)]
     show: Option<u64>,
+    /// Run reproducers (.weir files as --out writes them: one entry, its
+    /// inputs) through every leg and print each verdict; no campaign.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    check: Vec<PathBuf>,
     /// Write the reproducers as .weir files into this directory.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -349,6 +353,45 @@ struct FuzzArgs {
     mutant_worker: bool,
 }
 
+/// `weir fuzz --check FILE…`: each reproducer through every leg.
+#[cfg(feature = "fuzz")]
+fn fuzz_check_files(a: &FuzzArgs) -> ExitCode {
+    let mut cfg = weir_fuzz::Config {
+        c: !a.interp,
+        sanitize: a.sanitize,
+        sanitize_also: a.long && !a.sanitize,
+        timeout: std::time::Duration::from_secs(a.timeout.max(1)),
+        ..Default::default()
+    };
+    if let Ok(cc) = weir_driver::native::find_cc(&Default::default()) {
+        cfg.cc = Some(cc);
+    }
+    std::panic::set_hook(Box::new(|_| {}));
+    let _ = std::fs::create_dir_all(&cfg.work_dir);
+    let mut bugs = 0;
+    for f in &a.check {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => return fail(format!("cannot read {}: {e}", f.display())),
+        };
+        let Some(p) = weir_fuzz::generate::GenProgram::from_weir_file(&text) else {
+            return fail(format!(
+                "{}: no `-- entry:` or `-- input` lines",
+                f.display()
+            ));
+        };
+        let v = weir_fuzz::check_one(&p, &cfg);
+        bugs += usize::from(v.is_bug());
+        outln!("{}: {}\n{}", f.display(), v.category(), v.detail());
+    }
+    let _ = std::fs::remove_dir_all(&cfg.work_dir);
+    if bugs > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 #[cfg(not(feature = "fuzz"))]
 fn cmd_fuzz(_: FuzzArgs) -> ExitCode {
     not_built("fuzz")
@@ -374,6 +417,9 @@ fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
             }
             None => fail("cannot generate that program"),
         };
+    }
+    if !a.check.is_empty() {
+        return fuzz_check_files(&a);
     }
     let mut cfg = weir_fuzz::Config {
         c: !a.interp,
