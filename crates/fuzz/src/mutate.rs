@@ -639,6 +639,9 @@ fn act_planted(what: &str) {
     }
 }
 
+/// Where the worker's last panic happened (set by its panic hook).
+static PANIC_AT: Mutex<String> = Mutex::new(String::new());
+
 /// Compile one mutant as `weir c` does (no C compiler): its class and what
 /// the compiler said.
 fn compile_one(name: &str, text: &str, dir: &Path) -> (Class, String) {
@@ -688,7 +691,15 @@ fn first_line(m: &str) -> String {
 /// `R INDEX TAG DETAIL` after, one line each, on stdout. Returns at the end
 /// of its input.
 pub fn worker() {
-    std::panic::set_hook(Box::new(|_| {}));
+    // (quiet, but where it panicked goes into the report)
+    std::panic::set_hook(Box::new(|info| {
+        if let Ok(mut at) = PANIC_AT.lock() {
+            *at = info
+                .location()
+                .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                .unwrap_or_default();
+        }
+    }));
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
@@ -732,7 +743,8 @@ pub fn worker() {
                     .cloned()
                     .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
                     .unwrap_or_else(|| "a panic".into());
-                (Class::Panic, m)
+                let at = PANIC_AT.lock().map(|a| a.clone()).unwrap_or_default();
+                (Class::Panic, format!("{m}{at}"))
             }
         };
         let mut o = stdout.lock();
