@@ -226,4 +226,3 @@ fn element_by_element_tables_are_not_cubic() {
     assert!(took < BOUND, "took {took:?}");
     r.unwrap_or_else(|e| panic!("{e}"));
 }
-

@@ -675,14 +675,19 @@ fn classify_message(m: &str) -> Class {
     }
 }
 
+/// The line of a message that says what is wrong (with the next one
+/// where it ends in a colon, as an internal error's does).
 fn first_line(m: &str) -> String {
-    m.lines()
-        .find(|l| l.contains("error"))
-        .or_else(|| m.lines().next())
-        .unwrap_or("")
-        .chars()
-        .take(300)
-        .collect()
+    let ls: Vec<&str> = m.lines().collect();
+    let k = ls.iter().position(|l| l.contains("error")).unwrap_or(0);
+    let mut s = ls.get(k).copied().unwrap_or("").to_string();
+    if s.trim_end().ends_with(':')
+        && let Some(next) = ls.get(k + 1)
+    {
+        s.push(' ');
+        s.push_str(next.trim());
+    }
+    s.chars().take(300).collect()
 }
 
 /// `weir fuzz --mutant-worker`: read mutants on stdin (`INDEX LEN DIR\n`
