@@ -386,7 +386,8 @@ fn every_runtime_and_c_name_compiles_and_runs() {
     for (j, g) in groups.iter().enumerate() {
         let f = format!("e_{j}_");
         let d = c.program.find(&f).expect("entry");
-        let (v, _) = run_exe(&exe, d, &[xs.clone()], 1, &[]).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let (v, _) = run_exe(&exe, d, std::slice::from_ref(&xs), 1, &[])
+            .unwrap_or_else(|e| panic!("{f}: {e}"));
         let want: i64 = (k0..k0 + g.len()).map(|k| 3 * k as i64).sum();
         assert_eq!(v, Value::I64(want), "{f}: {g:?}");
         k0 += g.len();
