@@ -76,12 +76,28 @@ pub fn esc(n: &str) -> String {
 /// end in neither `_N` nor a lone `Z`, so they are no C local; those the
 /// lowering makes (`x_3_n_2w`, `Lower::fresh`) are themselves.
 pub fn c_name(n: &str) -> String {
+    if made_by_lowering(n) {
+        return n.to_string();
+    }
     let e = esc(n);
     if plain_local(&e) {
         e
     } else {
         format!("Zv{e}Z")
     }
+}
+
+/// A name [`Lower::fresh`] made (`x_3_n_2w`, `ZvM_PIZ_next_4w`), which
+/// no IR name is (the elaborator's end in a number): itself.
+fn made_by_lowering(e: &str) -> bool {
+    let c_chars = e.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
+    c_chars
+        && e.rsplit_once('_').is_some_and(|(head, last)| {
+            !head.is_empty()
+                && last
+                    .strip_suffix('w')
+                    .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+        })
 }
 
 fn plain_local(e: &str) -> bool {
@@ -91,9 +107,8 @@ fn plain_local(e: &str) -> bool {
     }
     let digits_end = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
     match e.rsplit_once('_') {
-        // `x_3`: a lower-case name, the elaborator's number; `x_3_n_2w`: a
-        // name the lowering made from one (`Lower::fresh`), itself
-        Some((_, last)) => digits_end(last) || last.strip_suffix('w').is_some_and(digits_end),
+        // `x_3`: a lower-case name, the elaborator's number
+        Some((_, last)) => digits_end(last),
         // `b2`: lower-case letters then digits (not a predefined `i386`)
         None => {
             let k = b.iter().position(|c| c.is_ascii_digit()).unwrap_or(b.len());
