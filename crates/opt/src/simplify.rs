@@ -67,9 +67,18 @@ impl S {
                     Atom::Var(v) => self.subst.get(v).cloned().unwrap_or_else(|| a.clone()),
                     _ => a.clone(),
                 };
-                self.subst.insert(st.var.clone(), a);
-                self.changed = true;
-                continue;
+                // (not where `a` would give the binder's uses a size its type
+                // leaves unknown: `let y: []T = a` with `a: [2]T`, an `if`
+                // folded to one branch: the uses were typed against the
+                // unknown size, checked at run time, and may have met another
+                // known size there (`pad` rows of `[0]` and a value of `[2]`:
+                // a size mismatch at run time, not a contradiction in the IR))
+                if !refines_unknown(&st.ty, &atom_type(&a, &self.types)) {
+                    self.subst.insert(st.var.clone(), a);
+                    self.changed = true;
+                    continue;
+                }
+                st.exp = Exp::Atom(a);
             }
             self.types.insert(st.var.clone(), st.ty.clone());
             self.defs.insert(st.var.clone(), st.exp.clone());
@@ -88,5 +97,17 @@ impl S {
         weir_ir::visit::for_each_nested_body(e, &mut |b| {
             *b = self.body(std::mem::replace(b, empty_body()));
         });
+    }
+}
+
+/// Does `t` (a value's own type) know a size that `binder` (the type it is
+/// bound with) leaves unknown?
+fn refines_unknown(binder: &Type, t: &Type) -> bool {
+    match (binder, t) {
+        (Type::Array(s, e), Type::Array(u, f)) => {
+            (matches!(s, Size::Unknown) && !matches!(u, Size::Unknown)) || refines_unknown(e, f)
+        }
+        (Type::Tuple(xs), Type::Tuple(ys)) => xs.iter().zip(ys).any(|(x, y)| refines_unknown(x, y)),
+        _ => false,
     }
 }
