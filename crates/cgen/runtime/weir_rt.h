@@ -366,6 +366,39 @@ static inline int weir_check_arg(weir_ctx *c, const char *loc, const char *name,
                      name, dims);
 }
 
+/* Two arrays a tuple or record parameter `param` is passed as (`what`, of
+   dims d, and `with`, of dims e) must agree in their first r dims: those of
+   the array of tuples or records (a component that is itself an array has
+   more of its own). Returns 1 if they do, else 0 with the message in buf
+   ("argument `xs`: field `b` has 4 elements, field `a` 3"). */
+static inline int weir__agree(char *buf, size_t cap, const char *param, const char *what, const int64_t *d,
+                              int dr, const char *with, const int64_t *e, int er, int r) {
+    int same = 1;
+    for (int k = 0; k < r; k++) same = same && d[k] == e[k];
+    if (WEIR_LIKELY(same)) return 1;
+    if (r == 1 && dr == 1 && er == 1) {
+        snprintf(buf, cap, "argument `%s`: %s has %" PRId64 " elements, %s %" PRId64, param, what, d[0], with,
+                 e[0]);
+    } else if (r == 1) {
+        snprintf(buf, cap, "argument `%s`: %s has length %" PRId64 ", %s %" PRId64, param, what, d[0], with, e[0]);
+    } else {
+        char dt[256], et[256];
+        weir__dims_text(dt, sizeof dt, d, r);
+        weir__dims_text(et, sizeof et, e, r);
+        snprintf(buf, cap, "argument `%s`: %s has outer dims %s, %s %s", param, what, dt, with, et);
+    }
+    return 0;
+}
+
+/* An entry's (or shape function's) check of weir__agree: 0, or 1 with the
+   error ("LOC: invalid argument: argument `xs`: ...", WEIR_ERR_ARGUMENT). */
+static inline int weir_check_agree(weir_ctx *c, const char *loc, const char *param, const char *what,
+                                   const int64_t *d, int dr, const char *with, const int64_t *e, int er, int r) {
+    char m[512];
+    if (WEIR_LIKELY(weir__agree(m, sizeof m, param, what, d, dr, with, e, er, r))) return 0;
+    return weir_fail(c, loc, "invalid argument: %s", m);
+}
+
 /* The bytes an array of dims d[0..r) of elem_size-byte elements spans (0
    when it has no element; UINT64_MAX when the product overflows). */
 static inline uint64_t weir__extent(const int64_t *d, int r, size_t elem_size) {
@@ -1383,6 +1416,17 @@ static inline void weir__arg_fail(const char *name, const char *fmt, ...) {
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+    exit(2);
+}
+
+/* An executable's check of weir__agree, on the inputs read: exit 2 with
+   the message ("weir: argument `xs`: field `b` has 4 elements, field `a` 3")
+   if they disagree, before anything else is allocated. */
+static inline void weir_main_agree(const char *param, const char *what, const int64_t *d, int dr, const char *with,
+                                   const int64_t *e, int er, int r) {
+    char m[512];
+    if (weir__agree(m, sizeof m, param, what, d, dr, with, e, er, r)) return;
+    fprintf(stderr, "weir: %s\n", m);
     exit(2);
 }
 

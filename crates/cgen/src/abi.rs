@@ -52,7 +52,38 @@ pub struct Entry {
     pub rets: Vec<PrimType>,
     /// The results in source order.
     pub results: Vec<Result>,
+    /// The arrays of a tuple or record parameter that must agree in dims
+    /// they share, checked before anything else.
+    pub agree: Vec<Agree>,
 }
+
+/// Two arrays a tuple or record parameter is passed as, whose first `dims`
+/// dims must be equal: the dims of the array of tuples or records (a
+/// component that is itself an array has more dims of its own). Checked by
+/// the entry, its shape function and an executable's `main` before any
+/// memory is touched; an argument error naming the parameter and both
+/// sizes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Agree {
+    /// The parameter's Weir name (`xs`).
+    pub param: String,
+    /// The array checked (an index into [`Entry::params`]) and what it is
+    /// in the user's words (``field `b` ``, ``component `1` ``).
+    pub leaf: usize,
+    pub leaf_what: String,
+    /// The array it is checked against: an earlier one of the parameter.
+    pub with: usize,
+    pub with_what: String,
+    pub dims: usize,
+}
+
+/// A step of the path from a tuple or record parameter to one of its
+/// leaves: the field name or component number, and the number of array
+/// dims around the tuple or record it selects from (`[]{a: f64}`: 1).
+pub type LeafStep = (String, usize);
+
+/// The path of a leaf of a tuple or record parameter.
+pub type LeafPath = Vec<LeafStep>;
 
 /// A parameter: a scalar (rank 0) passed by value, or an array passed as a
 /// pointer and its dims.
@@ -200,15 +231,17 @@ fn tuple_leaf(name: &str) -> Option<(&str, usize)> {
 
 /// The ABI of a lowered program's entries. `prefix`: the exported symbols'
 /// prefix; `signature`: the source signature of an entry, by name;
-/// `leaf_name`: the name of leaf `k` of an entry's tuple or record parameter
-/// (by its source name), as the path of its fields (`pos_x`), if known.
+/// `leaf_path`: the path of leaf `k` of an entry's tuple or record parameter
+/// (by its source name), if known: its fields (`pos`, `x`: named `pos_x`),
+/// each with the array dims around the tuple or record it selects from
+/// (which dims the leaves share: [`Agree`]).
 pub fn model(
     entries: &[EntryInfo],
     funs: &[Fun],
     prefix: &str,
     source: &str,
     signature: &dyn Fn(&str) -> String,
-    leaf_name: &dyn Fn(&str, &str, usize) -> Option<String>,
+    leaf_path: &dyn Fn(&str, &str, usize) -> Option<LeafPath>,
 ) -> Abi {
     let mut out = Vec::new();
     for e in entries {
@@ -218,12 +251,18 @@ pub fn model(
         let n = c_name(&e.name);
         let mut params = Vec::new();
         let mut taken: Vec<String> = vec!["ctx".into()];
-        for p in &f.params {
+        // (the leaves of tuple and record parameters: core name, path)
+        let mut leaves: Vec<(usize, &str, Vec<LeafStep>)> = Vec::new();
+        for (i, p) in f.params.iter().enumerate() {
             // the display name where it is unique, else the C name; a leaf of
             // a tuple or record parameter is named by its path (`b_pos_x`)
             let leaf = tuple_leaf(&p.name).and_then(|(base, k)| {
                 let shown = weir_ir::display_name(base);
-                leaf_name(&e.name, shown, k).map(|path| format!("{shown}_{path}"))
+                let path = leaf_path(&e.name, shown, k).filter(|p| !p.is_empty())?;
+                let names: Vec<&str> = path.iter().map(|(n, _)| n.as_str()).collect();
+                let name = format!("{shown}_{}", names.join("_"));
+                leaves.push((i, base, path));
+                Some(name)
             });
             let weir_name = match leaf {
                 Some(l) => l,
@@ -291,10 +330,17 @@ pub fn model(
             symbol: format!("{prefix}_{n}"),
             shape_symbol: format!("{prefix}_{n}_shape"),
             signature: signature(&e.name),
-            params,
             dests,
             rets: e.scalar_results.clone(),
             results,
+            agree: agreements(&leaves)
+                .into_iter()
+                .filter(|a| {
+                    let rank = |i: usize| params.get(i).map_or(0, |p: &Param| p.rank);
+                    rank(a.leaf) >= a.dims && rank(a.with) >= a.dims
+                })
+                .collect(),
+            params,
         });
     }
     Abi {
@@ -302,6 +348,58 @@ pub fn model(
         source: source.to_string(),
         entries: out,
     }
+}
+
+/// The checks that the leaves of each tuple or record parameter agree in
+/// the dims they share (`leaves`: parameter index, core name of the
+/// parameter, path): each leaf against the earlier leaf of its parameter
+/// with which it shares the most dims (the leaves of one tuple or record
+/// share the array dims around it; an earlier leaf was checked against its
+/// own, so all of them agree).
+fn agreements(leaves: &[(usize, &str, Vec<LeafStep>)]) -> Vec<Agree> {
+    // (the dims two paths share: those around the tuple or record where
+    // they part)
+    let shared = |a: &[LeafStep], b: &[LeafStep]| -> usize {
+        a.iter()
+            .zip(b)
+            .find(|((x, _), (y, _))| x != y)
+            .map_or(0, |((_, d), _)| *d)
+    };
+    let what = |path: &[LeafStep]| -> String {
+        let names: Vec<&str> = path.iter().map(|(n, _)| n.as_str()).collect();
+        let kind = if names.iter().all(|n| n.bytes().all(|b| b.is_ascii_digit())) {
+            "component"
+        } else {
+            "field"
+        };
+        format!("{kind} `{}`", names.join("."))
+    };
+    let mut out = Vec::new();
+    for (j, (leaf, base, path)) in leaves.iter().enumerate() {
+        let best = leaves[..j]
+            .iter()
+            .filter(|(_, b, _)| b == base)
+            .map(|(i, _, p)| (shared(p, path), *i, p))
+            .filter(|(d, _, _)| *d > 0)
+            .fold(
+                None,
+                |best: Option<(usize, usize, &Vec<LeafStep>)>, c| match best {
+                    Some(b) if b.0 >= c.0 => Some(b),
+                    _ => Some(c),
+                },
+            );
+        if let Some((dims, with, with_path)) = best {
+            out.push(Agree {
+                param: weir_ir::display_name(base).to_string(),
+                leaf: *leaf,
+                leaf_what: what(path),
+                with,
+                with_what: what(with_path),
+                dims,
+            });
+        }
+    }
+    out
 }
 
 impl Entry {

@@ -739,15 +739,19 @@ fn leading_dim_checks(f: &Fun) -> Vec<String> {
 /// The pairs an entry checks for overlap: each destination against every
 /// array argument and every later destination (what it is, in words; the
 /// other pointer; its extent).
-fn overlaps(e: &crate::lower::EntryInfo, f: &Fun) -> Vec<(usize, String, String, String)> {
+fn overlaps(
+    e: &crate::lower::EntryInfo,
+    f: &Fun,
+    b: &Boundary,
+) -> Vec<(usize, String, String, String)> {
     let mut v = Vec::new();
     for k in 0..e.dests.len() {
-        for p in &f.params {
+        for (i, p) in f.params.iter().enumerate() {
             if let DType::Array(t, r) = p.ty {
                 let pn = c_name(&p.name);
                 v.push((
                     k,
-                    format!("argument `{}`", weir_ir::display_name(&p.name)),
+                    format!("argument `{}`", b.name(i, p)),
                     pn.clone(),
                     extent(&pn, r, t),
                 ));
@@ -802,9 +806,80 @@ fn dims_literal(name: &str, r: usize) -> String {
     format!("(const int64_t[]){{{}}}", ds.join(", "))
 }
 
+/// What an entry's checks take from the ABI model: the checks (C
+/// statements of `weir_args_NAME`) that the arrays of each tuple or record
+/// parameter agree in the dims they share ([`crate::abi::Agree`]), with
+/// what they check, and each parameter's name as its callers see it (a
+/// leaf of `xs: []{a: f64}` is `xs_a`).
+#[derive(Default)]
+struct Boundary {
+    agree: Vec<(String, crate::abi::Agree)>,
+    names: Vec<String>,
+}
+
+impl Boundary {
+    /// The name of parameter `i` in messages.
+    fn name<'a>(&'a self, i: usize, p: &'a weir_dps::ir::Param) -> &'a str {
+        match self.names.get(i) {
+            Some(n) => n,
+            None => weir_ir::display_name(&p.name),
+        }
+    }
+}
+
+fn boundary(e: &crate::lower::EntryInfo, f: &Fun, abi: &crate::abi::Abi) -> Boundary {
+    let Some(ae) = abi.entries.iter().find(|a| a.name == e.name) else {
+        return Boundary::default();
+    };
+    let names = if ae.params.len() == f.params.len() {
+        ae.params.iter().map(|p| p.weir_name.clone()).collect()
+    } else {
+        Vec::new()
+    };
+    let mut v = Vec::new();
+    for a in &ae.agree {
+        let (Some(p), Some(q)) = (f.params.get(a.leaf), f.params.get(a.with)) else {
+            continue;
+        };
+        let (DType::Array(_, pr), DType::Array(_, qr)) = (p.ty, q.ty) else {
+            continue;
+        };
+        let (pn, qn) = (c_name(&p.name), c_name(&q.name));
+        let c = format!(
+            "    if (weir_check_agree(ctx, WEIR_LOC({}), {}, {}, {}, {pr}, {}, {}, {qr}, {})) return 1;\n",
+            e.loc,
+            c_string(&a.param),
+            c_string(&a.leaf_what),
+            dims_literal(&pn, pr),
+            c_string(&a.with_what),
+            dims_literal(&qn, qr),
+            a.dims
+        );
+        v.push((c, a.clone()));
+    }
+    Boundary { agree: v, names }
+}
+
+/// The fast path's test of an [`crate::abi::Agree`]: its dims equal.
+fn agree_dims(f: &Fun, a: &crate::abi::Agree) -> Vec<String> {
+    match (f.params.get(a.leaf), f.params.get(a.with)) {
+        (Some(p), Some(q)) => (0..a.dims)
+            .map(|k| format!("{}_d{k} == {}_d{k}", c_name(&p.name), c_name(&q.name)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The argument check, shape computation, public shape function and entry
 /// point of one entry.
-fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, lib: bool) {
+fn entry_fns(
+    s: &mut String,
+    e: &crate::lower::EntryInfo,
+    f: &Fun,
+    b: &Boundary,
+    light: bool,
+    lib: bool,
+) {
     let vis = if lib { "static " } else { "" };
     let n = c_name(&e.name);
     let ps = entry_params(f);
@@ -820,18 +895,22 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
         e.name,
         chk.join(", ")
     );
-    for p in &f.params {
+    for (i, p) in f.params.iter().enumerate() {
         if let DType::Array(t, r) = p.ty {
             let pn = c_name(&p.name);
             let _ = writeln!(
                 s,
                 "    if (weir_check_arg(ctx, WEIR_LOC({}), {}, {pn}, {}, {r}, sizeof({}))) return 1;",
                 e.loc,
-                c_string(weir_ir::display_name(&p.name)),
+                c_string(b.name(i, p)),
                 dims_literal(&pn, r),
                 ctype(t)
             );
         }
+    }
+    // (the arrays of a tuple or record parameter agree in the dims they share)
+    for (c, _) in &b.agree {
+        s.push_str(c);
     }
     s.push_str("    return 0;\n}\n\n");
     // Shape computation: the template, negative dims reported (when `report`)
@@ -1080,7 +1159,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
     }
     // (checked after the dims, with the caller's pointers: a missing result
     // overlaps nothing)
-    for (k, what, q, qb) in overlaps(e, f) {
+    for (k, what, q, qb) in overlaps(e, f, b) {
         let _ = writeln!(
             s,
             "    if (weir_check_disjoint(ctx, WEIR_LOC({}), {}, {k}, out{k}, {}, {}, {q}, {qb})) return 1;",
@@ -1192,6 +1271,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
         unused(&all).join(", ")
     );
     let mut fast = leading_dim_checks(f);
+    fast.extend(b.agree.iter().flat_map(|(_, a)| agree_dims(f, a)));
     for p in &f.params {
         if let DType::Array(_, r) = p.ty {
             // (NULL, also of no elements: the slow path)
@@ -1209,7 +1289,7 @@ fn entry_fns(s: &mut String, e: &crate::lower::EntryInfo, f: &Fun, light: bool, 
         fast.push(small_dims(&format!("out{k}"), *r));
     }
     // (the extents as plain products: each dim is below 2^(56/r) here)
-    for (k, _, q, _) in overlaps(e, f) {
+    for (k, _, q, _) in overlaps(e, f, b) {
         let (qt, qr) = if let Some(j) = q.strip_prefix("out").and_then(|j| j.parse::<usize>().ok())
         {
             e.dests.get(j).copied().unwrap_or((PrimType::F64, 0))
@@ -1319,10 +1399,12 @@ pub fn unit(u: &Unit, funs: &[Fun], source: &str, target: Target, abi: &crate::a
     }
     for e in &u.entries {
         if let Some(f) = funs.iter().find(|f| f.name == e.name) {
+            let b = boundary(e, f, abi);
             entry_fns(
                 &mut s,
                 e,
                 f,
+                &b,
                 !crate::stack::uses_memory(u, &e.body_fn),
                 target == Target::Library,
             );
@@ -1402,6 +1484,24 @@ fn main_fn(s: &mut String, abi: &crate::abi::Abi) {
                         args.push(format!("{pn}_dims[{k}]"));
                     }
                 }
+            }
+        }
+        // The arrays of a tuple or record parameter agree in the dims they
+        // share (else exit 2, before any result is allocated).
+        for a in &e.agree {
+            if let (Some(p), Some(q)) = (e.params.get(a.leaf), e.params.get(a.with)) {
+                let _ = writeln!(
+                    s,
+                    "    weir_main_agree({}, {}, p_{}_dims, {}, {}, p_{}_dims, {}, {});",
+                    c_string(&a.param),
+                    c_string(&a.leaf_what),
+                    p.name,
+                    p.rank,
+                    c_string(&a.with_what),
+                    q.name,
+                    q.rank,
+                    a.dims
+                );
             }
         }
         // Result shapes. A shape error (a negative size, a division by zero)

@@ -126,7 +126,20 @@ pub struct Checker<'a> {
     /// The local functions being expanded (innermost last): a use of one
     /// of them that is not in scope is recursion.
     expanding: Vec<String>,
+    /// Statements emitted inside expansions of local functions in this
+    /// definition, against [`MAX_EXPANDED_STMTS`].
+    expanded: usize,
+    /// The call that started the current expansion of local functions (the
+    /// outermost one).
+    expansion_root: Option<Span>,
 }
+
+/// The most statements the expansions of local functions may add to one
+/// definition (error E0421 beyond): each call of a local function is its
+/// body, so a chain of local functions each calling the one before twice
+/// doubles at each link. Real programs stay far below (the largest example
+/// expands to under 1,000 statements).
+pub const MAX_EXPANDED_STMTS: usize = 50_000;
 
 /// An index or a slice (with its step, if any) of [`Checker::index_at`],
 /// its operands elaborated.
@@ -276,6 +289,8 @@ impl<'a> Checker<'a> {
             types,
             expanding_types: Vec::new(),
             expanding: Vec::new(),
+            expanded: 0,
+            expansion_root: None,
         }
     }
 
@@ -292,6 +307,9 @@ impl<'a> Checker<'a> {
     }
 
     fn emit(&mut self, base: &str, ty: Type, exp: Exp, span: Span) -> Atom {
+        if !self.expanding.is_empty() {
+            self.expanded += 1;
+        }
         let var = self.fresh_name(base);
         if let Some(b) = self.blocks.last_mut() {
             b.push(Stmt {
@@ -2557,6 +2575,7 @@ impl<'a> Checker<'a> {
         args: &[In],
         span: Span,
     ) -> R<(Atom, Type)> {
+        self.expansion_budget(name, span)?;
         match lf {
             LocalFn::Def(d) => self.local_def_call(Some(name), d, captured, args, span),
             LocalFn::Alias(e) => {
@@ -2573,6 +2592,32 @@ impl<'a> Checker<'a> {
                 out
             }
         }
+    }
+
+    /// E0421 where the expansions of local functions have made the
+    /// definition too large ([`MAX_EXPANDED_STMTS`]): checked at each
+    /// expansion, so the work stays bounded whatever the program.
+    fn expansion_budget(&mut self, name: &str, span: Span) -> R<()> {
+        if self.expanding.is_empty() {
+            self.expansion_root = Some(span);
+        }
+        if self.expanded <= MAX_EXPANDED_STMTS {
+            return Ok(());
+        }
+        let current = self.current.clone();
+        let mut d = Diagnostic::new(
+                "E0421",
+                span,
+                format!(
+                    "program too large: expanding the local functions of `{current}` at their calls makes more than {MAX_EXPANDED_STMTS} statements"
+                ),
+            )
+            .with_label(format!("this call of `{name}` is past the limit"))
+            .with_help("a local function is copied at every call, so local functions calling each other several times grow exponentially; make the repeated ones top-level `def`s (a `def` stays one function in the compiled code)");
+        if let Some(root) = self.expansion_root.filter(|r| *r != span) {
+            d = d.with_secondary(root, "expanded from this call");
+        }
+        self.fail(d)
     }
 
     /// Inline a local function with parameters (or a directly applied
@@ -2734,6 +2779,7 @@ impl<'a> Checker<'a> {
                 Some(Binding::LocalFun(LocalFn::Def(d), captured))
                     if d.size_params.is_empty() && d.ret.is_none() =>
                 {
+                    self.expansion_budget(&id.name, span)?;
                     self.expanding.push(id.name.clone());
                     let r = self.lambda(&d.params, &d.body, params, captured.to_vec(), what, span);
                     self.expanding.pop();

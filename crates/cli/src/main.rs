@@ -269,9 +269,9 @@ enum Cmd {
 #[derive(clap::Args)]
 #[cfg_attr(not(feature = "fuzz"), allow(dead_code))]
 struct FuzzArgs {
-    /// How many programs.
-    #[arg(short = 'n', long, default_value_t = 1000)]
-    count: u64,
+    /// How many programs (default 1000; 10000 with --long).
+    #[arg(short = 'n', long)]
+    count: Option<u64>,
     /// The campaign's seed (program i of seed s is always the same program).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -309,6 +309,18 @@ struct FuzzArgs {
     /// updating their state); other seeds' programs are unchanged without it.
     #[arg(long)]
     updates: bool,
+    /// Bias programs towards empty and singleton dimensions (inputs and
+    /// counts 0 or 1, `[n][m]` entry sizes, maps making arrays of arrays):
+    /// every program, or with a number K every K-th one (programs K-1,
+    /// 2K-1, …). Without it the seeds' programs are unchanged.
+    #[arg(long, value_name = "K", num_args = 0..=1, default_missing_value = "1")]
+    empty_bias: Option<u64>,
+    /// The long campaign: 10000 programs (unless -n), the C built plainly and
+    /// with -fsanitize=address,undefined, each at -O0 and -O3 (four compiled
+    /// legs), every 4th program biased towards empty dimensions (unless
+    /// --empty-bias).
+    #[arg(long)]
+    long: bool,
 }
 
 #[cfg(not(feature = "fuzz"))]
@@ -319,6 +331,8 @@ fn cmd_fuzz(_: FuzzArgs) -> ExitCode {
 #[cfg(feature = "fuzz")]
 fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
     weir_fuzz::generate::set_updates(a.updates);
+    weir_fuzz::generate::set_empty_bias(a.empty_bias.unwrap_or(if a.long { 4 } else { 0 }));
+    let count = a.count.unwrap_or(if a.long { 10_000 } else { 1000 });
     if let Some(i) = a.show {
         return match weir_fuzz::program(a.seed, i) {
             Some(p) => {
@@ -331,6 +345,7 @@ fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
     let mut cfg = weir_fuzz::Config {
         c: !a.interp,
         sanitize: a.sanitize,
+        sanitize_also: a.long && !a.sanitize,
         batch: a.batch.max(1),
         shrink_steps: a.shrink,
         timeout: std::time::Duration::from_secs(a.timeout.max(1)),
@@ -347,8 +362,8 @@ fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
         "weir fuzz: scratch directory {} (if this process dies, its inflight-* files name the programs it was running)",
         cfg.work_dir.display()
     );
-    let bar = (!a.no_progress).then(|| weir_fuzz::progress::Bar::new(a.count));
-    let report = weir_fuzz::campaign_from(a.seed, a.first, a.count, &cfg, &|n| {
+    let bar = (!a.no_progress).then(|| weir_fuzz::progress::Bar::new(count));
+    let report = weir_fuzz::campaign_from(a.seed, a.first, count, &cfg, &|n| {
         if let Some(b) = &bar {
             b.set(n)
         }

@@ -37,10 +37,13 @@ pub(crate) fn hoist_size_lets(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
             let mut moved = Vec::new();
             if let Stmt::Alloc { bufs, body, .. } = &mut ss[j] {
                 let inner: HashSet<Name> = bufs.iter().map(|b| b.var.clone()).collect();
-                let mut k = 0;
-                while k < body.stmts.len() {
-                    let bound = top_binds(&body.stmts[..k]);
-                    let ok = match &body.stmts[k] {
+                // what the statements kept so far bind (one pass, not the
+                // prefix again at each statement: a scope of n statements
+                // is O(n), not O(n^2))
+                let mut bound: HashSet<Name> = HashSet::new();
+                let mut kept = Vec::with_capacity(body.stmts.len());
+                for st in std::mem::take(&mut body.stmts) {
+                    let ok = match &st {
                         Stmt::Let { exp, .. } => {
                             pure_size(exp)
                                 && sexp_names(exp)
@@ -50,11 +53,13 @@ pub(crate) fn hoist_size_lets(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
                         _ => false,
                     };
                     if ok {
-                        moved.push(body.stmts.remove(k));
+                        moved.push(st);
                     } else {
-                        k += 1;
+                        bound.extend(stmt_binds(&st).into_iter().cloned());
+                        kept.push(st);
                     }
                 }
+                body.stmts = kept;
             }
             if moved.is_empty() {
                 j += 1;
@@ -133,6 +138,10 @@ struct Sizes {
     /// The function's destinations' shapes, in terms of its parameters.
     dests: HashMap<Name, Vec<Dim>>,
     view_ranks: HashMap<Name, usize>,
+    /// The storage every view is of (through views), computed once: a
+    /// chain of views (an array updated element by element, each copy
+    /// placed in the next) is not walked again at each question.
+    roots: HashMap<Name, Name>,
 }
 
 #[derive(Clone)]
@@ -148,9 +157,41 @@ impl Sizes {
             arrays: HashMap::new(),
             dests: HashMap::new(),
             view_ranks: HashMap::new(),
+            roots: HashMap::new(),
         };
         s.collect(stmts);
+        s.find_roots();
         s
+    }
+
+    /// Fill `roots`: each view's chain is walked once, every name on it
+    /// given the root at its end.
+    fn find_roots(&mut self) {
+        let mut roots: HashMap<Name, Name> = HashMap::new();
+        for start in self.arrays.keys() {
+            if roots.contains_key(start) {
+                continue;
+            }
+            let mut path: Vec<&Name> = Vec::new();
+            let mut seen: HashSet<&Name> = HashSet::new();
+            let mut a = start;
+            let root = loop {
+                if let Some(r) = roots.get(a) {
+                    break r.clone();
+                }
+                match self.arrays.get(a) {
+                    Some(ArrDef::View(v)) if seen.insert(a) => {
+                        path.push(a);
+                        a = v.source();
+                    }
+                    _ => break a.clone(),
+                }
+            };
+            for n in path {
+                roots.insert(n.clone(), root.clone());
+            }
+        }
+        self.roots = roots;
     }
 
     fn collect(&mut self, stmts: &[Stmt]) {
@@ -277,14 +318,8 @@ impl Sizes {
     }
 
     /// The array `a` is a view of, through views, to the storage.
-    fn root<'a>(&'a self, mut a: &'a Name) -> &'a Name {
-        for _ in 0..1000 {
-            match self.arrays.get(a) {
-                Some(ArrDef::View(v)) => a = v.source(),
-                _ => return a,
-            }
-        }
-        a
+    fn root<'a>(&'a self, a: &'a Name) -> &'a Name {
+        self.roots.get(a).unwrap_or(a)
     }
 }
 

@@ -230,28 +230,35 @@ pub fn c_source_of(
 }
 
 /// The path of leaf `k` of the tuple or record parameter `param` of
-/// `entry`, by field names and component numbers joined by `_` (`pos_x`,
-/// `1_0`): the names the ABI gives the arrays a tuple or record parameter
-/// is passed as.
-fn leaf_path(c: &Compiled, entry: &str, param: &str, k: usize) -> Option<String> {
-    fn leaves(t: &weir_ir::Type, path: &mut Vec<String>, out: &mut Vec<String>) {
+/// `entry`: field names and component numbers (the ABI joins them by `_`,
+/// `pos_x`, `1_0`, to name the arrays a tuple or record parameter is passed
+/// as), each with the array dims around the tuple or record it selects
+/// from (the dims the leaves below it share).
+fn leaf_path(
+    c: &Compiled,
+    entry: &str,
+    param: &str,
+    k: usize,
+) -> Option<Vec<weir_cgen::abi::LeafStep>> {
+    type Path = Vec<weir_cgen::abi::LeafStep>;
+    fn leaves(t: &weir_ir::Type, dims: usize, path: &mut Path, out: &mut Vec<Path>) {
         match t {
             weir_ir::Type::Tuple(ts) => {
                 for (i, t) in ts.iter().enumerate() {
-                    path.push(i.to_string());
-                    leaves(t, path, out);
+                    path.push((i.to_string(), dims));
+                    leaves(t, dims, path, out);
                     path.pop();
                 }
             }
             weir_ir::Type::Record(fs) => {
                 for (n, t) in fs {
-                    path.push(n.clone());
-                    leaves(t, path, out);
+                    path.push((n.clone(), dims));
+                    leaves(t, dims, path, out);
                     path.pop();
                 }
             }
-            weir_ir::Type::Array(_, e) => leaves(e, path, out),
-            _ => out.push(path.join("_")),
+            weir_ir::Type::Array(_, e) => leaves(e, dims + 1, path, out),
+            _ => out.push(path.clone()),
         }
     }
     let d = c.program.find(entry)?;
@@ -264,7 +271,7 @@ fn leaf_path(c: &Compiled, entry: &str, param: &str, k: usize) -> Option<String>
         None => &d.params[i].1,
     };
     let mut out = Vec::new();
-    leaves(ty, &mut Vec::new(), &mut out);
+    leaves(ty, 0, &mut Vec::new(), &mut out);
     out.into_iter().nth(k).filter(|p| !p.is_empty())
 }
 

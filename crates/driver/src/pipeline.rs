@@ -123,7 +123,14 @@ pub fn compile_source_in(
     if verify_enabled() {
         verify(&program, "elaborate").map_err(LoadError::Io)?;
     }
-    let optimized = optimize_views(&program, None, v).map_err(LoadError::Io)?;
+    let optimized = match optimize_views(&program, None, v) {
+        Ok(p) => p,
+        Err(e) => {
+            return Err(too_large(&program).map_or(LoadError::Io(e), |d| {
+                LoadError::Diagnostics(sources, vec![d])
+            }));
+        }
+    };
     Ok(Compiled {
         sources,
         ast,
@@ -131,6 +138,18 @@ pub fn compile_source_in(
         optimized,
         views: v,
     })
+}
+
+/// E0422 where inlining makes `program` too large (`weir_opt::inline`'s
+/// budget: a function argument passed down a chain of definitions that each
+/// call the next several times), located at the call.
+fn too_large(program: &Program) -> Option<Diagnostic> {
+    let e = weir_opt::inline::run_limited(&mut program.clone()).err()?;
+    Some(
+        Diagnostic::new("E0422", e.span, e.to_string())
+            .with_label("this call passes the limit")
+            .with_help("a call that passes a function argument is specialised, a copy of the definition with the function put in; pass a function down fewer calls, or make the function a definition that the others call by name"),
+    )
 }
 
 /// The views decision of this process (`--views=none|heuristic|all`; the

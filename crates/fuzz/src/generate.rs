@@ -24,7 +24,7 @@
 
 use proptest::prelude::*;
 use std::fmt::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Generate in-place updates too (`copy a with [i] = v`, slices, two
 /// indices, loops whose state is updated in place): off by default, so the
@@ -39,6 +39,41 @@ pub fn set_updates(on: bool) {
 
 fn updates() -> bool {
     UPDATES.load(Ordering::Relaxed)
+}
+
+/// Every how many programs of a campaign is biased towards empty and
+/// singleton dimensions (0: none; 1: every program; 4: programs 3, 7, 11, …).
+static EMPTY_EVERY: AtomicU64 = AtomicU64::new(0);
+
+/// Bias every `every`-th program of a campaign towards empty and singleton
+/// dimensions (0 turns it off; the default, so the seeds recorded before the
+/// bias existed generate the same programs). `weir fuzz --empty-bias`.
+pub fn set_empty_bias(every: u64) {
+    EMPTY_EVERY.store(every, Ordering::Relaxed);
+}
+
+/// Is program `i` of a campaign biased towards empty dimensions (see
+/// [`set_empty_bias`])?
+pub fn empty_biased(i: u64) -> bool {
+    biased_at(EMPTY_EVERY.load(Ordering::Relaxed), i)
+}
+
+/// Is program `i` biased when every `every`-th one is (0: none)?
+pub fn biased_at(every: u64, i: u64) -> bool {
+    every != 0 && i % every == every - 1
+}
+
+/// How a program is generated beyond its choices.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GenOptions {
+    /// Biased towards empty and singleton dimensions: input lengths, the
+    /// counts of `iota`/`replicate`/`build`, literal arrays and sizes are
+    /// 0 or 1 most of the time; the entry point has two size parameters
+    /// (`[n][m]`) that its array parameters and its result name, its result
+    /// is more often an array of arrays, and arrays of arrays are made more
+    /// often by `map`/`map2`/`map3`/`build` (whose bodies then decide the
+    /// row shape of what may be zero rows: the shape rules of empty maps).
+    pub empty_bias: bool,
 }
 
 /// The decisions a program is made of.
@@ -205,12 +240,20 @@ struct G<'a> {
     helpers: Vec<Helper>,
     /// Names of small integer variables (see `i64_vars`).
     small: Vec<String>,
+    /// Biased towards empty and singleton dimensions ([`GenOptions`]).
+    empty: bool,
 }
 
 const MAX_DEPTH: usize = 5;
 
 /// Generate a program from a choice sequence; every name starts with `prefix`.
 pub fn generate(choices: &[u32], prefix: &str) -> GenProgram {
+    generate_with(choices, prefix, GenOptions::default())
+}
+
+/// [`generate`] with options (the same choices give another program when an
+/// option is on).
+pub fn generate_with(choices: &[u32], prefix: &str, opts: GenOptions) -> GenProgram {
     let mut g = G {
         c: Choices::new(choices),
         prefix: prefix.to_string(),
@@ -218,7 +261,8 @@ pub fn generate(choices: &[u32], prefix: &str) -> GenProgram {
         vars: vec![],
         funs: vec![],
         helpers: vec![],
-        small: vec!["n".into()],
+        small: vec!["n".into(), "m".into()],
+        empty: opts.empty_bias,
     };
     let mut source = String::new();
     let nhelpers = g.c.weighted(&[6, 3, 1]);
@@ -384,6 +428,16 @@ impl G<'_> {
             return v;
         }
         match t {
+            Ty::Arr(e) if self.empty => {
+                let ivs = self.i64_vars();
+                let n = if !ivs.is_empty() && self.c.below(3) != 0 {
+                    ivs[self.c.below(ivs.len())].clone()
+                } else {
+                    self.c.weighted(&[5, 5, 1]).to_string()
+                };
+                let x = self.leaf(e);
+                format!("(replicate {n} {x})")
+            }
             Ty::Arr(e) => {
                 let n = self.c.weighted(&[3, 3, 2]);
                 let x = self.leaf(e);
@@ -421,10 +475,24 @@ impl G<'_> {
     fn size(&mut self, d: usize) -> String {
         let ivs = self.i64_vars();
         let avs = self.array_vars();
+        // (biased towards empty dimensions: the sizes of the inputs, 0 or 1
+        // at run time, more often than constants, which the checker compares)
         match self.c.weighted(&[
             6,
-            if avs.is_empty() { 0 } else { 4 },
-            if ivs.is_empty() { 0 } else { 3 },
+            if avs.is_empty() {
+                0
+            } else if self.empty {
+                8
+            } else {
+                4
+            },
+            if ivs.is_empty() {
+                0
+            } else if self.empty {
+                10
+            } else {
+                3
+            },
             if d > 0 { 2 } else { 0 },
             if ivs.is_empty() { 0 } else { 1 },
             1,
@@ -443,6 +511,7 @@ impl G<'_> {
                 format!("({v} - 1)")
             }
             5 => "(-1)".to_string(),
+            _ if self.empty => ["2", "0", "1", "3"][self.c.weighted(&[1, 6, 6, 1])].to_string(),
             _ => ["2", "0", "1", "3"][self.c.below(4)].to_string(),
         }
     }
@@ -953,12 +1022,24 @@ impl G<'_> {
         };
         let inner_rank_ok = t.rank() < 3;
         let upd = updates();
+        // (biased towards empty dimensions: arrays of arrays by maps, whose
+        // bodies decide the row shape of what may be zero rows)
+        let (w_build, w_map, w_map2) = if self.empty && nested {
+            (9, 14, 9)
+        } else {
+            (6, 5, 3)
+        };
+        let w_zip = match (tup_scalars, self.empty) {
+            (false, _) => 0,
+            (true, false) => 3,
+            (true, true) => 8,
+        };
         let w = [
             5,                                 // 0 leaf
             3,                                 // 1 literal
-            6,                                 // 2 build
-            5,                                 // 3 map
-            3,                                 // 4 map2/map3
+            w_build,                           // 2 build
+            w_map,                             // 3 map
+            w_map2,                            // 4 map2/map3
             if *e == Ty::I64 { 2 } else { 0 }, // 5 iota
             3,                                 // 6 replicate
             3,                                 // 7 concat
@@ -974,7 +1055,7 @@ impl G<'_> {
             1,                                 // 17 pad
             if nested { 1 } else { 0 },        // 18 slide
             1,                                 // 19 split
-            if tup_scalars { 3 } else { 0 },   // 20 zip
+            w_zip,                             // 20 zip
             1,                                 // 21 unzip
             2,                                 // 22 if
             2,                                 // 23 let
@@ -994,7 +1075,11 @@ impl G<'_> {
         let k = self.c.weighted(&w);
         let r = match k {
             1 => {
-                let n = self.c.weighted(&[2, 4, 3, 1]);
+                let n = self.c.weighted(if self.empty {
+                    &[4, 4, 1, 0]
+                } else {
+                    &[2, 4, 3, 1]
+                });
                 if n == 0 {
                     // an empty literal needs its element type from the context
                     let x = self.leaf(e);
@@ -1312,6 +1397,9 @@ impl G<'_> {
 
     /// The entry point and its inputs.
     fn entry(&mut self) -> (String, String, Vec<String>) {
+        if self.empty {
+            return self.entry_biased();
+        }
         let name = format!("{}_main", self.prefix);
         let nparams = 1 + self.c.below(4);
         let mut ps: Vec<(String, Ty, bool)> = vec![];
@@ -1373,8 +1461,124 @@ impl G<'_> {
         (name, text, inputs)
     }
 
+    /// A length of an input array: as unbiased, or 0 and 1 most of the time.
+    fn input_len(&mut self) -> usize {
+        if self.empty {
+            self.c.weighted(&[6, 6, 1, 1])
+        } else {
+            self.c.weighted(&[2, 4, 4, 3, 2])
+        }
+    }
+
+    /// The entry point of a program biased towards empty dimensions: size
+    /// parameters `[n][m]`, array parameters whose outer one or two dimensions
+    /// are named (`[n]`, `[m]`, `[n][m]`, `[m][n]`), a result that often names
+    /// them too, and inputs whose lengths are 0 or 1 most of the time (and
+    /// rarely disagree with a shared size, as unbiased).
+    fn entry_biased(&mut self) -> (String, String, Vec<String>) {
+        let name = format!("{}_main", self.prefix);
+        let nparams = 1 + self.c.below(4);
+        let mut ps: Vec<(String, Ty, Vec<&'static str>)> = vec![];
+        for k in 0..nparams {
+            let t = self.ty(1);
+            let t = match t {
+                Ty::Tup(ts) if ts.iter().any(|x| !x.is_scalar()) => Ty::arr(Ty::arr(Ty::F64)),
+                t => t,
+            };
+            let dims: Vec<&'static str> = match &t {
+                Ty::Arr(e) => {
+                    let nested = matches!(**e, Ty::Arr(_));
+                    match self.c.weighted(&[1, 2, 2, if nested { 3 } else { 0 }]) {
+                        1 => vec!["n"],
+                        2 => vec!["m"],
+                        3 => [vec!["n", "m"], vec!["m", "n"]][self.c.below(2)].clone(),
+                        _ => vec![],
+                    }
+                }
+                _ => vec![],
+            };
+            let pname = format!("{}{k}", ["a", "b", "c", "e"][k % 4]);
+            if t == Ty::I64 {
+                self.small.push(pname.clone());
+            }
+            ps.push((pname, t, dims));
+        }
+        let sizes: Vec<&'static str> = ["n", "m"]
+            .into_iter()
+            .filter(|s| ps.iter().any(|p| p.2.contains(s)))
+            .collect();
+        let mut text = format!("entry {name}");
+        for s in &sizes {
+            let _ = write!(text, " [{s}]");
+        }
+        for (p, t, dims) in &ps {
+            let _ = write!(text, " ({p}: {})", dims_text(t, dims));
+        }
+        // the result: an array of arrays half of the time
+        let ret = if self.c.below(2) == 0 {
+            Ty::arr(Ty::arr(self.scalar_ty()))
+        } else {
+            self.ty(1)
+        };
+        let ret_dims: Vec<&'static str> = match &ret {
+            Ty::Arr(e) if !sizes.is_empty() => {
+                let mut options: Vec<Vec<&'static str>> = vec![vec![]];
+                for s in &sizes {
+                    options.push(vec![s]);
+                }
+                if matches!(**e, Ty::Arr(_)) {
+                    for a in &sizes {
+                        for b in &sizes {
+                            options.push(vec![a, b]);
+                        }
+                    }
+                }
+                // (the checker rejects a body whose size it knows to differ:
+                // named result sizes are a minority)
+                let mut w = vec![3 * (options.len() as u32 - 1)];
+                w.extend(std::iter::repeat_n(1, options.len() - 1));
+                options[self.c.weighted(&w)].clone()
+            }
+            _ => vec![],
+        };
+        let _ = write!(text, " : {} =\n  ", dims_text(&ret, &ret_dims));
+        self.vars = ps.iter().map(|(n, t, _)| (n.clone(), t.clone())).collect();
+        for s in &sizes {
+            self.vars.push((s.to_string(), Ty::I64));
+        }
+        let depth = 1 + self.c.weighted(&[1, 2, 3, 3, 2]).min(MAX_DEPTH - 1);
+        let body = self.expr(&ret, depth);
+        text.push_str(&body);
+        text.push('\n');
+        let mut inputs = vec![];
+        for _ in 0..2 {
+            let (n, m) = (self.input_len(), self.input_len());
+            let mut vals = vec![];
+            for (_, t, dims) in &ps {
+                let mut lens = [None, None];
+                for (k, d) in dims.iter().enumerate() {
+                    let shared = if *d == "n" { n } else { m };
+                    lens[k] = Some(if self.c.below(8) != 0 {
+                        shared
+                    } else {
+                        self.input_len()
+                    });
+                }
+                vals.push(self.value_dims(t, lens[0], lens[1]));
+            }
+            inputs.push(vals.join(" "));
+        }
+        (name, text, inputs)
+    }
+
     /// An input value in the text format (docs/language.md §7).
     fn value(&mut self, t: &Ty, len: Option<usize>) -> String {
+        self.value_dims(t, len, None)
+    }
+
+    /// An input value whose outer length is `len` and, for an array of arrays,
+    /// whose rows have the length `inner` (each drawn when `None`).
+    fn value_dims(&mut self, t: &Ty, len: Option<usize>, inner: Option<usize>) -> String {
         match t {
             Ty::F64 | Ty::F32 => {
                 let pool = [
@@ -1420,10 +1624,16 @@ impl G<'_> {
                 format!("({})", parts.join(", "))
             }
             Ty::Arr(e) => {
-                let n = len.unwrap_or_else(|| self.c.weighted(&[2, 4, 4, 3, 2]));
+                let n = len.unwrap_or_else(|| self.input_len());
                 // rows of a nested array share their length (regular)
                 let inner = if matches!(**e, Ty::Arr(_)) {
-                    Some(self.c.weighted(&[2, 4, 4, 3]))
+                    Some(inner.unwrap_or_else(|| {
+                        if self.empty {
+                            self.c.weighted(&[6, 6, 1, 1])
+                        } else {
+                            self.c.weighted(&[2, 4, 4, 3])
+                        }
+                    }))
                 } else {
                     None
                 };
@@ -1431,6 +1641,14 @@ impl G<'_> {
                 format!("[{}]", xs.join(", "))
             }
         }
+    }
+}
+
+/// A type's text with its outer dimensions named by `dims` (`[n][m]f64`).
+fn dims_text(t: &Ty, dims: &[&str]) -> String {
+    match (t, dims.split_first()) {
+        (Ty::Arr(e), Some((d, rest))) => format!("[{d}]{}", dims_text(e, rest)),
+        _ => t.text(),
     }
 }
 

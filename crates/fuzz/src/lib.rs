@@ -13,7 +13,7 @@ pub mod oracle;
 pub mod progress;
 
 use generate::GenProgram;
-use oracle::{Agreement, ErrKind, Outcome};
+use oracle::{Difference, ErrKind, Outcome, Relation};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestRng, TestRunner};
 use std::collections::BTreeMap;
@@ -39,6 +39,9 @@ pub struct Config {
     pub c: bool,
     /// Build the C with `-fsanitize=address,undefined`.
     pub sanitize: bool,
+    /// Build the C both plainly and with `-fsanitize=address,undefined`, at
+    /// `-O0` and `-O3` each: four compiled legs (`weir fuzz --long`).
+    pub sanitize_also: bool,
     /// Programs per C file.
     pub batch: usize,
     /// Worker threads.
@@ -58,6 +61,7 @@ impl Default for Config {
         Config {
             c: true,
             sanitize: false,
+            sanitize_also: false,
             batch: 40,
             jobs: std::thread::available_parallelism()
                 .map(|n| n.get())
@@ -85,8 +89,8 @@ pub enum Verdict {
     Unsupported(String),
     /// The interpreter needed more than its step budget (not run further).
     TooLong,
-    /// Legs disagree.
-    Mismatch(String),
+    /// Legs disagree: which pair, how, and the outcomes of every leg.
+    Mismatch(Pair, Difference, String),
     /// The generated C does not compile.
     InvalidC(String),
     /// An internal compiler error (verifier failure, "internal error").
@@ -104,7 +108,7 @@ impl Verdict {
     pub fn is_bug(&self) -> bool {
         matches!(
             self,
-            Verdict::Mismatch(_)
+            Verdict::Mismatch(..)
                 | Verdict::InvalidC(_)
                 | Verdict::Ice(_)
                 | Verdict::Panic(_)
@@ -121,7 +125,9 @@ impl Verdict {
             Verdict::Rejected(c) => format!("rejected by the checker ({c})"),
             Verdict::Unsupported(c) => format!("not supported by the C backend: {c}"),
             Verdict::TooLong => "skipped: over the interpreter's step budget".into(),
-            Verdict::Mismatch(_) => "BUG: mismatch".into(),
+            Verdict::Mismatch(p, d, _) => {
+                format!("BUG: mismatch, {}: {}", p.describe(), d.describe())
+            }
             Verdict::InvalidC(_) => "BUG: invalid C".into(),
             Verdict::Ice(_) => "BUG: internal compiler error".into(),
             Verdict::Panic(_) => "BUG: panic".into(),
@@ -129,9 +135,27 @@ impl Verdict {
             Verdict::Crash(_) => "BUG: crash or time limit".into(),
         }
     }
-    fn detail(&self) -> &str {
+    /// The group of the category (the totals of the report): every leg agrees,
+    /// the checker rejected the program, the C backend rejected it (E0801),
+    /// skipped, or a bug.
+    pub fn group(&self) -> &'static str {
         match self {
-            Verdict::Mismatch(d)
+            Verdict::AgreeValue => "agree (value)",
+            Verdict::AgreeError(_) => "agree (error: same kind, same location)",
+            Verdict::Reassociated => "agree (within tolerance)",
+            Verdict::Rejected(_) => "rejected by the checker",
+            Verdict::Unsupported(_) => "rejected by the C backend (E0801)",
+            Verdict::TooLong => "skipped",
+            Verdict::Mismatch(_, Difference::ErrorLocation, _) => {
+                "BUG: error kinds agree, locations differ"
+            }
+            Verdict::Mismatch(..) => "BUG: disagree (value, value vs error, error kind)",
+            _ => "BUG: other (invalid C, ICE, panic, sanitizer, crash)",
+        }
+    }
+    pub fn detail(&self) -> &str {
+        match self {
+            Verdict::Mismatch(_, _, d)
             | Verdict::InvalidC(d)
             | Verdict::Ice(d)
             | Verdict::Panic(d)
@@ -140,9 +164,34 @@ impl Verdict {
             _ => "",
         }
     }
-    /// Same kind of bug (for shrinking).
-    fn same_bug(&self, other: &Verdict) -> bool {
-        std::mem::discriminant(self) == std::mem::discriminant(other)
+    /// Same kind of bug (for shrinking): a mismatch stays one of the same
+    /// pair of legs and the same difference (a location mismatch shrinks to a
+    /// location mismatch, not to any mismatch).
+    pub fn same_bug(&self, other: &Verdict) -> bool {
+        match (self, other) {
+            (Verdict::Mismatch(p, d, _), Verdict::Mismatch(q, e, _)) => p == q && d == e,
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
+        }
+    }
+}
+
+/// The two legs of a mismatch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Pair {
+    /// The unoptimized and the optimized interpreter (an optimizer bug, or
+    /// one in the interpreter's shape rules).
+    Optimizer,
+    /// The optimized interpreter and compiled C (at `-O0` or `-O3`, with or
+    /// without sanitizers).
+    Backend,
+}
+
+impl Pair {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Pair::Optimizer => "interpreter vs optimized interpreter",
+            Pair::Backend => "interpreter vs C",
+        }
     }
 }
 
@@ -279,8 +328,25 @@ fn interp_legs(c: &Compiled, entry: &str, inputs: &[String]) -> Result<Vec<[Outc
     Ok(out)
 }
 
+/// The compiled legs of a campaign: (name, optimization level, sanitized).
+fn c_leg_kinds(cfg: &Config) -> Vec<(&'static str, &'static str, bool)> {
+    if cfg.sanitize_also {
+        vec![
+            ("C -O0", "-O0", false),
+            ("C -O3", "-O3", false),
+            ("C -O0 sanitized", "-O0", true),
+            ("C -O3 sanitized", "-O3", true),
+        ]
+    } else {
+        vec![
+            ("C -O0", "-O0", cfg.sanitize),
+            ("C -O3", "-O3", cfg.sanitize),
+        ]
+    }
+}
+
 /// Build options of one C leg.
-fn build_opts(cfg: &Config, opt: &str) -> BuildOptions {
+fn build_opts(cfg: &Config, opt: &str, sanitize: bool) -> BuildOptions {
     let mut o = BuildOptions {
         opt_flags: if opt == "-O0" {
             vec!["-O0".into()]
@@ -291,7 +357,7 @@ fn build_opts(cfg: &Config, opt: &str) -> BuildOptions {
         cc: cfg.cc.clone(),
         ..BuildOptions::default()
     };
-    if cfg.sanitize {
+    if sanitize {
         o.extra_flags.extend(
             [
                 "-fsanitize=address,undefined",
@@ -464,7 +530,7 @@ fn c_leg(
 /// location. The one exception is memory: an unused allocation too large for
 /// memory may simply not be made, so where the unoptimized program runs out of
 /// memory the optimized one may run on (to a value, or to a later check).
-fn judge(legs: &[(&str, &Outcome)], reassoc: bool) -> Result<Verdict, Verdict> {
+pub fn judge(legs: &[(&str, &Outcome)], reassoc: bool) -> Result<Verdict, Verdict> {
     let mut reassociated = false;
     let describe = |a: &str, b: &str| {
         let mut s = format!("{a} and {b} differ:\n");
@@ -475,7 +541,7 @@ fn judge(legs: &[(&str, &Outcome)], reassoc: bool) -> Result<Verdict, Verdict> {
     };
     let (n0, o0) = legs[0];
     if let Some((n1, o1)) = legs.get(1) {
-        let ok = match (o0, o1) {
+        let rel = match (o0, o1) {
             // an unused allocation too large for memory is not made when
             // optimized: the program then runs on, to a value or a later check
             (
@@ -484,20 +550,22 @@ fn judge(legs: &[(&str, &Outcome)], reassoc: bool) -> Result<Verdict, Verdict> {
                     ..
                 },
                 _,
-            ) => true,
+            ) => Relation::Same,
             // the interpreter does not reassociate: exact
-            _ => oracle::compare(o0, o1, false) == Agreement::Same,
+            _ => oracle::relate(o0, o1, false),
         };
-        if !ok {
-            return Err(Verdict::Mismatch(describe(n0, n1)));
+        if let Relation::Differ(d) = rel {
+            return Err(Verdict::Mismatch(Pair::Optimizer, d, describe(n0, n1)));
         }
     }
     let (nb, ob) = legs.get(1).copied().unwrap_or(legs[0]);
     for (n, o) in legs.iter().skip(2) {
-        match oracle::compare(ob, o, reassoc) {
-            Agreement::Same => {}
-            Agreement::Reassociated => reassociated = true,
-            Agreement::Differ => return Err(Verdict::Mismatch(describe(nb, n))),
+        match oracle::relate(ob, o, reassoc) {
+            Relation::Same => {}
+            Relation::Reassociated => reassociated = true,
+            Relation::Differ(d) => {
+                return Err(Verdict::Mismatch(Pair::Backend, d, describe(nb, n)));
+            }
         }
     }
     Ok(if reassociated {
@@ -664,8 +732,8 @@ fn run_c_legs(
         Err(_) => return split_batch(progs, pending, cfg, stem, verdicts),
     };
     let mut exes = vec![];
-    for opt in ["-O0", "-O3"] {
-        let opts = build_opts(cfg, opt);
+    for (leg, opt, sanitize) in c_leg_kinds(cfg) {
+        let opts = build_opts(cfg, opt, sanitize);
         let src = match catch_unwind(AssertUnwindSafe(|| native::c_source(&c, &opts, true))) {
             Ok(Ok(s)) => s,
             Ok(Err(e)) if pending.len() == 1 => {
@@ -680,11 +748,15 @@ fn run_c_legs(
             }
             _ => return split_batch(progs, pending, cfg, stem, verdicts),
         };
-        let name = format!("{stem}{}", opt.trim_start_matches('-'));
+        let name = format!(
+            "{stem}{}{}",
+            opt.trim_start_matches('-'),
+            if sanitize { "san" } else { "" }
+        );
         match build_exe(&src, &opts, &cfg.work_dir, &name) {
-            Ok(e) => exes.push((opt, e)),
+            Ok(e) => exes.push((leg, e)),
             Err(msg) if pending.len() == 1 => {
-                verdicts[pending[0].index] = Some(Verdict::InvalidC(format!("{opt}: {msg}")));
+                verdicts[pending[0].index] = Some(Verdict::InvalidC(format!("{leg}: {msg}")));
                 return;
             }
             Err(_) => return split_batch(progs, pending, cfg, stem, verdicts),
@@ -710,9 +782,9 @@ fn run_c_legs(
                 ("optimized interpreter", b.clone()),
             ];
             let mut failed = None;
-            for (opt, exe) in &exes {
+            for (leg, exe) in &exes {
                 match c_leg(exe, d, &args, cfg, off) {
-                    Ok(o) => legs.push((if *opt == "-O0" { "C -O0" } else { "C -O3" }, o)),
+                    Ok(o) => legs.push((leg, o)),
                     Err(v) => {
                         failed = Some(v);
                         break;
@@ -777,19 +849,37 @@ fn tree_for(seed: u64, i: u64) -> Option<impl ValueTree<Value = Vec<u32>>> {
     generate::choices_strategy().new_tree(&mut runner).ok()
 }
 
+/// How program `i` of a campaign is generated (biased towards empty
+/// dimensions or not, [`generate::set_empty_bias`]).
+fn gen_options(i: u64) -> generate::GenOptions {
+    generate::GenOptions {
+        empty_bias: generate::empty_biased(i),
+    }
+}
+
 /// Program `i` of a campaign (with the prefix `p{i}`).
 pub fn program(seed: u64, i: u64) -> Option<GenProgram> {
-    tree_for(seed, i).map(|t| generate::generate(&t.current(), &format!("p{i}")))
+    program_with(seed, i, gen_options(i))
+}
+
+/// Program `i` of a campaign generated with `opts` (whatever
+/// [`generate::set_empty_bias`] says).
+pub fn program_with(seed: u64, i: u64, opts: generate::GenOptions) -> Option<GenProgram> {
+    tree_for(seed, i).map(|t| generate::generate_with(&t.current(), &format!("p{i}"), opts))
 }
 
 /// Shrink a failing program: proptest's simplify/complicate over its choice
 /// sequence, keeping a candidate when it fails with the same kind of bug.
 pub fn shrink(seed: u64, i: u64, bad: &Verdict, cfg: &Config) -> (GenProgram, Verdict) {
     let prefix = "p";
+    let opts = gen_options(i);
     let Some(mut tree) = tree_for(seed, i) else {
-        return (generate::generate(&[], prefix), bad.clone());
+        return (generate::generate_with(&[], prefix, opts), bad.clone());
     };
-    let mut best = (generate::generate(&tree.current(), prefix), bad.clone());
+    let mut best = (
+        generate::generate_with(&tree.current(), prefix, opts),
+        bad.clone(),
+    );
     let mut cfg = cfg.clone();
     cfg.work_dir = cfg.work_dir.join(format!("shrink{i}"));
     let _ = std::fs::create_dir_all(&cfg.work_dir);
@@ -797,7 +887,7 @@ pub fn shrink(seed: u64, i: u64, bad: &Verdict, cfg: &Config) -> (GenProgram, Ve
     if tree.simplify() {
         loop {
             steps += 1;
-            let cand = generate::generate(&tree.current(), prefix);
+            let cand = generate::generate_with(&tree.current(), prefix, opts);
             let v = check_one(&cand, &cfg);
             let fails = v.same_bug(bad);
             if fails {
@@ -832,6 +922,8 @@ pub struct Failure {
 pub struct Report {
     pub programs: u64,
     pub counts: BTreeMap<String, u64>,
+    /// The counts by [`Verdict::group`].
+    pub groups: BTreeMap<String, u64>,
     pub failures: Vec<Failure>,
     pub elapsed: Duration,
 }
@@ -848,6 +940,10 @@ impl Report {
             self.elapsed.as_secs_f64()
         );
         for (k, n) in &self.counts {
+            s.push_str(&format!("  {n:>8}  {k}\n"));
+        }
+        s.push_str("totals:\n");
+        for (k, n) in &self.groups {
             s.push_str(&format!("  {n:>8}  {k}\n"));
         }
         for f in &self.failures {
@@ -902,9 +998,10 @@ pub fn campaign_from(
     let done = AtomicUsize::new(0);
     let results: Mutex<Vec<(u64, Verdict, GenProgram)>> = Mutex::new(vec![]);
     let counts: Mutex<BTreeMap<String, u64>> = Mutex::new(BTreeMap::new());
+    let groups: Mutex<BTreeMap<String, u64>> = Mutex::new(BTreeMap::new());
     std::thread::scope(|sc| {
         for t in 0..cfg.jobs.max(1) {
-            let (next, done, results, counts) = (&next, &done, &results, &counts);
+            let (next, done, results, counts, groups) = (&next, &done, &results, &counts, &groups);
             let b = std::thread::Builder::new().stack_size(256 << 20);
             let _ = b.spawn_scoped(sc, move || {
                 loop {
@@ -929,6 +1026,11 @@ pub fn campaign_from(
                     if let Ok(mut c) = counts.lock() {
                         for v in &vs {
                             *c.entry(v.category()).or_default() += 1;
+                        }
+                    }
+                    if let Ok(mut g) = groups.lock() {
+                        for v in &vs {
+                            *g.entry(v.group().to_string()).or_default() += 1;
                         }
                     }
                     for (i, (v, p)) in (lo..hi).zip(vs.into_iter().zip(progs)) {
@@ -969,6 +1071,7 @@ pub fn campaign_from(
     Report {
         programs: count,
         counts: counts.into_inner().unwrap_or_default(),
+        groups: groups.into_inner().unwrap_or_default(),
         failures,
         elapsed: start.elapsed(),
     }

@@ -159,14 +159,61 @@ pub enum Agreement {
 }
 
 pub fn compare(a: &Outcome, b: &Outcome, reassociable: bool) -> Agreement {
+    match relate(a, b, reassociable) {
+        Relation::Same => Agreement::Same,
+        Relation::Reassociated => Agreement::Reassociated,
+        Relation::Differ(_) => Agreement::Differ,
+    }
+}
+
+/// How two outcomes that do not agree differ (each is counted on its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Difference {
+    /// Both are values, and the values differ.
+    Value,
+    /// One is a value, the other an error.
+    ValueVsError,
+    /// Both are errors, of different kinds (the first error one leg meets is
+    /// not the other's: a check hoisted before another, or a missing check).
+    ErrorKind,
+    /// Both are errors of the same kind, reported at different source
+    /// locations (`line:col`).
+    ErrorLocation,
+}
+
+impl Difference {
+    /// The words of the report.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Difference::Value => "values differ",
+            Difference::ValueVsError => "value vs error",
+            Difference::ErrorKind => "error kinds differ",
+            Difference::ErrorLocation => "same error kind, locations differ",
+        }
+    }
+}
+
+/// How two outcomes relate, with the way they differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relation {
+    Same,
+    /// Float values within tolerance, in a program with reassociable reductions.
+    Reassociated,
+    Differ(Difference),
+}
+
+/// Compare two outcomes: values bit for bit (within tolerance as
+/// [`Relation::Reassociated`] when `reassociable`), errors by kind and then by
+/// location.
+pub fn relate(a: &Outcome, b: &Outcome, reassociable: bool) -> Relation {
     match (a, b) {
         (Outcome::Value(x), Outcome::Value(y)) => {
             if same_value(x, y) {
-                Agreement::Same
+                Relation::Same
             } else if reassociable && close_value(x, y) {
-                Agreement::Reassociated
+                Relation::Reassociated
             } else {
-                Agreement::Differ
+                Relation::Differ(Difference::Value)
             }
         }
         (
@@ -177,13 +224,15 @@ pub fn compare(a: &Outcome, b: &Outcome, reassociable: bool) -> Agreement {
                 kind: k2, loc: l2, ..
             },
         ) => {
-            if k1 == k2 && l1 == l2 {
-                Agreement::Same
+            if k1 != k2 {
+                Relation::Differ(Difference::ErrorKind)
+            } else if l1 != l2 {
+                Relation::Differ(Difference::ErrorLocation)
             } else {
-                Agreement::Differ
+                Relation::Same
             }
         }
-        _ => Agreement::Differ,
+        _ => Relation::Differ(Difference::ValueVsError),
     }
 }
 
@@ -216,6 +265,43 @@ mod tests {
     fn nans_are_equal_and_zeros_are_not() {
         assert!(same_value(&Value::F64(f64::NAN), &Value::F64(-f64::NAN)));
         assert!(!same_value(&Value::F64(0.0), &Value::F64(-0.0)));
+    }
+
+    fn err(kind: ErrKind, loc: &str) -> Outcome {
+        Outcome::Error {
+            kind,
+            loc: loc.into(),
+            message: String::new(),
+        }
+    }
+
+    #[test]
+    fn relations() {
+        let v = Outcome::Value(Value::I64(1));
+        let w = Outcome::Value(Value::I64(2));
+        let a = err(ErrKind::Index, "3:7");
+        assert_eq!(relate(&v, &v, false), Relation::Same);
+        assert_eq!(relate(&v, &w, false), Relation::Differ(Difference::Value));
+        assert_eq!(
+            relate(&v, &a, false),
+            Relation::Differ(Difference::ValueVsError)
+        );
+        assert_eq!(
+            relate(&a, &err(ErrKind::Index, "3:7"), false),
+            Relation::Same
+        );
+        assert_eq!(
+            relate(&a, &err(ErrKind::Index, "4:2"), false),
+            Relation::Differ(Difference::ErrorLocation)
+        );
+        assert_eq!(
+            relate(&a, &err(ErrKind::Size, "3:7"), false),
+            Relation::Differ(Difference::ErrorKind)
+        );
+        let x = Outcome::Value(Value::F64(1.0));
+        let y = Outcome::Value(Value::F64(1.0 + 1e-12));
+        assert_eq!(relate(&x, &y, true), Relation::Reassociated);
+        assert_eq!(relate(&x, &y, false), Relation::Differ(Difference::Value));
     }
 
     #[test]

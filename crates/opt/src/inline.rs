@@ -23,15 +23,75 @@ use weir_ir::*;
 /// Callees up to this many statements are inlined regardless of their call count.
 pub const INLINE_MAX_STMTS: usize = 64;
 
+/// The most statements inlining may add to one definition (nested bodies
+/// included). Past it a call that may stay a call stays one; a call that
+/// passes a function argument must be specialised, so past it the program
+/// is too large ([`TooLarge`]): definitions passing a function down a chain
+/// of calls, each calling the next twice, double at each link.
+pub const MAX_INLINED_STMTS: usize = 50_000;
+
+/// Inlining would make a definition larger than [`MAX_INLINED_STMTS`].
+#[derive(Clone, Debug)]
+pub struct TooLarge {
+    /// The call that would pass the limit.
+    pub span: Span,
+    /// The definition called there.
+    pub callee: Name,
+    /// The definition the call is in.
+    pub caller: Name,
+}
+
+impl std::fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{TOO_LARGE}: specialising `{}` to its function arguments in `{}` makes more than {MAX_INLINED_STMTS} statements",
+            display_name(&self.callee),
+            display_name(&self.caller)
+        )
+    }
+}
+
+/// How the message of a [`TooLarge`] starts.
+pub const TOO_LARGE: &str = "program too large";
+
+/// What inlining has added to the definition being processed.
+struct Budget {
+    used: usize,
+    caller: Name,
+    error: Option<TooLarge>,
+}
+
+/// The pass, as the pipeline table runs it: [`run_limited`], whose error
+/// (a program too large) leaves the calls not yet inlined as they are.
 pub fn run(prog: &mut Program) -> bool {
+    run_limited(prog).unwrap_or(true)
+}
+
+/// Inline (see the module's policy), adding at most [`MAX_INLINED_STMTS`]
+/// statements to any definition.
+pub fn run_limited(prog: &mut Program) -> Result<bool, TooLarge> {
     let mut changed = false;
     let call_sites = count_call_sites(prog);
     let mut done: Vec<FunDef> = Vec::new();
+    let mut error = None;
     for d in std::mem::take(&mut prog.defs) {
         let mut d = d;
-        let mut fresh = Fresh::for_fun(&d);
-        changed |= inline_body(&mut d.body, &done, &call_sites, &mut fresh);
+        if error.is_none() {
+            let mut fresh = Fresh::for_fun(&d);
+            let mut budget = Budget {
+                used: 0,
+                caller: d.name.clone(),
+                error: None,
+            };
+            changed |= inline_body(&mut d.body, &done, &call_sites, &mut fresh, &mut budget);
+            error = budget.error;
+        }
         done.push(d);
+    }
+    if let Some(e) = error {
+        prog.defs = done;
+        return Err(e);
     }
     // drop definitions no longer reachable from an entry
     let used = reachable(&done);
@@ -39,7 +99,7 @@ pub fn run(prog: &mut Program) -> bool {
     done.retain(|d| d.entry || used.contains(&d.name));
     changed |= done.len() != before;
     prog.defs = done;
-    changed
+    Ok(changed)
 }
 
 fn count_call_sites(prog: &Program) -> HashMap<Name, usize> {
@@ -94,18 +154,39 @@ fn inline_body(
     done: &[FunDef],
     call_sites: &HashMap<Name, usize>,
     fresh: &mut Fresh,
+    budget: &mut Budget,
 ) -> bool {
     let mut changed = false;
     let mut out = Vec::with_capacity(b.stmts.len());
     for mut st in std::mem::take(&mut b.stmts) {
-        changed |= inline_nested(&mut st.exp, done, call_sites, fresh);
-        if let Exp::Call(f, args) = &st.exp
+        if budget.error.is_none() {
+            changed |= inline_nested(&mut st.exp, done, call_sites, fresh, budget);
+        }
+        if budget.error.is_none()
+            && let Exp::Call(f, args) = &st.exp
             && let Some(callee) = done.iter().find(|d| &d.name == f)
             && should_inline(callee, args, call_sites)
         {
+            let specialise = args.iter().any(|a| matches!(a, Arg::Fun(_)));
+            if budget.used > MAX_INLINED_STMTS {
+                if specialise {
+                    budget.error = Some(TooLarge {
+                        span: st.span,
+                        callee: callee.name.clone(),
+                        caller: budget.caller.clone(),
+                    });
+                }
+                out.push(st);
+                continue;
+            }
             let args = args.clone();
             let callee = callee.clone();
+            let start = out.len();
             expand_call(&callee, &args, st, fresh, &mut out);
+            budget.used += out[start..]
+                .iter()
+                .map(|s| 1 + weir_ir::visit::exp_size(&s.exp))
+                .sum::<usize>();
             changed = true;
             continue;
         }
@@ -120,10 +201,11 @@ fn inline_nested(
     done: &[FunDef],
     call_sites: &HashMap<Name, usize>,
     fresh: &mut Fresh,
+    budget: &mut Budget,
 ) -> bool {
     let mut changed = false;
     weir_ir::visit::for_each_nested_body(e, &mut |b| {
-        changed |= inline_body(b, done, call_sites, fresh);
+        changed |= inline_body(b, done, call_sites, fresh, budget);
     });
     changed
 }

@@ -120,13 +120,17 @@ impl Views {
     }
 }
 
-/// Optimize a program. Errors come only from `after_pass` (a verifier failure).
+/// Optimize a program. Errors come from `after_pass` (a verifier failure)
+/// and from inlining a program too large ([`inline::TooLarge`], whose
+/// message starts with [`inline::TOO_LARGE`]).
 pub fn optimize(prog: &Program, opts: Options) -> Result<Program, String> {
     let mut p = prog.clone();
     let after = opts.after_pass;
     for (name, _, f) in PREPARE {
         if *name == "lower" {
             lower::run_with(&mut p, opts.views);
+        } else if *name == "inline" {
+            inline::run_limited(&mut p).map_err(|e| e.to_string())?;
         } else {
             f(&mut p);
         }

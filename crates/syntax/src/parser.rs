@@ -709,14 +709,25 @@ impl Parser {
 
     /// `e with [i] = v with [j] = w`, which is `(e with [i] = v) with [j] =
     /// w` (out of line: `expr_inner` is on the path of every nesting level).
+    /// Each `with` of a chain, and each field of a path, is a level of
+    /// nesting (the tree is nested as deeply, and later stages recurse on it).
     #[inline(never)]
-    fn updates(&mut self, mut e: Expr) -> PResult<Expr> {
+    fn updates(&mut self, e: Expr) -> PResult<Expr> {
+        let saved = self.depth;
+        let r = self.updates_chain(e);
+        self.depth = saved;
+        r
+    }
+
+    fn updates_chain(&mut self, mut e: Expr) -> PResult<Expr> {
         while self.peek() == &Tok::With {
+            self.enter()?;
             self.bump();
             if let Tok::Ident(_) = self.peek() {
                 // `r with x.y = v`: a record's field
                 let mut path = vec![self.ident("a field name")?];
                 while self.eat(&Tok::Dot) {
+                    self.enter()?;
                     path.push(self.ident("a field name")?);
                 }
                 self.expect(&Tok::Eq, "after the field of `with`")?;
@@ -767,6 +778,7 @@ impl Parser {
         }
         let mut path = Vec::new();
         while self.eat(&Tok::Dot) {
+            self.enter()?;
             path.push(self.ident("a field name")?);
         }
         self.expect(&Tok::Eq, "after the field of `with`")?;
