@@ -1012,7 +1012,11 @@ fn map_build(e: &mut Emit, name: &str, f: Option<Fun>, a: Atom, rest: Vec<Atom>,
 /// two `build`s of its elements, `a`'s function at `i + r` and at `i`: each
 /// element computed once, straight into its place (a destination view); the
 /// unused `build` leaves what `dce` keeps of it (its elements' checks, in
-/// the interpreter's order, where they can fail).
+/// the interpreter's order, where they can fail). Only where the type of `a`'s rows names every size: a piece of no rows
+/// has the shape the interpreter learns by running the function once on
+/// stand-ins (docs/language.md, "Empty arrays have shapes"), which for rows
+/// made by a `filter` (kept nothing) or a branch on data is not the other
+/// piece's, and `++` would then fail where `rotate` does not.
 fn rotate_pieces(e: &mut Emit, k: Atom, a: Atom, ty: &Type, before: &[Stmt]) -> Option<Exp> {
     let el = ty.elem().cloned()?;
     let producer = match &a {
@@ -1024,7 +1028,7 @@ fn rotate_pieces(e: &mut Emit, k: Atom, a: Atom, ty: &Type, before: &[Stmt]) -> 
                 Exp::Prim(Prim::Build {
                     n,
                     f: f @ Fun::Lambda(l),
-                }) if l.params.len() == 1 => Some((n.clone(), f.clone())),
+                }) if l.params.len() == 1 && ret_sizes_invariant(l) => Some((n.clone(), f.clone())),
                 _ => None,
             }),
         _ => None,

@@ -244,6 +244,15 @@ pub fn rows_regular(l: &Lambda) -> bool {
     sizes_invariant(&l.ret, &inner) || same_shape_each_time(&l.body.result, &l.body, &inner, 8)
 }
 
+/// Does the result type of `l` name every size of its elements from outside
+/// the lambda (constants or variables not bound inside it)?
+pub fn ret_sizes_invariant(l: &Lambda) -> bool {
+    let mut bs = Binders(Vec::new());
+    walk_lambda_mut(&mut bs, &mut l.clone());
+    let inner: HashSet<Name> = bs.0.into_iter().collect();
+    sizes_invariant(&l.ret, &inner)
+}
+
 type HashSet<T> = std::collections::HashSet<T>;
 
 fn sizes_invariant(t: &Type, inner: &HashSet<Name>) -> bool {
