@@ -1121,6 +1121,32 @@ impl<'p> Interp<'p> {
                         empty(es),
                     ]));
                 }
+                if self.probing > 0 && k < 0 {
+                    // ... and for a negative `k`, the first part holds nothing
+                    // (a negative size, never evaluated) and the rest has
+                    // `n - k` elements, as compiled code's shape arithmetic
+                    // counts them, stand-ins past the array's end
+                    let whole = atom(array)?;
+                    let es = elem_shape(&whole);
+                    let x = match (a.first(), ty) {
+                        (Some(x), _) => Some(x.clone()),
+                        (None, Type::Tuple(ts)) => match ts.get(1) {
+                            Some(Type::Array(_, et)) => stand_in(et, &es, &mut PROBE_ELEMS.clone()),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    let rest = usize::try_from(k.unsigned_abs())
+                        .ok()
+                        .and_then(|m| a.len().checked_add(m));
+                    let (Some(x), Some(rest)) = (x, rest) else {
+                        return err(span, "shape probe: unknown row shape");
+                    };
+                    return Ok(Value::tuple(vec![
+                        empty(es),
+                        Value::array(copies(x, rest, span)?),
+                    ]));
+                }
                 if k < 0 || k as usize > a.len() {
                     return err(
                         span,
