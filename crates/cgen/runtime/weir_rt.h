@@ -385,7 +385,9 @@ static inline int weir__agree(char *buf, size_t cap, const char *param, const ch
         char dt[256], et[256];
         weir__dims_text(dt, sizeof dt, d, r);
         weir__dims_text(et, sizeof et, e, r);
-        snprintf(buf, cap, "argument `%s`: %s has outer dims %s, %s %s", param, what, dt, with, et);
+        /* (the length is not needed: a message cut short is still one) */
+        int n = snprintf(buf, cap, "argument `%s`: %s has outer dims %s, %s %s", param, what, dt, with, et);
+        (void)n;
     }
     return 0;
 }
@@ -394,7 +396,7 @@ static inline int weir__agree(char *buf, size_t cap, const char *param, const ch
    error ("LOC: invalid argument: argument `xs`: ...", WEIR_ERR_ARGUMENT). */
 static inline int weir_check_agree(weir_ctx *c, const char *loc, const char *param, const char *what,
                                    const int64_t *d, int dr, const char *with, const int64_t *e, int er, int r) {
-    char m[512];
+    char m[1024];
     if (WEIR_LIKELY(weir__agree(m, sizeof m, param, what, d, dr, with, e, er, r))) return 0;
     return weir_fail(c, loc, "invalid argument: %s", m);
 }
@@ -1424,7 +1426,7 @@ static inline void weir__arg_fail(const char *name, const char *fmt, ...) {
    if they disagree, before anything else is allocated. */
 static inline void weir_main_agree(const char *param, const char *what, const int64_t *d, int dr, const char *with,
                                    const int64_t *e, int er, int r) {
-    char m[512];
+    char m[1024];
     if (weir__agree(m, sizeof m, param, what, d, dr, with, e, er, r)) return;
     fprintf(stderr, "weir: %s\n", m);
     exit(2);

@@ -19,7 +19,7 @@
 //! its size through a `ret` pointer; an unbounded one (upper bound 0) is
 //! called again with the rows `weir_retry_rows` asks for.
 
-use crate::lower::{EntryInfo, c_name};
+use crate::lower::{EntryInfo, pub_name as c_name};
 use std::fmt::Write;
 use weir_dps::ir::{DType, Fun, ResultPart};
 use weir_ir::PrimType;
@@ -272,14 +272,29 @@ pub fn model(
             if taken.contains(&name) || name.starts_with("out") || name.starts_with("ret") {
                 name = c_name(&p.name);
             }
-            // (a runtime name gets a `p_`, a C keyword or macro a `_`)
-            if name.starts_with("weir") || name.starts_with("__") {
+            // (a runtime name gets a `p_`, as does one the C implementation
+            // reserves, `__x` or `_X`; a C keyword or macro a `_`)
+            let reserved = name.starts_with("__")
+                || name.starts_with('_') && name[1..].starts_with(|c: char| c.is_ascii_uppercase());
+            if name.to_ascii_lowercase().starts_with("weir") || reserved {
                 name.insert_str(0, "p_");
             }
-            while C_RESERVED.contains(&name.as_str()) || taken.contains(&name) {
+            // (an array's dims `NAME_dK` are parameters too)
+            let rank = match p.ty {
+                DType::Array(_, r) => r,
+                DType::Scalar(_) => 0,
+            };
+            let dims =
+                |n: &str| -> Vec<String> { (0..rank).map(|k| format!("{n}_d{k}")).collect() };
+            while C_RESERVED.contains(&name.as_str())
+                || c_macro_like(&name)
+                || taken.contains(&name)
+                || dims(&name).iter().any(|d| taken.contains(d))
+            {
                 name.push('_');
             }
             taken.push(name.clone());
+            taken.extend(dims(&name));
             let (elem, rank) = match p.ty {
                 DType::Scalar(t) => (t, 0),
                 DType::Array(t, r) => (t, r),
@@ -326,7 +341,7 @@ pub fn model(
         }
         out.push(Entry {
             name: e.name.clone(),
-            internal: format!("weir_{n}"),
+            internal: crate::lower::entry_fn(&e.name, false),
             symbol: format!("{prefix}_{n}"),
             shape_symbol: format!("{prefix}_{n}_shape"),
             signature: signature(&e.name),
@@ -459,6 +474,67 @@ impl Entry {
     }
 }
 
+/// A parameter name that may be a macro of the C library (`M_PI`,
+/// `INT64_MAX`, `PRId64`, `errno`, `assert`, `stdin`): all capitals (two
+/// characters or more), `PRI…`/`SCN…`, or a lower-case one it defines.
+/// It gets a `_`.
+fn c_macro_like(name: &str) -> bool {
+    const LOWER: &[&str] = &[
+        "assert",
+        "stdin",
+        "stdout",
+        "stderr",
+        "alloca",
+        "offsetof",
+        "va_arg",
+        "va_start",
+        "va_end",
+        "va_copy",
+        "va_list",
+        "isnan",
+        "isinf",
+        "isfinite",
+        "isnormal",
+        "signbit",
+        "fpclassify",
+        "isgreater",
+        "isgreaterequal",
+        "isless",
+        "islessequal",
+        "islessgreater",
+        "isunordered",
+        "linux",
+        "unix",
+        "major",
+        "minor",
+        "makedev",
+        "complex",
+        "imaginary",
+        "static_assert",
+        "noreturn",
+        "alignof",
+        "thread_local",
+        "getc",
+        "putc",
+        "getchar",
+        "putchar",
+        "st_atime",
+        "st_mtime",
+        "st_ctime",
+        "math_errhandling",
+        "setjmp",
+        "typeof",
+        "typeof_unqual",
+    ];
+    let caps = name.len() >= 2
+        && name
+            .bytes()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_');
+    // (with a `_` at its end, none is)
+    !name.ends_with('_')
+        && (caps || name.starts_with("PRI") || name.starts_with("SCN") || LOWER.contains(&name))
+}
+
 /// `name` as a C identifier prefix: it must be one, not start with `weir`
 /// (the runtime's names) and not be a C keyword.
 pub fn check_prefix(name: &str) -> std::result::Result<(), String> {
@@ -472,7 +548,7 @@ pub fn check_prefix(name: &str) -> std::result::Result<(), String> {
             "the library name `{name}` is not a C identifier: use letters, digits and `_`, not starting with a digit"
         ));
     }
-    if name.starts_with("weir") || name.starts_with("__") {
+    if name.to_ascii_lowercase().starts_with("weir") || name.starts_with("__") {
         return Err(format!(
             "the library name `{name}` may clash with Weir's runtime (`weir_…`) or the C implementation (`__…`): choose another with --name"
         ));
@@ -518,6 +594,24 @@ pub fn header(abi: &Abi, weir_h: &str) -> String {
                         .join(", ")
                 );
             }
+        }
+        // (the arrays of an array of tuples or records: one length)
+        let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+        for a in &e.agree {
+            let names = [a.with, a.leaf].map(|k| e.params.get(k).map_or("", |p| p.name.as_str()));
+            match groups.iter_mut().find(|(p, _)| *p == a.param) {
+                Some((_, g)) => {
+                    g.extend(names.iter().filter(|n| !g.contains(n)).collect::<Vec<_>>())
+                }
+                None => groups.push((&a.param, names.to_vec())),
+            }
+        }
+        for (param, names) in &groups {
+            let _ = writeln!(
+                s,
+                " *   {}: the components of `{param}`, an array of tuples or records:\n *     they must agree in the dims of the array (checked: WEIR_ERR_ARGUMENT)",
+                names.join(", ")
+            );
         }
         for (i, r) in e.results.iter().enumerate() {
             match r {
@@ -593,10 +687,10 @@ pub fn wrappers(abi: &Abi) -> String {
         let ps = e.c_shape_params(false);
         let _ = writeln!(
             s,
-            "__attribute__((visibility(\"default\"))) int {}({}) {{\n    return {}_shape({});\n}}\n",
+            "__attribute__((visibility(\"default\"))) int {}({}) {{\n    return {}({});\n}}\n",
             e.shape_symbol,
             ps.join(", "),
-            e.internal,
+            crate::lower::shape_fn(&e.internal),
             Entry::c_args(&ps).join(", ")
         );
     }

@@ -878,10 +878,17 @@ fn entry_fns(
     f: &Fun,
     b: &Boundary,
     light: bool,
-    lib: bool,
+    target: Target,
 ) {
+    let lib = target == Target::Library;
     let vis = if lib { "static " } else { "" };
-    let n = c_name(&e.name);
+    // (the private names of its functions, `weirf_KIND_` + the escaped name,
+    // and the entry and shape function: `weir c`'s public `weir_E`, marked
+    // until `crate::names::privatize`, or private)
+    let n = crate::lower::esc(&e.name);
+    let entry = crate::lower::entry_fn(&e.name, target == Target::Program);
+    let shape = crate::lower::shape_fn(&entry);
+    let shape_shown = shape.replacen(crate::names::PUBLIC_MARK, "weir_", 1);
     let ps = entry_params(f);
     let args = entry_args(f);
     let unused =
@@ -891,7 +898,7 @@ fn entry_fns(
     chk.extend(unused(&ps));
     let _ = writeln!(
         s,
-        "/* Arguments of `{}`: 0, or 1 with the error in ctx. */\nstatic int weir_args_{n}({}) {{",
+        "/* Arguments of `{}`: 0, or 1 with the error in ctx. */\nstatic int weirf_args_{n}({}) {{",
         e.name,
         chk.join(", ")
     );
@@ -923,7 +930,7 @@ fn entry_fns(
     }
     let _ = writeln!(
         s,
-        "/* The result shape of `{}` (dps-ftilde's shape function), negative dims as 0;\n   returns 0, or 1 with the first error in ctx when `report`. */\nstatic inline int weir_shape_calc_{n}({}) {{",
+        "/* The result shape of `{}` (dps-ftilde's shape function), negative dims as 0;\n   returns 0, or 1 with the first error in ctx when `report`. */\nstatic inline int weirf_shape_calc_{n}({}) {{",
         e.name,
         calc.join(", ")
     );
@@ -1005,7 +1012,7 @@ fn entry_fns(
         "/* Shape of the results of `{}`: fills each outK_dims (a negative dim that is\n   never evaluated, inside an empty array, as 0); returns 0, or 1 with\n   weir_error(ctx) = \"file:line:col: message\" (an invalid argument, a negative\n   size, a division by zero, a result too large for memory). */",
         e.name
     );
-    let _ = writeln!(s, "{vis}int weir_{n}_shape({}) {{", shp.join(", "));
+    let _ = writeln!(s, "{vis}int {shape}({}) {{", shp.join(", "));
     let mut chk_args = vec!["ctx".to_string()];
     chk_args.extend(args.iter().cloned());
     // (no context: nowhere to keep the error, WEIR_ERR_ARGUMENT returned)
@@ -1022,7 +1029,7 @@ fn entry_fns(
     }
     let _ = writeln!(
         s,
-        "    if (weir_args_{n}({})) return 1;\n    return weir_shape_calc_{n}({});\n}}\n",
+        "    if (weirf_args_{n}({})) return 1;\n    return weirf_shape_calc_{n}({});\n}}\n",
         chk_args.join(", "),
         calc_args.join(", ")
     );
@@ -1061,7 +1068,7 @@ fn entry_fns(
     }
     let _ = writeln!(
         s,
-        "/* Entry point `{}`: writes its results into the caller's buffers, whose dims\n   must be exactly those of weir_{n}_shape (all of them are checked); returns 0,\n   or 1 with weir_error(ctx) set. Every array, argument or result, is a pointer\n   to its first element followed by its dims: dense and row-major (element\n   [i][j] of an n x m array at p[i * m + j]), no strides (a strided view must\n   be copied by the caller); arguments may share memory with each other but not\n   with a result (checked). */",
+        "/* Entry point `{}`: writes its results into the caller's buffers, whose dims\n   must be exactly those of {shape_shown} (all of them are checked); returns 0,\n   or 1 with weir_error(ctx) set. Every array, argument or result, is a pointer\n   to its first element followed by its dims: dense and row-major (element\n   [i][j] of an n x m array at p[i * m + j]), no strides (a strided view must\n   be copied by the caller); arguments may share memory with each other but not\n   with a result (checked). */",
         e.name,
     );
     for (d, j, k) in &e.sizes {
@@ -1086,7 +1093,7 @@ fn entry_fns(
         if !e.dests.is_empty() {
             let _ = writeln!(
                 s,
-                "    (void)weir_shape_calc_{n}({});",
+                "    (void)weirf_shape_calc_{n}({});",
                 calc_args.join(", ")
             );
         }
@@ -1101,12 +1108,12 @@ fn entry_fns(
     // checks, then the body.
     let _ = writeln!(
         s,
-        "static __attribute__((noinline, cold, unused)) int weir_slow_{n}({}) {{",
+        "static __attribute__((noinline, cold, unused)) int weirf_slow_{n}({}) {{",
         unused(&all).join(", ")
     );
     let _ = writeln!(
         s,
-        "    if (weir_args_{n}({})) return 1;",
+        "    if (weirf_args_{n}({})) return 1;",
         chk_args.join(", ")
     );
     wants(s);
@@ -1267,7 +1274,7 @@ fn entry_fns(
     // matter on small kernels); anything else takes the slow path.
     let _ = writeln!(
         s,
-        "static inline int weir_body_{n}({}) {{",
+        "static inline int weirf_body_{n}({}) {{",
         unused(&all).join(", ")
     );
     let mut fast = leading_dim_checks(f);
@@ -1311,7 +1318,7 @@ fn entry_fns(
     if !fast.is_empty() {
         let _ = writeln!(
             s,
-            "    if (WEIR_UNLIKELY(!({})))\n        return weir_slow_{n}({});",
+            "    if (WEIR_UNLIKELY(!({})))\n        return weirf_slow_{n}({});",
             fast.join(" && "),
             names.join(", ")
         );
@@ -1321,12 +1328,12 @@ fn entry_fns(
         .iter()
         .map(|p| p.rsplit([' ', '*']).next().unwrap_or("").to_string())
         .collect();
-    let _ = writeln!(s, "{vis}int weir_{n}({}) {{", all.join(", "));
+    let _ = writeln!(s, "{vis}int {entry}({}) {{", all.join(", "));
     // (no context: nowhere to keep the error, WEIR_ERR_ARGUMENT returned)
     s.push_str("    if (WEIR_UNLIKELY(!ctx)) return WEIR_ERR_ARGUMENT;\n");
     let _ = writeln!(
         s,
-        "    {}(ctx, weir_body_{n}({}));",
+        "    {}(ctx, weirf_body_{n}({}));",
         if light {
             "WEIR_ENTRY_LIGHT"
         } else {
@@ -1406,7 +1413,7 @@ pub fn unit(u: &Unit, funs: &[Fun], source: &str, target: Target, abi: &crate::a
                 f,
                 &b,
                 !crate::stack::uses_memory(u, &e.body_fn),
-                target == Target::Library,
+                target,
             );
         }
     }
@@ -1423,10 +1430,10 @@ pub fn unit(u: &Unit, funs: &[Fun], source: &str, target: Target, abi: &crate::a
 fn main_fn(s: &mut String, abi: &crate::abi::Abi) {
     use crate::abi::Result as R;
     for e in &abi.entries {
-        let n = c_name(&e.name);
+        let n = crate::lower::esc(&e.name);
         let _ = writeln!(
             s,
-            "static int weir_run_{n}(weir_ctx *ctx, weir_main_io *io, long runs, long warmup) {{"
+            "static int weirf_run_{n}(weir_ctx *ctx, weir_main_io *io, long runs, long warmup) {{"
         );
         // The command line is checked against the entry before anything is read.
         let _ = writeln!(
@@ -1439,8 +1446,10 @@ fn main_fn(s: &mut String, abi: &crate::abi::Abi) {
         // Every buffer is freed at `done`, on every path. (Parameters are
         // `p_NAME`: no clash with the runner's own names.)
         s.push_str("    int rc = 1;\n");
-        for p in e.params.iter().filter(|p| p.rank > 0) {
-            let _ = writeln!(s, "    {} *p_{} = NULL;", ctype(p.elem), p.name);
+        // (parameter K is `pK_NAME`, its dims `pK_NAME_dims`, ...: no clash
+        // between parameters, whatever their names)
+        for (pk, p) in e.params.iter().enumerate().filter(|(_, p)| p.rank > 0) {
+            let _ = writeln!(s, "    {} *p{pk}_{} = NULL;", ctype(p.elem), p.name);
         }
         for (k, d) in e.dests.iter().enumerate() {
             let _ = writeln!(s, "    {} *out{k} = NULL;", ctype(d.elem));
@@ -1449,7 +1458,7 @@ fn main_fn(s: &mut String, abi: &crate::abi::Abi) {
         // anything is allocated; bools normalised to 0/1.
         let mut args = Vec::new();
         for (pk, p) in e.params.iter().enumerate() {
-            let pn = format!("p_{}", p.name);
+            let pn = format!("p{pk}_{}", p.name);
             let shown = c_string(&p.name);
             match (p.rank, p.elem) {
                 (0, PrimType::Bool) => {
@@ -1492,12 +1501,14 @@ fn main_fn(s: &mut String, abi: &crate::abi::Abi) {
             if let (Some(p), Some(q)) = (e.params.get(a.leaf), e.params.get(a.with)) {
                 let _ = writeln!(
                     s,
-                    "    weir_main_agree({}, {}, p_{}_dims, {}, {}, p_{}_dims, {}, {});",
+                    "    weir_main_agree({}, {}, p{}_{}_dims, {}, {}, p{}_{}_dims, {}, {});",
                     c_string(&a.param),
                     c_string(&a.leaf_what),
+                    a.leaf,
                     p.name,
                     p.rank,
                     c_string(&a.with_what),
+                    a.with,
                     q.name,
                     q.rank,
                     a.dims
@@ -1516,8 +1527,8 @@ fn main_fn(s: &mut String, abi: &crate::abi::Abi) {
         }
         let _ = writeln!(
             s,
-            "    char shape_err[sizeof ctx->err];\n    int shape_rc = {}_shape({});\n    snprintf(shape_err, sizeof shape_err, \"%s\", weir_error(ctx));\n    int missing = 0;",
-            e.internal,
+            "    char shape_err[sizeof ctx->err];\n    int shape_rc = {}({});\n    snprintf(shape_err, sizeof shape_err, \"%s\", weir_error(ctx));\n    int missing = 0;",
+            crate::lower::shape_fn(&e.internal),
             shape_args.join(", ")
         );
         let mut call = vec!["ctx".to_string()];
@@ -1649,8 +1660,8 @@ fn main_fn(s: &mut String, abi: &crate::abi::Abi) {
             "    if (getenv(\"WEIR_STATS\")) fprintf(stderr, \"stats: runs=%ld total_ns=%\" PRIu64 \" ns_per_run=%.1f peak_rss_kb=%ld sys_allocs=%\" PRIu64 \" sys_allocs_last_run=%\" PRIu64 \" peak_bytes=%\" PRIu64 \" reserved_bytes=%\" PRIu64 \"\\n\", runs, t1 - t0, (double)(t1 - t0) / (double)runs, weir_peak_rss_kb(), st->sys_allocs - allocs_at_t0, st->sys_allocs - allocs_before_last, st->peak_bytes, st->reserved_bytes);\n",
         );
         s.push_str("    rc = 0;\ndone:\n");
-        for p in e.params.iter().filter(|p| p.rank > 0) {
-            let _ = writeln!(s, "    free(p_{});", p.name);
+        for (pk, p) in e.params.iter().enumerate().filter(|(_, p)| p.rank > 0) {
+            let _ = writeln!(s, "    free(p{pk}_{});", p.name);
         }
         for k in 0..e.dests.len() {
             let _ = writeln!(s, "    free(out{k});");
@@ -1660,7 +1671,7 @@ fn main_fn(s: &mut String, abi: &crate::abi::Abi) {
     s.push_str("int main(int argc, char **argv) {\n");
     s.push_str(MAIN_ARGS);
     for (k, e) in abi.entries.iter().enumerate() {
-        let n = c_name(&e.name);
+        let n = crate::lower::esc(&e.name);
         let cond = if k == 0 {
             format!("!entry || !strcmp(entry, {})", c_string(&e.name))
         } else {
@@ -1668,7 +1679,7 @@ fn main_fn(s: &mut String, abi: &crate::abi::Abi) {
         };
         let _ = writeln!(
             s,
-            "    {}if ({cond}) rc = weir_run_{n}(ctx, &io, runs, warmup);",
+            "    {}if ({cond}) rc = weirf_run_{n}(ctx, &io, runs, warmup);",
             if k == 0 { "" } else { "else " }
         );
     }

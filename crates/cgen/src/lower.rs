@@ -43,9 +43,92 @@ pub struct EntryInfo {
     pub dim_locs: Vec<Vec<usize>>,
 }
 
-/// A Weir name as a C identifier (`x'` is `x_q`; a module's `m.f` is `m__f`).
+/// A Weir (or IR) name as a fragment of a C identifier, injectively: letters,
+/// digits and `_` stay, except `Z`, which is `ZZ`; `'` is `Zq` and a
+/// module's `.` is `Zm`. So in what this gives, a `Z` is always followed by
+/// `Z`, `q`, `m` or `u` (counting `Z`s in pairs from the left), and no Weir name
+/// gives a fragment beginning `Z_`, `Zv` or ending in a lone `Z`.
+pub fn esc(n: &str) -> String {
+    let mut s = String::with_capacity(n.len() + 2);
+    for c in n.chars() {
+        match c {
+            'Z' => s.push_str("ZZ"),
+            '\'' => s.push_str("Zq"),
+            '.' => s.push_str("Zm"),
+            c if c.is_ascii_alphanumeric() || c == '_' => s.push(c),
+            // (not a Weir identifier character: its code point, `Zu<hex>_`)
+            c => {
+                let _ = std::fmt::Write::write_fmt(&mut s, format_args!("Zu{:x}_", c as u32));
+            }
+        }
+    }
+    s
+}
+
+/// A variable (or parameter) of the IR as a C local. The C names of
+/// different IR names differ, and none is a C keyword, a macro or function
+/// of the C library or a name of the runtime or of the emitter: an escaped
+/// name ([`esc`]) that starts with a lower-case letter and ends in `_N` (as
+/// the elaborator names every variable: `x_3`) or is letters then digits (the
+/// DPS translation's `b2`), and does not start with `weir`, is itself;
+/// any other is `Zv` + its escape + `Z` (`M_PI_2`, which `<math.h>`
+/// defines, is `ZvM_PI_2Z`). The names derived from a C local (`x_3_d0`)
+/// end in neither `_N` nor a lone `Z`, so they are no C local; those the
+/// lowering makes (`x_3_n_2w`, `Lower::fresh`) are themselves.
 pub fn c_name(n: &str) -> String {
+    let e = esc(n);
+    if plain_local(&e) {
+        e
+    } else {
+        format!("Zv{e}Z")
+    }
+}
+
+fn plain_local(e: &str) -> bool {
+    let b = e.as_bytes();
+    if !b.first().is_some_and(|c| c.is_ascii_lowercase()) || e.starts_with("weir") {
+        return false;
+    }
+    let digits_end = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    match e.rsplit_once('_') {
+        // `x_3`: a lower-case name, the elaborator's number; `x_3_n_2w`: a
+        // name the lowering made from one (`Lower::fresh`), itself
+        Some((_, last)) => digits_end(last) || last.strip_suffix('w').is_some_and(digits_end),
+        // `b2`: lower-case letters then digits (not a predefined `i386`)
+        None => {
+            let k = b.iter().position(|c| c.is_ascii_digit()).unwrap_or(b.len());
+            k > 0
+                && b[..k].iter().all(|c| c.is_ascii_lowercase())
+                && digits_end(&e[k..])
+                && !e.starts_with("i386")
+        }
+    }
+}
+
+/// An entry's name as the user sees it in C (`weir c`'s `weir_E`, a
+/// library's `NAME_E`): `x'` is `x_q`, a module's `m.f` is `m__f`. Not
+/// injective: clashes are reported (`crate::public_clashes`).
+pub fn pub_name(n: &str) -> String {
     n.replace('\'', "_q").replace('.', "__")
+}
+
+/// The private C name of an entry's DPS function (`public`: `weir c`'s
+/// exported `weir_E`); its shape function is [`shape_fn`] of it.
+pub fn entry_fn(n: &str, public: bool) -> String {
+    if public {
+        // (marked until the text is finished: `crate::names::privatize`)
+        format!("{}{}", crate::names::PUBLIC_MARK, pub_name(n))
+    } else {
+        format!("weirf_e_{}", esc(n))
+    }
+}
+
+/// The shape function of the entry function `internal` ([`entry_fn`]).
+pub fn shape_fn(internal: &str) -> String {
+    match internal.strip_prefix("weirf_e_") {
+        Some(r) => format!("weirf_s_{r}"),
+        None => format!("{internal}_shape"),
+    }
 }
 
 fn dim_name(a: &str, k: usize) -> String {
@@ -56,8 +139,15 @@ fn stride_name(a: &str, k: usize) -> String {
     format!("{}_s{k}", c_name(a))
 }
 
+/// The C function of a Weir function. The C names the backend makes are
+/// `weiri_…` (the runtime's and the emitter's own), `weirf_KIND_` + the
+/// escaped Weir name (a function's body `weirf_f_`, an entry's argument
+/// check `weirf_args_`, ...): no Weir name gives these, as every name
+/// derived from one is a C local ([`c_name`]), `weir_` + its name (`weir c`)
+/// or a library's `NAME_` + its name (a library name never starts with
+/// `weir`).
 pub fn fun_c_name(f: &str) -> String {
-    format!("weir_f_{}", c_name(f))
+    format!("weirf_f_{}", esc(f))
 }
 
 pub fn lower_program(p: &Program, opts: &Options, locate: &dyn Fn(Span) -> String) -> imp::Unit {

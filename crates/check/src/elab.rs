@@ -15,8 +15,20 @@ use weir_syntax::{Diagnostic, Span};
 pub struct Failed;
 type R<T> = Result<T, Failed>;
 
+mod limits;
 mod records;
+pub use limits::{MAX_RANK, MAX_TYPE_SIZE};
 pub use records::{check_type_defs, erase_records};
+
+/// The type abbreviations, expanded (those whose expansion succeeded), those
+/// whose expansion failed, and those defined in terms of themselves.
+#[derive(Default)]
+pub struct Abbrevs {
+    pub expanded: HashMap<String, Type>,
+    /// Those whose expansion failed, with the error a use reports.
+    pub failed: HashMap<String, Diagnostic>,
+    pub cyclic: HashSet<String>,
+}
 
 /// The checked signature of a top-level definition.
 #[derive(Clone, Debug)]
@@ -115,12 +127,21 @@ pub struct Checker<'a> {
     /// The source text of the size expressions of annotations, by the
     /// variable that holds their value (for messages).
     size_texts: HashMap<Name, String>,
+    /// The variables of the statements the checker made (not named by the
+    /// program), so that no message names one.
+    temps: HashSet<Name>,
     /// The views annotations met (`#[view] e`, ...): the span of the
     /// statement annotated and the effect asked for.
     pub effects: Vec<(Span, weir_ir::Effect)>,
     /// The type abbreviations (`type t = ...`) by their full name (`m.t`
     /// for a module's).
     pub types: &'a HashMap<String, ast::TypeDef>,
+    /// The abbreviations expanded so far (all of them, once, before any
+    /// definition is checked: [`Checker::resolve_abbreviations`]).
+    pub abbrevs: &'a Abbrevs,
+    /// The abbreviations this checker expanded (while resolving them all).
+    memo: HashMap<String, Type>,
+    memo_failed: HashMap<String, Diagnostic>,
     /// The abbreviations being expanded (to report one that names itself).
     expanding_types: Vec<String>,
     /// The local functions being expanded (innermost last): a use of one
@@ -271,6 +292,7 @@ impl<'a> Checker<'a> {
         defs: &'a HashMap<String, DefSig>,
         later: &'a HashMap<String, Span>,
         types: &'a HashMap<String, ast::TypeDef>,
+        abbrevs: &'a Abbrevs,
         counter: &'a mut u32,
     ) -> Self {
         Checker {
@@ -285,8 +307,12 @@ impl<'a> Checker<'a> {
             var_spans: HashMap::new(),
             value_sizes: HashSet::new(),
             size_texts: HashMap::new(),
+            temps: HashSet::new(),
             effects: Vec::new(),
             types,
+            abbrevs,
+            memo: HashMap::new(),
+            memo_failed: HashMap::new(),
             expanding_types: Vec::new(),
             expanding: Vec::new(),
             expanded: 0,
@@ -311,6 +337,7 @@ impl<'a> Checker<'a> {
             self.expanded += 1;
         }
         let var = self.fresh_name(base);
+        self.temps.insert(var.clone());
         if let Some(b) = self.blocks.last_mut() {
             b.push(Stmt {
                 var: var.clone(),
@@ -363,9 +390,20 @@ impl<'a> Checker<'a> {
     ) -> Diagnostic {
         match e {
             UnifyError::Size(a, b) => {
-                let (sa, sb) = (self.infer.show_size(&a), self.infer.show_size(&b));
-                Diagnostic::new("E0301", span, format!("size mismatch {ctx}: `{sa}` and `{sb}` are different sizes"))
-                    .with_label(format!("size `{sa}` here, but `{sb}` is required"))
+                let (sa, sb) = (self.describe_size(&a), self.describe_size(&b));
+                let label = if sa.starts_with('`') && sb.starts_with('`') {
+                    format!("size {sa} here, but {sb} is required")
+                } else {
+                    format!("this has {sa}, but {sb} is required")
+                };
+                // (two sizes computed alike, `iota (n + 1)` twice, read the same)
+                let differ = if sa == sb {
+                    ", computed separately, are not known to be the same size"
+                } else {
+                    " are different sizes"
+                };
+                Diagnostic::new("E0301", span, format!("size mismatch {ctx}: {sa} and {sb}{differ}"))
+                    .with_label(label)
                     .with_help("the sizes must be the same size parameter or constant; if they are equal at run time, use the same size parameter for both (e.g. `[n]`), or a slice to make them equal")
             }
             UnifyError::Type(a, b) => {
@@ -426,6 +464,34 @@ impl<'a> Checker<'a> {
     }
 
     /// The size denoted by an `i64` atom (for `build n`, `iota n`, ...).
+    /// A size in the user's words, for a message: the size expression the
+    /// program wrote (`` `n + 1` ``, remembered where a builtin's count or an
+    /// annotation's size was elaborated), a name (`` `n` ``), a constant, or,
+    /// for a size the compiler computed with no source text, "a size computed
+    /// by the program" (never a compiler temporary's name).
+    fn describe_size(&self, sz: &Size) -> String {
+        match self.infer.size(sz) {
+            Size::Var(v) => match self.size_texts.get(&v) {
+                Some(t) if !t.contains("...") => format!("`{t}`"),
+                _ if self.temps.contains(&v) => "a size computed by the program".to_string(),
+                _ => format!("`{}`", display_name(&v)),
+            },
+            s => format!("`{}`", self.infer.show_size(&s)),
+        }
+    }
+
+    /// The size an `i64` argument of a builtin gives an array (`iota (n +
+    /// 1)`), remembering the argument's source text for messages.
+    fn size_of_arg(&mut self, a: &Atom, arg: &In) -> Size {
+        if let (Atom::Var(v), In::Ast(e)) = (a, arg)
+            && !matches!(e.kind, ExprKind::Var(_))
+            && !self.size_texts.contains_key(v)
+        {
+            self.size_texts.insert(v.clone(), size_text(e));
+        }
+        self.size_of_atom(a)
+    }
+
     fn size_of_atom(&self, a: &Atom) -> Size {
         match a {
             Atom::Const(Const::I64(c)) if *c >= 0 => Size::Const(*c),
@@ -490,7 +556,7 @@ impl<'a> Checker<'a> {
                 out.sort_by(|a, b| a.0.cmp(&b.0));
                 Ok(Type::Record(out))
             }
-            TypeExp::Array(sz, e, _) => {
+            TypeExp::Array(sz, e, asp) => {
                 let size = match sz {
                     SizeExp::Any(_) => Size::Unknown,
                     SizeExp::Const(c, _) => Size::Const(*c),
@@ -534,7 +600,9 @@ impl<'a> Checker<'a> {
                     },
                 };
                 let e = self.type_exp(e, size_env, false)?;
-                Ok(Type::array(size, e))
+                let t = Type::array(size, e);
+                self.within_limits(&t, *asp, "this array type")?;
+                Ok(t)
             }
             TypeExp::Tuple(ts, _) => {
                 let mut out = Vec::new();
@@ -1294,7 +1362,16 @@ impl<'a> Checker<'a> {
 
     // ------------------------------------------------------------ expressions
 
+    /// Elaborate `e`; its type must be within the limits on types
+    /// ([`limits`]: built by expressions, a type can grow past what the
+    /// syntax bounds).
     pub fn expr(&mut self, e: &Expr, expected: Option<&Type>) -> R<(Atom, Type)> {
+        let r = self.expr_kind(e, expected)?;
+        self.within_limits(&r.1, e.span, "the value of this expression")?;
+        Ok(r)
+    }
+
+    fn expr_kind(&mut self, e: &Expr, expected: Option<&Type>) -> R<(Atom, Type)> {
         let span = e.span;
         match &e.kind {
             ExprKind::Error => Err(Failed),
@@ -3041,7 +3118,7 @@ impl<'a> Checker<'a> {
                 let (n, _) = v(0);
                 let (f, r) = self.fun_arg(&args[1], &[Type::I64], &what(1))?;
                 fun_args[1] = Some(f);
-                Type::array(self.size_of_atom(&n), r)
+                Type::array(self.size_of_arg(&n, &args[0]), r)
             }
             IFold => {
                 let (_, init_t) = v(1);
@@ -3218,11 +3295,11 @@ impl<'a> Checker<'a> {
                 }
                 Type::Tuple(vec![Type::array(Size::Unknown, el); k + 1])
             }
-            Iota => Type::array(self.size_of_atom(&v(0).0), Type::I64),
+            Iota => Type::array(self.size_of_arg(&v(0).0, &args[0]), Type::I64),
             Replicate => {
                 let (x, t) = v(1);
                 let _ = x;
-                Type::array(self.size_of_atom(&v(0).0), t)
+                Type::array(self.size_of_arg(&v(0).0, &args[0]), t)
             }
             Concat => {
                 let (s1, e1) = self.expect_array(&v(0).1, args[0].span(), name)?;
@@ -3243,7 +3320,7 @@ impl<'a> Checker<'a> {
             Split => {
                 let (_, el) = self.expect_array(&v(1).1, args[1].span(), name)?;
                 Type::Tuple(vec![
-                    Type::array(self.size_of_atom(&v(0).0), el.clone()),
+                    Type::array(self.size_of_arg(&v(0).0, &args[0]), el.clone()),
                     Type::array(Size::Unknown, el),
                 ])
             }
@@ -3259,10 +3336,8 @@ impl<'a> Checker<'a> {
             }
             Unflatten => {
                 let (_, el) = self.expect_array(&v(2).1, args[2].span(), name)?;
-                Type::array(
-                    self.size_of_atom(&v(0).0),
-                    Type::array(self.size_of_atom(&v(1).0), el),
-                )
+                let rows = self.size_of_arg(&v(0).0, &args[0]);
+                Type::array(rows, Type::array(self.size_of_arg(&v(1).0, &args[1]), el))
             }
             Transpose => {
                 let (s1, row) = self.expect_array(&v(0).1, args[0].span(), name)?;
@@ -3272,7 +3347,10 @@ impl<'a> Checker<'a> {
             }
             Slide => {
                 let (_, el) = self.expect_array(&v(2).1, args[2].span(), name)?;
-                Type::array(Size::Unknown, Type::array(self.size_of_atom(&v(0).0), el))
+                Type::array(
+                    Size::Unknown,
+                    Type::array(self.size_of_arg(&v(0).0, &args[0]), el),
+                )
             }
             Reverse => {
                 let (s, el) = self.expect_array(&v(0).1, args[0].span(), name)?;

@@ -10,7 +10,7 @@ mod infer;
 pub mod unique;
 mod zonk;
 
-pub use elab::DefSig;
+pub use elab::{DefSig, MAX_RANK, MAX_TYPE_SIZE};
 pub use weir_ir::display_name;
 
 use std::collections::HashMap;
@@ -30,6 +30,10 @@ pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let types = elab::check_type_defs(&prog.types, &mut diags);
     let mut counter = 0u32;
+    // every abbreviation expanded once, before any definition uses one
+    let no_abbrevs = elab::Abbrevs::default();
+    let abbrevs = elab::Checker::new(&sigs, &later, &types, &no_abbrevs, &mut counter)
+        .resolve_abbreviations();
     let mut seen: HashMap<String, weir_syntax::Span> = HashMap::new();
     for d in &prog.defs {
         later.remove(&d.name.name);
@@ -67,7 +71,7 @@ pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
         let (d, uniq) = unique::strip(d);
         let d = &d;
         let result = {
-            let mut ck = elab::Checker::new(&sigs, &later, &types, &mut counter);
+            let mut ck = elab::Checker::new(&sigs, &later, &types, &abbrevs, &mut counter);
             let r = ck.def(d);
             diags.append(&mut ck.diags);
             out.effects.append(&mut ck.effects);

@@ -299,6 +299,10 @@ struct FuzzArgs {
     /// Print one program (index `--show I` of the seed) with its inputs, and exit.
     #[arg(long)]
     show: Option<u64>,
+    /// Run reproducers (.weir files as --out writes them: one entry, its
+    /// inputs) through every leg and print each verdict; no campaign.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    check: Vec<PathBuf>,
     /// Write the reproducers as .weir files into this directory.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -321,6 +325,71 @@ struct FuzzArgs {
     /// --empty-bias).
     #[arg(long)]
     long: bool,
+    /// Mutant campaign instead (issue 46): mutants of the .weir files under
+    /// --dirs (token and line edits, literals, identifiers, operators,
+    /// duplicated bodies, nesting) through `weir c`'s pipeline (no C
+    /// compiler), each in a worker process under the time and memory
+    /// limits; counts per class (ok, clean error, internal error, panic,
+    /// crash, timeout, memory blow-up), the bad ones saved to --out
+    /// (default fuzz-mutants/). -n (default 1000), --seed, --first, -j.
+    #[arg(long)]
+    mutants: bool,
+    /// With --mutants: the folders or files to mutate (default: examples
+    /// and tests).
+    #[arg(long, num_args = 1..)]
+    dirs: Vec<PathBuf>,
+    /// With --mutants: the most one mutant may take, in seconds.
+    #[arg(long, default_value_t = 10.0)]
+    time_limit: f64,
+    /// With --mutants: the address space of a worker process, in MiB.
+    #[arg(long, default_value_t = 2048)]
+    mem_limit: u64,
+    /// With --mutants: mutants one worker process compiles before a fresh
+    /// one replaces it.
+    #[arg(long, default_value_t = 500)]
+    per_worker: u64,
+    /// The worker process of --mutants (reads mutants on stdin).
+    #[arg(long, hide = true)]
+    mutant_worker: bool,
+}
+
+/// `weir fuzz --check FILE…`: each reproducer through every leg.
+#[cfg(feature = "fuzz")]
+fn fuzz_check_files(a: &FuzzArgs) -> ExitCode {
+    let mut cfg = weir_fuzz::Config {
+        c: !a.interp,
+        sanitize: a.sanitize,
+        sanitize_also: a.long && !a.sanitize,
+        timeout: std::time::Duration::from_secs(a.timeout.max(1)),
+        ..Default::default()
+    };
+    if let Ok(cc) = weir_driver::native::find_cc(&Default::default()) {
+        cfg.cc = Some(cc);
+    }
+    std::panic::set_hook(Box::new(|_| {}));
+    let _ = std::fs::create_dir_all(&cfg.work_dir);
+    let mut bugs = 0;
+    for f in &a.check {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => return fail(format!("cannot read {}: {e}", f.display())),
+        };
+        let Some(p) = weir_fuzz::generate::GenProgram::from_weir_file(&text) else {
+            return fail(format!(
+                "{}: no `-- entry:` or `-- input` lines",
+                f.display()
+            ));
+        };
+        let v = weir_fuzz::check_one(&p, &cfg);
+        bugs += usize::from(v.is_bug());
+        outln!("{}: {}\n{}", f.display(), v.category(), v.detail());
+    }
+    let _ = std::fs::remove_dir_all(&cfg.work_dir);
+    if bugs > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 #[cfg(not(feature = "fuzz"))]
@@ -330,6 +399,13 @@ fn cmd_fuzz(_: FuzzArgs) -> ExitCode {
 
 #[cfg(feature = "fuzz")]
 fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
+    if a.mutant_worker {
+        weir_fuzz::mutate::worker();
+        return ExitCode::SUCCESS;
+    }
+    if a.mutants {
+        return cmd_mutants(a);
+    }
     weir_fuzz::generate::set_updates(a.updates);
     weir_fuzz::generate::set_empty_bias(a.empty_bias.unwrap_or(if a.long { 4 } else { 0 }));
     let count = a.count.unwrap_or(if a.long { 10_000 } else { 1000 });
@@ -341,6 +417,9 @@ fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
             }
             None => fail("cannot generate that program"),
         };
+    }
+    if !a.check.is_empty() {
+        return fuzz_check_files(&a);
     }
     let mut cfg = weir_fuzz::Config {
         c: !a.interp,
@@ -388,6 +467,59 @@ fn cmd_fuzz(a: FuzzArgs) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// `weir fuzz --mutants`.
+#[cfg(feature = "fuzz")]
+fn cmd_mutants(a: FuzzArgs) -> ExitCode {
+    let exe = match std::env::current_exe() {
+        Ok(p) => p,
+        Err(e) => return fail(format!("cannot find the weir executable: {e}")),
+    };
+    let dirs = if a.dirs.is_empty() {
+        vec![PathBuf::from("examples"), PathBuf::from("tests")]
+    } else {
+        a.dirs.clone()
+    };
+    let count = a.count.unwrap_or(1000);
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let cfg = weir_fuzz::mutate::MutantConfig {
+        dirs,
+        count,
+        seed: a.seed,
+        first: a.first,
+        jobs: jobs.max(1),
+        time_limit: std::time::Duration::from_secs_f64(a.time_limit.clamp(0.01, 1e6)),
+        mem_limit_mb: a.mem_limit.max(64),
+        out: a
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("fuzz-mutants")),
+        exe,
+        per_worker: a.per_worker.max(1),
+    };
+    let bar = (!a.no_progress).then(|| weir_fuzz::progress::Bar::new(count));
+    let report = weir_fuzz::mutate::campaign(&cfg, &|n| {
+        if let Some(b) = &bar {
+            b.set(n)
+        }
+    });
+    if let Some(b) = &bar {
+        b.finish();
+    }
+    match report {
+        Ok(r) => {
+            outln!("{}", r.render());
+            if r.bugs() > 0 {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => fail(e),
     }
 }
 

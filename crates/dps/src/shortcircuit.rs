@@ -331,13 +331,31 @@ pub(crate) fn short_circuit(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
     // would take the pieces in a loop body out of it, where they can no
     // longer be placed)
     let mut changed = false;
+    let size = count_stmts(stmts).max(1);
     for _ in 0..10_000 {
+        if fresh.short_circuit_work > crate::simplify::SHORT_CIRCUIT_WORK {
+            break;
+        }
+        fresh.short_circuit_work += size;
         if !short_circuit_once(stmts, fresh) {
             break;
         }
         changed = true;
     }
     changed
+}
+
+/// Statements in `stmts`, nested ones included.
+fn count_stmts(stmts: &[Stmt]) -> usize {
+    stmts
+        .iter()
+        .map(|s| {
+            1 + nested_blocks(s)
+                .iter()
+                .map(|b| count_stmts(b))
+                .sum::<usize>()
+        })
+        .sum()
 }
 
 fn short_circuit_once(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {

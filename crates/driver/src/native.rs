@@ -321,15 +321,32 @@ pub fn c_source_for(
     };
     let (mut dps, mut failed) = crate::pipeline::to_dps_partial(&core, opts.variant.buffer_opts)
         .map_err(|e| NativeError::Backend(e.render(false)))?;
-    // Functions whose C names clash are left out too.
-    for (f, m) in weir_cgen::symbol_clashes(&dps) {
+    // Entries whose user-visible C names clash (`weir c`'s `weir_E`, a
+    // library's `NAME_E`; see weir_cgen::names) are left out too; the
+    // private names never clash (checked).
+    let public = match target {
+        CTarget::Program => weir_cgen::names::public_clashes(&dps, None),
+        CTarget::Library(p) => weir_cgen::names::public_clashes(&dps, Some(p)),
+        CTarget::Executable => Vec::new(),
+    };
+    let internal = weir_cgen::symbol_clashes(&dps);
+    for (f, m, public) in public
+        .into_iter()
+        .map(|(f, m)| (f, m, true))
+        .chain(internal.into_iter().map(|(f, m)| (f, m, false)))
+    {
         let span = dps.find(&f).map(|d| d.span).unwrap_or_default();
         dps.funs.retain(|d| d.name != f);
+        let help = if public {
+            "rename this entry (`weir run` and `weir build` take any name; in C it is the entry's prefix and name, `'` as `_q` and a module's `.` as `__`)"
+        } else {
+            "this is a bug of the C backend"
+        };
         failed.push((
             f,
             weir_syntax::Diagnostic::new("E0801", span, m)
                 .with_label("the C backend cannot compile this")
-                .with_help("rename this function (a per-library symbol prefix is planned)"),
+                .with_help(help),
         ));
     }
     // ... and so are their callers.
@@ -581,7 +598,9 @@ fn entry_record(bytes: &[u8]) -> String {
 }
 
 /// Whether `exe` is a complete cache entry: its record exists and its size and
-/// hash match the record.
+/// hash match the record, and it is a regular file this process may execute,
+/// with an executable's header. A damaged entry (truncated, overwritten, its
+/// execute bit lost, a directory in its place) is not, and is rebuilt.
 fn entry_is_complete(exe: &Path, meta: &Path) -> bool {
     let Ok(record) = std::fs::read_to_string(meta) else {
         return false;
@@ -590,13 +609,68 @@ fn entry_is_complete(exe: &Path, meta: &Path) -> bool {
         return false;
     };
     let want_size = format!("size {}\n", m.len());
-    if !m.is_file() || !record.contains(&want_size) {
+    if !m.is_file() || !executable(&m) || !record.contains(&want_size) {
         return false;
     }
     match std::fs::read(exe) {
-        Ok(bytes) => entry_record(&bytes) == record,
+        Ok(bytes) => has_exe_header(&bytes) && entry_record(&bytes) == record,
         Err(_) => false,
     }
+}
+
+/// Whether a file's permissions let it run (Unix: an execute bit).
+fn executable(m: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        m.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        true
+    }
+}
+
+/// Whether `bytes` begin as an executable of this platform does (ELF on
+/// Linux, Mach-O on macOS; elsewhere, any non-empty file).
+fn has_exe_header(bytes: &[u8]) -> bool {
+    if cfg!(target_os = "linux") {
+        bytes.starts_with(b"\x7fELF")
+    } else if cfg!(target_os = "macos") {
+        [
+            &[0xcf, 0xfa, 0xed, 0xfe][..],
+            &[0xce, 0xfa, 0xed, 0xfe],
+            &[0xca, 0xfe, 0xba, 0xbe],
+        ]
+        .iter()
+        .any(|m| bytes.starts_with(m))
+    } else {
+        !bytes.is_empty()
+    }
+}
+
+/// Rename `from` to `to`, first removing whatever is in the way that a
+/// rename cannot replace (a directory left at an entry's path).
+fn rename_over(from: &Path, to: &Path) -> std::io::Result<()> {
+    match std::fs::rename(from, to) {
+        Ok(()) => Ok(()),
+        Err(e) => match std::fs::symlink_metadata(to) {
+            Ok(m) if m.is_dir() => {
+                std::fs::remove_dir_all(to)?;
+                std::fs::rename(from, to)
+            }
+            _ => Err(e),
+        },
+    }
+}
+
+/// Forget the cache entry of the executable `exe` (its record), so that the
+/// next build of it compiles it afresh.
+fn invalidate_entry(exe: &Path) {
+    let mut meta = exe.as_os_str().to_owned();
+    meta.push(".meta");
+    let _ = std::fs::remove_file(Path::new(&meta));
 }
 
 /// Mark an entry as just used (its record's modification time is the clock of
@@ -780,8 +854,8 @@ pub fn build_c_in(dir: &Path, src: &str, opts: &BuildOptions) -> Result<PathBuf,
         let bytes = std::fs::read(&exe_tmp).map_err(|e| cache_err("read", &exe_tmp, e))?;
         std::fs::write(&meta_tmp, entry_record(&bytes))
             .map_err(|e| cache_err("write", &meta_tmp, e))?;
-        std::fs::rename(&exe_tmp, &exe).map_err(|e| cache_err("rename", &exe_tmp, e))?;
-        std::fs::rename(&meta_tmp, &meta).map_err(|e| cache_err("rename", &meta_tmp, e))
+        rename_over(&exe_tmp, &exe).map_err(|e| cache_err("rename", &exe_tmp, e))?;
+        rename_over(&meta_tmp, &meta).map_err(|e| cache_err("rename", &meta_tmp, e))
     };
     if let Err(e) = publish() {
         let _ = std::fs::remove_file(&exe_tmp);
@@ -1222,8 +1296,20 @@ pub fn run_native(
     let src = c_source_of(c, opts, true, Entries::Needed(entry))?.text;
     let exe = build_c(&src, opts)?;
     let limit = opts.time_limit.or_else(default_time_limit);
-    run_exe_limited(&exe, d, args, runs, &[], limit)
+    match run_exe_limited(&exe, d, args, runs, &[], limit) {
+        // A cached executable that cannot be started (damaged in a way its
+        // record does not show) is rebuilt, once.
+        Err(NativeError::Io(m)) if m.starts_with(CANNOT_RUN) => {
+            invalidate_entry(&exe);
+            let exe = build_c(&src, opts)?;
+            run_exe_limited(&exe, d, args, runs, &[], limit)
+        }
+        r => r,
+    }
 }
+
+/// The start of the message of an executable that could not be started.
+const CANNOT_RUN: &str = "cannot run ";
 
 /// Run a built executable (with an optional wrapper command such as valgrind),
 /// within the process default time limit ([`default_time_limit`]).
@@ -1304,7 +1390,7 @@ pub fn run_exe_limited(
         .stderr(Stdio::piped());
     let mut child = cmd
         .spawn()
-        .map_err(|e| NativeError::Io(format!("cannot run {}: {e}", exe.display())))?;
+        .map_err(|e| NativeError::Io(format!("{CANNOT_RUN}{}: {e}", exe.display())))?;
     let stdin = child.stdin.take();
     let writer = std::thread::spawn(move || {
         if let Some(mut stdin) = stdin {

@@ -119,3 +119,74 @@ fn header_and_manifest_follow_the_model() {
     });
     assert_eq!(depth, 0);
 }
+
+/// Issue 46: which arrays of a tuple or record parameter must agree, in
+/// how many dims: those of the array of tuples or records around them, a
+/// component that is itself an array having more of its own; a tuple of
+/// arrays has none to agree in.
+#[test]
+fn the_model_says_which_components_agree() {
+    const SRC: &str = r#"
+entry nested (xs: [][](f64, {u: [3]i64, v: f64})) (p: ([]f64, []i64)) (s: f64) : f64 =
+  s + f64 (length xs) + f64 (length p.0) + f64 (length p.1)
+entry plain (ys: []{a: f64, b: bool}) : i64 = length ys
+"#;
+    let c = match weir_driver::compile_source("agree.weir", SRC) {
+        Ok(c) => c,
+        Err(e) => panic!("{}", e.render(false)),
+    };
+    let abi = c_source_for(
+        &c,
+        &BuildOptions::default(),
+        CTarget::Library("lib"),
+        Entries::All,
+    )
+    .expect("C source")
+    .abi;
+    let e = |n: &str| {
+        abi.entries
+            .iter()
+            .find(|e| e.name == n)
+            .unwrap_or_else(|| panic!("no entry {n}"))
+    };
+    let nested = e("nested");
+    let names: Vec<&str> = nested.params.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["xs_0", "xs_1_u", "xs_1_v", "p_0", "p_1", "s"]);
+    let agree: Vec<(&str, usize, &str, usize, &str, usize)> = nested
+        .agree
+        .iter()
+        .map(|a| {
+            (
+                a.param.as_str(),
+                a.leaf,
+                a.leaf_what.as_str(),
+                a.with,
+                a.with_what.as_str(),
+                a.dims,
+            )
+        })
+        .collect();
+    assert_eq!(
+        agree,
+        [
+            ("xs", 1, "field `1.u`", 0, "component `0`", 2),
+            ("xs", 2, "field `1.v`", 0, "component `0`", 2),
+        ]
+    );
+    let plain = e("plain");
+    assert_eq!(plain.agree.len(), 1);
+    assert_eq!(
+        (
+            plain.agree[0].leaf_what.as_str(),
+            plain.agree[0].with_what.as_str()
+        ),
+        ("field `b`", "field `a`")
+    );
+    let h = weir_cgen::abi::header(&abi, weir_cgen::emit::WEIR_H);
+    assert!(
+        h.contains(
+            " *   xs_0, xs_1_u, xs_1_v: the components of `xs`, an array of tuples or records:"
+        ),
+        "{h}"
+    );
+}

@@ -351,6 +351,17 @@ fn internal_name(text: &str) -> Option<(String, &'static str)> {
             return Some((w.to_string(), "an internal builtin"));
         }
     }
+    // two different sizes shown alike: a compiler temporary's name
+    // (`` `t` and `t` are different sizes ``)
+    if let Some(i) = text.find(" are different sizes") {
+        let quoted: Vec<&str> = text[..i].split('`').collect();
+        if quoted.len() >= 5 {
+            let (a, b) = (quoted[quoted.len() - 4], quoted[quoted.len() - 2]);
+            if a == b && quoted[quoted.len() - 3] == " and " {
+                return Some((a.to_string(), "two sizes shown alike (a temporary's name)"));
+            }
+        }
+    }
     for b in ["`update`", "`update2`", "`update3`"] {
         if text.contains(b) {
             return Some((b.to_string(), "an internal builtin"));
@@ -611,6 +622,7 @@ fn internal_name_patterns() {
         "in `update` of an array",
         "a size ?3",
         "type 't4",
+        "size mismatch in the third argument of `map2`: `t` and `t` are different sizes",
     ] {
         assert!(internal_name(bad).is_some(), "not caught: {bad}");
     }
@@ -620,6 +632,8 @@ fn internal_name_patterns() {
         "write one .npy per result (`result_0`, ...)",
         "`reduce_by_index` of 3 indices and 2 values",
         "values of type f64 and i64, u8 x, int64_t, x2",
+        "size mismatch in the third argument of `map2`: `n + 2` and `n + 1` are different sizes",
+        "`n + 1` and `n + 1`, computed separately, are not known to be the same size",
     ] {
         assert_eq!(internal_name(ok), None, "{ok}");
     }

@@ -542,20 +542,20 @@ entry mv [m][k] (a: [m][k]f64) (v: []f64) : [m]f64 = build m (\\i -> dot a[i] v)
         weir_driver::native::c_source(&c, &weir_driver::native::BuildOptions::default(), false)
             .unwrap_or_else(|e| panic!("{e}"));
     let body = src
-        .split("static int weir_f_mv(")
+        .split("static int weirf_f_mv(")
         .nth(1)
         .expect("the body function");
-    // (the message is in the check's cold error function, `weir_err_K`)
+    // (the message is in the check's cold error function, `weiri_err_K`)
     let at = src
         .find("size mismatch in the call of `dot`")
         .expect("the message");
     let err_fn = src[..at]
-        .rsplit("void weir_err_")
+        .rsplit("void weiri_err_")
         .next()
         .and_then(|t| t.split('(').next())
         .expect("the error function");
     let check = body
-        .find(&format!("weir_err_{err_fn}(ctx"))
+        .find(&format!("weiri_err_{err_fn}(ctx"))
         .expect("the check");
     let first_for = body.find("for (").expect("the loop");
     assert!(check < first_for, "{body}");

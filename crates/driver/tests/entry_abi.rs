@@ -67,15 +67,15 @@ fn no_generated_c_uses_setjmp() {
 fn a_memory_free_entry_is_light_and_tests_its_constant_dims_first() {
     let src = c_of(&root().join("examples/cross.weir")).expect("cross compiles");
     let entry = src
-        .split("int weir_cross(weir_ctx *ctx")
+        .split("int weirf_e_cross(weir_ctx *ctx")
         .nth(1)
         .expect("the entry");
     assert!(
-        entry.contains("WEIR_ENTRY_LIGHT(ctx, weir_body_cross("),
+        entry.contains("WEIR_ENTRY_LIGHT(ctx, weirf_body_cross("),
         "{entry}"
     );
     let body = src
-        .split("static inline int weir_body_cross(")
+        .split("static inline int weirf_body_cross(")
         .nth(1)
         .expect("the body");
     let fast = body
@@ -86,10 +86,10 @@ fn a_memory_free_entry_is_light_and_tests_its_constant_dims_first() {
         fast.starts_with("a_25_d0 == INT64_C(3) && b_26_d0 == INT64_C(3) && "),
         "{fast}"
     );
-    assert!(fast.contains("weir_apart(out0, "), "{fast}");
+    assert!(fast.contains("weiri_apart(out0, "), "{fast}");
     // An entry that allocates takes a mark.
     let src = c_of(&root().join("examples/gmm.weir")).expect("gmm compiles");
-    assert!(src.contains("    WEIR_ENTRY(ctx, weir_body_"), "gmm");
+    assert!(src.contains("    WEIR_ENTRY(ctx, weirf_body_"), "gmm");
 }
 
 const PROG: &str = "\

@@ -30,8 +30,8 @@ fn one_entry_does_not_stop_the_others() {
     // Compilable: `good` is there, `bad` is left out with its error.
     let src = c_source_of(&c, &BuildOptions::default(), true, Entries::Compilable)
         .expect("the good entry compiles");
-    assert!(src.text.contains("weir_good"), "good is compiled");
-    assert!(!src.text.contains("weir_bad("), "bad is left out");
+    assert!(src.text.contains("weirf_e_good("), "good is compiled");
+    assert!(!src.text.contains("weirf_e_bad("), "bad is left out");
     assert_eq!(src.left_out.len(), 1);
     assert_eq!(src.left_out[0].0, "bad");
     assert!(

@@ -188,6 +188,36 @@ pub struct GenProgram {
 }
 
 impl GenProgram {
+    /// A program read back from a `.weir` file in the form of
+    /// [`GenProgram::as_weir_file`] (a reproducer, possibly edited by hand):
+    /// the source up to the test block, its `-- entry:` and its
+    /// `-- input { … }` lines (`None` without an entry or an input).
+    pub fn from_weir_file(text: &str) -> Option<GenProgram> {
+        let (source, block) = match text.find("\n-- ==") {
+            Some(k) => (&text[..k], &text[k..]),
+            None => return None,
+        };
+        let mut entry = None;
+        let mut inputs = vec![];
+        for line in block.lines() {
+            let line = line.trim();
+            if let Some(e) = line.strip_prefix("-- entry:") {
+                entry = Some(e.trim().to_string());
+            } else if let Some(i) = line.strip_prefix("-- input {") {
+                let i = i.trim_end();
+                inputs.push(i.strip_suffix('}').unwrap_or(i).trim().to_string());
+            }
+        }
+        if inputs.is_empty() {
+            return None;
+        }
+        Some(GenProgram {
+            source: format!("{}\n", source.trim_end()),
+            entry: entry?,
+            inputs,
+        })
+    }
+
     /// The program as a `.weir` file with a test block (a reproducer).
     pub fn as_weir_file(&self) -> String {
         let mut s = self.source.clone();
@@ -1661,6 +1691,16 @@ mod tests {
         let p = generate(&[], "p");
         assert!(p.source.contains("entry p_main"), "{}", p.source);
         assert_eq!(p.inputs.len(), 2);
+    }
+
+    #[test]
+    fn reproducers_read_back() {
+        let cs: Vec<u32> = (0..300u32).map(|x| x.wrapping_mul(2654435761)).collect();
+        let p = generate(&cs, "q");
+        let q = GenProgram::from_weir_file(&p.as_weir_file()).expect("reads back");
+        assert_eq!(q.entry, p.entry);
+        assert_eq!(q.inputs, p.inputs);
+        assert_eq!(q.source.trim_end(), p.source.trim_end());
     }
 
     #[test]

@@ -7,8 +7,21 @@
 //! `-fsanitize=address,undefined`) — in batches (one C file and two compiler runs
 //! for many programs), on several threads, and shrinks every failure to a small
 //! reproducer. `weir fuzz` is its command line.
+//!
+//! Every program gets one [`Verdict`], counted by [`Verdict::category`] and
+//! totalled by [`Verdict::group`]: every leg agrees on a value, on an error
+//! (same kind *and* same `line:col`), or within tolerance; the checker
+//! rejected it; the C backend rejected it (E0801); or a bug. A mismatch names
+//! its pair of legs ([`Pair`]: the two interpreters, or the interpreter and
+//! C) and how they differ ([`oracle::Difference`]: values, value vs error,
+//! error kinds, or the same kind at another location), and shrinks to a
+//! program with the same pair and difference. [`generate::GenOptions`] biases
+//! programs towards empty and singleton dimensions (`weir fuzz --empty-bias`;
+//! every 4th program under `--long`, which also builds the C with sanitizers
+//! next to the plain builds: [`Config::sanitize_also`]).
 
 pub mod generate;
+pub mod mutate;
 pub mod oracle;
 pub mod progress;
 

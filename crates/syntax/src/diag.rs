@@ -147,16 +147,15 @@ impl Diagnostic {
                     (n.clone(), sources.location(Span::new(*f, s, s)))
                 });
                 for line in text.split_inclusive('\n') {
-                    if line.contains("─[") {
-                        if let Some((n, loc)) = heads.next()
-                            && let Some(i) = line.find(&format!("{n}:"))
-                        {
-                            let end = line[i..].find(' ').map_or(line.len(), |k| i + k);
-                            out.push_str(&line[..i]);
-                            out.push_str(&loc);
-                            out.push_str(&line[end..]);
-                            continue;
-                        }
+                    if line.contains("─[")
+                        && let Some((n, loc)) = heads.next()
+                        && let Some(i) = line.find(&format!("{n}:"))
+                    {
+                        let end = line[i..].find(' ').map_or(line.len(), |k| i + k);
+                        out.push_str(&line[..i]);
+                        out.push_str(&loc);
+                        out.push_str(&line[end..]);
+                        continue;
                     }
                     out.push_str(line);
                 }

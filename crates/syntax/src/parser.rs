@@ -12,6 +12,11 @@ use crate::source::{FileId, Span};
 /// Maximum nesting of expressions, types and patterns (including operator chains).
 pub const MAX_DEPTH: usize = 400;
 
+/// The most elements an array literal may hold, with those of the literals
+/// nested in it (E0028): a literal costs memory and time per element in every
+/// stage, and large data is better read as an input.
+pub const MAX_LITERAL: usize = 100_000;
+
 type PResult<T> = Result<T, Diagnostic>;
 
 /// Parse a whole file. Returns the definitions that parsed and all errors.
@@ -21,6 +26,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Program, Vec<Diagnostic>) {
         toks,
         pos: 0,
         depth: 0,
+        literal: None,
     };
     let mut prog = Program::default();
     let mut errors = Vec::new();
@@ -32,6 +38,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Program, Vec<Diagnostic>) {
                 Err(e) => {
                     errors.push(e);
                     p.depth = 0;
+                    p.literal = None;
                     p.skip_to_def();
                 }
             },
@@ -40,6 +47,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Program, Vec<Diagnostic>) {
                 Err(e) => {
                     errors.push(e);
                     p.depth = 0;
+                    p.literal = None;
                     p.skip_to_def();
                 }
             },
@@ -48,6 +56,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Program, Vec<Diagnostic>) {
                 Err(e) => {
                     errors.push(e);
                     p.depth = 0;
+                    p.literal = None;
                     p.skip_to_def();
                 }
             },
@@ -95,6 +104,8 @@ struct Parser {
     toks: Vec<Token>,
     pos: usize,
     depth: usize,
+    /// In an array literal: the elements met so far in the outermost one.
+    literal: Option<usize>,
 }
 
 fn is_binop(t: &Tok) -> Option<(BinOp, u8, bool)> {
@@ -935,6 +946,12 @@ impl Parser {
                 };
                 self.bump();
                 self.enter()?;
+                // a `-` written before a literal is part of it (`-128i8` is
+                // the least i8); before anything else, even a literal in
+                // parentheses or with a sign of its own (`-(-128i8)`, `- -128i8`),
+                // it is the (wrapping) negation
+                let literal = matches!(self.peek(), Tok::Int(_) | Tok::Float(_));
+                let literal_span = self.span();
                 let mut e = self.unary();
                 // `-x ** y` is `-(x ** y)`: `**` binds more tightly than a
                 // minus (and the folding below sees the whole operand)
@@ -947,12 +964,13 @@ impl Parser {
                 let e = e?;
                 // fold negative literals
                 let span = start.to(e.span);
+                let fold = literal && e.span == literal_span;
                 Ok(match (op, e.kind) {
-                    (UnOp::Neg, ExprKind::Int(v, s)) => Expr {
+                    (UnOp::Neg, ExprKind::Int(v, s)) if fold => Expr {
                         kind: ExprKind::Int(-v, s),
                         span,
                     },
-                    (UnOp::Neg, ExprKind::Float(v, s)) => Expr {
+                    (UnOp::Neg, ExprKind::Float(v, s)) if fold => Expr {
                         kind: ExprKind::Float(-v, s),
                         span,
                     },
@@ -1434,6 +1452,28 @@ impl Parser {
         }
     }
 
+    /// The elements of an array literal, counted toward [`MAX_LITERAL`]
+    /// (E0028 at the literal, at `start`, past it).
+    fn literal_items(&mut self, start: Span) -> PResult<Vec<Expr>> {
+        let mut items = Vec::new();
+        if self.peek() == &Tok::RBracket {
+            return Ok(items);
+        }
+        loop {
+            let n = self.literal.unwrap_or(0) + 1;
+            self.literal = Some(n);
+            if n > MAX_LITERAL {
+                return Err(Diagnostic::new("E0028", start, "array literal too large")
+                    .with_label(format!("more than {MAX_LITERAL} elements (with the literals in it)"))
+                    .with_help("large data is read, not compiled: make it a parameter of the entry and pass it as a value or a .npy file"));
+            }
+            items.push(self.expr()?);
+            if !self.eat(&Tok::Comma) {
+                return Ok(items);
+            }
+        }
+    }
+
     fn index_entries(&mut self) -> PResult<Vec<IndexEntry>> {
         let mut entries = Vec::new();
         loop {
@@ -1604,13 +1644,16 @@ impl Parser {
             }
             Tok::LBracket => {
                 self.bump();
-                let mut items = Vec::new();
-                if self.peek() != &Tok::RBracket {
-                    items.push(self.expr()?);
-                    while self.eat(&Tok::Comma) {
-                        items.push(self.expr()?);
-                    }
+                // the elements of the outermost literal and those nested in it
+                let outer = self.literal.is_none();
+                if outer {
+                    self.literal = Some(0);
                 }
+                let r = self.literal_items(start);
+                if outer {
+                    self.literal = None;
+                }
+                let items = r?;
                 let close = self.expect(&Tok::RBracket, "to close the array literal")?;
                 Ok(Expr {
                     kind: ExprKind::ArrayLit(items),

@@ -37,7 +37,11 @@
 //! function returns `Result<_, Error>`: Weir checks the arguments' sizes
 //! against the entry's types, the destinations' dims against the shape
 //! function, and reports the program's own failures (an index out of
-//! bounds, a failed assertion) with their source location.
+//! bounds, a failed assertion) with their source location. A tuple or
+//! record parameter is one argument per component (`xs_a`, `xs_b` for
+//! `xs: []{a: f64, b: i64}`); those of an array of tuples or records must
+//! agree in the array's dims, else [`ErrorCode::Argument`] ("argument `xs`:
+//! field `b` has 4 elements, field `a` 3").
 //!
 //! The `ndarray` of the bindings is this crate's, re-exported as
 //! [`weir_rs::ndarray`](ndarray): the generated code names only

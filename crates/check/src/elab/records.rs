@@ -11,7 +11,7 @@
 //! A type abbreviation `type t = ...` is expanded where it is named; its sizes
 //! must be constants or `[]` ([`check_type_defs`]).
 
-use super::{Binding, Checker, R};
+use super::{Abbrevs, Binding, Checker, R};
 use crate::infer::Kind;
 use std::collections::HashMap;
 use weir_ir::visit::{MutVisitor, walk_body_mut};
@@ -73,11 +73,95 @@ impl Checker<'_> {
                 ),
             );
         }
+        if let Some(t) = self
+            .abbrevs
+            .expanded
+            .get(&name)
+            .or_else(|| self.memo.get(&name))
+        {
+            return Ok(t.clone());
+        }
+        if let Some(d) = self
+            .abbrevs
+            .failed
+            .get(&name)
+            .or_else(|| self.memo_failed.get(&name))
+        {
+            let d = d.clone();
+            return self.fail(d);
+        }
+        if self.expanding_types.len() >= weir_syntax::parser::MAX_DEPTH {
+            // only a cycle (or a chain through an abbreviation that fails)
+            // gets here: the others were expanded in order, once
+            let d = if self.abbrevs.cyclic.contains(&name) {
+                Diagnostic::new(
+                    "E0108",
+                    def.name.span,
+                    format!("type `{name}` is defined in terms of itself"),
+                )
+                .with_label("recursive type abbreviation")
+                .with_secondary(span, "used here")
+                .with_help(
+                    "Weir has no recursive types; an abbreviation must expand to a finite type",
+                )
+            } else {
+                Diagnostic::new("E0004", span, "type nested too deeply")
+                    .with_label(format!(
+                        "abbreviations expand into each other more than {} levels deep here",
+                        weir_syntax::parser::MAX_DEPTH
+                    ))
+                    .with_help("types nest at most 400 levels deep, however they are built (abbreviations, tuples of tuples)")
+            };
+            return self.fail(d);
+        }
         let ty = def.ty.clone();
-        self.expanding_types.push(name);
+        self.expanding_types.push(name.clone());
         let r = self.type_exp(&ty, None, false);
         self.expanding_types.pop();
-        r
+        let t = r?;
+        self.within_limits(&t, span, &format!("type `{name}`"))?;
+        Ok(t)
+    }
+
+    /// Expand every abbreviation once, each after those it names (so that no
+    /// expansion recurses through a chain of them), keeping those that succeed;
+    /// what fails is reported where it is used.
+    pub fn resolve_abbreviations(&mut self) -> Abbrevs {
+        let (order, cyclic) = super::limits::abbreviation_order(self.types);
+        for name in order {
+            if cyclic.contains(&name) {
+                continue;
+            }
+            let Some(def) = self.types.get(&name) else {
+                continue;
+            };
+            let span = def.name.span;
+            let path: Vec<ast::Ident> = name
+                .split('.')
+                .map(|n| ast::Ident {
+                    name: n.to_string(),
+                    span,
+                })
+                .collect();
+            match self.named_type(&path, span) {
+                Ok(t) => {
+                    self.memo.insert(name, t);
+                }
+                Err(_) => {
+                    // the first error (what the abbreviations it names
+                    // failed with comes first) is what a use reports
+                    if let Some(d) = self.diags.first() {
+                        self.memo_failed.insert(name, d.clone());
+                    }
+                }
+            }
+            self.diags.clear();
+        }
+        Abbrevs {
+            expanded: std::mem::take(&mut self.memo),
+            failed: std::mem::take(&mut self.memo_failed),
+            cyclic,
+        }
     }
 
     /// E0110 at the second occurrence of a field name in `fields`, if any
@@ -88,10 +172,11 @@ impl Checker<'_> {
         what: &str,
         help: &str,
     ) -> R<()> {
+        // (by name: a record may have very many fields)
+        let mut first: HashMap<&str, &ast::Ident> = HashMap::new();
         for (f, _) in fields {
-            if let Some((g, _)) = fields.iter().find(|(g, _)| g.name == f.name)
-                && g.span != f.span
-            {
+            let g = *first.entry(f.name.as_str()).or_insert(f);
+            if g.span != f.span {
                 return self.fail(
                     Diagnostic::new(
                         "E0110",
@@ -125,10 +210,11 @@ impl Checker<'_> {
             "each field of a record has a name of its own; to change a field of a record `r`, write `r with x = v`",
         )?;
         for (f, e) in fields {
+            // (a record type's fields are sorted by name)
             let ex = exp_fields
-                .iter()
-                .find(|(n, _)| *n == f.name)
-                .map(|(_, t)| t.clone());
+                .binary_search_by(|(n, _)| n.as_str().cmp(&f.name))
+                .ok()
+                .map(|i| exp_fields[i].1.clone());
             let (a, t) = self.expr(e, ex.as_ref())?;
             self.no_fun(&t, e.span)?;
             parts.push((f.name.clone(), a, t));
