@@ -550,17 +550,16 @@ impl Emit<'_> {
     fn elem(&self, a: &Atom) -> Type {
         self.ty(a).elem().cloned().unwrap_or(Type::F64)
     }
-    /// The length of `a`: the size its type says (see [`Self::dim_size`]),
-    /// else `dim a 0`.
     fn len(&mut self, a: &Atom) -> Atom {
         if let Some(s) = size_at(&self.ty(a), 0).and_then(size_atom) {
-            return self.dim_size(s);
+            return s;
         }
         self.emit("n", Type::I64, Exp::Dim(a.clone(), 0))
     }
-    /// A size from a type as `dim` gives it: `max n 0` where `n` may be
-    /// negative (a size of the rows of an array with none, never evaluated,
-    /// which `dim` gives as 0: docs/language.md, "Empty arrays have shapes").
+    /// A size of the rows of `a` from its type as the row count of its
+    /// `transpose`: `max n 0` where `n` may be negative (a size of the rows
+    /// of an array with none, never evaluated, which `dim` gives as 0:
+    /// docs/language.md, "Empty arrays have shapes").
     fn dim_size(&mut self, n: Atom) -> Atom {
         match &n {
             Atom::Const(c) if c.as_int().is_some_and(|c| c >= 0) => n,

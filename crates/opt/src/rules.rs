@@ -278,16 +278,17 @@ fn length_to_dim(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
     }
 }
 
-/// The type says the size: `dim a k` where `a: [..][n]..` is `n`, or
-/// `max n 0` where `n` may be negative: a size of the rows of an array with
-/// none, never evaluated (`map (\_ -> replicate k 0) []` with `k < 0`, and
-/// its `transpose`), which `dim` gives as 0 (docs/language.md, "Empty arrays
-/// have shapes").
+/// The type says the size: `dim a k` where `a: [..][n]..` is `n`; for the
+/// row count of a `transpose`, `max n 0` where `n` may be negative: a size
+/// of the rows of an array with none, never evaluated (`map (\_ -> replicate
+/// k 0) []` with `k < 0`), which `dim` gives as 0 (docs/language.md, "Empty
+/// arrays have shapes").
 fn dim_from_type(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
     let Exp::Dim(a, k) = &s.exp else {
         return None;
     };
     let n = size_atom(size_at(&cx.ty(a), *k)?)?;
+    let transposed = *k == 0 && matches!(cx.def(a), Some(Exp::Prim(Prim::Transpose { .. })));
     let never_negative = match &n {
         Atom::Const(c) => c.as_int().is_some_and(|c| c >= 0),
         Atom::Var(v) => {
@@ -296,13 +297,9 @@ fn dim_from_type(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
                     cx.defs.get(v),
                     Some(Exp::Dim(..) | Exp::Prim(Prim::Length { .. }))
                 )
-                || matches!(
-                    cx.defs.get(v),
-                    Some(Exp::Math(MathFn::Max, xs)) if xs.iter().any(|x| matches!(x, Atom::Const(c) if c.as_int().is_some_and(|c| c >= 0)))
-                )
         }
     };
-    if never_negative {
+    if !transposed || never_negative {
         return atom(n);
     }
     if let Atom::Const(_) = n {
