@@ -173,7 +173,10 @@ enum Entry {
 /// out, so it is the length).
 fn slice_size(s: &Atom, e: &Atom, size: Size, open: bool) -> Size {
     match (s, e) {
-        (Atom::Const(Const::I64(x)), Atom::Const(Const::I64(y))) if y >= x => Size::Const(y - x),
+        // (a difference past i64 is no static size: the slice's check reports it)
+        (Atom::Const(Const::I64(x)), Atom::Const(Const::I64(y))) if y >= x => {
+            y.checked_sub(*x).map_or(Size::Unknown, Size::Const)
+        }
         (Atom::Const(Const::I64(0)), _) if open => size,
         _ => Size::Unknown,
     }
@@ -3312,7 +3315,10 @@ impl<'a> Checker<'a> {
                     }
                 };
                 let size = match (self.infer.size(&s1), self.infer.size(&s2)) {
-                    (Size::Const(a), Size::Const(c)) => Size::Const(a + c),
+                    // (a sum past i64 is no static size: run time reports it)
+                    (Size::Const(a), Size::Const(c)) => {
+                        a.checked_add(c).map_or(Size::Unknown, Size::Const)
+                    }
                     _ => Size::Unknown,
                 };
                 Type::array(size, e)
@@ -3329,7 +3335,10 @@ impl<'a> Checker<'a> {
                 let (s2, el) =
                     self.expect_array(&row, args[0].span(), "flatten (an array of arrays)")?;
                 let size = match (self.infer.size(&s1), self.infer.size(&s2)) {
-                    (Size::Const(a), Size::Const(c)) => Size::Const(a * c),
+                    // (a product past i64 is no static size: run time reports it)
+                    (Size::Const(a), Size::Const(c)) => {
+                        a.checked_mul(c).map_or(Size::Unknown, Size::Const)
+                    }
                     _ => Size::Unknown,
                 };
                 Type::array(size, el)

@@ -206,6 +206,7 @@ pub fn run_with(prog: &mut Program, views: crate::Views) -> bool {
             keep,
             pieces,
             uses: weir_ir::visit::use_counts(d),
+            nonneg: d.size_params.iter().cloned().collect(),
         };
         let body = std::mem::replace(&mut d.body, empty_body());
         d.body = cx.body(body);
@@ -224,6 +225,8 @@ struct Cx {
     pieces: HashSet<Name>,
     /// How often each variable of the function is used.
     uses: HashMap<Name, usize>,
+    /// Variables never negative (the definition's size parameters).
+    nonneg: HashSet<Name>,
 }
 
 /// The views decision of every `transpose`, `reverse`, `++`/`concat`,
@@ -553,6 +556,22 @@ impl Emit<'_> {
         }
         self.emit("n", Type::I64, Exp::Dim(a.clone(), 0))
     }
+    /// A size of the rows of `a` from its type as the row count of its
+    /// `transpose`: `max n 0` where `n` may be negative (a size of the rows
+    /// of an array with none, never evaluated, which `dim` gives as 0:
+    /// docs/language.md, "Empty arrays have shapes").
+    fn dim_size(&mut self, n: Atom) -> Atom {
+        match &n {
+            Atom::Const(c) if c.as_int().is_some_and(|c| c >= 0) => n,
+            Atom::Const(_) => Atom::Const(Const::I64(0)),
+            Atom::Var(v) if self.cx.nonneg.contains(v) => n,
+            Atom::Var(_) => self.emit(
+                "n",
+                Type::I64,
+                Exp::Math(MathFn::Max, vec![n, Atom::Const(Const::I64(0))]),
+            ),
+        }
+    }
     /// A lambda of one `i64` parameter whose body is built by `f`.
     fn index_lambda(&mut self, ret: Type, f: impl FnOnce(&mut Emit, Atom) -> Atom) -> Lambda {
         let i = self.cx.fresh.name("i");
@@ -745,8 +764,10 @@ fn lower(e: &mut Emit, p: Prim, ty: &Type) -> Option<Exp> {
         }
         Prim::Transpose { a } => {
             let r = e.len(&a);
+            // (rows of an empty array may have a negative size, never
+            // evaluated, whose transpose has no rows)
             let c = match size_at(&e.ty(&a), 1).and_then(size_atom) {
-                Some(c) => c,
+                Some(c) => e.dim_size(c),
                 None => e.emit("m", Type::I64, Exp::Dim(a.clone(), 1)),
             };
             let inner_el = el.elem().cloned().unwrap_or(Type::F64);

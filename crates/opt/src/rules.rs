@@ -18,6 +18,8 @@ pub struct Ctx<'a> {
     pub defs: &'a HashMap<Name, Exp>,
     /// The type of every variable.
     pub types: &'a HashMap<Name, Type>,
+    /// Variables never negative (the definition's size parameters).
+    pub nonneg: &'a std::collections::HashSet<Name>,
 }
 
 impl Ctx<'_> {
@@ -276,12 +278,34 @@ fn length_to_dim(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
     }
 }
 
-/// The type says the size: `dim a k` where `a: [..][n]..` is `n`.
+/// The type says the size: `dim a k` where `a: [..][n]..` is `n`; for the
+/// row count of a `transpose`, `max n 0` where `n` may be negative: a size
+/// of the rows of an array with none, never evaluated (`map (\_ -> replicate
+/// k 0) []` with `k < 0`), which `dim` gives as 0 (docs/language.md, "Empty
+/// arrays have shapes").
 fn dim_from_type(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
-    match &s.exp {
-        Exp::Dim(a, k) => atom(size_atom(size_at(&cx.ty(a), *k)?)?),
-        _ => None,
+    let Exp::Dim(a, k) = &s.exp else {
+        return None;
+    };
+    let n = size_atom(size_at(&cx.ty(a), *k)?)?;
+    let transposed = *k == 0 && matches!(cx.def(a), Some(Exp::Prim(Prim::Transpose { .. })));
+    let never_negative = match &n {
+        Atom::Const(c) => c.as_int().is_some_and(|c| c >= 0),
+        Atom::Var(v) => {
+            cx.nonneg.contains(v)
+                || matches!(
+                    cx.defs.get(v),
+                    Some(Exp::Dim(..) | Exp::Prim(Prim::Length { .. }))
+                )
+        }
+    };
+    if !transposed || never_negative {
+        return atom(n);
     }
+    if let Atom::Const(_) = n {
+        return atom(Atom::Const(Const::I64(0)));
+    }
+    exp(Exp::Math(MathFn::Max, vec![n, Atom::Const(Const::I64(0))]))
 }
 
 fn dim_of_build(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {

@@ -17,6 +17,7 @@ pub fn run(prog: &mut Program) -> bool {
             defs: HashMap::new(),
             types: type_env(d),
             subst: HashMap::new(),
+            nonneg: d.size_params.iter().cloned().collect(),
             changed: false,
         };
         let body = std::mem::replace(&mut d.body, empty_body());
@@ -30,6 +31,7 @@ struct S {
     defs: HashMap<Name, Exp>,
     types: HashMap<Name, Type>,
     subst: HashMap<Name, Atom>,
+    nonneg: std::collections::HashSet<Name>,
     changed: bool,
 }
 
@@ -44,6 +46,7 @@ impl S {
                 let cx = Ctx {
                     defs: &self.defs,
                     types: &self.types,
+                    nonneg: &self.nonneg,
                 };
                 let Some(rw) = RULES.iter().find_map(|(_, r)| r(&cx, &st)) else {
                     break;
