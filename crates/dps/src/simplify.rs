@@ -362,10 +362,13 @@ fn hoist_allocation(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
                         });
                     *bufs = var;
                     // A loop that never runs must not allocate (nor fail to
-                    // allocate) what its body would have.
+                    // allocate) what its body would have. (A constant count
+                    // is kept too: it marks the buffer hoisted, so that its
+                    // out-of-memory check waits, in the body, for what fails
+                    // before it in the first iteration, as the interpreter's
+                    // order has it.)
                     hoisted.extend(inv.into_iter().map(|mut b| {
                         if let Some(n) = &trips
-                            && !matches!(n, Atom::Const(Const::I64(c)) if *c > 0)
                             && !b.when.contains(n)
                         {
                             b.when.push(n.clone());
