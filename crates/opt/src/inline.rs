@@ -30,6 +30,13 @@ pub const INLINE_MAX_STMTS: usize = 64;
 /// of calls, each calling the next twice, double at each link.
 pub const MAX_INLINED_STMTS: usize = 50_000;
 
+/// Statements inlining may add to the whole program (every definition
+/// together): a chain of definitions each calling the one before inlines
+/// the whole chain into each of them (quadratic in its length: 2,000
+/// definitions made 2 GB); past it calls stay calls, as past
+/// [`MAX_INLINED_STMTS`].
+pub const MAX_INLINED_TOTAL: usize = 4 * MAX_INLINED_STMTS;
+
 /// Inlining would make a definition larger than [`MAX_INLINED_STMTS`].
 #[derive(Clone, Debug)]
 pub struct TooLarge {
@@ -58,6 +65,8 @@ pub const TOO_LARGE: &str = "program too large";
 /// What inlining has added to the definition being processed.
 struct Budget {
     used: usize,
+    /// What inlining added to the definitions before this one.
+    before: usize,
     caller: Name,
     error: Option<TooLarge>,
 }
@@ -75,16 +84,19 @@ pub fn run_limited(prog: &mut Program) -> Result<bool, TooLarge> {
     let call_sites = count_call_sites(prog);
     let mut done: Vec<FunDef> = Vec::new();
     let mut error = None;
+    let mut total = 0;
     for d in std::mem::take(&mut prog.defs) {
         let mut d = d;
         if error.is_none() {
             let mut fresh = Fresh::for_fun(&d);
             let mut budget = Budget {
                 used: 0,
+                before: total,
                 caller: d.name.clone(),
                 error: None,
             };
             changed |= inline_body(&mut d.body, &done, &call_sites, &mut fresh, &mut budget);
+            total += budget.used;
             error = budget.error;
         }
         done.push(d);
@@ -168,7 +180,7 @@ fn inline_body(
             && should_inline(callee, args, call_sites)
         {
             let specialise = args.iter().any(|a| matches!(a, Arg::Fun(_)));
-            if budget.used > MAX_INLINED_STMTS {
+            if budget.used > MAX_INLINED_STMTS || budget.before + budget.used > MAX_INLINED_TOTAL {
                 if specialise {
                     budget.error = Some(TooLarge {
                         span: st.span,
