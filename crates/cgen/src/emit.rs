@@ -553,7 +553,7 @@ fn hoist_slices(d: &Dim, s: &mut String, n: &mut usize, pad: &str) -> Dim {
             .collect();
         let trips = hoist_slices(&sl.trips, &mut pre, n, pad);
         *n += 1;
-        let v = format!("weir_sl{n}");
+        let v = format!("weir_sl_{n}w"); // (a name `c_name` keeps)
         s.push_str(&pre);
         let _ = writeln!(s, "{pad}int64_t {v} = 0;\n{pad}{{");
         let inner = format!("{pad}    ");
