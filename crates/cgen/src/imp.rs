@@ -51,7 +51,22 @@ impl Exp {
     pub fn i64(c: i64) -> Exp {
         Exp::Const(Const::I64(c))
     }
+    /// `a o b`; `+`, `-` and `*` of two `i64` constants folded, wrapping
+    /// (C rejects a constant expression that overflows under `-Werror`; such
+    /// a size, of a slice `a[-9223372036854775808:1]` say, is used only after
+    /// the check that fails on it).
     pub fn op(o: &'static str, a: Exp, b: Exp) -> Exp {
+        if let (Exp::Const(Const::I64(x)), Exp::Const(Const::I64(y))) = (&a, &b) {
+            let folded = match o {
+                "+" => Some(x.wrapping_add(*y)),
+                "-" => Some(x.wrapping_sub(*y)),
+                "*" => Some(x.wrapping_mul(*y)),
+                _ => None,
+            };
+            if let Some(v) = folded {
+                return Exp::i64(v);
+            }
+        }
         Exp::Op(o, Box::new(a), Box::new(b))
     }
 }
