@@ -378,6 +378,11 @@ enum Cond {
     And(Name, Name),
 }
 
+/// A linear form: the coefficient of each canonical name, and a constant
+/// (`None` on overflow).
+type LinearForm = Option<(BTreeMap<Name, i64>, i64)>;
+type LinearMemo = HashMap<(Name, usize), LinearForm>;
+
 impl Lower<'_> {
     fn fresh(&mut self, base: &str) -> String {
         self.fresh += 1;
@@ -637,8 +642,29 @@ impl Lower<'_> {
     /// coefficient of each name, and a constant. `None` past the depth bound
     /// or on overflow. Wrapping arithmetic agrees with the form modulo 2^64.
     fn linear(&self, a: &Atom, depth: usize) -> Option<(BTreeMap<Name, i64>, i64)> {
+        self.linear_memo(a, depth, &mut HashMap::new())
+    }
+
+    /// [`Self::linear`] with the forms already computed in this walk (by
+    /// name and depth): the lets form a DAG (`t = n + n; u = t + t; ...`),
+    /// which a plain walk would visit once per path, 2^16 times at the depth
+    /// bound.
+    fn linear_memo(&self, a: &Atom, depth: usize, memo: &mut LinearMemo) -> LinearForm {
         let a = self.canon_atom(a);
-        let v = match &a {
+        if let Atom::Var(v) = &a
+            && let Some(f) = memo.get(&(v.clone(), depth))
+        {
+            return f.clone();
+        }
+        let f = self.linear_step(&a, depth, memo);
+        if let Atom::Var(v) = &a {
+            memo.insert((v.clone(), depth), f.clone());
+        }
+        f
+    }
+
+    fn linear_step(&self, a: &Atom, depth: usize, memo: &mut LinearMemo) -> LinearForm {
+        let v = match a {
             Atom::Const(Const::I64(k)) => return Some((BTreeMap::new(), *k)),
             Atom::Const(_) => return None,
             Atom::Var(v) => v,
@@ -650,8 +676,8 @@ impl Lower<'_> {
         if depth > 16 || !matches!(sign, 1 | -1) {
             return leaf();
         }
-        let (mut fx, kx) = self.linear(x, depth + 1)?;
-        let (fy, ky) = self.linear(y, depth + 1)?;
+        let (mut fx, kx) = self.linear_memo(x, depth + 1, memo)?;
+        let (fy, ky) = self.linear_memo(y, depth + 1, memo)?;
         for (n, c) in fy {
             let e = fx.entry(n).or_insert(0);
             *e = e.checked_add(c.checked_mul(*sign)?)?;

@@ -207,6 +207,8 @@ pub fn run_with(prog: &mut Program, views: crate::Views) -> bool {
             pieces,
             uses: weir_ir::visit::use_counts(d),
             nonneg: d.size_params.iter().cloned().collect(),
+            counts: HashMap::new(),
+            transposes: HashSet::new(),
         };
         let body = std::mem::replace(&mut d.body, empty_body());
         d.body = cx.body(body);
@@ -227,6 +229,16 @@ struct Cx {
     uses: HashMap<Name, usize>,
     /// Variables never negative (the definition's size parameters).
     nonneg: HashSet<Name>,
+    /// The count of each `build` seen so far whose type's row count is a
+    /// size that may be negative and is not that count: the rows of an
+    /// array with none, moved outside by a `transpose` (`[k][0]` from
+    /// `[0][k]`, whose rows were never evaluated) have `max k 0` of them,
+    /// as has a `map` over it (docs/language.md, "Empty arrays have
+    /// shapes"); [`Emit::len`] reads the count, not the type.
+    counts: HashMap<Name, Atom>,
+    /// The `transpose`s kept as views seen so far (their type's row count
+    /// may be such a size too).
+    transposes: HashSet<Name>,
 }
 
 /// The views decision of every `transpose`, `reverse`, `++`/`concat`,
@@ -551,7 +563,18 @@ impl Emit<'_> {
         self.ty(a).elem().cloned().unwrap_or(Type::F64)
     }
     fn len(&mut self, a: &Atom) -> Atom {
+        if let Atom::Var(v) = a
+            && let Some(n) = self.cx.counts.get(v)
+        {
+            return n.clone();
+        }
         if let Some(s) = size_at(&self.ty(a), 0).and_then(size_atom) {
+            // a `transpose` kept as a view: `max n 0` rows (see `dim_size`)
+            if let Atom::Var(v) = a
+                && self.cx.transposes.contains(v)
+            {
+                return self.dim_size(s);
+            }
             return s;
         }
         self.emit("n", Type::I64, Exp::Dim(a.clone(), 0))
@@ -683,6 +706,7 @@ impl Cx {
                     let mut stmts = e.out;
                     out.append(&mut stmts);
                     out.push(Stmt { exp, ..st });
+                    self.note_count(&out[out.len() - 1]);
                     self.changed = true;
                     continue;
                 }
@@ -701,15 +725,34 @@ impl Cx {
                     let mut stmts = e.out;
                     out.append(&mut stmts);
                     out.push(Stmt { exp, ..st });
+                    self.note_count(&out[out.len() - 1]);
                     self.changed = true;
                     continue;
                 }
             }
+            self.note_count(&st);
             out.push(st);
         }
         Body {
             stmts: out,
             result: b.result,
+        }
+    }
+
+    /// Record `st`'s count (see [`Cx::counts`]) where it is a `build` whose
+    /// type names another row count that may be negative.
+    fn note_count(&mut self, st: &Stmt) {
+        if let Exp::Prim(Prim::Transpose { .. }) = &st.exp {
+            self.transposes.insert(st.var.clone());
+        }
+        let Exp::Prim(Prim::Build { n, .. }) = &st.exp else {
+            return;
+        };
+        let Some(Atom::Var(t)) = size_at(&st.ty, 0).and_then(size_atom) else {
+            return;
+        };
+        if *n != Atom::Var(t.clone()) && !self.nonneg.contains(&t) {
+            self.counts.insert(st.var.clone(), n.clone());
         }
     }
 

@@ -282,7 +282,8 @@ fn length_to_dim(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
 /// row count of a `transpose`, `max n 0` where `n` may be negative: a size
 /// of the rows of an array with none, never evaluated (`map (\_ -> replicate
 /// k 0) []` with `k < 0`), which `dim` gives as 0 (docs/language.md, "Empty
-/// arrays have shapes").
+/// arrays have shapes"); for a `build` whose count is not that size (the
+/// lowered form of such a `transpose`, or a `map` over one), its count.
 fn dim_from_type(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
     let Exp::Dim(a, k) = &s.exp else {
         return None;
@@ -299,7 +300,18 @@ fn dim_from_type(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
                 )
         }
     };
-    if !transposed || never_negative {
+    if never_negative {
+        return atom(n);
+    }
+    // a `build` whose count is not the size its type names (a `transpose`
+    // or a `map` of one, lowered: `max n 0` rows): its count
+    if *k == 0
+        && let Some(Exp::Prim(Prim::Build { n: count, .. })) = cx.def(a)
+        && *count != n
+    {
+        return atom(count.clone());
+    }
+    if !transposed {
         return atom(n);
     }
     if let Atom::Const(_) = n {
