@@ -176,6 +176,31 @@ fn stand_in(t: &Type, s: &Shape, budget: &mut usize) -> Option<Value> {
     }
 }
 
+/// Inside a shape probe, the arrays given to `map2`/`zip`/... where the first
+/// has elements and another is empty: the empty one gets one stand-in of its
+/// elements' shape (`types`: the elements' types), which
+/// [`Interp::same_lengths`] repeats, as a read of an empty array gives a
+/// stand-in there (so `map2 f xs []` learns the shape `map` over the
+/// lowered `build` learns).
+fn stand_in_rows<'a>(
+    arrays: &mut [Rc<Vec<Value>>],
+    inputs: &[&'a Atom],
+    types: &[&Type],
+    atom: &impl Fn(&'a Atom) -> R<Value>,
+) {
+    if arrays.first().is_none_or(|a| a.is_empty()) {
+        return;
+    }
+    for ((a, input), t) in arrays.iter_mut().zip(inputs).zip(types).skip(1) {
+        if a.is_empty()
+            && let Ok(whole) = atom(input)
+            && let Some(x) = stand_in(t, &elem_shape(&whole), &mut PROBE_ELEMS.clone())
+        {
+            *a = Rc::new(vec![x]);
+        }
+    }
+}
+
 /// `n` copies of `x`, or an out-of-memory error.
 fn copies(x: Value, n: usize, span: Span) -> R<Vec<Value>> {
     let mut v = alloc(n, span)?;
@@ -868,6 +893,10 @@ impl<'p> Interp<'p> {
                 let f = fun(f)?;
                 let mut arrays: Vec<Rc<Vec<Value>>> =
                     inputs.iter().copied().map(arr).collect::<R<_>>()?;
+                if self.probing > 0 {
+                    let types: Vec<&Type> = f.lambda.params.iter().map(|(_, t)| t).collect();
+                    stand_in_rows(&mut arrays, &inputs, &types, &atom);
+                }
                 self.same_lengths(&mut arrays, span, builtin.source_name())?;
                 let n = arrays[0].len();
                 if n == 0 {
@@ -899,6 +928,12 @@ impl<'p> Interp<'p> {
                 };
                 let mut arrays: Vec<Rc<Vec<Value>>> =
                     inputs.iter().copied().map(arr).collect::<R<_>>()?;
+                if self.probing > 0
+                    && let Some(Type::Tuple(parts)) = ty.elem()
+                {
+                    let types: Vec<&Type> = parts.iter().collect();
+                    stand_in_rows(&mut arrays, &inputs, &types, &atom);
+                }
                 self.same_lengths(&mut arrays, span, builtin.source_name())?;
                 let n = arrays[0].len();
                 if n == 0 {
@@ -1461,7 +1496,8 @@ impl Interp<'_> {
     /// checks do): the first array's length wins, as in compiled code's shape
     /// arithmetic; a longer array is cut, a shorter one repeats its first
     /// element (rows are regular, so that has every element's shape). A
-    /// shorter empty one still fails the probe.
+    /// shorter empty one was given a stand-in before ([`stand_in_rows`]);
+    /// one whose elements' shape is unknown still fails the probe.
     fn same_lengths(&self, arrays: &mut [Rc<Vec<Value>>], span: Span, name: &str) -> R<()> {
         if self.probing > 0 {
             let n = arrays[0].len();
