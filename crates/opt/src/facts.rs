@@ -159,6 +159,17 @@ impl Facts {
                     self.nonneg_lins.push(l);
                 }
             }
+            // a slice that was taken had `0 <= s <= e` (its bounds check
+            // is part of it)
+            Exp::Slice(_, s, e) => {
+                if let (Some(ls), Some(le)) = (self.lin(s), self.lin(e))
+                    && self.exact(&ls)
+                    && self.exact(&le)
+                {
+                    self.nonneg_lins.extend(le.sub(&ls));
+                    self.nonneg_lins.push(ls);
+                }
+            }
             _ => {}
         }
     }
@@ -456,10 +467,14 @@ impl Facts {
                 None => return false,
             };
             let mut replaced = false;
+            // (an inner counter first: where `j < n - i` and `i < n` are
+            // both in `l`, `j` is replaced by its bound, which names `i`,
+            // before `i` is)
+            let blocked = self.blocked_counters(&l);
             for (t, k) in &l.terms {
                 let bound = match t {
-                    Term::Var(v) => self.counters.get(v),
-                    Term::Dim(..) => None,
+                    Term::Var(v) if !blocked.contains(v) => self.counters.get(v),
+                    _ => None,
                 };
                 let part = match bound {
                     Some(_) if *k > 0 => Lin::constant(0),
@@ -481,6 +496,34 @@ impl Facts {
             && l.terms
                 .iter()
                 .all(|(t, k)| *k >= 0 && self.term_nonneg(t) && !self.is_counter(t))
+    }
+
+    /// The counters of `l` named by the bound of another counter of `l`
+    /// (none where every counter is: a cycle is replaced all at once).
+    fn blocked_counters(&self, l: &Lin) -> HashSet<Name> {
+        let counters: Vec<&Name> = l
+            .terms
+            .keys()
+            .filter_map(|t| match t {
+                Term::Var(v) if self.counters.contains_key(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        let mut blocked = HashSet::new();
+        for v in &counters {
+            let Some(bound) = self.counters.get(*v).and_then(|n| self.lin(n)) else {
+                continue;
+            };
+            for u in &counters {
+                if u != v && bound.terms.contains_key(&Term::Var((*u).clone())) {
+                    blocked.insert((*u).clone());
+                }
+            }
+        }
+        if blocked.len() == counters.len() {
+            blocked.clear();
+        }
+        blocked
     }
 
     fn is_counter(&self, t: &Term) -> bool {

@@ -292,13 +292,7 @@ fn dim_from_type(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
     let transposed = *k == 0 && matches!(cx.def(a), Some(Exp::Prim(Prim::Transpose { .. })));
     let never_negative = match &n {
         Atom::Const(c) => c.as_int().is_some_and(|c| c >= 0),
-        Atom::Var(v) => {
-            cx.nonneg.contains(v)
-                || matches!(
-                    cx.defs.get(v),
-                    Some(Exp::Dim(..) | Exp::Prim(Prim::Length { .. }))
-                )
-        }
+        Atom::Var(v) => never_negative(cx, v),
     };
     if never_negative {
         return atom(n);
@@ -320,6 +314,19 @@ fn dim_from_type(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
     exp(Exp::Math(MathFn::Max, vec![n, Atom::Const(Const::I64(0))]))
 }
 
+/// `dim (build n f) 0` is `n`; `dim (build n f) k` is the count of the
+/// `build` that makes `f`'s result (k levels down) where that count does not
+/// depend on the lambda (the rows of `a[s:e, j]`'s column block, say: the
+/// block is then read only by the loop that uses it, or not at all).
+/// A size parameter, or a `dim`/`length`.
+fn never_negative(cx: &Ctx, v: &str) -> bool {
+    cx.nonneg.contains(v)
+        || matches!(
+            cx.defs.get(v),
+            Some(Exp::Dim(..) | Exp::Prim(Prim::Length { .. }))
+        )
+}
+
 fn dim_of_build(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
     match &s.exp {
         Exp::Dim(a, 0) => match cx.def(a)? {
@@ -327,8 +334,65 @@ fn dim_of_build(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
             Exp::ArrayLit(xs) => atom(Atom::Const(Const::I64(xs.len() as i64))),
             _ => None,
         },
+        Exp::Dim(a, k) => match cx.def(a)? {
+            Exp::Prim(Prim::Build {
+                f: Fun::Lambda(l), ..
+            }) => {
+                let m = rows_count(&l.body, k - 1)?;
+                if let Atom::Var(v) = &m
+                    && (l.params.iter().any(|(p, _)| p == v) || binds(&l.body, v))
+                {
+                    return None;
+                }
+                // (where `n` is 0 the rows were never evaluated: a negative
+                // count is 0 then, and otherwise the build failed before)
+                match &m {
+                    Atom::Var(v) if !never_negative(cx, v) => {
+                        exp(Exp::Math(MathFn::Max, vec![m, Atom::Const(Const::I64(0))]))
+                    }
+                    Atom::Const(c) if c.as_int().is_none_or(|c| c < 0) => {
+                        atom(Atom::Const(Const::I64(0)))
+                    }
+                    _ => atom(m),
+                }
+            }
+            _ => None,
+        },
         _ => None,
     }
+}
+
+/// The count of the `build` (or the length of the array literal) that makes
+/// dim `k` of `b`'s result, where the body says it.
+fn rows_count(b: &Body, k: usize) -> Option<Atom> {
+    let Atom::Var(r) = &b.result else {
+        return None;
+    };
+    match &def_in(b, r)? {
+        Exp::Prim(Prim::Build { n, .. }) if k == 0 => Some(n.clone()),
+        Exp::ArrayLit(xs) if k == 0 => Some(Atom::Const(Const::I64(xs.len() as i64))),
+        Exp::Prim(Prim::Build {
+            f: Fun::Lambda(l), ..
+        }) => rows_count(&l.body, k - 1).filter(|m| match m {
+            Atom::Var(v) => !l.params.iter().any(|(p, _)| p == v) && !binds(&l.body, v),
+            Atom::Const(_) => true,
+        }),
+        _ => None,
+    }
+}
+
+/// Does a statement of `b` (or of a body nested in it) bind `v`?
+fn binds(b: &Body, v: &str) -> bool {
+    b.stmts.iter().any(|st| {
+        if st.var == v {
+            return true;
+        }
+        let mut found = false;
+        weir_ir::visit::for_each_nested_body_ref(&st.exp, &mut |inner| {
+            found |= binds(inner, v);
+        });
+        found
+    })
 }
 
 /// `dim (stride k b) 0` is `n / k + min (n % k) 1` with `n = dim b 0` (the
