@@ -444,6 +444,27 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// An index or a loop bound: an `i64`, or a value of another integer
+    /// type converted to `i64` (`a[i]` with `i: i32`; a `u64` beyond
+    /// `i64`'s range is out of bounds as a negative index is).
+    fn integer_as_i64(&mut self, a: Atom, t: &Type, span: Span, ctx: &str) -> R<Atom> {
+        match self.infer.resolve(t) {
+            Type::Prim(p) if p != PrimType::I64 && p.is_int() => {
+                Ok(self.emit("t", Type::I64, Exp::Convert(PrimType::I64, a), span))
+            }
+            _ => {
+                self.unify_at(t, &Type::I64, span, ctx)?;
+                Ok(a)
+            }
+        }
+    }
+
+    /// An index expression, as an `i64` ([`Self::integer_as_i64`]).
+    fn index_exp(&mut self, i: &Expr) -> R<Atom> {
+        let (ia, it) = self.expr(i, Some(&Type::I64))?;
+        self.integer_as_i64(ia, &it, i.span, "in the index (indices are integers)")
+    }
+
     fn unify_at(&mut self, found: &Type, expected: &Type, span: Span, ctx: &str) -> R<()> {
         match self.infer.unify(found, expected) {
             Ok(()) => Ok(()),
@@ -2080,8 +2101,7 @@ impl<'a> Checker<'a> {
                         self.expect_array(&at, a.span, "indexing")?;
                     }
                     IndexEntry::Index(i) => {
-                        let (ia, it) = self.expr(i, Some(&Type::I64))?;
-                        self.unify_at(&it, &Type::I64, i.span, "in the index (indices are i64)")?;
+                        let ia = self.index_exp(i)?;
                         (arr, ty) = self.index_at(arr, ty, p, Entry::Index(ia), span)?;
                         continue;
                     }
@@ -2098,8 +2118,7 @@ impl<'a> Checker<'a> {
             let (size, elem) = self.expect_array(&ty, a.span, "indexing")?;
             match entry {
                 IndexEntry::Index(i) => {
-                    let (ia, it) = self.expr(i, Some(&Type::I64))?;
-                    self.unify_at(&it, &Type::I64, i.span, "in the index (indices are i64)")?;
+                    let ia = self.index_exp(i)?;
                     arr = self.emit("t", elem.clone(), Exp::Index(arr, ia), span);
                     ty = elem;
                 }
@@ -2162,8 +2181,7 @@ impl<'a> Checker<'a> {
                 return Err(Failed);
             };
             let (_, el) = self.expect_array(&at, a.span, "an update")?;
-            let (ia, it) = self.expr(i, Some(&Type::I64))?;
-            self.unify_at(&it, &Type::I64, i.span, "in the index (indices are i64)")?;
+            let ia = self.index_exp(i)?;
             idx.push(ia);
             at = el;
         }
@@ -2237,9 +2255,9 @@ impl<'a> Checker<'a> {
             Some(s) => self.expr(s, Some(&Type::I64))?,
             None => (Atom::Const(Const::I64(0)), Type::I64),
         };
-        self.unify_at(
+        let sa = self.integer_as_i64(
+            sa,
             &st,
-            &Type::I64,
             s.as_ref().map(|s| s.span).unwrap_or(sspan),
             "in the slice start",
         )?;
@@ -2247,9 +2265,9 @@ impl<'a> Checker<'a> {
             Some(e) => self.expr(e, Some(&Type::I64))?,
             None => (self.emit("t", Type::I64, end, span), Type::I64),
         };
-        self.unify_at(
+        let ea = self.integer_as_i64(
+            ea,
             &et,
-            &Type::I64,
             e.as_ref().map(|e| e.span).unwrap_or(sspan),
             "in the slice end",
         )?;
@@ -3671,9 +3689,26 @@ impl<'a> Checker<'a> {
         let form_ir = match form {
             ast::LoopForm::For(i, n) => {
                 let (na, nt) = self.expr(n, Some(&Type::I64))?;
-                self.unify_at(&nt, &Type::I64, n.span, "in the loop bound (i64)")?;
+                // (a bound of another integer type: the counter has its type)
+                let it = match self.infer.resolve(&nt) {
+                    Type::Prim(p) if p.is_int() => p,
+                    _ => PrimType::I64,
+                };
+                let na = self.integer_as_i64(na, &nt, n.span, "in the loop bound (an integer)")?;
                 let iname = self.fresh_name(&i.name);
-                Some((iname, na, i.name.clone()))
+                Some((iname, na, Counter::Named(i.name.clone(), it)))
+            }
+            ast::LoopForm::ForIn(x, xs) => {
+                let (xa, xt) = self.expr(xs, None)?;
+                let (_, elem) = self.expect_array(&xt, xs.span, "a `for x in xs` loop")?;
+                let na = self.emit(
+                    "n",
+                    Type::I64,
+                    Exp::Prim(Prim::Length { a: xa.clone() }),
+                    xs.span,
+                );
+                let iname = self.fresh_name("i");
+                Some((iname, na, Counter::Elem(x, xa, elem)))
             }
             ast::LoopForm::While(_) => None,
         };
@@ -3702,14 +3737,32 @@ impl<'a> Checker<'a> {
         };
         self.push_block();
         let mut locals = vec![state_name.clone()];
-        if let Some((iname, _, src)) = &form_ir {
-            self.scope.push((
-                src.clone(),
-                Binding::Var(Atom::Var(iname.clone()), Type::I64),
-            ));
+        let mut bind_elem = None;
+        if let Some((iname, _, counter)) = &form_ir {
+            let i = Atom::Var(iname.clone());
+            match counter {
+                Counter::Named(src, it) => {
+                    let (atom, ty) = if *it == PrimType::I64 {
+                        (i, Type::I64)
+                    } else {
+                        let t = Type::Prim(*it);
+                        (self.emit("t", t.clone(), Exp::Convert(*it, i), span), t)
+                    };
+                    self.scope.push((src.clone(), Binding::Var(atom, ty)));
+                }
+                Counter::Elem(x, xa, elem) => {
+                    let e = self.emit("x", elem.clone(), Exp::Index(xa.clone(), i), x.span());
+                    bind_elem = Some((*x, e, elem.clone()));
+                }
+            }
             locals.push(iname.clone());
         }
-        let r = bind_state(self).and_then(|_| self.expr(body, Some(&g)));
+        let r = bind_state(self)
+            .and_then(|_| match &bind_elem {
+                Some((x, e, t)) => self.bind_pat(x, e.clone(), t.clone(), x.span()),
+                None => Ok(()),
+            })
+            .and_then(|_| self.expr(body, Some(&g)));
         self.scope.truncate(mark);
         let (ba, bt) = match r {
             Ok(x) => x,
@@ -3734,6 +3787,14 @@ impl<'a> Checker<'a> {
         };
         Ok((self.emit("t", result.clone(), exp, span), result))
     }
+}
+
+/// How a counted loop's body sees its counter: by the name written (`for
+/// i < n`, with the bound's integer type), or as the element of the array it
+/// indexes (`for x in xs`: a pattern, the array, the element type).
+enum Counter<'a> {
+    Named(Name, PrimType),
+    Elem(&'a Pat, Atom, Type),
 }
 
 /// A record type's field types in the order of its tuple (sorted by name).

@@ -399,6 +399,11 @@ impl<'s, 'a> Renamer<'s, 'a> {
                         self.expr(n);
                         self.locals.push(i.name.clone());
                     }
+                    LoopForm::ForIn(x, xs) => {
+                        self.expr(xs);
+                        self.pat_types(x);
+                        bind_names(x, &mut self.locals);
+                    }
                     LoopForm::While(c) => {
                         bind_names(p, &mut self.locals);
                         self.expr(c);
@@ -529,14 +534,20 @@ pub(crate) fn float_member_error(
         .iter()
         .map(|c| c.to_string())
         .collect();
-    let funs: Vec<String> = members.values.keys().cloned().collect();
-    let near = closest(name, consts.iter().chain(funs.iter()).map(|s| s.as_str()));
+    let all: Vec<String> = members.values.keys().cloned().collect();
+    let near = closest(name, consts.iter().chain(all.iter()).map(|s| s.as_str()));
+    // (the conversions `f64.i32`, ... are summed up, not listed)
+    let funs: Vec<String> = all
+        .iter()
+        .filter(|f| weir_syntax::ast::PrimType::from_name(f).is_none())
+        .cloned()
+        .collect();
     let mut help = match near {
         Some(n) => format!("did you mean `{ty}.{n}`? "),
         None => String::new(),
     };
     help.push_str(&format!(
-        "the constants are {}; the functions are {}",
+        "the constants are {}; the functions are {}, and the conversions from every other scalar type (`{ty}.i32 x`, `{ty}.u8 x`, ...)",
         listing(&consts, &format!("{ty}.")),
         listing(&funs, &format!("{ty}."))
     ));
@@ -611,6 +622,7 @@ pub(crate) fn mentions_module(prog: &ast::Program, m: &str) -> bool {
                     || expr(init, m)
                     || match form {
                         LoopForm::For(_, n) => expr(n, m),
+                        LoopForm::ForIn(x, xs) => pat(x, m) || expr(xs, m),
                         LoopForm::While(c) => expr(c, m),
                     }
                     || expr(body, m)

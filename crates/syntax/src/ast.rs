@@ -305,6 +305,8 @@ pub enum IndexEntry {
 #[derive(Clone, Debug, PartialEq)]
 pub enum LoopForm {
     For(Ident, Box<Expr>),
+    /// `for x in xs`: once per element of `xs`, in order, `x` bound to it.
+    ForIn(Box<Pat>, Box<Expr>),
     While(Box<Expr>),
 }
 

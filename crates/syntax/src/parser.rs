@@ -414,20 +414,32 @@ impl Parser {
                 Tok::LParen => {
                     let pstart = self.span();
                     self.bump();
-                    let pat = self.pattern()?;
-                    if self.peek() != &Tok::Colon {
-                        return Err(self
-                            .unexpected("`:` and the parameter's type")
-                            .with_help("parameters of definitions need a type: `(x: f64)`"));
+                    // `(x: t)`, or `(x: t, y: u)`: one parameter, a tuple of
+                    // typed components
+                    let mut parts = Vec::new();
+                    loop {
+                        let pat = self.pattern()?;
+                        if self.peek() != &Tok::Colon {
+                            return Err(self
+                                .unexpected("`:` and the parameter's type")
+                                .with_help("parameters of definitions need a type: `(x: f64)`"));
+                        }
+                        self.bump();
+                        let ty = self.type_exp()?;
+                        parts.push((pat, ty));
+                        if !self.eat(&Tok::Comma) {
+                            break;
+                        }
                     }
-                    self.bump();
-                    let ty = self.type_exp()?;
                     self.expect(&Tok::RParen, "to close the parameter")?;
-                    params.push(Param {
-                        pat,
-                        ty,
-                        span: pstart.to(self.prev_span()),
-                    });
+                    let span = pstart.to(self.prev_span());
+                    let (pat, ty) = if parts.len() == 1 {
+                        parts.pop().ok_or_else(|| self.unexpected("a parameter"))?
+                    } else {
+                        let (pats, tys): (Vec<Pat>, Vec<TypeExp>) = parts.into_iter().unzip();
+                        (Pat::Tuple(pats, span), TypeExp::Tuple(tys, span))
+                    };
+                    params.push(Param { pat, ty, span });
                 }
                 Tok::Ident(_) => {
                     let id = self.ident("a parameter")?;
@@ -641,27 +653,19 @@ impl Parser {
             }
             Tok::LParen => {
                 self.bump();
-                let first = self.pattern()?;
-                if self.eat(&Tok::Colon) {
-                    let ty = self.type_exp()?;
-                    self.expect(&Tok::RParen, "to close the typed pattern")?;
-                    return Ok(match first {
-                        Pat::Var(i, _) => Pat::Var(i, Some(ty)),
-                        Pat::Wild(s, _) => Pat::Wild(s, Some(ty)),
-                        p @ (Pat::Tuple(..) | Pat::Record(..)) => {
-                            return Err(Diagnostic::new(
-                                "E0008",
-                                p.span(),
-                                "type annotations on tuple patterns are not supported",
-                            )
-                            .with_label("annotate the components instead")
-                            .with_help("write `((a: f64), (b: f64))`"));
-                        }
+                // `(p)`, `(p: t)`, `(p, q, ...)` with any component typed
+                let mut pats = Vec::new();
+                loop {
+                    let p = self.pattern()?;
+                    pats.push(if self.eat(&Tok::Colon) {
+                        let ty = self.type_exp()?;
+                        annotate(p, ty)?
+                    } else {
+                        p
                     });
-                }
-                let mut pats = vec![first];
-                while self.eat(&Tok::Comma) {
-                    pats.push(self.pattern()?);
+                    if !self.eat(&Tok::Comma) {
+                        break;
+                    }
                 }
                 self.expect(&Tok::RParen, "to close the pattern")?;
                 if pats.len() == 1 {
@@ -1141,12 +1145,10 @@ impl Parser {
                 // loop
                 self.bump();
                 let pat = self.pattern()?;
-                // `loop a for ...` is `loop a = a for ...` (Futhark's form)
-                let init = match (&pat, self.peek()) {
-                    (Pat::Var(id, _), Tok::For | Tok::While) => Expr {
-                        kind: ExprKind::Var(id.clone()),
-                        span: id.span,
-                    },
+                // `loop a for ...` is `loop a = a for ...`, and `loop (a, b)
+                // for ...` is `loop (a, b) = (a, b) for ...` (Futhark's form)
+                let init = match (pat_as_expr(&pat), self.peek()) {
+                    (Some(e), Tok::For | Tok::While) => e,
                     _ => {
                         self.expect(&Tok::Eq, "after the loop's state pattern")
                             .map_err(|d| {
@@ -1158,10 +1160,24 @@ impl Parser {
                 let form = match self.peek() {
                     Tok::For => {
                         self.bump();
-                        let i = self.ident("the loop counter name")?;
-                        self.expect(&Tok::Lt, "after the loop counter")?;
-                        let n = self.nested_binary()?;
-                        LoopForm::For(i, Box::new(n))
+                        let at = self.pos;
+                        let x = self.pattern();
+                        if let (Ok(x), Tok::In) = (&x, self.peek()) {
+                            let x = x.clone();
+                            self.bump();
+                            let xs = self.nested_binary()?;
+                            LoopForm::ForIn(Box::new(x), Box::new(xs))
+                        } else {
+                            // `for i < n`: the counter is a name
+                            self.pos = at;
+                            let i = self.ident("the loop counter name")?;
+                            self.expect(&Tok::Lt, "after the loop counter")
+                                .map_err(|d| {
+                                    d.with_help("a counted loop reads `for i < n`, a loop over an array's elements `for x in xs`")
+                                })?;
+                            let n = self.nested_binary()?;
+                            LoopForm::For(i, Box::new(n))
+                        }
                     }
                     Tok::While => {
                         self.bump();
@@ -1182,6 +1198,68 @@ impl Parser {
                 })
             }
         }
+    }
+
+    /// `(.0)`, `(.x)`, `(.0.1)`, `(.pos.x)` after the `(`: the function that
+    /// takes those fields of its argument.
+    fn projection_section(&mut self, start: Span) -> PResult<Expr> {
+        let param = Ident {
+            name: "r".to_string(),
+            span: self.span(),
+        };
+        let mut e = Expr {
+            kind: ExprKind::Var(param.clone()),
+            span: param.span,
+        };
+        while self.eat(&Tok::Dot) {
+            let t = self.bump();
+            let span = e.span.to(t.span);
+            let fields: Vec<usize> = match &t.tok {
+                Tok::Ident(name) => {
+                    e = Expr {
+                        kind: ExprKind::Field(
+                            Box::new(e),
+                            Ident {
+                                name: name.clone(),
+                                span: t.span,
+                            },
+                        ),
+                        span,
+                    };
+                    continue;
+                }
+                Tok::Int(s) if s.chars().all(|c| c.is_ascii_digit()) => {
+                    vec![s.parse().unwrap_or(usize::MAX)]
+                }
+                Tok::Float(s) if s.chars().all(|c| c.is_ascii_digit() || c == '.') => s
+                    .split('.')
+                    .map(|x| x.parse().unwrap_or(usize::MAX))
+                    .collect(),
+                _ => {
+                    return Err(Diagnostic::new(
+                        "E0003",
+                        t.span,
+                        "expected a field (a number or a name) after `.`",
+                    )
+                    .with_label("not a field")
+                    .with_help(
+                        "a projection section reads `(.0)` or `(.name)`: the function `\\r -> r.0`",
+                    ));
+                }
+            };
+            for k in fields {
+                e = Expr {
+                    kind: ExprKind::Proj(Box::new(e), k, t.span),
+                    span,
+                };
+            }
+        }
+        let close = self.expect(&Tok::RParen, "to close the projection section")?;
+        let span = start.to(close.span);
+        Ok(Expr {
+            kind: ExprKind::Lambda(vec![Pat::Var(param, None)], Box::new(e)),
+            span,
+        })
     }
 
     /// An operator expression one level deeper (a loop's count or condition,
@@ -1581,6 +1659,11 @@ impl Parser {
                 {
                     return self.right_section(start, op, prec, right);
                 }
+                // `(.0)`, `(.x)`, `(.pos.x)`: a projection section, the
+                // function `\r -> r.0`
+                if self.peek() == &Tok::Dot {
+                    return self.projection_section(start);
+                }
                 if self.peek() == &Tok::RParen {
                     return Err(Diagnostic::new(
                         "E0014",
@@ -1744,5 +1827,69 @@ fn float_constant(name: &str, single: bool) -> Option<f64> {
             "smallest" => f64::MIN_POSITIVE,
             _ => return None,
         }
+    })
+}
+
+/// `p: t`: the type on a name or `_`, and on the components of a tuple or
+/// record pattern where `t` is written as a tuple or record type of the same
+/// shape (`((a, b): (f64, i64))`).
+fn annotate(p: Pat, ty: TypeExp) -> PResult<Pat> {
+    match (p, ty) {
+        (Pat::Var(i, _), ty) => Ok(Pat::Var(i, Some(ty))),
+        (Pat::Wild(s, _), ty) => Ok(Pat::Wild(s, Some(ty))),
+        (Pat::Tuple(ps, s), TypeExp::Tuple(ts, _)) if ps.len() == ts.len() => Ok(Pat::Tuple(
+            ps.into_iter()
+                .zip(ts)
+                .map(|(p, t)| annotate(p, t))
+                .collect::<PResult<Vec<Pat>>>()?,
+            s,
+        )),
+        (Pat::Record(fs, s), TypeExp::Record(ts, _))
+            if fs.len() == ts.len()
+                && fs
+                    .iter()
+                    .all(|(f, _)| ts.iter().any(|(g, _)| g.name == f.name)) =>
+        {
+            let mut out = Vec::new();
+            for (f, p) in fs {
+                let t = ts
+                    .iter()
+                    .find(|(g, _)| g.name == f.name)
+                    .map(|(_, t)| t.clone())
+                    .ok_or_else(|| annotation_mismatch(&p))?;
+                out.push((f, annotate(p, t)?));
+            }
+            Ok(Pat::Record(out, s))
+        }
+        (p, _) => Err(annotation_mismatch(&p)),
+    }
+}
+
+fn annotation_mismatch(p: &Pat) -> Diagnostic {
+    Diagnostic::new(
+        "E0008",
+        p.span(),
+        "the type of this pattern must be written as a tuple or record type of the same shape",
+    )
+    .with_label("this pattern's shape")
+    .with_help("write `((a, b): (f64, i64))`, or annotate the components: `((a: f64), (b: i64))`")
+}
+
+/// A loop's state pattern read as its initial value (`loop (a, b) for ...`):
+/// names, and tuples and records of them.
+fn pat_as_expr(p: &Pat) -> Option<Expr> {
+    let kind = match p {
+        Pat::Var(id, _) => ExprKind::Var(id.clone()),
+        Pat::Tuple(ps, _) => ExprKind::Tuple(ps.iter().map(pat_as_expr).collect::<Option<_>>()?),
+        Pat::Record(fs, _) => ExprKind::Record(
+            fs.iter()
+                .map(|(f, p)| Some((f.clone(), pat_as_expr(p)?)))
+                .collect::<Option<_>>()?,
+        ),
+        Pat::Wild(..) => return None,
+    };
+    Some(Expr {
+        kind,
+        span: p.span(),
     })
 }
