@@ -519,8 +519,75 @@ impl<'s, 'a> Renamer<'s, 'a> {
             self.error(d);
             return Some(ExprKind::Error);
         }
-        None
+        futhark_spelling(id)
     }
+}
+
+/// Futhark's prelude names that no Weir definition shadows, as Weir's
+/// spelling of them (docs/language.md, "Spellings"): `tabulate` is `build`;
+/// the others are the functions `take = \n xs -> xs[:n]`, `drop = \n xs ->
+/// xs[n:]`, `indices = \xs -> iota (length xs)`, `const = \x _ -> x`, `or =
+/// \xs -> reduce (||) false xs`, `and = \xs -> reduce (&&) true xs` (the
+/// names in them are builtins, which no program redefines).
+fn futhark_spelling(id: &mut ast::Ident) -> Option<ExprKind> {
+    let sp = id.span;
+    let e = |kind: ExprKind| Expr { kind, span: sp };
+    let var = |n: &str| {
+        e(ExprKind::Var(ast::Ident {
+            name: n.to_string(),
+            span: sp,
+        }))
+    };
+    let pat = |n: &str| {
+        Pat::Var(
+            ast::Ident {
+                name: n.to_string(),
+                span: sp,
+            },
+            None,
+        )
+    };
+    let lambda = |ps: &[&str], body: Expr| {
+        ExprKind::Lambda(ps.iter().map(|p| pat(p)).collect(), Box::new(body))
+    };
+    let apply = |f: &str, args: Vec<Expr>| e(ExprKind::Apply(Box::new(var(f)), args));
+    let reduce = |op: ast::BinOp, ne: bool| {
+        lambda(
+            &["xs"],
+            apply(
+                "reduce",
+                vec![e(ExprKind::OpSection(op)), e(ExprKind::Bool(ne)), var("xs")],
+            ),
+        )
+    };
+    Some(match id.name.as_str() {
+        "tabulate" => {
+            id.name = "build".to_string();
+            return None;
+        }
+        "take" => lambda(
+            &["n", "xs"],
+            e(ExprKind::Index(
+                Box::new(var("xs")),
+                vec![IndexEntry::Slice(None, Some(Box::new(var("n"))), None, sp)],
+            )),
+        ),
+        "drop" => lambda(
+            &["n", "xs"],
+            e(ExprKind::Index(
+                Box::new(var("xs")),
+                vec![IndexEntry::Slice(Some(Box::new(var("n"))), None, None, sp)],
+            )),
+        ),
+        "indices" => lambda(
+            &["xs"],
+            apply("iota", vec![apply("length", vec![var("xs")])]),
+        ),
+        "const" => ExprKind::Lambda(vec![pat("x"), Pat::Wild(sp, None)], Box::new(var("x"))),
+        "or" => reduce(ast::BinOp::Or, false),
+        "and" => reduce(ast::BinOp::And, true),
+        _ => return None,
+    })
 }
 
 /// E0016: `f64.NAME` that is neither a constant nor a function of the module.
