@@ -1249,6 +1249,51 @@ impl<'a> Checker<'a> {
         Ok(())
     }
 
+    /// `e :> t`: `e` with the sizes `t` names, each checked at run time
+    /// against `e`'s own (where `t` names one); the rest of the type must be
+    /// `e`'s.
+    fn coerce(&mut self, inner: &Expr, te: &TypeExp, span: Span) -> R<(Atom, Type)> {
+        let ann = self.type_exp(te, None, false)?;
+        let (a, t) = self.expr(inner, None)?;
+        self.no_fun(&t, inner.span)?;
+        let erase = |t: &Type| {
+            let mut t = t.clone();
+            weir_ir::visit::map_sizes(&mut t, &mut |s| *s = Size::Unknown);
+            t
+        };
+        let (t, ann) = (self.infer.resolve(&t), self.infer.resolve(&ann));
+        self.unify_expr(&erase(&t), &erase(&ann), inner, "in a size coercion `:>`")?;
+        self.coerce_checks(&a, &t, &ann, 0, te.span());
+        Ok((self.emit("t", ann.clone(), Exp::Atom(a), span), ann))
+    }
+
+    /// The run-time checks of `a :> ann` (`a: t`), dim `dim` and inward: one
+    /// per size `ann` names that `t` does not name the same.
+    fn coerce_checks(&mut self, a: &Atom, t: &Type, ann: &Type, dim: usize, span: Span) {
+        let (Type::Array(st, et), Type::Array(sa, ea)) = (t, ann) else {
+            return;
+        };
+        let want = match sa {
+            Size::Var(v) => Some((
+                Atom::Var(v.clone()),
+                self.size_texts
+                    .get(v)
+                    .cloned()
+                    .unwrap_or_else(|| display_name(v).to_string()),
+            )),
+            Size::Const(c) => Some((Atom::Const(Const::I64(*c)), c.to_string())),
+            _ => None,
+        };
+        if let Some((want, text)) = want
+            && st != sa
+        {
+            let got = self.emit("n", Type::I64, Exp::Dim(a.clone(), dim), span);
+            let callee = self.current.clone();
+            self.emit_size_check(got, want, &callee, "annotation", text, span);
+        }
+        self.coerce_checks(a, et, ea, dim + 1, span);
+    }
+
     /// The operator argument of a reduction over elements of type `el`: a
     /// function `el -> el -> el`.
     fn operator(&mut self, a: &In, el: &Type, what: &str, name: &str) -> R<Fun> {
@@ -1400,6 +1445,7 @@ impl<'a> Checker<'a> {
         match &e.kind {
             ExprKind::Error => Err(Failed),
             ExprKind::Effect(effect, attr, inner) => self.effect(*effect, *attr, inner, expected),
+            ExprKind::Coerce(inner, te) => self.coerce(inner, te, span),
             ExprKind::Var(id) => self.var(id),
             ExprKind::Int(v, suffix) => self.int_lit(*v, *suffix, expected, span),
             ExprKind::Float(v, suffix) => self.float_lit(*v, *suffix, expected, span),

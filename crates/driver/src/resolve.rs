@@ -353,6 +353,11 @@ impl<'s, 'a> Renamer<'s, 'a> {
                 self.expr(a);
                 None
             }
+            ExprKind::Coerce(a, t) => {
+                self.expr(a);
+                self.ty(t);
+                None
+            }
             ExprKind::Apply(f, args) => {
                 self.expr(f);
                 args.iter_mut().for_each(|a| self.expr(a));
@@ -677,9 +682,10 @@ pub(crate) fn mentions_module(prog: &ast::Program, m: &str) -> bool {
                 expr(a, m) || expr(b, m)
             }
             ExprKind::Index(a, en) => expr(a, m) || entries(en, m),
-            ExprKind::Proj(a, _, _) | ExprKind::Unary(_, a) | ExprKind::Effect(_, _, a) => {
-                expr(a, m)
-            }
+            ExprKind::Proj(a, _, _)
+            | ExprKind::Unary(_, a)
+            | ExprKind::Effect(_, _, a)
+            | ExprKind::Coerce(a, _) => expr(a, m),
             ExprKind::Apply(f, args) => expr(f, m) || args.iter().any(|e| expr(e, m)),
             ExprKind::If(a, b, c) => expr(a, m) || expr(b, m) || expr(c, m),
             ExprKind::Let(p, a, b) => pat(p, m) || expr(a, m) || expr(b, m),

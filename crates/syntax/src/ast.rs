@@ -356,6 +356,9 @@ pub enum ExprKind {
     /// is realised (dps-views ch. 4: a source view, a destination view, or
     /// computed into storage of its own); the span is the annotation's.
     Effect(Effect, Span, Box<Expr>),
+    /// `e :> t`: `e` with the sizes `t` names (each checked at run time
+    /// against `e`'s own, error E0902 where they differ).
+    Coerce(Box<Expr>, Box<TypeExp>),
     /// A placeholder for a sub-expression that failed to parse.
     Error,
 }

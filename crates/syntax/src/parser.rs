@@ -719,6 +719,17 @@ impl Parser {
         if self.peek() == &Tok::With {
             return self.updates(e);
         }
+        // `e :> t`: a size coercion
+        if self.peek() == &Tok::Colon && self.peek_at(1) == &Tok::Gt {
+            self.bump();
+            self.bump();
+            let t = self.type_exp()?;
+            let span = e.span.to(t.span());
+            return Ok(Expr {
+                kind: ExprKind::Coerce(Box::new(e), Box::new(t)),
+                span,
+            });
+        }
         Ok(e)
     }
 
