@@ -603,6 +603,23 @@ impl Lower<'_> {
         }
     }
 
+    /// Is `0 <= lo <= hi <= len` provable? Where `lo` is 0 (or `hi`) and
+    /// `hi` is `len`, 0, or a value in range of `len` (a loop counter below
+    /// it: `a[:i]` in a loop `i < length a`).
+    fn slice_in_range(&self, lo: &Atom, hi: &Atom, len: &Atom) -> bool {
+        let (lo, hi, len) = (
+            self.canon_atom(lo),
+            self.canon_atom(hi),
+            self.canon_atom(len),
+        );
+        let zero = Atom::Const(Const::I64(0));
+        (lo == zero || lo == hi)
+            && (hi == len
+                || hi == zero
+                || matches!(&hi, Atom::Var(v) if self.counters.get(v).is_some_and(|(b, _)| *b == len))
+                || self.in_range(&hi, &len))
+    }
+
     /// Record an `i64` let that is a sum or difference (of values and
     /// constants), or `max 0 x`.
     fn note_offset(&mut self, var: &str, e: &SExp) {
@@ -1931,7 +1948,11 @@ impl Lower<'_> {
                 }
             }
             K::Slice => {
-                if self.opts.checks {
+                let proved = match (xs.first(), xs.get(1), xs.get(2)) {
+                    (Some(lo), Some(hi), Some(n)) => self.slice_in_range(lo, hi, n),
+                    _ => false,
+                };
+                if self.opts.checks && !proved {
                     let loc = self.loc(span);
                     out.push(I::CheckSlice {
                         lo: at(self, xs, 0),
@@ -2332,7 +2353,8 @@ impl Lower<'_> {
                 }
             }
             View::Slice(a, lo, hi) => {
-                if self.opts.checks {
+                let len = self.canon_key(&dkey(a, 0));
+                if self.opts.checks && !self.slice_in_range(lo, hi, &len) {
                     let loc = self.loc(span);
                     out.push(I::CheckSlice {
                         lo: self.atom(lo),
@@ -2346,6 +2368,10 @@ impl Lower<'_> {
                 for k in 1..rank {
                     self.equate(dkey(var, k), &Atom::Var(dkey(a, k)));
                 }
+                // its length is `hi - lo` for the bounds prover (a loop `i <
+                // hi` reading `a[0:hi][i]` needs no check)
+                self.offsets
+                    .insert(dkey(var, 0), (hi.clone(), lo.clone(), -1));
             }
             View::Reshape(a, ds) => {
                 let total = self.elems_from(a, 0);
