@@ -669,7 +669,10 @@ impl<'p> Interp<'p> {
     /// elements (so the lambda never runs for real): the shape the lambda's
     /// result has for stand-in arguments (`args`: index 0 for `build`, zeros of
     /// the input arrays' element shapes for `map`; see [`Self::probe_shape`]),
-    /// met with what the statement's type `ty` says. Where the probe fails:
+    /// met with what the statement's type `ty` says (a size the type knows
+    /// wins: that run passes size checks, so `map2 f xs (replicate 0 y)` has
+    /// `xs`'s length there, and the type the checker gave it, 0, which
+    /// compiled code uses). Where the probe fails:
     /// the type's shape and, when the lambda's result is a variable from outside
     /// it (`\i -> x`), the shape of that value. docs/language.md §6.
     fn lambda_result_shape(
@@ -681,7 +684,7 @@ impl<'p> Interp<'p> {
     ) -> Shape {
         let from_type = elem_type_shape(ty, env);
         if let Some(s) = args.and_then(|a| self.probe_shape(f, a)) {
-            return s.meet(&from_type);
+            return from_type.meet(&s);
         }
         let body = &f.lambda.body;
         if let Atom::Var(x) = &body.result
