@@ -85,7 +85,7 @@ pub const RULES: &[(&str, Builtin, &str)] = &[
     (
         "reduce_by_index",
         Builtin::ReduceByIndex,
-        "ireduce_by_index dest op ne m (\\j -> (is[j], vs[j])), lengths checked",
+        "ireduce_by_index dest op ne m (\\j -> (is[j], vs[j])), lengths checked; over rows, a loop updating a copy of dest in place (d with [is[j]] = op d[is[j]] vs[j], indices in range)",
     ),
     (
         "pad",
@@ -770,6 +770,84 @@ fn build(n: Atom, l: Lambda) -> Exp {
     })
 }
 
+/// `reduce_by_index` whose elements are arrays (rows): a loop over the
+/// indices updating a copy of `dest` in place, one row at a time, in order,
+/// an index out of range skipped (the interpreter's order; a row is the
+/// operator's result on the old row and the value, checked to have the
+/// row's shape by the update):
+///
+/// ```text
+/// loop d = copy dest for j < m do
+///   let i = is[j] in
+///   if 0 <= i && i < n then d with [i] = op d[i] vs[j] else d
+/// ```
+fn rows_by_index(e: &mut Emit, dest: Atom, op: Fun, is: Atom, vs: Atom, m: Atom, ty: &Type) -> Exp {
+    let n = e.len(&dest);
+    let row = e.elem(&dest);
+    let init = e.emit("d", ty.clone(), Exp::Prim(Prim::Copy { a: dest }));
+    let d = e.cx.fresh.name("d");
+    e.cx.env.insert(d.clone(), ty.clone());
+    let j = e.cx.fresh.name("j");
+    e.cx.env.insert(j.clone(), Type::I64);
+    let (span, jv, dv) = (e.span, Atom::Var(j.clone()), Atom::Var(d.clone()));
+    let mut body = Emit {
+        out: vec![],
+        span,
+        cx: e.cx,
+    };
+    let i = idx(&mut body, &is, &jv);
+    let low = body.emit(
+        "c",
+        Type::BOOL,
+        Exp::Bin(BinOp::Le, Atom::Const(Const::I64(0)), i.clone()),
+    );
+    let high = body.emit("c", Type::BOOL, Exp::Bin(BinOp::Lt, i.clone(), n));
+    let inside = body.emit("c", Type::BOOL, Exp::Bin(BinOp::And, low, high));
+    let mut then = Emit {
+        out: vec![],
+        span,
+        cx: body.cx,
+    };
+    let old = idx(&mut then, &dv, &i);
+    let v = idx(&mut then, &vs, &jv);
+    let new = then.apply(&op, &[old, v], &row);
+    let written = then.emit(
+        "d",
+        ty.clone(),
+        Exp::Prim(Prim::Update {
+            a: dv.clone(),
+            i,
+            v: new,
+        }),
+    );
+    let then = Body {
+        stmts: then.out,
+        result: written,
+    };
+    let next = body.emit(
+        "d",
+        ty.clone(),
+        Exp::If(
+            inside,
+            then,
+            Body {
+                stmts: vec![],
+                result: dv,
+            },
+        ),
+    );
+    let body = Body {
+        stmts: body.out,
+        result: next,
+    };
+    Exp::Loop {
+        state: (d, ty.clone()),
+        init,
+        form: LoopForm::For(j, m),
+        body,
+    }
+}
+
 /// The lowered expression for `p` (whose type is `ty`); helper statements go to `e`.
 fn lower(e: &mut Emit, p: Prim, ty: &Type) -> Option<Exp> {
     let el = ty.elem().cloned().unwrap_or(Type::F64);
@@ -835,6 +913,17 @@ fn lower(e: &mut Emit, p: Prim, ty: &Type) -> Option<Exp> {
                 idx(e, &a, &j)
             });
             build(n, l)
+        }
+        Prim::ReduceByIndex {
+            dest,
+            op,
+            ne: _,
+            is,
+            vs,
+        } if matches!(e.elem(&dest), Type::Array(..)) => {
+            let m = e.len(&is);
+            e.check_len(&vs, &m, name, "values");
+            rows_by_index(e, dest, op, is, vs, m, ty)
         }
         Prim::ReduceByIndex {
             dest,
