@@ -17,6 +17,7 @@ type R<T> = Result<T, Failed>;
 
 mod limits;
 mod records;
+mod update;
 pub use limits::{MAX_RANK, MAX_TYPE_SIZE};
 pub use records::{check_type_defs, erase_records};
 
@@ -2184,107 +2185,6 @@ impl<'a> Checker<'a> {
             }
         }
         Ok((arr, ty))
-    }
-
-    /// `a with [i][j] = v`, `a with [s:e] = b`, `a with [i][s:e] = b`: one
-    /// of the update builtins (the uniqueness checker then makes sure `a` is
-    /// not used again, so compiled code writes in place).
-    #[inline(never)]
-    fn update(
-        &mut self,
-        a: &Expr,
-        entries: &[IndexEntry],
-        ispan: Span,
-        v: &Expr,
-        span: Span,
-    ) -> R<(Atom, Type)> {
-        let (arr, ty) = self.expr(a, None)?;
-        self.no_fun(&ty, a.span)?;
-        let nidx = entries
-            .iter()
-            .take_while(|e| matches!(e, IndexEntry::Index(_)))
-            .count();
-        let slice = match &entries[nidx..] {
-            [] => None,
-            [IndexEntry::Slice(s, e, None, sspan)] => Some((s, e, *sspan)),
-            _ => None,
-        };
-        let shape_ok = match slice {
-            None => (1..=3).contains(&nidx),
-            Some(_) => nidx <= 1,
-        };
-        if !shape_ok || (slice.is_none() && entries.len() != nidx) {
-            return self.fail(
-                Diagnostic::new("E0419", ispan, "this update's indices are not supported")
-                    .with_label("indices of `with`")
-                    .with_help("an update writes one element or row (`a with [i] = v`, `a with [i][j] = v`, up to three indices) or one slice without a step (`a with [s:e] = b`, `a with [i][s:e] = b`); for other shapes update a row: `a with [i] = (copy a[i] with [j][k] = v)`"),
-            );
-        }
-        let mut idx = Vec::new();
-        let mut at = ty.clone();
-        for e in &entries[..nidx] {
-            let IndexEntry::Index(i) = e else {
-                return Err(Failed);
-            };
-            let (_, el) = self.expect_array(&at, a.span, "an update")?;
-            let ia = self.index_exp(i)?;
-            idx.push(ia);
-            at = el;
-        }
-        let p = match slice {
-            None => {
-                let (va, vt) = self.expr(v, Some(&at))?;
-                self.no_fun(&vt, v.span)?;
-                self.unify_at(&vt, &at, v.span, "in the value written by `with`")?;
-                let mut it = idx.into_iter();
-                match (it.next(), it.next(), it.next()) {
-                    (Some(i), None, None) => Prim::Update { a: arr, i, v: va },
-                    (Some(i), Some(j), None) => Prim::Update2 {
-                        a: arr,
-                        i,
-                        j,
-                        v: va,
-                    },
-                    (Some(i), Some(j), Some(k)) => Prim::Update3 {
-                        a: arr,
-                        i,
-                        j,
-                        k,
-                        v: va,
-                    },
-                    _ => return Err(Failed),
-                }
-            }
-            Some((s, e, sspan)) => {
-                let (_, el) = self.expect_array(&at, a.span, "an update")?;
-                let end = match idx.first() {
-                    None => Exp::Prim(Prim::Length { a: arr.clone() }),
-                    Some(_) => Exp::Dim(arr.clone(), 1),
-                };
-                let (sa, ea) = self.slice_bounds(s, e, sspan, end, span)?;
-                let want = Type::array(Size::Unknown, el.clone());
-                let (va, vt) = self.expr(v, Some(&want))?;
-                self.no_fun(&vt, v.span)?;
-                let (_, vel) = self.expect_array(&vt, v.span, "the value written into a slice")?;
-                self.unify_at(&vel, &el, v.span, "in the rows written by `with`")?;
-                match idx.pop() {
-                    None => Prim::UpdateSlice {
-                        a: arr,
-                        s: sa,
-                        e: ea,
-                        v: va,
-                    },
-                    Some(i) => Prim::UpdateSlice2 {
-                        a: arr,
-                        i,
-                        s: sa,
-                        e: ea,
-                        v: va,
-                    },
-                }
-            }
-        };
-        Ok((self.emit("t", ty.clone(), Exp::Prim(p), span), ty))
     }
 
     /// The bounds of a slice `s:e`, elaborated (`i64`s): `s` defaults to 0,

@@ -961,7 +961,21 @@ impl Ck<'_> {
                 None => "a value that holds it".to_string(),
             };
             let word = it.word;
-            let d = Diagnostic::new(
+            // (a loop whose use has the loop's own span is the loop nest of
+            // an update of a block, `a with [1:n, 1:n] = v`: its value is
+            // what shares memory with `a`)
+            let d = if span == st.span {
+                Diagnostic::new(
+                    "E0504",
+                    st.span,
+                    format!("the value written into `{rn}` shares memory with `{rn}` itself"),
+                )
+                .with_label(format!("`{rn}` is updated in place here"))
+                .with_help(format!(
+                    "write a copy of the value, `{rn} with [..] = copy (...)`: writing `{rn}` in place would change the value while it is read"
+                ))
+            } else {
+                Diagnostic::new(
                 "E0501",
                 span,
                 format!(
@@ -972,7 +986,8 @@ impl Ck<'_> {
             .with_secondary(st.span, format!("the {word} consumes `{rn}` here"))
             .with_help(format!(
                 "read the {word}'s state instead, or start the {word} from a copy: `copy {rn}`"
-            ));
+            ))
+            };
             if let Some(root) = self.roots.get_mut(r) {
                 root.reported = true;
             }

@@ -643,6 +643,13 @@ impl SizeCheck {
     /// where `param` names a function's parameter (or is `annotation`,
     /// `result`, `dest`).
     pub fn operand_message(&self, got: &str, want: &str) -> Option<String> {
+        if self.param == "with" {
+            // (`size` is the dimension's number, from 1)
+            return Some(format!(
+                "size mismatch: `with` writes a value whose dimension {} has size {got} into a place where it has size {want}",
+                self.size
+            ));
+        }
         if self.param == "values" {
             return Some(format!(
                 "size mismatch: `{}` of {got} values and {want} indices",
