@@ -73,8 +73,12 @@ pub(crate) fn is_reserved(name: &str) -> bool {
         || name == "apply"
 }
 
-/// The float types, which are also the built-in modules `f64.isnan`, ...
-pub(crate) const FLOAT_MODULES: [&str; 2] = ["f64", "f32"];
+/// The scalar types that are also built-in modules: `f64.isnan`,
+/// `i64.maximum`, ... (their names are conversions too, so never "a module,
+/// not a value").
+pub(crate) const FLOAT_MODULES: [&str; 10] = [
+    "f64", "f32", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
+];
 
 /// Edit distance (insertions, deletions, substitutions, adjacent swaps).
 pub(crate) fn distance(a: &str, b: &str) -> usize {
@@ -602,10 +606,16 @@ pub(crate) fn float_member_error(
     name: &str,
     span: Span,
 ) -> Diagnostic {
-    let consts: Vec<String> = weir_syntax::parser::FLOAT_CONSTANTS
-        .iter()
-        .map(|c| c.to_string())
-        .collect();
+    let int = weir_syntax::ast::PrimType::from_name(ty).is_some_and(|p| p.is_int());
+    let consts: Vec<String> = if int {
+        &weir_syntax::parser::INT_CONSTANTS[..]
+    } else {
+        &weir_syntax::parser::FLOAT_CONSTANTS[..]
+    }
+    .iter()
+    .map(|c| c.to_string())
+    .collect();
+    let (c1, c2) = if int { ("f64", "i32") } else { ("i32", "u8") };
     let all: Vec<String> = members.values.keys().cloned().collect();
     let near = closest(name, consts.iter().chain(all.iter()).map(|s| s.as_str()));
     // (the conversions `f64.i32`, ... are summed up, not listed)
@@ -619,7 +629,7 @@ pub(crate) fn float_member_error(
         None => String::new(),
     };
     help.push_str(&format!(
-        "the constants are {}; the functions are {}, and the conversions from every other scalar type (`{ty}.i32 x`, `{ty}.u8 x`, ...)",
+        "the constants are {}; the functions are {}, and the conversions from every other scalar type (`{ty}.{c1} x`, `{ty}.{c2} x`, ...)",
         listing(&consts, &format!("{ty}.")),
         listing(&funs, &format!("{ty}."))
     ));

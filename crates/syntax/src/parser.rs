@@ -1485,6 +1485,21 @@ impl Parser {
                                 continue;
                             }
                         }
+                        // `i64.highest`, `u8.lowest`, `i32.num_bits`: the
+                        // integer types' constants
+                        if let (ExprKind::Var(ty), Tok::Ident(c)) = (&e.kind, &t.tok)
+                            && let Some(p) = PrimType::from_name(&ty.name)
+                            && let Some(v) = int_constant(c, p)
+                        {
+                            let span = e.span.to(t.span);
+                            // (`num_bits` is an i32, as in Futhark)
+                            let p = if c == "num_bits" { PrimType::I32 } else { p };
+                            e = Expr {
+                                kind: ExprKind::Int(v, Some(p)),
+                                span,
+                            };
+                            continue;
+                        }
                         if let Tok::Ident(name) = &t.tok {
                             *extra += 1;
                             self.enter()?;
@@ -1810,6 +1825,33 @@ pub fn parse_float(text: &str) -> Option<(f64, Option<PrimType>)> {
 pub const FLOAT_CONSTANTS: [&str; 8] = [
     "inf", "nan", "pi", "e", "highest", "lowest", "epsilon", "smallest",
 ];
+
+/// The constants of the integer types (`i64.highest`, `u8.lowest`, ...).
+pub const INT_CONSTANTS: [&str; 3] = ["highest", "lowest", "num_bits"];
+
+/// The value of the integer type `p`'s constant `name`, or None (also for
+/// a type that is not an integer type).
+fn int_constant(name: &str, p: PrimType) -> Option<i128> {
+    let (bits, signed): (u32, bool) = match p {
+        PrimType::I8 => (8, true),
+        PrimType::I16 => (16, true),
+        PrimType::I32 => (32, true),
+        PrimType::I64 => (64, true),
+        PrimType::U8 => (8, false),
+        PrimType::U16 => (16, false),
+        PrimType::U32 => (32, false),
+        PrimType::U64 => (64, false),
+        _ => return None,
+    };
+    Some(match (name, signed) {
+        ("highest", true) => (1i128 << (bits - 1)) - 1,
+        ("lowest", true) => -(1i128 << (bits - 1)),
+        ("highest", false) => (1i128 << bits) - 1,
+        ("lowest", false) => 0,
+        ("num_bits", _) => i128::from(bits),
+        _ => return None,
+    })
+}
 
 /// The value of a float type's constant `name` (of `f32` when `single`,
 /// exactly representable there), or None.
