@@ -10,7 +10,7 @@
 //! | rule | effect |
 //! | --- | --- |
 //! | `hoist-size-lets` | a scalar computed at the top of an `alloc` body from names outside it, by arithmetic that cannot fail, moves in front of the scope (so a scope nested further in, sized by it, can merge with this one) |
-//! | `short-circuit` | `alloc b { …b written…; view v = D[lo:hi]; copy v := b }` (or a row at a constant index, `view v = D[c]`: the rows of a nested array literal, placed as `D[c:c+1]` reshaped to the row's dims), with `D`, `lo`, `hi` known where `b` is first written (or computed later by size arithmetic on what is: those `let`s move there too), `b`'s dims provably `v`'s, nothing reading `D` before the copy, and `b` dead after it: `b` becomes `placed D[lo:hi] in root` there, and the buffer goes. `D` may be a loop's new state of fixed dims (`next`, which the body writes whole), never the state being read nor storage that grows. Applied to a fixed point, and before `hoist-allocation` (which waits until nothing else applies), so that the pieces computed in a loop body are placed before their buffers would leave the loop |
+//! | `short-circuit` | `alloc b { …b written…; view v = D[lo:hi]; copy v := b }` (or a row at a constant index, `view v = D[c]`: the rows of a nested array literal, placed as `D[c:c+1]` reshaped to the row's dims), with `D`, `lo`, `hi` known where `b` is first written (or computed later by size arithmetic on what is: those `let`s move there too), `b`'s dims provably `v`'s, nothing reading `D` before the copy, and `b` dead after it: `b` becomes `placed D[lo:hi] in root` there, and the buffer goes. `D` may be a loop's new state of fixed dims (`next`, which the body writes whole), or that of a state updated in place where nothing reads or writes the state from `b`'s first write to the copy (`loop b .. do b with [s:e] = map f c`), never the state being read nor storage that grows. Applied to a fixed point, and before `hoist-allocation` (which waits until nothing else applies), so that the pieces computed in a loop body are placed before their buffers would leave the loop |
 //!
 //! A placed view ([`View::Placed`]) is the part where it exists and is in
 //! bounds, else storage of its own allocated there, at the buffer's
@@ -372,7 +372,8 @@ fn short_circuit_once(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
     sizes.dests = fresh.dest_dims.clone();
     let grown: HashSet<Name> = grown_outs(stmts).into_iter().collect();
     let mut loop_arrays = HashSet::new();
-    loop_storage(stmts, &mut loop_arrays);
+    let mut in_place = HashMap::new();
+    loop_storage(stmts, &mut loop_arrays, &mut in_place);
     // (one change per application: what `sizes` knows is then stale)
     let mut done = false;
     everywhere(stmts, &mut |ss| {
@@ -384,7 +385,7 @@ fn short_circuit_once(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
                 continue;
             };
             let found = bufs.iter().enumerate().find_map(|(bi, b)| {
-                plan_for(b, body, &strided, &sizes, &grown, &loop_arrays)
+                plan_for(b, body, &strided, &sizes, &grown, &loop_arrays, &in_place)
                     .filter(|p| {
                         !matches!(&body.stmts[p.copy], Stmt::Copy { span, .. } if fresh.eager.contains(span))
                             && !p.via.is_some_and(|s| fresh.eager.contains(&s))
@@ -403,13 +404,19 @@ fn short_circuit_once(stmts: &mut Vec<Stmt>, fresh: &mut Fresh) -> bool {
 
 /// The arrays loops keep state in, or grow: never short-circuited into,
 /// but for the destination `next` of a state of fixed dims, which the body
-/// writes whole (a piece of the new state is computed straight into it).
-fn loop_storage(stmts: &[Stmt], out: &mut HashSet<Name>) {
+/// writes whole (a piece of the new state is computed straight into it),
+/// and the `next` of a state updated in place (`loop b for .. do b with
+/// [s:e] = map ..`: the piece is computed straight into the state where
+/// nothing reads the state's storage before the copy; `in_place` maps it
+/// to the state and its initial storage, the same memory).
+fn loop_storage(stmts: &[Stmt], out: &mut HashSet<Name>, in_place: &mut HashMap<Name, [Name; 2]>) {
     for s in stmts {
         if let Stmt::Loop { arrays, .. } = s {
             for st in arrays {
                 out.insert(st.var.clone());
-                if st.grow.is_some() || st.in_place {
+                if st.in_place && st.grow.is_none() {
+                    in_place.insert(st.next.clone(), [st.var.clone(), st.out.clone()]);
+                } else if st.grow.is_some() || st.in_place {
                     out.insert(st.next.clone());
                 }
                 // (`out` holds the initial state, copied in before the
@@ -425,7 +432,7 @@ fn loop_storage(stmts: &[Stmt], out: &mut HashSet<Name>) {
             out.insert(dest.clone());
         }
         for b in nested_blocks(s) {
-            loop_storage(b, out);
+            loop_storage(b, out, in_place);
         }
     }
 }
@@ -463,6 +470,7 @@ fn plan_for(
     sizes: &Sizes,
     grown: &HashSet<Name>,
     loop_arrays: &HashSet<Name>,
+    in_place: &HashMap<Name, [Name; 2]>,
 ) -> Option<Plan> {
     if b.grown || !b.when.is_empty() || grown.contains(&b.var) || loop_arrays.contains(&b.var) {
         return None;
@@ -628,6 +636,19 @@ fn plan_for(
     for st in &body.stmts[..c] {
         if reads_root(st, &root, sizes) {
             return None;
+        }
+    }
+    // (the new state of a state updated in place is the state's memory:
+    // nothing from the piece's first write to the copy reads or writes the
+    // state either)
+    if let Some(same) = in_place.get(d).or_else(|| in_place.get(&root)) {
+        for x in same {
+            let r = sizes.root(x).clone();
+            if body.stmts[first..c].iter().any(|st| {
+                reads_root(st, &r, sizes) || writes_root(st, &r, &View::Alias(x.clone()), sizes)
+            }) {
+                return None;
+            }
         }
     }
     let part_view = match (&view, row) {
