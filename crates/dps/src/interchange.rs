@@ -14,6 +14,13 @@
 //! for k < nk { for j' < nj { let acc = r[j']; body[j := j']; r[j'] := result } }
 //! ```
 //!
+//! A `reduce` is taken as the fold computing it left to right (its
+//! operator's first operand the accumulator, from the neutral element: the
+//! interpreter's order). Values computed from `o` before the store (`post`,
+//! lets that cannot fail: `beta * c[i, j] + alpha * o`) finish each element
+//! in a third loop, `for j { pre needed again; let o = r[j]; post; r[j] :=
+//! v }`.
+//!
 //! Every element gets the same operations in the same order (its `init`,
 //! then `k = 0, 1, …`), so the result is bit for bit the same; the inner
 //! loop runs along rows (`b[k][j']`, `r[j']`) and vectorises across `j'`,
@@ -326,19 +333,41 @@ fn rewrite(
     let Stmt::For { i: j, n: nj, body } = s else {
         return None;
     };
-    let [pre @ .., fold, store] = body.as_slice() else {
+    let [rest @ .., store] = body.as_slice() else {
         return None;
     };
-    let Stmt::Fold {
-        outs,
-        acc,
-        init,
-        i: kv,
-        n: nk,
-        body: fbody,
-    } = fold
-    else {
-        return None;
+    // the fold (or reduction, in the fold's order), then values computed
+    // from its result (`post`), then the store
+    let at = rest
+        .iter()
+        .rposition(|t| matches!(t, Stmt::Fold { .. } | Stmt::Reduce { .. }))?;
+    let (pre, fold, post) = (&rest[..at], &rest[at], &rest[at + 1..]);
+    let as_fold;
+    let (outs, acc, init, kv, nk, fbody) = match fold {
+        Stmt::Fold {
+            outs,
+            acc,
+            init,
+            i,
+            n,
+            body,
+        } => (outs, acc, init, i, n, body),
+        Stmt::Reduce { .. } => {
+            as_fold = reduce_as_fold(fold)?;
+            let Stmt::Fold {
+                outs,
+                acc,
+                init,
+                i,
+                n,
+                body,
+            } = &as_fold
+            else {
+                return None;
+            };
+            (outs, acc, init, i, n, body)
+        }
+        _ => return None,
     };
     let Stmt::Store {
         dest: r,
@@ -359,10 +388,27 @@ fn rewrite(
     };
     if ty != aty
         || idx.as_slice() != [Atom::Var(j.clone())]
-        || *val != Atom::Var(o.clone())
+        || (post.is_empty() && *val != Atom::Var(o.clone()))
         || fbody.stmts.is_empty()
     {
         return None;
+    }
+    // `post` computes values that cannot fail, from the result and `pre`
+    // (run again after the fold's loop, once per column)
+    if !post.iter().all(|p| matches!(p, Stmt::Let { .. })) {
+        return None;
+    }
+    {
+        let mut at_post = sizes.clone();
+        for p in pre {
+            at_post.learn(p);
+        }
+        for p in post {
+            if can_fail(p, &at_post, &[(j, nj)]) {
+                return None;
+            }
+            at_post.learn(p);
+        }
     }
     // `pre` computes values only (no store the fold might read), the body
     // is lets and views none of which can fail
@@ -412,6 +458,22 @@ fn rewrite(
         .iter()
         .any(|&at| matches!(pre[at], Stmt::View { .. }))
     {
+        return None;
+    }
+    // (nor where the fold's body itself takes row `j` of an array, or
+    // indexes one by `j` before its last dimension: the same stride)
+    let jv = Atom::Var(j.clone());
+    if fbody.stmts.iter().any(|t| match t {
+        Stmt::View {
+            view: View::Row(_, x),
+            ..
+        } => *x == jv,
+        Stmt::Let {
+            exp: SExp::Load(_, idx),
+            ..
+        } => idx.split_last().is_some_and(|(_, init)| init.contains(&jv)),
+        _ => false,
+    }) {
         return None;
     }
     {
@@ -465,7 +527,7 @@ fn rewrite(
         val: init.clone(),
         span: *span,
     });
-    Some(vec![
+    let mut out = vec![
         Stmt::For {
             i: j.clone(),
             n: nj.clone(),
@@ -480,5 +542,103 @@ fn rewrite(
                 body: inner,
             }],
         },
-    ])
+    ];
+    if !post.is_empty() {
+        out.push(after(pre, post, (j, nj), (o, *ty), (r, val, *span), fresh)?);
+    }
+    Some(out)
+}
+
+/// The loop finishing each column after the fold's loop: what of `pre`
+/// `post` uses, computed again (it cannot fail: it ran before, in the same
+/// order, for the same column), the fold's result read back from the row,
+/// `post`, and the store of its value.
+fn after(
+    pre: &[Stmt],
+    post: &[Stmt],
+    (j, nj): (&Name, &Atom),
+    (o, ty): (&Name, PrimType),
+    (r, val, span): (&Name, &Atom, Span),
+    fresh: &mut dyn FnMut(&str) -> Name,
+) -> Option<Stmt> {
+    let mut needed: Vec<usize> = Vec::new();
+    let mut uses_of: Vec<Stmt> = post.to_vec();
+    for (at, p) in pre.iter().enumerate().rev() {
+        if crate::rename::binders(std::slice::from_ref(p))
+            .iter()
+            .any(|b| mentions(&uses_of, b))
+        {
+            needed.push(at);
+            uses_of.push(p.clone());
+        }
+    }
+    needed.reverse();
+    let j3 = fresh(j);
+    let mut stmts: Vec<Stmt> = needed.iter().map(|&at| pre[at].clone()).collect();
+    stmts.push(Stmt::Let {
+        var: o.clone(),
+        ty,
+        exp: SExp::Load(r.clone(), vec![Atom::Var(j.clone())]),
+        span,
+    });
+    stmts.extend(post.iter().cloned());
+    stmts.push(Stmt::Store {
+        dest: r.clone(),
+        idx: vec![Atom::Var(j.clone())],
+        val: val.clone(),
+        span,
+    });
+    let map = HashMap::from([(j.clone(), j3.clone())]);
+    let body = crate::rename::fresh_copy(&stmts, &map, fresh);
+    Some(Stmt::For {
+        i: j3,
+        n: nj.clone(),
+        body,
+    })
+}
+
+/// A reduction as the fold computing it in order: the accumulator is the
+/// operator's first operand, starting from the neutral element; each step
+/// binds the element to the second operand (`reduce` leaves the order open,
+/// docs/language.md §5: this is the interpreter's, left to right).
+fn reduce_as_fold(s: &Stmt) -> Option<Stmt> {
+    let Stmt::Reduce {
+        outs,
+        ne,
+        i,
+        n,
+        elem,
+        op,
+    } = s
+    else {
+        return None;
+    };
+    let ([(_, ty)], [a], [b], [x], [_]) = (
+        outs.as_slice(),
+        op.a.as_slice(),
+        op.b.as_slice(),
+        elem.results.as_slice(),
+        op.body.results.as_slice(),
+    ) else {
+        return None;
+    };
+    let mut stmts = elem.stmts.clone();
+    stmts.push(Stmt::Let {
+        var: b.clone(),
+        ty: *ty,
+        exp: SExp::Atom(x.clone()),
+        span: Span::default(),
+    });
+    stmts.extend(op.body.stmts.iter().cloned());
+    Some(Stmt::Fold {
+        outs: outs.clone(),
+        acc: vec![(a.clone(), *ty)],
+        init: ne.clone(),
+        i: i.clone(),
+        n: n.clone(),
+        body: Block {
+            stmts,
+            results: op.body.results.clone(),
+        },
+    })
 }

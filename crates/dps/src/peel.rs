@@ -4,7 +4,7 @@
 //! | rule | effect |
 //! | --- | --- |
 //! | `split-at-bound` | index-set splitting at a symbolic point: a loop testing its counter against an enclosing counter or a dim (`if j <= i`) runs as the iterations before the point and those after, each without the test: see [`crate::split`] |
-//! | `interchange-fold` | a map whose element is a sequential fold, in the `i-k-j` order: see [`crate::interchange`] |
+//! | `interchange-fold` | a map whose element is a sequential fold or a reduction, in the `i-k-j` order: see [`crate::interchange`] |
 //! | `distribute-rows` | loop distribution: a row loop whose first half computes a matrix product's row into a one-row buffer and whose second half uses it runs as two loops over the rows, the buffer expanded to the matrix (2mm's `tmp`): see [`crate::distribute`] |
 //! | `tile-accumulate` | the row updates of a matrix product in cache tiles, each tile in register blocks: see [`crate::tile`] and [`crate::regblock`] |
 //! | `batch-lanes` | outer-loop vectorisation: a fold over points whose work is loops and folds runs a batch of points at a time, each value of the work a lane array, each straight-line run of the work one loop over the lanes: see [`crate::batch`] |
@@ -29,7 +29,7 @@ pub const RULES: &[Rule] = &[
     ),
     (
         "interchange-fold",
-        "turn a loop that stores a fold per element inside out: initialise the row, then for each step of the fold update the whole row (the same operations per element, in the same order)",
+        "turn a loop that stores a fold (or a reduction, as its left-to-right fold) per element inside out: initialise the row, then for each step of the fold update the whole row (the same operations per element, in the same order), then finish each element with what the loop computed from the fold's result",
         crate::interchange::interchange_fold,
     ),
     (

@@ -18,6 +18,11 @@
 //!     for jj < min JB (nj - jt·JB) { let j = jt·JB + jj; body' } } } } }
 //! ```
 //!
+//! A last loop after the steps, finishing each element from its
+//! accumulated value (what `interchange-fold` makes of `beta * c[i, j] +
+//! alpha * dot ..`), which cannot fail, runs after the tiles once per row:
+//! `for i'' < ni { pre''; post }`.
+//!
 //! Each element still gets its initial value, then the steps `k = 0, 1, …`
 //! one at a time in increasing order (the `kt` tiles ascend), so the result
 //! is bit for bit the same. It applies where the order of errors cannot
@@ -54,8 +59,16 @@ fn rewrite(
     let Stmt::For { i, n: ni, body } = s else {
         return None;
     };
-    let [pre @ .., init, upd] = body.as_slice() else {
-        return None;
+    // (a last loop finishing each element from its accumulated value, as
+    // `interchange-fold` makes of `beta * c[i, j] + alpha * dot ..`, runs
+    // after the tiles, once per row)
+    let steps = |t: &Stmt| matches!(t, Stmt::For { body, .. } if matches!(body.as_slice(), [Stmt::For { .. }]));
+    let (pre, init, upd, post) = match body.as_slice() {
+        [pre @ .., init, upd] if steps(upd) => (pre, init, upd, None),
+        [pre @ .., init, upd, post @ Stmt::For { .. }] if steps(upd) => {
+            (pre, init, upd, Some(post))
+        }
+        _ => return None,
     };
     let Stmt::For {
         i: k,
@@ -134,6 +147,26 @@ fn rewrite(
             return None;
         }
         inner.learn(t);
+    }
+    // the finishing loop cannot fail (it then runs after every row's
+    // initialisation, so an error of one would come later), and nothing
+    // else it binds escapes
+    if let Some(Stmt::For {
+        i: jp,
+        n: njp,
+        body: pb,
+    }) = post
+    {
+        let mut at = inner.clone();
+        for t in pb {
+            if can_fail(t, &at, &[(jp, njp)]) && !matches!(t, Stmt::Store { .. }) {
+                return None;
+            }
+            at.learn(t);
+        }
+        if bound_here(njp) {
+            return None;
+        }
     }
     // the row is storage of its own; the update reads other storage (and
     // the element it updates)
@@ -252,5 +285,19 @@ fn rewrite(
         n: nj.clone(),
         body: every(&j0, &jm, &jstart, JB, j_tile),
     });
+    if let Some(post) = post {
+        let mut row: Vec<Stmt> = pre
+            .iter()
+            .filter(|p| !matches!(p, Stmt::Guard { .. }))
+            .cloned()
+            .collect();
+        row.push(post.clone());
+        let i3 = fresh(i);
+        out.push(Stmt::For {
+            i: i3.clone(),
+            n: ni.clone(),
+            body: crate::rename::fresh_copy(&row, &HashMap::from([(i.clone(), i3)]), fresh),
+        });
+    }
     Some(out)
 }
