@@ -2236,6 +2236,13 @@ impl Lower<'_> {
                 let dims = l.sizes();
                 let at = pointer_at(part, l.offset);
                 self.declare_array(out, var, elem, Exp::Null, dims.clone(), false);
+                // (its dims, in place or not, are the part's rows: `hi - lo`
+                // for the bounds prover, then the part's inner dims)
+                for k in 1..rank {
+                    self.equate(dkey(var, k), &Atom::Var(dkey(part, k)));
+                }
+                self.offsets
+                    .insert(dkey(var, 0), (hi.clone(), lo.clone(), -1));
                 // In place where the storage exists and the part is in
                 // bounds; else (an entry result too large for memory, a
                 // buffer whose lazy allocation was too large, sizes of a
