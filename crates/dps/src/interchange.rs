@@ -44,6 +44,9 @@ use std::collections::HashMap;
 #[derive(Clone, Default)]
 pub(crate) struct Sizes {
     parent: HashMap<String, String>,
+    /// The counters of the loops around the statement and their bounds
+    /// (`i < n` holds in their bodies).
+    counters: Vec<(Name, Atom)>,
 }
 
 pub(crate) fn dim_key(a: &str, k: usize) -> String {
@@ -132,6 +135,18 @@ impl Sizes {
                 let (src, skip) = match view {
                     View::Row(x, _) => (x, 1),
                     View::Alias(x) => (x, 0),
+                    // (a slice's rows are `hi - lo`, the same for two
+                    // slices of one `lo` and `hi`; its inner dims are the
+                    // array's)
+                    View::Slice(x, lo, hi) => {
+                        if let (Some(l), Some(h)) = (atom_key(lo), atom_key(hi)) {
+                            self.union(&format!("rows {l} {h}"), &dim_key(var, 0));
+                        }
+                        for k in 1..*rank {
+                            self.union(&dim_key(x, k), &dim_key(var, k));
+                        }
+                        return;
+                    }
                     _ => return,
                 };
                 for k in 0..*rank {
@@ -269,8 +284,12 @@ fn walk(
         // (a loop body or branch sees what holds before it; an `alloc`
         // body, its buffers' dims)
         sizes.learn(&stmts[k]);
+        let mut inside = sizes.clone();
+        if let Stmt::For { i, n, .. } = &stmts[k] {
+            inside.counters.push((i.clone(), n.clone()));
+        }
         for b in nested_blocks_mut(&mut stmts[k]) {
-            changed |= walk(b, &sizes, ctx, rewrite, fresh);
+            changed |= walk(b, &inside, ctx, rewrite, fresh);
         }
         k += 1;
     }
@@ -284,9 +303,9 @@ pub(crate) fn can_fail(s: &Stmt, sizes: &Sizes, bounds: &[(&Name, &Atom)]) -> bo
         let Atom::Var(i) = idx else {
             return false;
         };
-        bounds
-            .iter()
-            .any(|(c, n)| *c == i && atom_key(n).is_some_and(|nk| sizes.same(&nk, &dim_key(a, k))))
+        let within = |n: &Atom| atom_key(n).is_some_and(|nk| sizes.same(&nk, &dim_key(a, k)));
+        bounds.iter().any(|(c, n)| *c == i && within(n))
+            || sizes.counters.iter().any(|(c, n)| c == i && within(n))
     };
     match s {
         Stmt::Let {
@@ -434,13 +453,35 @@ fn rewrite(
     // those statements must not fail (they ran before, in the same order,
     // for the same column); the fold's bound and the row written are not
     // of `pre`
+    // (what of `pre` does not depend on `j`, such as the slices of a
+    // column below the diagonal, `a[i+1:, i]`, and the fold's bound, their
+    // length, is computed once before the steps instead)
+    let mut dep: std::collections::HashSet<Name> = std::collections::HashSet::from([j.clone()]);
+    let mut invariant = vec![false; pre.len()];
+    for (at, p) in pre.iter().enumerate() {
+        let names: Vec<Name> = dep.iter().cloned().collect();
+        if names.iter().any(|d| mentions(std::slice::from_ref(p), d)) {
+            dep.extend(crate::rename::binders(std::slice::from_ref(p)));
+        } else {
+            invariant[at] = true;
+        }
+    }
     let pre_binds = crate::rename::binders(pre);
     let bound_in_pre = |x: &Atom| matches!(x, Atom::Var(v) if pre_binds.contains(v));
-    if bound_in_pre(nk) || bound_in_pre(res) || pre_binds.contains(r) || mentions(&fbody.stmts, o) {
+    let nk_dep = matches!(nk, Atom::Var(v) if dep.contains(v));
+    if nk_dep || bound_in_pre(res) || pre_binds.contains(r) || mentions(&fbody.stmts, o) {
         return None;
     }
     let mut needed: Vec<usize> = Vec::new();
     let mut uses_of: Vec<Stmt> = fbody.stmts.clone();
+    if let Atom::Var(v) = nk {
+        uses_of.push(Stmt::Let {
+            var: fresh("nk"),
+            ty: PrimType::I64,
+            exp: SExp::Atom(Atom::Var(v.clone())),
+            span: *span,
+        });
+    }
     for (at, p) in pre.iter().enumerate().rev() {
         if crate::rename::binders(std::slice::from_ref(p))
             .iter()
@@ -451,6 +492,8 @@ fn rewrite(
         }
     }
     needed.reverse();
+    let (hoisted, needed): (Vec<usize>, Vec<usize>) =
+        needed.into_iter().partition(|&at| invariant[at]);
     // (a row view of column `j` used by the fold, as in `a · aᵀ`, means the
     // fold reads along that row: turned inside out, the inner loop would
     // read down a column, with a stride of a whole row: not done)
@@ -497,8 +540,29 @@ fn rewrite(
         exp: SExp::Load(r.clone(), vec![Atom::Var(j2.clone())]),
         span: *span,
     }];
+    // the invariant statements, computed again once (they ran, without
+    // failing, for the first column: the steps run only where there is one)
+    let once: Vec<Stmt> = hoisted.iter().map(|&at| pre[at].clone()).collect();
+    let once = crate::rename::fresh_copy(&once, &HashMap::new(), fresh);
+    let mut map = HashMap::new();
+    for (old, new) in crate::rename::binders(
+        &hoisted
+            .iter()
+            .map(|&at| pre[at].clone())
+            .collect::<Vec<_>>(),
+    )
+    .into_iter()
+    .zip(crate::rename::binders(&once))
+    {
+        map.insert(old, new);
+    }
+    let nk = match nk {
+        Atom::Var(v) => Atom::Var(map.get(v).cloned().unwrap_or_else(|| v.clone())),
+        x => x.clone(),
+    };
+    let nk = &nk;
     let recomputed: Vec<Stmt> = needed.iter().map(|&at| pre[at].clone()).collect();
-    let mut map = HashMap::from([(j.clone(), j2.clone())]);
+    map.insert(j.clone(), j2.clone());
     let copy = crate::rename::fresh_copy(&recomputed, &map, fresh);
     for (old, new) in crate::rename::binders(&recomputed)
         .into_iter()
@@ -527,22 +591,45 @@ fn rewrite(
         val: init.clone(),
         span: *span,
     });
-    let mut out = vec![
-        Stmt::For {
-            i: j.clone(),
+    let steps = Stmt::For {
+        i: kv.clone(),
+        n: nk.clone(),
+        body: vec![Stmt::For {
+            i: j2,
             n: nj.clone(),
-            body: first,
-        },
-        Stmt::For {
-            i: kv.clone(),
-            n: nk.clone(),
-            body: vec![Stmt::For {
-                i: j2,
-                n: nj.clone(),
-                body: inner,
-            }],
-        },
-    ];
+            body: inner,
+        }],
+    };
+    let mut out = vec![Stmt::For {
+        i: j.clone(),
+        n: nj.clone(),
+        body: first,
+    }];
+    if once.is_empty() {
+        out.push(steps);
+    } else {
+        let any = fresh("any");
+        out.push(Stmt::Let {
+            var: any.clone(),
+            ty: PrimType::Bool,
+            exp: SExp::Bin(BinOp::Lt, Atom::Const(Const::I64(0)), nj.clone()),
+            span: *span,
+        });
+        let mut body = once;
+        body.push(steps);
+        out.push(Stmt::If {
+            outs: vec![],
+            cond: Atom::Var(any),
+            then: Block {
+                stmts: body,
+                results: vec![],
+            },
+            els: Block {
+                stmts: vec![],
+                results: vec![],
+            },
+        });
+    }
     if !post.is_empty() {
         out.push(after(pre, post, (j, nj), (o, *ty), (r, val, *span), fresh)?);
     }
