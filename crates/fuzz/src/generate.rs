@@ -1101,6 +1101,8 @@ impl G<'_> {
             if upd && nested { 2 } else { 0 }, // 33 copy a with [i][j] = v
             if upd { 2 } else { 0 },           // 34 copy a with [s:e] = b
             if upd { 3 } else { 0 },           // 35 a loop updating its state
+            if upd && nested { 2 } else { 0 }, // 36 copy a with [s:e, s:e] = b (blocks, columns, steps)
+            if upd { 2 } else { 0 },           // 37 a loop updating a slice of its state
         ];
         let k = self.c.weighted(&w);
         let r = match k {
@@ -1342,6 +1344,53 @@ impl G<'_> {
                     });
                 Some(format!(
                     "(loop {acc} = copy {a} for {i} < {n} do {acc} with [{ix}] = {v})"
+                ))
+            }
+            36 => {
+                let Ty::Arr(e2) = e else { return self.leaf(&t) };
+                let a = self.expr(&t, d1);
+                let (s, en, i) = (self.index(d1), self.index(d1), self.index(d1));
+                // a block, a column, a row's slice with a step, or every
+                // other row: the value of the place's shape (or not)
+                let (entries, vt) = match self.c.below(4) {
+                    0 => {
+                        let (s2, e2b) = (self.index(d1), self.index(d1));
+                        (format!("{s}:{en}, {s2}:{e2b}"), t.clone())
+                    }
+                    1 => (format!("{s}:{en}, {i}"), Ty::arr((**e2).clone())),
+                    2 => (format!("{i}, {s}:{en}:2"), e.clone()),
+                    _ => (format!("{s}::2, :"), t.clone()),
+                };
+                let b = self.expr(&vt, d1);
+                Some(format!("(copy {a} with [{entries}] = copy ({b}))"))
+            }
+            37 => {
+                let a = self.expr(&t, d1);
+                let n = self.size(d1);
+                let acc = self.fresh("acc");
+                let i = self.fresh("i");
+                let x = self.fresh("x");
+                let (s, en, b, f) =
+                    self.with_vars(&[(acc.clone(), t.clone()), (i.clone(), Ty::I64)], |g| {
+                        let s = match g.c.below(2) {
+                            0 => "1".to_string(),
+                            _ => g.index(d1),
+                        };
+                        let en = match g.c.below(2) {
+                            0 => format!("length {acc}"),
+                            _ => g.index(d1),
+                        };
+                        // the map reads the state itself (shifted) or
+                        // something else
+                        let b = match g.c.below(2) {
+                            0 => format!("{acc}[0:({en}) - ({s})]"),
+                            _ => g.expr(&t, d1),
+                        };
+                        let f = g.with_vars(&[(x.clone(), e.clone())], |h| h.expr(e, d1));
+                        (s, en, b, f)
+                    });
+                Some(format!(
+                    "(loop {acc} = copy {a} for {i} < {n} do {acc} with [{s}:{en}] = map (\\{x} -> {f}) ({b}))"
                 ))
             }
             _ => None,
