@@ -115,6 +115,9 @@ pub struct Checker<'a> {
     pub defs: &'a HashMap<String, DefSig>,
     /// All names of top-level definitions, for "defined later" errors.
     pub later: &'a HashMap<String, Span>,
+    /// Top-level definitions that failed to check (an error was reported):
+    /// a use of one is not reported again as an unknown name.
+    pub broken: HashSet<String>,
     pub current: String,
     scope: Vec<(String, Binding)>,
     blocks: Vec<Vec<Stmt>>,
@@ -303,6 +306,7 @@ impl<'a> Checker<'a> {
             infer: Infer::default(),
             defs,
             later,
+            broken: HashSet::new(),
             current: String::new(),
             scope: Vec::new(),
             blocks: vec![Vec::new()],
@@ -1842,6 +1846,9 @@ impl<'a> Checker<'a> {
                     .with_label("recursive use")
                     .with_help("Weir (like F-tilde) has no general recursion; use `loop`, `ifold`, `build` or `map` to iterate"),
             );
+            return Failed;
+        }
+        if self.broken.contains(&id.name) {
             return Failed;
         }
         if self.later.contains_key(&id.name) {

@@ -35,6 +35,8 @@ pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
     let abbrevs = elab::Checker::new(&sigs, &later, &types, &no_abbrevs, &mut counter)
         .resolve_abbreviations();
     let mut seen: HashMap<String, weir_syntax::Span> = HashMap::new();
+    // (definitions that failed: their uses are not reported again)
+    let mut broken: std::collections::HashSet<String> = std::collections::HashSet::new();
     for d in &prog.defs {
         later.remove(&d.name.name);
         if let Some(prev) = seen.get(&d.name.name) {
@@ -72,15 +74,21 @@ pub fn check_program(prog: &ast::Program) -> (Program, Vec<Diagnostic>) {
         let d = &d;
         let result = {
             let mut ck = elab::Checker::new(&sigs, &later, &types, &abbrevs, &mut counter);
+            ck.broken = broken.clone();
             let r = ck.def(d);
             diags.append(&mut ck.diags);
             out.effects.append(&mut ck.effects);
             r
         };
-        if let Ok((def, sig)) = result {
+        let Ok((def, sig)) = result else {
+            broken.insert(d.name.name.clone());
+            continue;
+        };
+        {
             let errs = unique::check(&def, &uniq, &uniqs);
             if !errs.is_empty() {
                 diags.extend(errs);
+                broken.insert(d.name.name.clone());
                 continue;
             }
             if def.entry

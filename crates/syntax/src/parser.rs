@@ -33,15 +33,41 @@ pub fn parse_file(file: FileId, text: &str) -> (Program, Vec<Diagnostic>) {
     loop {
         match p.peek() {
             Tok::Eof => break,
-            Tok::Def | Tok::Entry => match p.def() {
-                Ok(d) => prog.defs.push(d),
-                Err(e) => {
-                    errors.push(e);
-                    p.depth = 0;
-                    p.literal = None;
-                    p.skip_to_def();
+            Tok::Def | Tok::Entry => {
+                let start = p.pos;
+                match p.def() {
+                    Ok(d) => prog.defs.push(d),
+                    Err(e) => {
+                        errors.push(e);
+                        p.depth = 0;
+                        p.literal = None;
+                        p.skip_to_def();
+                        // (the definition is kept, its body an error, so
+                        // that its uses are not reported as unknown names)
+                        if let Some(t) = p.toks.get(start + 1)
+                            && let Tok::Ident(name) = &t.tok
+                        {
+                            let span = t.span;
+                            prog.defs.push(Def {
+                                name: Ident {
+                                    name: name.clone(),
+                                    span,
+                                },
+                                entry: false,
+                                size_params: Vec::new(),
+                                params: Vec::new(),
+                                ret: None,
+                                exists: Vec::new(),
+                                body: Expr {
+                                    kind: ExprKind::Error,
+                                    span,
+                                },
+                                span,
+                            });
+                        }
+                    }
                 }
-            },
+            }
             Tok::Type => match p.type_def() {
                 Ok(t) => prog.types.push(t),
                 Err(e) => {
@@ -601,7 +627,11 @@ impl Parser {
                             }
                         }
                     }
-                    _ => return Err(self.unexpected("a size (a name, a constant, or nothing) after `[`")),
+                    _ => {
+                        return Err(self
+                            .unexpected("a size (a name, a constant, or nothing) after `[`")
+                            .with_help("a size in a type is a name (`[n]`), a non-negative integer (`[3]`), or left out (`[]`)"));
+                    }
                 };
                 if !matches!(size, SizeExp::Any(_)) && self.peek() != &Tok::RBracket {
                     return Err(self
@@ -1778,7 +1808,14 @@ impl Parser {
             Tok::Str(_) => Err(self
                 .unexpected("an expression")
                 .with_help("Weir has no string values; a string is only the path of an `import`")),
-            _ => Err(self.unexpected("an expression")),
+            Tok::Def | Tok::Entry | Tok::Type | Tok::Import | Tok::Module | Tok::Eof => {
+                Err(self.unexpected("an expression").with_help(
+                    "the definition ends before its expression is complete: finish the expression (an operand after an operator, a body after `=` or `in`)",
+                ))
+            }
+            _ => Err(self
+                .unexpected("an expression")
+                .with_help("an expression starts with a name, a literal, `(`, `[`, `\\`, `-`, `!`, `if`, `let` or `loop`")),
         }
     }
 }
