@@ -343,238 +343,269 @@ pub(crate) fn reads(stmts: &[Stmt]) -> Vec<Name> {
     out
 }
 
+/// The parts of `for j < nj { pre; (o) = fold (a) = (init) for k < nk {
+/// body }; post; r[j] := val }` (a `reduce` taken as its fold).
+struct Nest<'s> {
+    j: &'s Name,
+    nj: &'s Atom,
+    pre: &'s [Stmt],
+    post: &'s [Stmt],
+    o: Name,
+    ty: PrimType,
+    a: Name,
+    init: Atom,
+    k: Name,
+    nk: Atom,
+    body: Block,
+    res: Atom,
+    r: &'s Name,
+    idx: &'s [Atom],
+    val: &'s Atom,
+    span: Span,
+}
+
+impl<'s> Nest<'s> {
+    fn of(s: &'s Stmt) -> Option<Nest<'s>> {
+        let Stmt::For { i: j, n: nj, body } = s else {
+            return None;
+        };
+        let [rest @ .., store] = body.as_slice() else {
+            return None;
+        };
+        // the fold (or reduction, in the fold's order), then values
+        // computed from its result (`post`), then the store
+        let at = rest
+            .iter()
+            .rposition(|t| matches!(t, Stmt::Fold { .. } | Stmt::Reduce { .. }))?;
+        let (pre, fold, post) = (&rest[..at], &rest[at], &rest[at + 1..]);
+        let fold = match fold {
+            Stmt::Reduce { .. } => reduce_as_fold(fold)?,
+            f => f.clone(),
+        };
+        let Stmt::Fold {
+            outs,
+            acc,
+            init,
+            i: k,
+            n: nk,
+            body: fbody,
+        } = fold
+        else {
+            return None;
+        };
+        let Stmt::Store {
+            dest: r,
+            idx,
+            val,
+            span,
+        } = store
+        else {
+            return None;
+        };
+        let ([(o, ty)], [(a, aty)], [init], [res]) = (
+            outs.as_slice(),
+            acc.as_slice(),
+            init.as_slice(),
+            fbody.results.as_slice(),
+        ) else {
+            return None;
+        };
+        if ty != aty
+            || idx.as_slice() != [Atom::Var(j.clone())]
+            || (post.is_empty() && *val != Atom::Var(o.clone()))
+            || fbody.stmts.is_empty()
+        {
+            return None;
+        }
+        Some(Nest {
+            j,
+            nj,
+            pre,
+            post,
+            o: o.clone(),
+            ty: *ty,
+            a: a.clone(),
+            init: init.clone(),
+            k,
+            nk,
+            res: res.clone(),
+            body: fbody,
+            r,
+            idx,
+            val,
+            span: *span,
+        })
+    }
+
+    /// The order of errors cannot change: `post` is lets that cannot fail
+    /// (run again after the steps), `pre` lets and views (no store the
+    /// fold might read), the fold's body lets and views none of which can
+    /// fail.
+    fn cannot_fail(&self, sizes: &Sizes) -> bool {
+        if !self.post.iter().all(|p| matches!(p, Stmt::Let { .. }))
+            || !self
+                .pre
+                .iter()
+                .all(|p| matches!(p, Stmt::Let { .. } | Stmt::View { .. }))
+        {
+            return false;
+        }
+        let mut at = sizes.clone();
+        for p in self.pre {
+            at.learn(p);
+        }
+        let mut at_post = at.clone();
+        for p in self.post {
+            if can_fail(p, &at_post, &[(self.j, self.nj)]) {
+                return false;
+            }
+            at_post.learn(p);
+        }
+        let bounds = [(self.j, self.nj), (&self.k, &self.nk)];
+        for t in &self.body.stmts {
+            if can_fail(t, &at, &bounds) {
+                return false;
+            }
+            at.learn(t);
+        }
+        true
+    }
+
+    /// What of `pre` the steps use: the statements that do not depend on
+    /// `j` (slices of a column below the diagonal, `a[i+1:, i]`, and the
+    /// fold's bound, their length), computed once before the steps, and
+    /// those that do (a value of the column, such as `b[j]` hoisted out of
+    /// the fold), computed again in the inner loop, which must not fail
+    /// (they ran before, in the same order, for the same column) and must
+    /// not be views (a row view of column `j`, as in `a · aᵀ`: the fold
+    /// reads along that row, and turned inside out the inner loop would
+    /// read down a column). `None` where the nest must stay as written.
+    fn uses_of_pre(&self, sizes: &Sizes) -> Option<(Vec<usize>, Vec<usize>)> {
+        let (pre, j) = (self.pre, self.j);
+        let mut dep: std::collections::HashSet<Name> = std::collections::HashSet::from([j.clone()]);
+        let mut invariant = vec![false; pre.len()];
+        for (at, p) in pre.iter().enumerate() {
+            let names: Vec<Name> = dep.iter().cloned().collect();
+            if names.iter().any(|d| mentions(std::slice::from_ref(p), d)) {
+                dep.extend(crate::rename::binders(std::slice::from_ref(p)));
+            } else {
+                invariant[at] = true;
+            }
+        }
+        let pre_binds = crate::rename::binders(pre);
+        let bound_in_pre = |x: &Atom| matches!(x, Atom::Var(v) if pre_binds.contains(v));
+        let nk_dep = matches!(&self.nk, Atom::Var(v) if dep.contains(v));
+        if nk_dep
+            || bound_in_pre(&self.res)
+            || pre_binds.contains(self.r)
+            || mentions(&self.body.stmts, &self.o)
+        {
+            return None;
+        }
+        let mut needed: Vec<usize> = Vec::new();
+        let mut uses_of: Vec<Stmt> = self.body.stmts.clone();
+        if let Atom::Var(v) = &self.nk {
+            uses_of.push(Stmt::Let {
+                var: v.clone(),
+                ty: PrimType::I64,
+                exp: SExp::Atom(Atom::Var(v.clone())),
+                span: self.span,
+            });
+        }
+        for (at, p) in pre.iter().enumerate().rev() {
+            if crate::rename::binders(std::slice::from_ref(p))
+                .iter()
+                .any(|b| mentions(&uses_of, b))
+            {
+                needed.push(at);
+                uses_of.push(p.clone());
+            }
+        }
+        needed.reverse();
+        let (hoisted, needed): (Vec<usize>, Vec<usize>) =
+            needed.into_iter().partition(|&at| invariant[at]);
+        if needed
+            .iter()
+            .any(|&at| matches!(pre[at], Stmt::View { .. }))
+        {
+            return None;
+        }
+        // (nor where the fold's body itself takes row `j` of an array, or
+        // indexes one by `j` before its last dimension: the same stride)
+        let jv = Atom::Var(j.clone());
+        if self.body.stmts.iter().any(|t| match t {
+            Stmt::View {
+                view: View::Row(_, x),
+                ..
+            } => *x == jv,
+            Stmt::Let {
+                exp: SExp::Load(_, idx),
+                ..
+            } => idx.split_last().is_some_and(|(_, init)| init.contains(&jv)),
+            _ => false,
+        }) {
+            return None;
+        }
+        let mut before = sizes.clone();
+        for (at, p) in pre.iter().enumerate() {
+            if needed.contains(&at) && can_fail(p, &before, &[(j, self.nj)]) {
+                return None;
+            }
+            before.learn(p);
+        }
+        Some((hoisted, needed))
+    }
+}
+
 fn rewrite(
     s: &Stmt,
     sizes: &Sizes,
     ctx: &Ctx,
     fresh: &mut dyn FnMut(&str) -> Name,
 ) -> Option<Vec<Stmt>> {
-    let Stmt::For { i: j, n: nj, body } = s else {
-        return None;
-    };
-    let [rest @ .., store] = body.as_slice() else {
-        return None;
-    };
-    // the fold (or reduction, in the fold's order), then values computed
-    // from its result (`post`), then the store
-    let at = rest
-        .iter()
-        .rposition(|t| matches!(t, Stmt::Fold { .. } | Stmt::Reduce { .. }))?;
-    let (pre, fold, post) = (&rest[..at], &rest[at], &rest[at + 1..]);
-    let as_fold;
-    let (outs, acc, init, kv, nk, fbody) = match fold {
-        Stmt::Fold {
-            outs,
-            acc,
-            init,
-            i,
-            n,
-            body,
-        } => (outs, acc, init, i, n, body),
-        Stmt::Reduce { .. } => {
-            as_fold = reduce_as_fold(fold)?;
-            let Stmt::Fold {
-                outs,
-                acc,
-                init,
-                i,
-                n,
-                body,
-            } = &as_fold
-            else {
-                return None;
-            };
-            (outs, acc, init, i, n, body)
-        }
-        _ => return None,
-    };
-    let Stmt::Store {
-        dest: r,
-        idx,
-        val,
-        span,
-    } = store
-    else {
-        return None;
-    };
-    let ([(o, ty)], [(a, aty)], [init], [res]) = (
-        outs.as_slice(),
-        acc.as_slice(),
-        init.as_slice(),
-        fbody.results.as_slice(),
-    ) else {
-        return None;
-    };
-    if ty != aty
-        || idx.as_slice() != [Atom::Var(j.clone())]
-        || (post.is_empty() && *val != Atom::Var(o.clone()))
-        || fbody.stmts.is_empty()
-    {
+    let n = Nest::of(s)?;
+    if !n.cannot_fail(sizes) {
         return None;
     }
-    // `post` computes values that cannot fail, from the result and `pre`
-    // (run again after the fold's loop, once per column)
-    if !post.iter().all(|p| matches!(p, Stmt::Let { .. })) {
-        return None;
-    }
-    {
-        let mut at_post = sizes.clone();
-        for p in pre {
-            at_post.learn(p);
-        }
-        for p in post {
-            if can_fail(p, &at_post, &[(j, nj)]) {
-                return None;
-            }
-            at_post.learn(p);
-        }
-    }
-    // `pre` computes values only (no store the fold might read), the body
-    // is lets and views none of which can fail
-    if !pre
-        .iter()
-        .all(|p| matches!(p, Stmt::Let { .. } | Stmt::View { .. }))
-    {
-        return None;
-    }
-    let mut inner_sizes = sizes.clone();
-    for p in pre {
-        inner_sizes.learn(p);
-    }
-    let bounds = [(j, nj), (kv, nk)];
-    for t in &fbody.stmts {
-        if can_fail(t, &inner_sizes, &bounds) {
-            return None;
-        }
-        inner_sizes.learn(t);
-    }
-    // what of `pre` the fold's body uses (a value of the column, such as
-    // `b[j]` hoisted out of the fold) is computed again in the inner loop:
-    // those statements must not fail (they ran before, in the same order,
-    // for the same column); the fold's bound and the row written are not
-    // of `pre`
-    // (what of `pre` does not depend on `j`, such as the slices of a
-    // column below the diagonal, `a[i+1:, i]`, and the fold's bound, their
-    // length, is computed once before the steps instead)
-    let mut dep: std::collections::HashSet<Name> = std::collections::HashSet::from([j.clone()]);
-    let mut invariant = vec![false; pre.len()];
-    for (at, p) in pre.iter().enumerate() {
-        let names: Vec<Name> = dep.iter().cloned().collect();
-        if names.iter().any(|d| mentions(std::slice::from_ref(p), d)) {
-            dep.extend(crate::rename::binders(std::slice::from_ref(p)));
-        } else {
-            invariant[at] = true;
-        }
-    }
-    let pre_binds = crate::rename::binders(pre);
-    let bound_in_pre = |x: &Atom| matches!(x, Atom::Var(v) if pre_binds.contains(v));
-    let nk_dep = matches!(nk, Atom::Var(v) if dep.contains(v));
-    if nk_dep || bound_in_pre(res) || pre_binds.contains(r) || mentions(&fbody.stmts, o) {
-        return None;
-    }
-    let mut needed: Vec<usize> = Vec::new();
-    let mut uses_of: Vec<Stmt> = fbody.stmts.clone();
-    if let Atom::Var(v) = nk {
-        uses_of.push(Stmt::Let {
-            var: fresh("nk"),
-            ty: PrimType::I64,
-            exp: SExp::Atom(Atom::Var(v.clone())),
-            span: *span,
-        });
-    }
-    for (at, p) in pre.iter().enumerate().rev() {
-        if crate::rename::binders(std::slice::from_ref(p))
-            .iter()
-            .any(|b| mentions(&uses_of, b))
-        {
-            needed.push(at);
-            uses_of.push(p.clone());
-        }
-    }
-    needed.reverse();
-    let (hoisted, needed): (Vec<usize>, Vec<usize>) =
-        needed.into_iter().partition(|&at| invariant[at]);
-    // (a row view of column `j` used by the fold, as in `a · aᵀ`, means the
-    // fold reads along that row: turned inside out, the inner loop would
-    // read down a column, with a stride of a whole row: not done)
-    if needed
-        .iter()
-        .any(|&at| matches!(pre[at], Stmt::View { .. }))
-    {
-        return None;
-    }
-    // (nor where the fold's body itself takes row `j` of an array, or
-    // indexes one by `j` before its last dimension: the same stride)
-    let jv = Atom::Var(j.clone());
-    if fbody.stmts.iter().any(|t| match t {
-        Stmt::View {
-            view: View::Row(_, x),
-            ..
-        } => *x == jv,
-        Stmt::Let {
-            exp: SExp::Load(_, idx),
-            ..
-        } => idx.split_last().is_some_and(|(_, init)| init.contains(&jv)),
-        _ => false,
-    }) {
-        return None;
-    }
-    {
-        let mut before = sizes.clone();
-        for (at, p) in pre.iter().enumerate() {
-            if needed.contains(&at) && can_fail(p, &before, &[(j, nj)]) {
-                return None;
-            }
-            before.learn(p);
-        }
-    }
+    let (hoisted, needed) = n.uses_of_pre(sizes)?;
     // the row is storage of its own; the body reads other storage
-    let root = ctx.root(r);
-    if !ctx.fresh_storage(&root) || reads(&fbody.stmts).iter().any(|x| ctx.root(x) == root) {
+    let root = ctx.root(n.r);
+    if !ctx.fresh_storage(&root) || reads(&n.body.stmts).iter().any(|x| ctx.root(x) == root) {
         return None;
     }
+    let (pre, j, nj, r, span) = (n.pre, n.j, n.nj, n.r, n.span);
     let j2 = fresh(j);
     let mut inner = vec![Stmt::Let {
-        var: a.clone(),
-        ty: *ty,
+        var: n.a.clone(),
+        ty: n.ty,
         exp: SExp::Load(r.clone(), vec![Atom::Var(j2.clone())]),
-        span: *span,
+        span,
     }];
     // the invariant statements, computed again once (they ran, without
     // failing, for the first column: the steps run only where there is one)
-    let once: Vec<Stmt> = hoisted.iter().map(|&at| pre[at].clone()).collect();
-    let once = crate::rename::fresh_copy(&once, &HashMap::new(), fresh);
-    let mut map = HashMap::new();
-    for (old, new) in crate::rename::binders(
-        &hoisted
-            .iter()
-            .map(|&at| pre[at].clone())
-            .collect::<Vec<_>>(),
-    )
-    .into_iter()
-    .zip(crate::rename::binders(&once))
-    {
-        map.insert(old, new);
-    }
-    let nk = match nk {
+    let hoisted: Vec<Stmt> = hoisted.iter().map(|&at| pre[at].clone()).collect();
+    let once = crate::rename::fresh_copy(&hoisted, &HashMap::new(), fresh);
+    let mut map: HashMap<Name, Name> = crate::rename::binders(&hoisted)
+        .into_iter()
+        .zip(crate::rename::binders(&once))
+        .collect();
+    let nk = match &n.nk {
         Atom::Var(v) => Atom::Var(map.get(v).cloned().unwrap_or_else(|| v.clone())),
         x => x.clone(),
     };
-    let nk = &nk;
     let recomputed: Vec<Stmt> = needed.iter().map(|&at| pre[at].clone()).collect();
     map.insert(j.clone(), j2.clone());
     let copy = crate::rename::fresh_copy(&recomputed, &map, fresh);
-    for (old, new) in crate::rename::binders(&recomputed)
-        .into_iter()
-        .zip(crate::rename::binders(&copy))
-    {
-        map.insert(old, new);
-    }
+    map.extend(
+        crate::rename::binders(&recomputed)
+            .into_iter()
+            .zip(crate::rename::binders(&copy)),
+    );
     inner.extend(copy);
-    let mut moved = fbody.stmts.clone();
+    let mut moved = n.body.stmts.clone();
     crate::rename::rename(&mut moved, &map);
     inner.extend(moved);
-    let res = match res {
+    let res = match &n.res {
         Atom::Var(v) if v == j => Atom::Var(j2.clone()),
         x => x.clone(),
     };
@@ -582,18 +613,18 @@ fn rewrite(
         dest: r.clone(),
         idx: vec![Atom::Var(j2.clone())],
         val: res,
-        span: *span,
+        span,
     });
     let mut first = pre.to_vec();
     first.push(Stmt::Store {
         dest: r.clone(),
-        idx: idx.clone(),
-        val: init.clone(),
-        span: *span,
+        idx: n.idx.to_vec(),
+        val: n.init.clone(),
+        span,
     });
     let steps = Stmt::For {
-        i: kv.clone(),
-        n: nk.clone(),
+        i: n.k.clone(),
+        n: nk,
         body: vec![Stmt::For {
             i: j2,
             n: nj.clone(),
@@ -613,7 +644,7 @@ fn rewrite(
             var: any.clone(),
             ty: PrimType::Bool,
             exp: SExp::Bin(BinOp::Lt, Atom::Const(Const::I64(0)), nj.clone()),
-            span: *span,
+            span,
         });
         let mut body = once;
         body.push(steps);
@@ -630,8 +661,15 @@ fn rewrite(
             },
         });
     }
-    if !post.is_empty() {
-        out.push(after(pre, post, (j, nj), (o, *ty), (r, val, *span), fresh)?);
+    if !n.post.is_empty() {
+        out.push(after(
+            pre,
+            n.post,
+            (j, nj),
+            (&n.o, n.ty),
+            (r, n.val, span),
+            fresh,
+        )?);
     }
     Some(out)
 }
