@@ -42,16 +42,30 @@ impl Checker<'_> {
             .join(".");
         let Some(def) = self.types.get(&name) else {
             let most = (name.chars().count() / 3).clamp(1, 2);
+            // (the type abbreviations, and the scalar types: `flot` is `f64`)
+            let scalars = weir_ir::PrimType::ALL.map(|p| p.name().to_string());
             let best = self
                 .types
                 .keys()
+                .chain(scalars.iter())
                 .map(|c| (super::distance(c, &name), c))
                 .filter(|(d, c)| *d <= most && *d < c.len())
                 .min()
                 .map(|(_, c)| c.clone());
-            let help = match best {
-                Some(c) => format!("did you mean `{c}`?"),
-                None => "the scalar types are f64, f32, i64, i32 and bool; arrays are written `[n]f64`, records `{x: f64, y: f64}`; name a type with `type name = ...`".to_string(),
+            // (other languages' names for the scalar types)
+            let named = match name.as_str() {
+                "double" | "float64" | "real" | "number" => Some("f64"),
+                "float" | "float32" | "single" => Some("f32"),
+                "int" | "int32" => Some("i32"),
+                "long" | "int64" | "isize" | "usize" | "size_t" | "integer" => Some("i64"),
+                "byte" | "char" | "uint8" => Some("u8"),
+                "boolean" | "Bool" => Some("bool"),
+                _ => None,
+            };
+            let help = match (named, best) {
+                (Some(c), _) => format!("Weir spells it `{c}`"),
+                (None, Some(c)) => format!("did you mean `{c}`?"),
+                (None, None) => "the scalar types are f64, f32, i8, i16, i32, i64, u8, u16, u32, u64 and bool; arrays are written `[n]f64`, records `{x: f64, y: f64}`; name a type with `type name = ...`".to_string(),
             };
             return self.fail(
                 Diagnostic::new("E0006", span, format!("unknown type `{name}`"))
