@@ -9,11 +9,11 @@
 //! v`, `a with [0:n:2] = v`) is a loop nest over the slices' positions,
 //! updating the loop state in place: after every entry is checked against
 //! its dimension (in order, the messages of indexing) and every dimension of
-//! `v` against the place's (message "`with` writes ..."), each slice but a
-//! last one without a step (after at most one other entry: a slice update of
-//! a row) is a counted loop, and the innermost statement is one of the
-//! builtins. Trailing `:` entries write whole dimensions, so `a with [i, :]
-//! = v` is `a with [i] = v`.
+//! `v` against the place's (message "`with` writes ..."), each slice is a
+//! counted loop, the value indexed one level per loop (so a `map` given as
+//! `v` fuses into the element it computes, with no row of it made), and
+//! the innermost statement an element update. Trailing `:` entries write
+//! whole dimensions, so `a with [i, :] = v` is `a with [i] = v`.
 
 use super::{Checker, Failed, R};
 use weir_ir::*;
@@ -21,12 +21,11 @@ use weir_syntax::ast::{Expr, IndexEntry};
 use weir_syntax::{Diagnostic, Span};
 
 /// An entry of a general update, elaborated: an index, or a slice's start,
-/// end, number of positions and step.
+/// number of positions and step.
 enum Part {
     Index(Atom),
     Slice {
         s: Atom,
-        e: Atom,
         count: Atom,
         k: Option<Atom>,
     },
@@ -214,7 +213,6 @@ impl Checker<'_> {
                     };
                     parts.push(Part::Slice {
                         s: sa,
-                        e: ea,
                         count,
                         k: ka,
                     });
@@ -247,12 +245,9 @@ impl Checker<'_> {
             let callee = self.current.clone();
             self.emit_size_check(got, count, &callee, "with", (d + 1).to_string(), span);
         }
-        // a last slice without a step, after at most one other entry, is a
-        // slice update of a row
-        let tail = matches!(parts.last(), Some(Part::Slice { k: None, .. })) && parts.len() <= 2;
         let ty = self.infer.resolve(&ty);
         let vt = self.infer.resolve(&vt);
-        let r = self.nest(arr, &ty, &parts, tail, Vec::new(), (va, vt), span)?;
+        let r = self.nest(arr, &ty, &parts, Vec::new(), (va, vt), span)?;
         Ok((r, ty))
     }
 
@@ -273,7 +268,6 @@ impl Checker<'_> {
         state: Atom,
         ty: &Type,
         parts: &[Part],
-        tail: bool,
         mut idx: Vec<Atom>,
         (val, vt): (Atom, Type),
         span: Span,
@@ -285,22 +279,6 @@ impl Checker<'_> {
         }
         let p = match parts {
             [] => element_update(state, &idx, val).ok_or(Failed)?,
-            [Part::Slice { s, e, k: None, .. }] if tail => match idx.as_slice() {
-                [] => Prim::UpdateSlice {
-                    a: state,
-                    s: s.clone(),
-                    e: e.clone(),
-                    v: val,
-                },
-                [i] => Prim::UpdateSlice2 {
-                    a: state,
-                    i: i.clone(),
-                    s: s.clone(),
-                    e: e.clone(),
-                    v: val,
-                },
-                _ => return Err(Failed),
-            },
             [Part::Slice { s, count, k, .. }, rest @ ..] => {
                 let Type::Array(_, row) = &vt else {
                     return Err(Failed);
@@ -322,7 +300,7 @@ impl Checker<'_> {
                 let at = self.emit("i", Type::I64, Exp::Bin(BinOp::Add, s.clone(), off), span);
                 let x = self.emit("x", row.clone(), Exp::Index(val, ra), span);
                 idx.push(at);
-                let inner = self.nest(Atom::Var(b.clone()), ty, rest, tail, idx, (x, row), span);
+                let inner = self.nest(Atom::Var(b.clone()), ty, rest, idx, (x, row), span);
                 let inner = match inner {
                     Ok(x) => x,
                     Err(e) => {
