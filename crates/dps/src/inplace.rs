@@ -21,9 +21,16 @@
 //! | --- | --- |
 //! | `in-place-state` | `loop (var -> next ...) { ..reads of var..; copy next := var; ..writes of next, no read of var.. }`: the copy goes and the state is in place |
 //!
-//! It runs before `short-circuit`, which never places a piece into the
-//! state of an in-place loop (the piece could read the old state it would
-//! overwrite).
+//! A copy into a placed view of all of `next` counts as the copy into
+//! `next`; "all of" compares the view's rows with the state's first dim,
+//! also where they are two names of one `dim a k` (`let s17 = dim a 0`
+//! outside the loop, `let s25 = dim a 0` in its body: jacobi-2d in its
+//! NumPy form, `b with [1:n-1, 1:n-1] = map ..`, kept its double buffer).
+//!
+//! It runs before `short-circuit`, which places a piece into the state of
+//! an in-place loop only where nothing reads or writes the state from the
+//! piece's first write to its copy (the piece could otherwise read the old
+//! state it would overwrite).
 
 use crate::ir::*;
 use crate::simplify::{Fresh, everywhere};
@@ -31,6 +38,10 @@ use std::collections::HashSet;
 
 /// `in-place-state`.
 pub(crate) fn in_place_state(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
+    // (sizes bound to one `dim a k`, anywhere in the function: two names
+    // of one size, `let s17 = dim a 0` and `let s25 = dim a 0`)
+    let mut dims = std::collections::HashMap::new();
+    dim_lets(stmts, &mut dims);
     everywhere(stmts, &mut |ss| {
         let mut changed = false;
         for s in ss.iter_mut() {
@@ -51,7 +62,7 @@ pub(crate) fn in_place_state(stmts: &mut Vec<Stmt>, _: &mut Fresh) -> bool {
                 // (`next` itself, or a view of all of it: an array placed
                 // whole in the new state, which the copy writes)
                 let mut wholes: HashSet<Name> = HashSet::from([st.next.clone()]);
-                whole_views(&body.stmts, &st.next, st.dims.first(), &mut wholes);
+                whole_views(&body.stmts, &st.next, st.dims.first(), &dims, &mut wholes);
                 let sets = Sets {
                     var: &st.var,
                     wholes: &wholes,
@@ -224,7 +235,35 @@ fn remove_copies(stmts: &mut Vec<Stmt>, var: &Name, wholes: &HashSet<Name>) {
 
 /// The views of all of `next` (an alias, or a placed part from row 0 to
 /// its length `rows`), at the top of the body or in its branches.
-fn whole_views(stmts: &[Stmt], next: &Name, rows: Option<&Atom>, out: &mut HashSet<Name>) {
+/// The `i64` names bound to `dim a k` (the array and the dimension).
+fn dim_lets(stmts: &[Stmt], out: &mut std::collections::HashMap<Name, (Name, usize)>) {
+    for s in stmts {
+        if let Stmt::Let {
+            var,
+            exp: SExp::Dim(a, k),
+            ..
+        } = s
+        {
+            out.insert(var.clone(), (a.clone(), *k));
+        }
+        for b in nested_blocks(s) {
+            dim_lets(b, out);
+        }
+    }
+}
+
+fn whole_views(
+    stmts: &[Stmt],
+    next: &Name,
+    rows: Option<&Atom>,
+    dims: &std::collections::HashMap<Name, (Name, usize)>,
+    out: &mut HashSet<Name>,
+) {
+    let same = |a: &Atom, b: &Atom| {
+        a == b
+            || matches!((a, b), (Atom::Var(x), Atom::Var(y))
+                if dims.get(x).is_some_and(|d| dims.get(y) == Some(d)))
+    };
     for s in stmts {
         match s {
             Stmt::View {
@@ -240,15 +279,15 @@ fn whole_views(stmts: &[Stmt], next: &Name, rows: Option<&Atom>, out: &mut HashS
                 ..
             } if part == next
                 && *lo == Atom::Const(Const::I64(0))
-                && rows.is_some_and(|r| r == hi) =>
+                && rows.is_some_and(|r| same(r, hi)) =>
             {
                 out.insert(var.clone());
             }
             Stmt::If { then, els, .. } => {
-                whole_views(&then.stmts, next, rows, out);
-                whole_views(&els.stmts, next, rows, out);
+                whole_views(&then.stmts, next, rows, dims, out);
+                whole_views(&els.stmts, next, rows, dims, out);
             }
-            Stmt::Alloc { body, .. } => whole_views(&body.stmts, next, rows, out),
+            Stmt::Alloc { body, .. } => whole_views(&body.stmts, next, rows, dims, out),
             _ => {}
         }
     }
