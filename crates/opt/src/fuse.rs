@@ -44,7 +44,7 @@ pub const CHEAP_COST: usize = 6;
 pub const RULES: &[(&str, &str)] = &[
     (
         "index-build",
-        "(build n f)[x] => f x (also through names bound to the build, each used once), when the fusion guard allows (single read at the same level, single element-wise read in a loop, or a cheap element read at most one loop below)",
+        "(build n f)[x] => f x, when the fusion guard allows (single read at the same level, single element-wise read in a loop, or a cheap element read at most one loop below)",
     ),
     (
         "index-slice",
@@ -466,24 +466,9 @@ impl Fuse {
 
     /// `index-build`: the fused statements and result for `st = b[x]`, if the guard allows.
     fn index_build(&mut self, st: &Stmt, depth: usize, index: Option<&str>) -> Option<Body> {
-        let Exp::Index(Atom::Var(read), x) = &st.exp else {
+        let Exp::Index(Atom::Var(b), x) = &st.exp else {
             return None;
         };
-        // (through names bound to it, each used once at its level: `let x =
-        // b` kept for the sizes its type names, as an update's loop nest
-        // makes of a block's rows)
-        let mut b = read;
-        let mut single = true;
-        for _ in 0..8 {
-            match self.defs.get(b) {
-                Some(Exp::Atom(Atom::Var(y))) => {
-                    single &= self.uses.get(b).copied().unwrap_or(0) == 1
-                        && self.depth.get(b) == self.depth.get(y);
-                    b = y;
-                }
-                _ => break,
-            }
-        }
         let Some(Exp::Prim(Prim::Build {
             n,
             f: Fun::Lambda(l),
@@ -492,7 +477,7 @@ impl Fuse {
             return None;
         };
         let bdepth = *self.depth.get(b)?;
-        let single = single && self.uses.get(b).copied().unwrap_or(0) == 1;
+        let single = self.uses.get(b).copied().unwrap_or(0) == 1;
         let same_level = single && depth == bdepth;
         let elementwise = single
             && depth == bdepth + 1
