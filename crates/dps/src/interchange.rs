@@ -502,7 +502,6 @@ impl<'s> Nest<'s> {
         {
             return None;
         }
-        let mut needed: Vec<usize> = Vec::new();
         let mut uses_of: Vec<Stmt> = self.body.stmts.clone();
         if let Atom::Var(v) = &self.nk {
             uses_of.push(Stmt::Let {
@@ -512,16 +511,7 @@ impl<'s> Nest<'s> {
                 span: self.span,
             });
         }
-        for (at, p) in pre.iter().enumerate().rev() {
-            if crate::rename::binders(std::slice::from_ref(p))
-                .iter()
-                .any(|b| mentions(&uses_of, b))
-            {
-                needed.push(at);
-                uses_of.push(p.clone());
-            }
-        }
-        needed.reverse();
+        let needed = needed_by(pre, uses_of);
         let (hoisted, needed): (Vec<usize>, Vec<usize>) =
             needed.into_iter().partition(|&at| invariant[at]);
         if needed
@@ -686,18 +676,7 @@ fn after(
     (r, val, span): (&Name, &Atom, Span),
     fresh: &mut dyn FnMut(&str) -> Name,
 ) -> Option<Stmt> {
-    let mut needed: Vec<usize> = Vec::new();
-    let mut uses_of: Vec<Stmt> = post.to_vec();
-    for (at, p) in pre.iter().enumerate().rev() {
-        if crate::rename::binders(std::slice::from_ref(p))
-            .iter()
-            .any(|b| mentions(&uses_of, b))
-        {
-            needed.push(at);
-            uses_of.push(p.clone());
-        }
-    }
-    needed.reverse();
+    let needed = needed_by(pre, post.to_vec());
     let j3 = fresh(j);
     let mut stmts: Vec<Stmt> = needed.iter().map(|&at| pre[at].clone()).collect();
     stmts.push(Stmt::Let {
@@ -720,6 +699,23 @@ fn after(
         n: nj.clone(),
         body,
     })
+}
+
+/// The positions, in order, of the statements of `pre` that `uses` needs,
+/// directly or through other statements of `pre`.
+fn needed_by(pre: &[Stmt], mut uses: Vec<Stmt>) -> Vec<usize> {
+    let mut needed = Vec::new();
+    for (at, p) in pre.iter().enumerate().rev() {
+        if crate::rename::binders(std::slice::from_ref(p))
+            .iter()
+            .any(|b| mentions(&uses, b))
+        {
+            needed.push(at);
+            uses.push(p.clone());
+        }
+    }
+    needed.reverse();
+    needed
 }
 
 /// A reduction as the fold computing it in order: the accumulator is the
