@@ -1154,16 +1154,24 @@ impl Lower<'_> {
         for s in ss {
             let start = out.len();
             self.stmt_with_needs(s, Vec::new(), out);
-            let nest = self.nest;
-            if let Some(f) = self.loops.last_mut()
-                && f.nest == nest
-                && f.pure
-                && imp::can_fail(out.get(start..).unwrap_or_default())
-            {
-                f.pure = false;
-            }
+            self.note_failure(&out[start.min(out.len())..]);
         }
         self.nest -= 1;
+    }
+
+    /// After lowering `lowered`, a statement of the innermost loop's body
+    /// (or of an `alloc` scope in it, which is no C scope of its own for
+    /// [`Lower::hoist_check`]): if it can fail, later checks of the body
+    /// stay in it.
+    fn note_failure(&mut self, lowered: &[I]) {
+        let nest = self.nest;
+        if let Some(f) = self.loops.last_mut()
+            && f.nest == nest
+            && f.pure
+            && imp::can_fail(lowered)
+        {
+            f.pure = false;
+        }
     }
 
     /// `s`, after the out-of-memory checks it is the first to need: waiting
@@ -1528,7 +1536,9 @@ impl Lower<'_> {
                         .into_iter()
                         .partition(|(v, _, _)| needs_at(st, v));
                     pending = later;
+                    let start = inner.len();
                     self.stmt_with_needs(st, now, &mut inner);
+                    self.note_failure(&inner[start.min(inner.len())..]);
                 }
                 inner.extend(pending.into_iter().map(|(_, need, _)| need));
                 for v in &grown_here {

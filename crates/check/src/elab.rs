@@ -430,6 +430,7 @@ impl<'a> Checker<'a> {
             }
             UnifyError::Kind(k, t, var_found) => {
                 let st = self.show(&t);
+                let scalar = matches!(self.infer.resolve(&t), Type::Prim(_));
                 let (found, expected) = if var_found {
                     (k.describe().to_string(), st.clone())
                 } else {
@@ -438,6 +439,11 @@ impl<'a> Checker<'a> {
                 Diagnostic::new("E0202", span, format!("type mismatch {ctx}: expected {expected}, found {found}"))
                     .with_label(format!("this is {found}"))
                     .with_help(match (k, var_found) {
+                        _ if !scalar && matches!(self.infer.resolve(&t), Type::Array(..)) => format!(
+                            "{st} is an array, but {} is a scalar; to apply the operation to each element of an array, use `map` (e.g. `map (\\x -> x * 2.0) xs`)",
+                            k.describe()
+                        ),
+                        _ if !scalar => format!("{st} is not a scalar, but {} is", k.describe()),
                         (Kind::Float, true) => format!("float literals like `1.0` are floats; to get {st}, convert: `{st} x`"),
                         (Kind::Int, true) => format!("integer literals like `1` are integers; write a float literal like `2.0` where {st} is needed"),
                         (Kind::Float, false) => "this needs a float (f64 or f32); convert: `f64 x`".to_string(),

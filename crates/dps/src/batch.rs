@@ -556,6 +556,12 @@ impl<'f> Lanes<'f> {
         count_uses(std::slice::from_ref(fold), &mut fold_uses);
         let mut all_uses = HashMap::new();
         count_uses(whole, &mut all_uses);
+        // (in the order the buffers are declared: the C's out-of-memory
+        // checks, and the output, must not depend on a hash order)
+        let mut order = Vec::new();
+        buf_names(whole, &mut order);
+        let mut written: Vec<Name> = written.into_iter().collect();
+        written.sort_by_key(|b| (order.iter().position(|x| x == b), b.clone()));
         for b in &written {
             let buf = find_buf(whole, b)?;
             let [len] = buf.dims.as_slice() else {
@@ -1050,6 +1056,18 @@ fn collect_views(stmts: &[Stmt], out: &mut HashMap<Name, View>) {
 }
 
 /// The `alloc` buffer `b` in `stmts`.
+/// The buffers of every `alloc` in `stmts`, nested ones included, in order.
+fn buf_names(stmts: &[Stmt], out: &mut Vec<Name>) {
+    for s in stmts {
+        if let Stmt::Alloc { bufs, .. } = s {
+            out.extend(bufs.iter().map(|x| x.var.clone()));
+        }
+        for blk in nested_blocks(s) {
+            buf_names(blk, out);
+        }
+    }
+}
+
 fn find_buf<'a>(stmts: &'a [Stmt], b: &Name) -> Option<&'a Buf> {
     for s in stmts {
         if let Stmt::Alloc { bufs, .. } = s

@@ -178,3 +178,33 @@ fn runtime_errors_carry_source_locations() {
         "{text}"
     );
 }
+
+/// The C of every example is the same text on every compilation: no pass may
+/// depend on a hash order (`HashMap`'s seed differs per map, so repeated
+/// compilations in one process see different orders). gmm.weir's
+/// vectorised lanes once listed their buffers in a `HashSet`'s order, which
+/// also decided which out-of-memory check C made first.
+#[test]
+fn examples_compile_to_the_same_c_every_time() {
+    let opts = weir_driver::native::BuildOptions::default();
+    let mut differ = Vec::new();
+    for f in example_files() {
+        let Ok(c) = compile_file(&f) else { continue };
+        let Ok(first) = weir_driver::native::c_source(&c, &opts, true) else {
+            continue;
+        };
+        for _ in 0..4 {
+            let again = compile_file(&f)
+                .ok()
+                .and_then(|c| weir_driver::native::c_source(&c, &opts, true).ok());
+            if again.as_deref() != Some(first.as_str()) {
+                differ.push(f.display().to_string());
+                break;
+            }
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "C differs between compilations: {differ:?}"
+    );
+}
