@@ -768,3 +768,51 @@ fn a_column_slice_in_a_loop_reads_the_matrix() {
         "{printed}"
     );
 }
+
+/// The simplifier's copy propagation through a name only indexed: the rows
+/// of a block update's value (`b with [1:n-1, 1:n-1] = map …`) are read
+/// through the name the update binds the `map` to, whose type leaves its
+/// sizes unknown; since every use of that name is `x[i]`, it takes the
+/// producer's name and the `map` fuses into the update's loop nest (with
+/// the propagation off, a `build` of the whole block stays).
+#[test]
+fn a_block_update_reads_its_map_fused() {
+    let c = weir_driver::compile_source(
+        "u.weir",
+        "entry f [n] (a: [n][n]f64) : [n][n]f64 =
+           copy a with [1:n-1, 1:n-1] =
+             map (\\i -> map (\\j -> a[i, j] * 2.0) (map (+1) (iota (n-2)))) (map (+1) (iota (n-2)))",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let f = def(&c.optimized, "f");
+    assert!(
+        !census_of(f).prims.contains(&Builtin::Build),
+        "{}",
+        print_def(f)
+    );
+}
+
+/// Inlining a callee that updates a `*` parameter: a stencil step called
+/// twice per time step (too large for the small-callee rule) is inlined, so
+/// its update is made in the loop state (through a call, the whole state is
+/// copied into the call's destination first).
+#[test]
+fn a_step_updating_its_argument_is_inlined() {
+    let body = (0..80)
+        .map(|k| format!("  let x{k} = x{} + a[i] * {k}.0\n", k.max(1) - 1))
+        .collect::<String>();
+    let src = format!(
+        "def step [n] (a: [n]f64) (b: *[n]f64) (i: i64) : *[n]f64 =\n  let x0 = a[i]\n{}  in b with [i] = x79\n\
+         entry f [n] (a: [n]f64) (t: i64) : [n]f64 =\n  loop b = copy a for k < t do step a (step a b (k % n)) ((k + 1) % n)\n",
+        body.replacen("  let x0 = x0 + a[i] * 0.0\n", "", 1)
+    );
+    let c = weir_driver::compile_source("s.weir", &src)
+        .unwrap_or_else(|e| panic!("{src}\n{}", e.render(false)));
+    let f = def(&c.optimized, "f");
+    assert!(
+        weir_ir::visit::body_size(&def(&c.program, "step").body)
+            > weir_opt::inline::INLINE_MAX_STMTS,
+        "the step must be larger than a small callee"
+    );
+    assert!(!print_def(f).contains("call "), "{}", print_def(f));
+}

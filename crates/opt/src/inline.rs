@@ -8,6 +8,9 @@
 //! * a call to a definition of at most [`INLINE_MAX_STMTS`] statements (nested bodies
 //!   included) is inlined: small kernels are where fusion across calls pays;
 //! * a call to a definition with a single call site in the program is inlined;
+//! * a call to a definition of at most [`INLINE_UPDATER_MAX_STMTS`] statements
+//!   that updates a parameter in place is inlined (through a call the update
+//!   would copy the whole argument first);
 //! * anything else stays a call (a first-order function in the output).
 //!
 //! Size parameters of the callee become `dim` reads of the arguments; every further
@@ -155,9 +158,30 @@ fn reachable(defs: &[FunDef]) -> std::collections::HashSet<Name> {
 }
 
 fn should_inline(callee: &FunDef, args: &[Arg], call_sites: &HashMap<Name, usize>) -> bool {
+    let size = body_size(&callee.body);
     args.iter().any(|a| matches!(a, Arg::Fun(_)))
-        || body_size(&callee.body) <= INLINE_MAX_STMTS
+        || size <= INLINE_MAX_STMTS
         || call_sites.get(&callee.name).copied().unwrap_or(0) <= 1
+        || (size <= INLINE_UPDATER_MAX_STMTS && updates_a_param(callee))
+}
+
+/// Callees up to this many statements that update a parameter in place
+/// ([`updates_a_param`]) are inlined regardless of their call count.
+pub const INLINE_UPDATER_MAX_STMTS: usize = 1_000;
+
+/// Does `f` update one of its array parameters in place (`b with [..] = v`
+/// on a `*` parameter: an update builtin or a loop whose state starts as
+/// the parameter)? Through a call such an update is made in the call's
+/// own destination, after a copy of the whole argument into it (a
+/// stencil's time step `let b = step a b` in a loop copies its state every
+/// step); inlined, it is made in the caller's storage, in place.
+fn updates_a_param(f: &FunDef) -> bool {
+    let is_param = |a: &Atom| matches!(a, Atom::Var(v) if f.params.iter().any(|(p, _)| p == v));
+    f.body.stmts.iter().any(|st| match &st.exp {
+        Exp::Prim(p) => p.builtin().is_update() && p.atoms().first().is_some_and(|a| is_param(a)),
+        Exp::Loop { init, .. } => is_param(init),
+        _ => false,
+    })
 }
 
 /// Inline calls in a body (recursively into nested bodies). Returns whether anything changed.

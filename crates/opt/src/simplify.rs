@@ -18,6 +18,7 @@ pub fn run(prog: &mut Program) -> bool {
             types: type_env(d),
             subst: HashMap::new(),
             nonneg: d.size_params.iter().cloned().collect(),
+            indexed_only: indexed_only(d),
             changed: false,
         };
         let body = std::mem::replace(&mut d.body, empty_body());
@@ -32,6 +33,8 @@ struct S {
     types: HashMap<Name, Type>,
     subst: HashMap<Name, Atom>,
     nonneg: std::collections::HashSet<Name>,
+    /// The variables used only as the array of an index `x[i]` ([`indexed_only`]).
+    indexed_only: std::collections::HashSet<Name>,
     changed: bool,
 }
 
@@ -76,7 +79,12 @@ impl S {
                 // unknown size, checked at run time, and may have met another
                 // known size there (`pad` rows of `[0]` and a value of `[2]`:
                 // a size mismatch at run time, not a contradiction in the IR))
-                if !refines_unknown(&st.ty, &atom_type(&a, &self.types)) {
+                // (an array only indexed (`x[i]`, whose binder has its own
+                // type) has no use a known size could contradict: fusion
+                // then sees the index of the producer itself)
+                if !refines_unknown(&st.ty, &atom_type(&a, &self.types))
+                    || self.indexed_only.contains(&st.var)
+                {
                     self.subst.insert(st.var.clone(), a);
                     self.changed = true;
                     continue;
@@ -101,6 +109,26 @@ impl S {
             *b = self.body(std::mem::replace(b, empty_body()));
         });
     }
+}
+
+/// The variables of `d` whose every use is as the array of an index
+/// statement `y = x[i]` (no size in a type mentions them).
+fn indexed_only(d: &FunDef) -> std::collections::HashSet<Name> {
+    fn walk(b: &Body, n: &mut HashMap<Name, usize>) {
+        for st in &b.stmts {
+            if let Exp::Index(Atom::Var(x), _) = &st.exp {
+                *n.entry(x.clone()).or_default() += 1;
+            }
+            weir_ir::visit::for_each_nested_body_ref(&st.exp, &mut |b| walk(b, n));
+        }
+    }
+    let mut n = HashMap::new();
+    walk(&d.body, &mut n);
+    let all = weir_ir::visit::use_counts(d);
+    n.into_iter()
+        .filter(|(x, k)| all.get(x) == Some(k))
+        .map(|(x, _)| x)
+        .collect()
 }
 
 /// Does `t` (a value's own type) know a size that `binder` (the type it is
