@@ -2253,7 +2253,12 @@ impl<'a> Checker<'a> {
     ) -> R<(Atom, Type)> {
         let (d0, e0) = self.expect_array(&ty, span, "indexing")?;
         let (d1, e1) = self.expect_array(&e0, span, "indexing")?;
-        if p == 1 {
+        // (a column, `a[s:e, j]`, is a row of the transpose; a block,
+        // `a[s:e, s2:e2]`, is a map over its rows as for a deeper dimension:
+        // its reads `b[i][j]` are `a[s + i][s2 + j]`, along the rows of `a`,
+        // where a transposed block read by a map over rows was built whole,
+        // transposed, every time)
+        if p == 1 && matches!(entry, Entry::Index(_)) {
             let tt = Type::array(d1.clone(), Type::array(d0.clone(), e1.clone()));
             let t = self.emit("t", tt, Exp::Prim(Prim::Transpose { a: arr }), span);
             return Ok(match entry {

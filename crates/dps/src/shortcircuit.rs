@@ -497,12 +497,29 @@ fn plan_for(
         return None;
     };
     let through_reshape = *src != b.var;
-    if [&b.var, src].iter().any(|x| {
+    // (and every view of `b` made before the copy: read after it, it would
+    // read the part of `D` that `b` has become, which later statements may
+    // write — a block update whose value is a block of the array it updates)
+    let mut aliases: HashSet<Name> = HashSet::from([b.var.clone(), src.clone()]);
+    loop {
+        let before = aliases.len();
+        for st in &body.stmts[..c] {
+            if let Stmt::View { var, view, .. } = st
+                && aliases.contains(view.source())
+            {
+                aliases.insert(var.clone());
+            }
+        }
+        if aliases.len() == before {
+            break;
+        }
+    }
+    if aliases.iter().any(|x| {
         mentions(&body.stmts[c + 1..], x)
             || body
                 .results
                 .iter()
-                .any(|r| matches!(r, Atom::Var(y) if y == *x))
+                .any(|r| matches!(r, Atom::Var(y) if y == x))
     }) {
         return None;
     }

@@ -816,3 +816,52 @@ fn a_step_updating_its_argument_is_inlined() {
     );
     assert!(!print_def(f).contains("call "), "{}", print_def(f));
 }
+
+/// `index-build`'s index-arithmetic case: a range shared by the maps of a
+/// 3-d stencil (`let inner = map (+ 1) (iota (n - 2))`) is recomputed where
+/// each map reads it, at any depth, instead of being built once and loaded
+/// (with the case off, its `build` stays and the reads check it in a
+/// separate loop nest: natural heat-3d ran at 14x PolyBench's C).
+#[test]
+fn a_range_is_recomputed_where_it_is_read() {
+    let c = weir_driver::compile_source(
+        "r.weir",
+        "entry f [n] (a: [n][n][n]f64) : [][][]f64 =
+           let inner = map (+ 1) (iota (n - 2))
+           in map (\\i -> map (\\j -> map (\\k -> a[i, j, k] + a[i-1, j, k]) inner) inner) inner",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let f = def(&c.optimized, "f");
+    let builds = census_of(f)
+        .prims
+        .iter()
+        .filter(|b| **b == Builtin::Build)
+        .count();
+    assert_eq!(builds, 3, "only the three maps' builds:\n{}", print_def(f));
+}
+
+/// A block `a[1:n-1, 1:n-1]` (a map over row slices) read by a map over
+/// it: `dim-of-build` answers its row length from the slices' bounds
+/// (`max (hi - lo) 0`), `dim-of-slice` a slice's from its end, and a loop
+/// counter below `max x 0` is below `x` (facts), so the five blocks of a
+/// NumPy-style jacobi-2d step leave neither a `build` nor a check-only loop
+/// (with any of the three off, builds of the blocks' rows stay: 17x
+/// PolyBench's C at MEDIUM).
+#[test]
+fn blocks_read_by_a_map_leave_no_build() {
+    let c = weir_driver::compile_source(
+        "j.weir",
+        "entry f [n] (a: [n][n]f64) : [][]f64 =
+           map5 (map5 (\\c l r d u -> 0.2 * (c + l + r + d + u)))
+                a[1:n-1, 1:n-1] a[1:n-1, :n-2] a[1:n-1, 2:] a[2:, 1:n-1] a[:n-2, 1:n-1]",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let f = def(&c.optimized, "f");
+    let builds = census_of(f)
+        .prims
+        .iter()
+        .filter(|b| **b == Builtin::Build)
+        .count();
+    assert_eq!(builds, 2, "only the result's two builds:\n{}", print_def(f));
+    assert!(!print_def(f).contains("loop ("), "{}", print_def(f));
+}

@@ -265,6 +265,15 @@ impl Facts {
     pub fn counter(&mut self, i: &str, n: &Atom) {
         self.types.insert(i.to_string(), Type::I64);
         self.counters.insert(i.to_string(), n.clone());
+        // (a trip count `max x 0`, a size made non-negative, is `x` wherever
+        // the body runs: `x >= 1` there)
+        if let Atom::Var(v) = n
+            && let Some(Exp::Math(MathFn::Max, xs)) = self.defs.get(v)
+            && let [x, Atom::Const(Const::I64(0))] | [Atom::Const(Const::I64(0)), x] = xs.as_slice()
+            && let Some(lx) = self.lin(&x.clone())
+        {
+            self.known.insert(Term::Var(v.clone()), lx);
+        }
     }
 
     /// The facts for the nested bodies of `e` (in the order of

@@ -19,7 +19,11 @@
 //!   builds only if cheap themselves), the read is at most one loop level below `b`,
 //!   and the value read is a scalar or an array itself only read by index (so no
 //!   row is rebuilt). A cheap array read deeper in a loop nest (the transpose in a
-//!   matrix product) stays materialised: it is computed once, not per element.
+//!   matrix product) stays materialised: it is computed once, not per element;
+//! * **index arithmetic**: an element computed from the index and scalars by
+//!   at most [`CHEAP_COST`] arithmetic operations and no load (a range,
+//!   `map (+ 1) (iota n)`, shared by the maps of a 3-d stencil) is recomputed
+//!   wherever it is read, at any depth: it costs no more than loading it.
 //!
 //! `index-slice` rewrites `s[x]`, with `s = b[lo:hi]` and `b` a build, to `b[lo + x]`
 //! so that the read can fuse.
@@ -44,7 +48,7 @@ pub const CHEAP_COST: usize = 6;
 pub const RULES: &[(&str, &str)] = &[
     (
         "index-build",
-        "(build n f)[x] => f x, when the fusion guard allows (single read at the same level, single element-wise read in a loop, or a cheap element read at most one loop below)",
+        "(build n f)[x] => f x, when the fusion guard allows (single read at the same level, single element-wise read in a loop, a cheap element read at most one loop below, or an element of index arithmetic read anywhere)",
     ),
     (
         "index-slice",
@@ -354,6 +358,19 @@ fn cost(b: &Body) -> Option<usize> {
     Some(c)
 }
 
+/// Is a body scalar arithmetic only (no loads, divisions, calls, loops or
+/// branches), at most [`CHEAP_COST`] operations: the element of
+/// `map (+ 1) (iota n)`, a range's?
+fn index_arithmetic(b: &Body) -> bool {
+    b.stmts.len() <= CHEAP_COST
+        && b.stmts.iter().all(|st| match &st.exp {
+            Exp::Atom(_) => true,
+            Exp::Bin(op, _, _) => !matches!(op, BinOp::Div | BinOp::Rem),
+            Exp::Un(..) | Exp::Convert(..) => !matches!(st.ty, Type::Array(..)),
+            _ => false,
+        })
+}
+
 impl Fuse {
     /// Is every use of `y` a read by index at most one loop below `depth` (recursively
     /// for rows), or a size query?
@@ -485,7 +502,10 @@ impl Fuse {
         let cheap = cost(&l.body).is_some_and(|c| c <= CHEAP_COST)
             && depth <= bdepth + 1
             && (!matches!(st.ty, Type::Array(..)) || self.only_indexed(&st.var, depth, 8));
-        if !(same_level || elementwise || cheap) {
+        // (an element computed from the index alone, `i + 1`, costs no more
+        // than the load that would read it, at any depth)
+        let from_index = !matches!(st.ty, Type::Array(..)) && index_arithmetic(&l.body);
+        if !(same_level || elementwise || cheap || from_index) {
             return None;
         }
         let n = n.clone();

@@ -65,6 +65,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("dim-of-stride", dim_of_stride),
     ("involution", involution),
     ("dim-through-index", dim_through_index),
+    ("dim-of-slice", dim_of_slice),
     ("check-proved", check_proved),
     ("if-constant", if_constant),
     ("if-same-branches", if_same_branches),
@@ -338,6 +339,11 @@ fn dim_of_build(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
             Exp::Prim(Prim::Build {
                 f: Fun::Lambda(l), ..
             }) => {
+                if *k == 1
+                    && let Some(r) = rows_of_slices(s, l)
+                {
+                    return Some(r);
+                }
                 let m = rows_count(&l.body, k - 1)?;
                 if let Atom::Var(v) = &m
                     && (l.params.iter().any(|(p, _)| p == v) || binds(&l.body, v))
@@ -360,6 +366,48 @@ fn dim_of_build(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
         },
         _ => None,
     }
+}
+
+/// `dim (build n (\i -> … x[lo:hi])) 1`, rows that are slices with bounds
+/// from outside the build: `max (hi - lo) 0` (the slice check failed in the
+/// first row where it is negative; where `n` is 0 no row was evaluated and a
+/// negative length counts as 0, docs/language.md "Empty arrays have
+/// shapes"). The block `a[1:n-1, 1:n-1]` is such a build, kept otherwise
+/// for its row length only.
+fn rows_of_slices(s: &Stmt, l: &Lambda) -> Option<Rewrite> {
+    let Atom::Var(r) = &l.body.result else {
+        return None;
+    };
+    let Exp::Slice(_, lo, hi) = def_in(&l.body, r)? else {
+        return None;
+    };
+    let outside = |a: &Atom| match a {
+        Atom::Var(v) => !l.params.iter().any(|(p, _)| p == v) && !binds(&l.body, v),
+        Atom::Const(_) => true,
+    };
+    if !outside(lo) || !outside(hi) {
+        return None;
+    }
+    let name = |x: &str| format!("{}_{x}", s.var);
+    let st = |x: &str, e: Exp| Stmt {
+        var: name(x),
+        ty: Type::I64,
+        exp: e,
+        span: s.span,
+    };
+    Some(Rewrite::Splice(Body {
+        stmts: vec![
+            st("sl", Exp::Bin(BinOp::Sub, hi.clone(), lo.clone())),
+            st(
+                "sm",
+                Exp::Math(
+                    MathFn::Max,
+                    vec![Atom::Var(name("sl")), Atom::Const(Const::I64(0))],
+                ),
+            ),
+        ],
+        result: Atom::Var(name("sm")),
+    }))
 }
 
 /// The count of the `build` (or the length of the array literal) that makes
@@ -456,6 +504,26 @@ fn dim_through_index(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
             Exp::Index(a, _) => exp(Exp::Dim(a.clone(), k + 1)),
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// `dim (a[lo:hi]) 0 = hi - lo` (the slice checked `0 <= lo <= hi <= dim
+/// a 0` when it was made), `dim (a[lo:hi]) k = dim a k`: a read of a row
+/// slice is then proved against the slice's bounds (a block's rows,
+/// `a[1:n-1, 1:n-1]`, read by a map over them).
+fn dim_of_slice(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    let Exp::Dim(v, k) = &s.exp else {
+        return None;
+    };
+    let Exp::Slice(a, lo, hi) = cx.def(v)? else {
+        return None;
+    };
+    if *k > 0 {
+        return exp(Exp::Dim(a.clone(), *k));
+    }
+    match (lo, hi) {
+        (Atom::Const(Const::I64(0)), hi) => atom(hi.clone()),
         _ => None,
     }
 }

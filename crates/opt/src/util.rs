@@ -294,6 +294,11 @@ fn same_shape_each_time(a: &Atom, body: &Body, inner: &HashSet<Name>, fuel: usiz
             .all(|x| same_shape_each_time(x, body, inner, fuel - 1)),
         // a row of one array: all rows of an array have one shape
         Exp::Index(arr, _) => outside(arr),
+        // a slice with bounds from outside, of rows of one shape: `hi - lo`
+        // elements (the rows of a block `a[1:n-1, 1:n-1]`)
+        Exp::Slice(arr, lo, hi) => {
+            outside(lo) && outside(hi) && same_shape_each_time(arr, body, inner, fuel - 1)
+        }
         Exp::Prim(Prim::Build {
             n,
             f: Fun::Lambda(l2),
