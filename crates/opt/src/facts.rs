@@ -268,11 +268,22 @@ impl Facts {
         // (a trip count `max x 0`, a size made non-negative, is `x` wherever
         // the body runs: `x >= 1` there)
         if let Atom::Var(v) = n
-            && let Some(Exp::Math(MathFn::Max, xs)) = self.defs.get(v)
-            && let [x, Atom::Const(Const::I64(0))] | [Atom::Const(Const::I64(0)), x] = xs.as_slice()
-            && let Some(lx) = self.lin(&x.clone())
+            && let Some(x) = self.max_zero(n)
+            && let Some(lx) = self.lin(&x)
         {
             self.known.insert(Term::Var(v.clone()), lx);
+        }
+    }
+
+    /// `x` where `n` is `max x 0` (or `max 0 x`).
+    fn max_zero(&self, n: &Atom) -> Option<Atom> {
+        let Atom::Var(v) = n else { return None };
+        let Some(Exp::Math(MathFn::Max, xs)) = self.defs.get(v) else {
+            return None;
+        };
+        match xs.as_slice() {
+            [x, Atom::Const(Const::I64(0))] | [Atom::Const(Const::I64(0)), x] => Some(x.clone()),
+            _ => None,
         }
     }
 
@@ -609,7 +620,14 @@ impl Facts {
         let lin = |k: usize| at(k).and_then(|a| self.lin(a));
         match c.kind {
             CheckKind::Index => match (at(0), lin(1)) {
-                (Some(i), Some(n)) => self.prove_index(i, &n),
+                (Some(i), Some(n)) => {
+                    self.prove_index(i, &n)
+                        // (`i < x` proves `i < max x 0`)
+                        || at(1)
+                            .and_then(|n| self.max_zero(n))
+                            .and_then(|x| self.lin(&x))
+                            .is_some_and(|x| self.prove_index(i, &x))
+                }
                 _ => false,
             },
             CheckKind::Slice => match (at(0), at(1), lin(2)) {
