@@ -1,6 +1,6 @@
 //! The PolyBench/C 4.2.1 kernels of `examples/polybench/` (the ones the
 //! benchmark suite compares with PolyBench's own loop nests, bench/suite.toml
-//! `pb-*`): every file compiles, its core IR verifies, and its test blocks
+//! `pb-*`) and of `examples/natural/` (bench/natural.toml): every file compiles, its core IR verifies, and its test blocks
 //! (hand-checked cases, MINI and SMALL inputs with exact outputs from the
 //! independent oracle tools/oracles/polybench_more.py, error cases, structure
 //! counts) pass on the reference interpreter and on compiled C (gcc,
@@ -16,8 +16,21 @@ use weir_driver::testblock::{check_structures, parse_blocks_full, run_cases, run
 /// The kernels PolyBench 4.2.1 has beyond the eight in `examples/`.
 const KERNELS: usize = 22;
 
+/// The files of `examples/natural/`: PolyBench kernels written as a user
+/// writes them (slices, slice and block updates, `transpose` in a dot, step
+/// functions; issue 47), which bench/natural.toml times against PolyBench's C.
+const NATURAL: usize = 5;
+
 fn files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/polybench");
+    let mut v = files_in("polybench", KERNELS);
+    v.extend(files_in("natural", NATURAL));
+    v
+}
+
+fn files_in(sub: &str, count: usize) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(sub);
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|rd| {
             rd.flatten()
@@ -27,12 +40,7 @@ fn files() -> Vec<PathBuf> {
         })
         .unwrap_or_default();
     v.sort();
-    assert_eq!(
-        v.len(),
-        KERNELS,
-        "the PolyBench kernels in {}",
-        dir.display()
-    );
+    assert_eq!(v.len(), count, "the kernels in {}", dir.display());
     v
 }
 
