@@ -842,11 +842,10 @@ fn a_range_is_recomputed_where_it_is_read() {
 
 /// A block `a[1:n-1, 1:n-1]` (a map over row slices) read by a map over
 /// it: `dim-of-build` answers its row length from the slices' bounds
-/// (`max (hi - lo) 0`), `dim-of-slice` a slice's from its end, and a loop
-/// counter below `max x 0` is below `x` (facts), so the five blocks of a
-/// NumPy-style jacobi-2d step leave neither a `build` nor a check-only loop
-/// (with any of the three off, builds of the blocks' rows stay: 17x
-/// PolyBench's C at MEDIUM).
+/// (`max (hi - lo) 0`), and a loop counter below `max x 0` is below `x`
+/// (facts), so the five blocks of a NumPy-style jacobi-2d step leave
+/// neither a `build` nor a check-only loop (with either off, builds of the
+/// blocks' rows stay: 17x PolyBench's C at MEDIUM).
 #[test]
 fn blocks_read_by_a_map_leave_no_build() {
     let c = weir_driver::compile_source(

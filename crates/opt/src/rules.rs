@@ -65,7 +65,6 @@ pub const RULES: &[(&str, Rule)] = &[
     ("dim-of-stride", dim_of_stride),
     ("involution", involution),
     ("dim-through-index", dim_through_index),
-    ("dim-of-slice", dim_of_slice),
     ("check-proved", check_proved),
     ("if-constant", if_constant),
     ("if-same-branches", if_same_branches),
@@ -504,26 +503,6 @@ fn dim_through_index(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
             Exp::Index(a, _) => exp(Exp::Dim(a.clone(), k + 1)),
             _ => None,
         },
-        _ => None,
-    }
-}
-
-/// `dim (a[lo:hi]) 0 = hi - lo` (the slice checked `0 <= lo <= hi <= dim
-/// a 0` when it was made), `dim (a[lo:hi]) k = dim a k`: a read of a row
-/// slice is then proved against the slice's bounds (a block's rows,
-/// `a[1:n-1, 1:n-1]`, read by a map over them).
-fn dim_of_slice(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
-    let Exp::Dim(v, k) = &s.exp else {
-        return None;
-    };
-    let Exp::Slice(a, lo, hi) = cx.def(v)? else {
-        return None;
-    };
-    if *k > 0 {
-        return exp(Exp::Dim(a.clone(), *k));
-    }
-    match (lo, hi) {
-        (Atom::Const(Const::I64(0)), hi) => atom(hi.clone()),
         _ => None,
     }
 }
