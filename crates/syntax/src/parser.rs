@@ -1556,6 +1556,16 @@ impl Parser {
                                 .split('.')
                                 .map(|x| x.parse().unwrap_or(usize::MAX))
                                 .collect(),
+                            // (`1...n`, `0..<n`: Futhark's ranges)
+                            Tok::Dot => {
+                                return Err(Diagnostic::new(
+                                    "E0012",
+                                    e.span.to(t.span),
+                                    "Weir has no range expressions (`a..b`, `a...b`, `a..<b`)",
+                                )
+                                .with_label("a range")
+                                .with_help("write `iota n` for 0, 1, ..., n-1, and `map (+ a) (iota (b - a))` for a, a+1, ..., b-1"));
+                            }
                             _ => {
                                 return Err(Diagnostic::new(
                                     "E0012",
