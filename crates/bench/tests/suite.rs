@@ -502,3 +502,42 @@ fn every_workload_has_its_programs_and_tables() {
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
+
+/// bench/natural.toml (issue 47's measure: examples/natural/ against
+/// PolyBench's C) loads as a user's suite, and each workload names a Weir
+/// entry that compiles to C, a C peer that exists, and a kernel whose inputs
+/// mkinput.py writes (a kernel of bench/suite.toml, whose port reads the
+/// same inputs).
+#[test]
+fn the_natural_suite_names_its_programs() {
+    let root = repo().canonicalize().unwrap();
+    let path = root.join("bench/natural.toml");
+    let suite = weir_bench::suite::load_user(&path).unwrap();
+    let main = weir_bench::suite::load(&root.join("bench/suite.toml")).unwrap();
+    assert!(suite.workloads.len() >= 8);
+    let mut missing = Vec::new();
+    for w in &suite.workloads {
+        let (file, entry) = w.weir_entry().unwrap();
+        let file = root.join("bench").join(file);
+        match weir_driver::pipeline::compile_file(&file) {
+            Ok(c) if c.program.find(entry).is_some() => {}
+            Ok(_) => missing.push(format!("{}: no entry `{entry}`", w.name)),
+            Err(e) => missing.push(format!("{}: {}", w.name, e.render(false))),
+        }
+        let c = w.c.as_deref().unwrap_or_default();
+        if !root.join("bench").join(c).is_file() {
+            missing.push(format!("{}: no C peer {c}", w.name));
+        }
+        if !main
+            .workloads
+            .iter()
+            .any(|m| m.kernel == w.kernel && m.input == w.input)
+        {
+            missing.push(format!(
+                "{}: kernel {} with input `{}` is in no workload of bench/suite.toml",
+                w.name, w.kernel, w.input
+            ));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
