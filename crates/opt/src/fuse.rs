@@ -494,7 +494,13 @@ impl Fuse {
             return None;
         };
         let bdepth = *self.depth.get(b)?;
-        let single = self.uses.get(b).copied().unwrap_or(0) == 1;
+        // (a size query, `dim b 1`, computes no element: `b` stays for it,
+        // a residue `dim-of-build` answers from the build's shape)
+        let dims = self
+            .sites
+            .get(b)
+            .map_or(0, |s| s.iter().filter(|s| matches!(s, Site::Dim)).count());
+        let single = self.uses.get(b).copied().unwrap_or(0) == 1 + dims;
         let same_level = single && depth == bdepth;
         let elementwise = single
             && depth == bdepth + 1

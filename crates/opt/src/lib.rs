@@ -21,6 +21,7 @@ pub mod fuse;
 pub mod inline;
 pub mod licm;
 pub mod lower;
+pub mod own_reads;
 pub mod rules;
 pub mod simplify;
 pub mod unswitch;
@@ -60,6 +61,11 @@ pub const ROUND: &[Pass] = &[
         "fuse",
         "fusion of array producers into their readers (fuse::RULES)",
         fuse::run,
+    ),
+    (
+        "own-reads",
+        "in an update nest, a read of the initial array where the iteration writes reads the nest's state (own_reads.rs)",
+        own_reads::run,
     ),
     ("licm", "loop-invariant code motion", licm::run),
     (

@@ -377,8 +377,19 @@ fn rows_of_slices(s: &Stmt, l: &Lambda) -> Option<Rewrite> {
     let Atom::Var(r) = &l.body.result else {
         return None;
     };
-    let Exp::Slice(_, lo, hi) = def_in(&l.body, r)? else {
-        return None;
+    let (lo, hi) = match def_in(&l.body, r)? {
+        Exp::Slice(_, lo, hi) => (lo, hi),
+        // a row built over a slice's length (`map f x[lo:hi]`)
+        Exp::Prim(Prim::Build {
+            n: Atom::Var(m), ..
+        }) => match def_in(&l.body, m)? {
+            Exp::Dim(Atom::Var(t), 0) => match def_in(&l.body, t)? {
+                Exp::Slice(_, lo, hi) => (lo, hi),
+                _ => return None,
+            },
+            _ => return None,
+        },
+        _ => return None,
     };
     let outside = |a: &Atom| match a {
         Atom::Var(v) => !l.params.iter().any(|(p, _)| p == v) && !binds(&l.body, v),

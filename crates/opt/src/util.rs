@@ -303,7 +303,22 @@ fn same_shape_each_time(a: &Atom, body: &Body, inner: &HashSet<Name>, fuel: usiz
             n,
             f: Fun::Lambda(l2),
         }) => {
-            outside(n) && {
+            // (a count bound inside: the length of a slice with bounds from
+            // outside, `map f x[lo:hi]`, is the same each time)
+            let slice_len = || {
+                let Atom::Var(m) = n else { return false };
+                let Some(Exp::Dim(t, 0)) = body.stmts.iter().find(|s| &s.var == m).map(|s| &s.exp)
+                else {
+                    return false;
+                };
+                let Atom::Var(t) = t else { return false };
+                matches!(
+                    body.stmts.iter().find(|s| &s.var == t).map(|s| &s.exp),
+                    Some(Exp::Slice(arr, lo, hi))
+                        if outside(lo) && outside(hi) && same_shape_each_time(arr, body, inner, fuel - 1)
+                )
+            };
+            (outside(n) || slice_len()) && {
                 let mut bs = Binders(Vec::new());
                 walk_lambda_mut(&mut bs, &mut l2.clone());
                 let mut inner2 = inner.clone();
