@@ -402,14 +402,16 @@ pub fn load(name: &str, text: &str, dir: &Path, files: &dyn Files) -> Loaded {
     }
     // the built-in float and integer modules, where used
     let mut floats = Vec::new();
+    // (a module's text is made only for a module the program mentions)
     let builtins = FLOAT_MODULES
         .iter()
-        .map(|&(m, text)| (m, text.to_string()))
-        .chain(INT_MODULES.iter().map(|&m| (m, int_module_text(m))));
+        .map(|&(m, text)| (m, Some(text)))
+        .chain(INT_MODULES.iter().map(|&m| (m, None)));
     for (m, text) in builtins {
         if !units.iter().any(|u| resolve::mentions_module(&u.prog, m)) {
             continue;
         }
+        let text = text.map_or_else(|| int_module_text(m), str::to_string);
         let file = sources.add(format!("std/{m}.weir"), text.as_str());
         let (prog, pd) = weir_syntax::parse_file(file, &text);
         diags.extend(pd);
