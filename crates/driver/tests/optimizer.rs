@@ -78,6 +78,15 @@ fn census(b: &Body, c: &mut Census) {
     }
 }
 
+/// How many `build`s a definition has (nested ones included).
+fn builds_in(d: &FunDef) -> usize {
+    census_of(d)
+        .prims
+        .iter()
+        .filter(|b| **b == Builtin::Build)
+        .count()
+}
+
 fn census_of(d: &FunDef) -> Census {
     let mut c = Census::default();
     census(&d.body, &mut c);
@@ -832,11 +841,7 @@ fn a_range_is_recomputed_where_it_is_read() {
     )
     .unwrap_or_else(|e| panic!("{}", e.render(false)));
     let f = def(&c.optimized, "f");
-    let builds = census_of(f)
-        .prims
-        .iter()
-        .filter(|b| **b == Builtin::Build)
-        .count();
+    let builds = builds_in(f);
     assert_eq!(builds, 3, "only the three maps' builds:\n{}", print_def(f));
 }
 
@@ -856,11 +861,7 @@ fn blocks_read_by_a_map_leave_no_build() {
     )
     .unwrap_or_else(|e| panic!("{}", e.render(false)));
     let f = def(&c.optimized, "f");
-    let builds = census_of(f)
-        .prims
-        .iter()
-        .filter(|b| **b == Builtin::Build)
-        .count();
+    let builds = builds_in(f);
     assert_eq!(builds, 2, "only the result's two builds:\n{}", print_def(f));
     assert!(!print_def(f).contains("loop ("), "{}", print_def(f));
 }

@@ -399,12 +399,7 @@ fn rows_of_slices(s: &Stmt, l: &Lambda) -> Option<Rewrite> {
         return None;
     }
     let name = |x: &str| format!("{}_{x}", s.var);
-    let st = |x: &str, e: Exp| Stmt {
-        var: name(x),
-        ty: Type::I64,
-        exp: e,
-        span: s.span,
-    };
+    let st = |x: &str, e: Exp| size_stmt(s, x, e);
     Some(Rewrite::Splice(Body {
         stmts: vec![
             st("sl", Exp::Bin(BinOp::Sub, hi.clone(), lo.clone())),
@@ -474,6 +469,17 @@ fn involution(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
     }
 }
 
+/// An `i64` statement a rule splices in front of `s`, named after it
+/// (`{s}_{suffix}`).
+fn size_stmt(s: &Stmt, suffix: &str, e: Exp) -> Stmt {
+    Stmt {
+        var: format!("{}_{suffix}", s.var),
+        ty: Type::I64,
+        exp: e,
+        span: s.span,
+    }
+}
+
 fn dim_of_stride(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
     let Exp::Dim(a, j) = &s.exp else {
         return None;
@@ -486,12 +492,7 @@ fn dim_of_stride(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
     }
     let name = |x: &str| format!("{}_{x}", s.var);
     let v = |x: &str| Atom::Var(name(x));
-    let st = |x: &str, e: Exp| Stmt {
-        var: name(x),
-        ty: Type::I64,
-        exp: e,
-        span: s.span,
-    };
+    let st = |x: &str, e: Exp| size_stmt(s, x, e);
     Some(Rewrite::Splice(Body {
         stmts: vec![
             st("sn", Exp::Dim(b.clone(), 0)),
