@@ -810,7 +810,7 @@ impl Lower<'_> {
         let Some((f, k)) = self.linear(&Atom::Var(var.to_string()), 0) else {
             return false;
         };
-        if f.is_empty() || !self.at_least_constant(&f) {
+        if f.is_empty() || !(self.at_least_constant(&f) || self.bounded_below(&f, k)) {
             return false;
         }
         let Some((u, ku)) = self.upper_form(f, k, constant) else {
@@ -895,6 +895,58 @@ impl Lower<'_> {
         Some((u, ku))
     }
 
+    /// A lower bound of the linear form `f + k` in every iteration of the
+    /// loops being lowered: each counter `c` with a negative coefficient,
+    /// innermost first, replaced by `b - 1` for (an upper bound of) its
+    /// bound `b` (a descending index `n - 2 - jj` with `jj < n - 1` is at
+    /// least 0), then the values never negative with positive
+    /// coefficients dropped (they only raise it).
+    fn lower_form(&self, f: BTreeMap<Name, i64>, k: i64) -> Option<(BTreeMap<Name, i64>, i64)> {
+        let (mut u, mut ku) = (f, k);
+        for _ in 0..32 {
+            let inner = u
+                .iter()
+                .filter(|(n, c)| **c < 0 && self.counters.contains_key(*n))
+                .max_by_key(|(n, _)| self.counters.get(*n).map(|(_, l)| *l))
+                .map(|(n, c)| (n.clone(), *c));
+            let Some((c, coef)) = inner else {
+                break;
+            };
+            let (fb, kb) = self
+                .counters
+                .get(&c)
+                .and_then(|(b, _)| self.bound_form(b, false))?;
+            u.remove(&c);
+            for (n, x) in fb {
+                let e = u.entry(n).or_insert(0);
+                *e = x.checked_mul(coef).and_then(|d| e.checked_add(d))?;
+            }
+            ku = kb
+                .checked_sub(1)
+                .and_then(|b| b.checked_mul(coef))
+                .and_then(|d| ku.checked_add(d))?;
+            u.retain(|_, c| *c != 0);
+        }
+        u.retain(|n, c| !(*c > 0 && self.never_negative(n)));
+        Some((u, ku))
+    }
+
+    /// Does `a`'s linear form have a loop counter with a negative
+    /// coefficient (an index walking down)?
+    fn descending(&self, a: &Atom) -> bool {
+        self.linear(a, 0).is_some_and(|(f, _)| {
+            f.iter()
+                .any(|(n, c)| *c < 0 && self.counters.contains_key(n))
+        })
+    }
+
+    /// Is `f + k` at least a constant of the `i64` range's small part in
+    /// every iteration ([`Lower::lower_form`])?
+    fn bounded_below(&self, f: &BTreeMap<Name, i64>, k: i64) -> bool {
+        self.lower_form(f.clone(), k)
+            .is_some_and(|(l, kl)| l.is_empty() && kl.unsigned_abs() <= 1 << 32)
+    }
+
     /// `0 <= idx < len` by bounds ([`Lower::upper_form`]): `idx` is at
     /// least its constant `>= 0`, and `len` minus its upper bound is a
     /// constant `>= 1`. Where [`Lower::in_range`] sees one counter, this
@@ -903,8 +955,30 @@ impl Lower<'_> {
         let (Some((fi, ki)), Some((fl, kl))) = (self.linear(idx, 0), self.linear(len, 0)) else {
             return false;
         };
-        if ki < 0 || !self.at_least_constant(&fi) {
+        let nonneg = (ki >= 0 && self.at_least_constant(&fi))
+            || self
+                .lower_form(fi.clone(), ki)
+                .is_some_and(|(l, kl)| kl >= 0 && self.at_least_constant(&l));
+        if !nonneg {
             return false;
+        }
+        // `len - 1 - idx >= 0` bounded below as a whole, before any counter
+        // is replaced (durbin's `k - 1 - i` in a slice of length `k`: `i`)
+        let mut rest = fl.clone();
+        for (n, k) in &fi {
+            let e = rest.entry(n.clone()).or_insert(0);
+            let Some(d) = e.checked_sub(*k) else {
+                return false;
+            };
+            *e = d;
+        }
+        rest.retain(|_, k| *k != 0);
+        let below = kl
+            .checked_sub(1)
+            .and_then(|d| d.checked_sub(ki))
+            .and_then(|k| self.lower_form(rest, k));
+        if below.is_some_and(|(l, k)| k >= 0 && self.at_least_constant(&l)) {
+            return true;
         }
         [false, true].iter().any(|c| {
             let Some((u, ku)) = self.upper_form(fi.clone(), ki, *c) else {
@@ -1945,6 +2019,12 @@ impl Lower<'_> {
                         let (i, n) = (self.canon_atom(i), self.canon_atom(n));
                         matches!((&i, &n), (Atom::Var(v), _) if self.counters.get(v).is_some_and(|(b, _)| *b == n))
                             || self.in_range(&i, &n)
+                            // (a descending index, `n - 2 - jj`; not every
+                            // index by bounds: gcc 12 then leaves a dot
+                            // product just before an element store scalar,
+                            // 3x the instructions of cholesky's natural
+                            // form with the check kept)
+                            || (self.descending(&i) && self.in_range_by_bounds(&i, &n))
                     }
                     _ => false,
                 };

@@ -155,6 +155,19 @@ impl Dce<'_> {
                     Residue::Keep => {}
                 }
             }
+            // an `if` whose condition the facts prove: its `then` branch
+            if let Exp::If(c, t, _) = &mut st.exp
+                && facts.prove_cond(c)
+            {
+                let t = std::mem::replace(t, empty_body());
+                let t = self.body(t, &mut facts.clone());
+                for s in t.stmts {
+                    facts.add(&s);
+                    out.push(s);
+                }
+                st.exp = Exp::Atom(t.result);
+                self.changed = true;
+            }
             let inner = facts.enter(&st.exp);
             let mut inner = inner.into_iter();
             weir_ir::visit::for_each_nested_body(&mut st.exp, &mut |nb| {

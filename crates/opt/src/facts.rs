@@ -614,6 +614,56 @@ impl Facts {
             || matches!((self.lin(a), self.lin(b)), (Some(x), Some(y)) if self.prove_eq_lin(&x, &y))
     }
 
+    /// Is the condition `c` (a comparison of two `i64`s, a conjunction of
+    /// such, or `true`) true here?
+    pub fn prove_cond(&self, c: &Atom) -> bool {
+        self.prove_cond_fuel(c, 8)
+    }
+
+    fn prove_cond_fuel(&self, c: &Atom, fuel: usize) -> bool {
+        let v = match c {
+            Atom::Const(Const::Bool(b)) => return *b,
+            Atom::Const(_) => return false,
+            Atom::Var(v) => v,
+        };
+        let Some(Exp::Bin(op, x, y)) = self.defs.get(v) else {
+            return false;
+        };
+        if *op == BinOp::And {
+            return fuel > 0
+                && self.prove_cond_fuel(x, fuel - 1)
+                && self.prove_cond_fuel(y, fuel - 1);
+        }
+        if self.ty(x) != Type::I64 || self.ty(y) != Type::I64 {
+            return false;
+        }
+        let (Some(lx), Some(ly)) = (self.lin(x), self.lin(y)) else {
+            return false;
+        };
+        // (an equality of the forms is one of the values, which agree with
+        // them modulo 2^64; an order only where no arithmetic can have
+        // wrapped)
+        if *op == BinOp::Eq {
+            return self.prove_eq_lin(&lx, &ly);
+        }
+        if !self.exact(&lx) || !self.exact(&ly) {
+            return false;
+        }
+        let ge = |a: &Lin, b: &Lin, k: i64| {
+            a.sub(b)
+                .and_then(|d| d.plus(-k))
+                .is_some_and(|d| self.nonneg(&d))
+        };
+        match op {
+            BinOp::Le => ge(&ly, &lx, 0),
+            BinOp::Lt => ge(&ly, &lx, 1),
+            BinOp::Ge => ge(&lx, &ly, 0),
+            BinOp::Gt => ge(&lx, &ly, 1),
+            BinOp::Eq => self.prove_eq_lin(&lx, &ly),
+            _ => false,
+        }
+    }
+
     /// Can this explicit check not fail here?
     pub fn prove_check(&self, c: &Check) -> bool {
         let at = |k: usize| c.args.get(k);

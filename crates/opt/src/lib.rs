@@ -20,10 +20,12 @@ pub mod facts;
 pub mod fuse;
 pub mod inline;
 pub mod licm;
+pub mod loop_sizes;
 pub mod lower;
 pub mod own_reads;
 pub mod rules;
 pub mod simplify;
+pub mod slice_nest;
 pub mod unswitch;
 pub mod util;
 
@@ -51,6 +53,11 @@ pub const PREPARE: &[Pass] = &[
 
 /// Iterated, in order, until none changes the program (or [`MAX_ROUNDS`]).
 pub const ROUND: &[Pass] = &[
+    (
+        "loop-sizes",
+        "a loop state whose iterations keep its shape has its initial value's sizes (loop_sizes.rs)",
+        loop_sizes::run,
+    ),
     (
         "simplify",
         "constant folding, copy propagation, algebraic identities (rules::RULES)",

@@ -33,6 +33,9 @@ pub fn run(prog: &mut Program) -> bool {
         let mut w = Walk {
             defs: HashMap::new(),
             fresh: Fresh::for_fun(d),
+            types: type_env(d),
+            uses: weir_ir::visit::use_counts(d),
+            keep_slices: false,
             changed: false,
         };
         w.body(&mut d.body);
@@ -45,6 +48,10 @@ struct Walk {
     /// The index, slice, arithmetic and alias definitions seen so far.
     defs: HashMap<Name, Exp>,
     fresh: Fresh,
+    types: HashMap<Name, Type>,
+    uses: HashMap<Name, usize>,
+    /// Inside the fallback branch of a slice update made a nest.
+    keep_slices: bool,
     changed: bool,
 }
 
@@ -72,18 +79,103 @@ struct Level {
 
 impl Walk {
     fn body(&mut self, b: &mut Body) {
-        for st in &mut b.stmts {
-            if let Exp::Loop { .. } = &st.exp {
-                self.nest(st);
+        let stmts = std::mem::take(&mut b.stmts);
+        let mut out: Vec<Stmt> = Vec::with_capacity(stmts.len());
+        for mut st in stmts {
+            if !self.keep_slices
+                && let Some(done) = self.slice_update(&mut out, &st)
+            {
+                st = done;
             }
-            weir_ir::visit::for_each_nested_body(&mut st.exp, &mut |nb| self.body(nb));
+            if let Exp::Loop { .. } = &st.exp {
+                self.nest(&mut st);
+            }
+            if let Some(f) = slice_nest_fallback(&mut st) {
+                // (the original of a slice update made a nest: kept as it is)
+                let keep = std::mem::replace(&mut self.keep_slices, true);
+                self.body(f);
+                self.keep_slices = keep;
+                if let Exp::If(_, t, _) = &mut st.exp {
+                    self.body(t);
+                }
+            } else {
+                weir_ir::visit::for_each_nested_body(&mut st.exp, &mut |nb| self.body(nb));
+            }
             match &st.exp {
                 Exp::Index(..) | Exp::Slice(..) | Exp::Atom(_) | Exp::Bin(BinOp::Add, ..) => {
                     self.defs.insert(st.var.clone(), st.exp.clone());
                 }
                 _ => {}
             }
+            out.push(st);
         }
+        b.stmts = out;
+    }
+
+    /// `update_slice a s e v`, `v` a `build` made just before (after it only
+    /// statements that cannot fail) and read nowhere else, whose elements
+    /// read `a`: as an update nest ([`crate::slice_nest`]) where the nest's
+    /// reads of `a` all become reads of its state; the `if` replacing `st`
+    /// (with the `ok` test appended to `out`), or `None`.
+    fn slice_update(&mut self, out: &mut Vec<Stmt>, st: &Stmt) -> Option<Stmt> {
+        let (a, prefix, s, e, v) = match &st.exp {
+            Exp::Prim(Prim::UpdateSlice {
+                a: Atom::Var(a),
+                s,
+                e,
+                v: Atom::Var(v),
+            }) => (a, vec![], s, e, v),
+            Exp::Prim(Prim::UpdateSlice2 {
+                a: Atom::Var(a),
+                i,
+                s,
+                e,
+                v: Atom::Var(v),
+            }) => (a, vec![i.clone()], s, e, v),
+            _ => return None,
+        };
+        if self.uses.get(v) != Some(&1) {
+            return None;
+        }
+        let p = out.iter().rposition(|x| &x.var == v)?;
+        if out[p + 1..].iter().any(|x| can_fail(&x.exp)) {
+            return None;
+        }
+        let build = out.get(p)?;
+        if !reads(&build.exp, a, &self.defs) {
+            return None;
+        }
+        let a_ty = self.types.get(a)?.clone();
+        let cand =
+            crate::slice_nest::candidate(st, a, &a_ty, &prefix, (s, e), build, &mut self.fresh)?;
+        let mut nest = cand.nest;
+        let changed = self.changed;
+        self.nest(&mut nest);
+        self.changed = changed;
+        if reads(&nest.exp, a, &self.defs) {
+            return None;
+        }
+        let build = out.remove(p);
+        out.extend(cand.checks);
+        let r0 = self.fresh.name("t");
+        let orig = Body {
+            stmts: vec![
+                build,
+                stmt(r0.clone(), st.ty.clone(), st.exp.clone(), st.span),
+            ],
+            result: Atom::Var(r0),
+        };
+        let then = Body {
+            result: Atom::Var(nest.var.clone()),
+            stmts: vec![nest],
+        };
+        self.changed = true;
+        Some(stmt(
+            st.var.clone(),
+            st.ty.clone(),
+            Exp::If(cand.ok, then, orig),
+            st.span,
+        ))
     }
 
     /// Rewrite the own-element reads of the nest `st` is the top of.
@@ -153,7 +245,7 @@ impl Walk {
             };
             cur = b1;
         };
-        if idx.len() != levels.len() {
+        if idx.len() < levels.len() {
             return;
         }
         let counters: Vec<&Name> = levels.iter().map(|l| &l.counter).collect();
@@ -338,4 +430,97 @@ fn row_types(t: &Type, k: usize) -> Option<Vec<Type>> {
         cur = row;
     }
     Some(out)
+}
+
+/// Does `e` read `a` (itself, or through rows, slices and aliases of it)
+/// other than by making such views, or taking their sizes?
+fn reads(e: &Exp, a: &Name, outer: &HashMap<Name, Exp>) -> bool {
+    let mut defs = HashMap::new();
+    let mut stack = vec![];
+    weir_ir::visit::for_each_nested_body_ref(e, &mut |b| stack.push(b.clone()));
+    let bodies = stack.clone();
+    while let Some(b) = stack.pop() {
+        for st in &b.stmts {
+            defs.insert(st.var.clone(), st.exp.clone());
+            weir_ir::visit::for_each_nested_body_ref(&st.exp, &mut |nb| stack.push(nb.clone()));
+        }
+    }
+    let root = |x: &Name| -> bool {
+        let mut cur = x.clone();
+        for _ in 0..64 {
+            if &cur == a {
+                return true;
+            }
+            match defs.get(&cur).or_else(|| outer.get(&cur)) {
+                Some(
+                    Exp::Index(Atom::Var(y), _)
+                    | Exp::Slice(Atom::Var(y), ..)
+                    | Exp::Atom(Atom::Var(y)),
+                ) => cur = y.clone(),
+                _ => return false,
+            }
+        }
+        false
+    };
+    fn uses_of(e: &Exp) -> Vec<Name> {
+        let mut shallow = e.clone();
+        weir_ir::visit::for_each_nested_body(&mut shallow, &mut |b| *b = empty_body());
+        let mut c = weir_ir::visit::UseCounter::default();
+        weir_ir::visit::walk_exp_mut(&mut c, &mut shallow);
+        c.counts.into_keys().collect()
+    }
+    let mut todo = bodies;
+    while let Some(b) = todo.pop() {
+        if let Atom::Var(r) = &b.result
+            && root(r)
+        {
+            return true;
+        }
+        for st in &b.stmts {
+            let view = match &st.exp {
+                Exp::Index(..) => matches!(st.ty, Type::Array(..)),
+                Exp::Slice(..) | Exp::Atom(_) | Exp::Dim(..) => true,
+                _ => false,
+            };
+            if !view && uses_of(&st.exp).iter().any(&root) {
+                return true;
+            }
+            weir_ir::visit::for_each_nested_body_ref(&st.exp, &mut |nb| todo.push(nb.clone()));
+        }
+    }
+    false
+}
+
+/// The fallback branch of `if ok then <nest from a> else { ...; update_slice
+/// a s e v }`, the form [`Walk::slice_update`] makes.
+fn slice_nest_fallback(st: &mut Stmt) -> Option<&mut Body> {
+    let Exp::If(_, t, f) = &mut st.exp else {
+        return None;
+    };
+    let [
+        Stmt {
+            exp: Exp::Loop {
+                init: Atom::Var(a), ..
+            },
+            ..
+        },
+    ] = t.stmts.as_slice()
+    else {
+        return None;
+    };
+    match f.stmts.last() {
+        Some(Stmt {
+            exp:
+                Exp::Prim(
+                    Prim::UpdateSlice {
+                        a: Atom::Var(a2), ..
+                    }
+                    | Prim::UpdateSlice2 {
+                        a: Atom::Var(a2), ..
+                    },
+                ),
+            ..
+        }) if a2 == a => Some(f),
+        _ => None,
+    }
 }
