@@ -538,7 +538,10 @@ impl Fuse {
         for s in &l.body.stmts {
             self.types.insert(s.var.clone(), s.ty.clone());
         }
-        if elementwise {
+        // (a build still read for its size stays: it is not consumed, and
+        // dce reduces it to its checks once `dim-of-build` has answered the
+        // size queries)
+        if elementwise && dims == 0 {
             let names = l.body.stmts.iter().map(|s| s.var.clone()).collect();
             self.consumed.insert(b.clone(), names);
         }

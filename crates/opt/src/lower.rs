@@ -1122,9 +1122,13 @@ fn lower(e: &mut Emit, p: Prim, ty: &Type) -> Option<Exp> {
             // the elements' even when a piece is empty.
             e.check_count(&lo, "pad");
             e.check_count(&hi, "pad");
+            // (a piece's rows have the type of `x`, not the elements': where
+            // `x`'s size is unknown, an empty piece's rows take `x`'s shape,
+            // which the concatenation then checks against the elements')
+            let xt = e.ty(&x);
             let side = |e: &mut Emit, n: &Atom| {
-                let l = e.index_lambda(el.clone(), |_, _| x.clone());
-                let t = Type::Array(size_of_atom(n), Box::new(el.clone()));
+                let l = e.index_lambda(xt.clone(), |_, _| x.clone());
+                let t = Type::Array(size_of_atom(n), Box::new(xt.clone()));
                 e.emit("p", t, build(n.clone(), l))
             };
             let left = side(e, &lo);
