@@ -234,7 +234,8 @@ fn remove_copies(stmts: &mut Vec<Stmt>, var: &Name, wholes: &HashSet<Name>) {
 }
 
 /// The views of all of `next` (an alias, or a placed part from row 0 to
-/// its length `rows`), at the top of the body or in its branches.
+/// its length `rows` of `next` or of such a view: a piece placed in a
+/// piece placed in `next`), at the top of the body or in its branches.
 /// The `i64` names bound to `dim a k` (the array and the dimension).
 fn dim_lets(stmts: &[Stmt], out: &mut std::collections::HashMap<Name, (Name, usize)>) {
     for s in stmts {
@@ -277,7 +278,7 @@ fn whole_views(
                 var,
                 view: View::Placed { part, lo, hi, .. },
                 ..
-            } if part == next
+            } if (part == next || out.contains(part))
                 && *lo == Atom::Const(Const::I64(0))
                 && rows.is_some_and(|r| same(r, hi)) =>
             {
