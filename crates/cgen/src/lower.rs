@@ -847,19 +847,6 @@ impl Lower<'_> {
         constant: bool,
     ) -> Option<(BTreeMap<Name, i64>, i64)> {
         let (mut u, mut ku) = (f, k);
-        let add = |u: &mut BTreeMap<Name, i64>,
-                   ku: &mut i64,
-                   fb: BTreeMap<Name, i64>,
-                   kb: i64,
-                   coef: i64| {
-            for (n, x) in fb {
-                let e = u.entry(n).or_insert(0);
-                *e = x.checked_mul(coef).and_then(|d| e.checked_add(d))?;
-            }
-            *ku = kb.checked_mul(coef).and_then(|d| ku.checked_add(d))?;
-            u.retain(|_, c| *c != 0);
-            Some(())
-        };
         for _ in 0..32 {
             // a `min` with a positive coefficient: at most its operand
             let min = u.iter().find_map(|(n, c)| match self.offsets.get(n) {
@@ -873,15 +860,10 @@ impl Lower<'_> {
                 let operand = if x_const != constant { y } else { x };
                 let (fb, kb) = self.linear(&operand, 0)?;
                 u.remove(&n);
-                add(&mut u, &mut ku, fb, kb, coef)?;
+                add_scaled(&mut u, &mut ku, fb, kb, coef)?;
                 continue;
             }
-            let inner = u
-                .iter()
-                .filter(|(n, c)| **c > 0 && self.counters.contains_key(*n))
-                .max_by_key(|(n, _)| self.counters.get(*n).map(|(_, l)| *l))
-                .map(|(n, c)| (n.clone(), *c));
-            let Some((c, coef)) = inner else {
+            let Some((c, coef)) = self.innermost_counter(&u, true) else {
                 break;
             };
             let (fb, kb) = self
@@ -889,7 +871,7 @@ impl Lower<'_> {
                 .get(&c)
                 .and_then(|(b, _)| self.bound_form(b, constant))?;
             u.remove(&c);
-            add(&mut u, &mut ku, fb, kb.checked_sub(1)?, coef)?;
+            add_scaled(&mut u, &mut ku, fb, kb.checked_sub(1)?, coef)?;
         }
         u.retain(|n, c| !(*c < 0 && self.never_negative(n)));
         Some((u, ku))
@@ -904,12 +886,7 @@ impl Lower<'_> {
     fn lower_form(&self, f: BTreeMap<Name, i64>, k: i64) -> Option<(BTreeMap<Name, i64>, i64)> {
         let (mut u, mut ku) = (f, k);
         for _ in 0..32 {
-            let inner = u
-                .iter()
-                .filter(|(n, c)| **c < 0 && self.counters.contains_key(*n))
-                .max_by_key(|(n, _)| self.counters.get(*n).map(|(_, l)| *l))
-                .map(|(n, c)| (n.clone(), *c));
-            let Some((c, coef)) = inner else {
+            let Some((c, coef)) = self.innermost_counter(&u, false) else {
                 break;
             };
             let (fb, kb) = self
@@ -917,18 +894,19 @@ impl Lower<'_> {
                 .get(&c)
                 .and_then(|(b, _)| self.bound_form(b, false))?;
             u.remove(&c);
-            for (n, x) in fb {
-                let e = u.entry(n).or_insert(0);
-                *e = x.checked_mul(coef).and_then(|d| e.checked_add(d))?;
-            }
-            ku = kb
-                .checked_sub(1)
-                .and_then(|b| b.checked_mul(coef))
-                .and_then(|d| ku.checked_add(d))?;
-            u.retain(|_, c| *c != 0);
+            add_scaled(&mut u, &mut ku, fb, kb.checked_sub(1)?, coef)?;
         }
         u.retain(|n, c| !(*c > 0 && self.never_negative(n)));
         Some((u, ku))
+    }
+
+    /// The innermost loop counter in `u` with a positive (`positive`) or
+    /// negative coefficient, and that coefficient.
+    fn innermost_counter(&self, u: &BTreeMap<Name, i64>, positive: bool) -> Option<(Name, i64)> {
+        u.iter()
+            .filter(|(n, c)| (**c > 0) == positive && **c != 0 && self.counters.contains_key(*n))
+            .max_by_key(|(n, _)| self.counters.get(*n).map(|(_, l)| *l))
+            .map(|(n, c)| (n.clone(), *c))
     }
 
     /// Does `a`'s linear form have a loop counter with a negative
@@ -3392,4 +3370,22 @@ fn pointer_at(a: &str, offset: Exp) -> Exp {
 
 fn view_source(v: &View) -> &Name {
     v.source()
+}
+
+/// `u + ku += coef * (fb + kb)`, names whose coefficient becomes 0 dropped;
+/// `None` on overflow.
+fn add_scaled(
+    u: &mut BTreeMap<Name, i64>,
+    ku: &mut i64,
+    fb: BTreeMap<Name, i64>,
+    kb: i64,
+    coef: i64,
+) -> Option<()> {
+    for (n, x) in fb {
+        let e = u.entry(n).or_insert(0);
+        *e = x.checked_mul(coef).and_then(|d| e.checked_add(d))?;
+    }
+    *ku = kb.checked_mul(coef).and_then(|d| ku.checked_add(d))?;
+    u.retain(|_, c| *c != 0);
+    Some(())
 }

@@ -314,6 +314,27 @@ impl Prim {
         })
     }
 
+    /// The builtin writing `v` at `idx` (one to three indices) of `a`.
+    pub fn element_update(a: Atom, idx: &[Atom], v: Atom) -> Option<Prim> {
+        Some(match idx {
+            [i] => Prim::Update { a, i: i.clone(), v },
+            [i, j] => Prim::Update2 {
+                a,
+                i: i.clone(),
+                j: j.clone(),
+                v,
+            },
+            [i, j, k] => Prim::Update3 {
+                a,
+                i: i.clone(),
+                j: j.clone(),
+                k: k.clone(),
+                v,
+            },
+            _ => return None,
+        })
+    }
+
     /// The value operands, in order.
     pub fn atoms(&self) -> Vec<&Atom> {
         self.args().into_iter().filter_map(ArgRef::atom).collect()

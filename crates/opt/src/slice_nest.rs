@@ -188,7 +188,7 @@ pub fn candidate(
                 // the innermost level: write the element
                 let x = body.result.clone();
                 let upd = fresh.name("u");
-                let p = update_prim(Atom::Var(state.clone()), &idx, x)?;
+                let p = Prim::element_update(Atom::Var(state.clone()), &idx, x)?;
                 body.stmts
                     .push(stmt(upd.clone(), a_ty.clone(), Exp::Prim(p), span));
                 body.result = Atom::Var(upd);
@@ -233,27 +233,6 @@ pub fn candidate(
         checks,
         ok,
         nest: inner?,
-    })
-}
-
-/// `update`, `update2` or `update3` of `a` at `idx` with `v`.
-fn update_prim(a: Atom, idx: &[Atom], v: Atom) -> Option<Prim> {
-    Some(match idx {
-        [i] => Prim::Update { a, i: i.clone(), v },
-        [i, j] => Prim::Update2 {
-            a,
-            i: i.clone(),
-            j: j.clone(),
-            v,
-        },
-        [i, j, k] => Prim::Update3 {
-            a,
-            i: i.clone(),
-            j: j.clone(),
-            k: k.clone(),
-            v,
-        },
-        _ => return None,
     })
 }
 

@@ -108,7 +108,7 @@ impl Checker<'_> {
         let (va, vt) = self.expr(v, Some(&at))?;
         self.no_fun(&vt, v.span)?;
         self.unify_at(&vt, &at, v.span, "in the value written by `with`")?;
-        let p = element_update(arr, &idx, va).ok_or(Failed)?;
+        let p = Prim::element_update(arr, &idx, va).ok_or(Failed)?;
         Ok((self.emit("t", ty.clone(), Exp::Prim(p), span), ty))
     }
 
@@ -278,7 +278,7 @@ impl Checker<'_> {
             parts = rest;
         }
         let p = match parts {
-            [] => element_update(state, &idx, val).ok_or(Failed)?,
+            [] => Prim::element_update(state, &idx, val).ok_or(Failed)?,
             [Part::Slice { s, count, k, .. }, rest @ ..] => {
                 let Type::Array(_, row) = &vt else {
                     return Err(Failed);
@@ -321,25 +321,4 @@ impl Checker<'_> {
         };
         Ok(self.emit("t", ty.clone(), Exp::Prim(p), span))
     }
-}
-
-/// The builtin writing `v` at `idx` (one to three indices) of `a`.
-fn element_update(a: Atom, idx: &[Atom], v: Atom) -> Option<Prim> {
-    Some(match idx {
-        [i] => Prim::Update { a, i: i.clone(), v },
-        [i, j] => Prim::Update2 {
-            a,
-            i: i.clone(),
-            j: j.clone(),
-            v,
-        },
-        [i, j, k] => Prim::Update3 {
-            a,
-            i: i.clone(),
-            j: j.clone(),
-            k: k.clone(),
-            v,
-        },
-        _ => return None,
-    })
 }
