@@ -169,10 +169,22 @@ fn stmt(s: &mut String, st: &Stmt, ind: usize) {
             let _ = writeln!(s, "{pad}{p}[{}] = {};", exp(o), exp(v));
         }
         Stmt::For { i, n, body, simd } => {
+            let mut count = exp(n);
             if let Some((op, acc)) = simd {
+                // (a count that is not a constant goes through an empty
+                // `asm`: gcc's -fsplit-loops otherwise splits an outer loop
+                // whose counter is this count, `for j < i` being empty at
+                // i = 0, and the split copy loses the `omp simd`, leaving
+                // trisolv's triangular dot scalar)
+                if !matches!(n, Exp::Const(_)) {
+                    let trip = format!("{i}_tripw");
+                    let _ = writeln!(s, "{pad}int64_t {trip} = {count};");
+                    let _ = writeln!(s, "{pad}WEIR_OPAQUE({trip});");
+                    count = trip;
+                }
                 let _ = writeln!(s, "{pad}#pragma omp simd reduction({op}:{acc})");
             }
-            let _ = writeln!(s, "{pad}for (int64_t {i} = 0; {i} < {}; {i}++) {{", exp(n));
+            let _ = writeln!(s, "{pad}for (int64_t {i} = 0; {i} < {count}; {i}++) {{");
             stmts(s, body, ind + 1);
             let _ = writeln!(s, "{pad}}}");
         }
@@ -1366,6 +1378,7 @@ pub fn unit(u: &Unit, funs: &[Fun], source: &str, target: Target, abi: &crate::a
         "\n/* ---------------------------------------------------------------- program */\n\n",
     );
     s.push_str("#define WEIR_UNUSED __attribute__((unused))\n");
+
     // A loop of a huge constant count (`replicate (2^61)`) writing into a
     // destination is never reached (the destination check fails first), but
     // gcc proves its last iterations would overflow and says so.

@@ -217,6 +217,10 @@ impl Facts {
     /// and counters are far below 2^60, so no sum of such terms wraps.
     /// Arithmetic on a variable of the data (`k + 1`) is not: it may have
     /// wrapped, and its linear form then differs from its value.
+    pub fn is_exact(&self, l: &Lin) -> bool {
+        self.exact(l)
+    }
+
     fn exact(&self, l: &Lin) -> bool {
         let base = |t: &Term| match t {
             Term::Dim(..) => true,
@@ -442,12 +446,18 @@ impl Facts {
             return;
         };
         let Some(d) = x.sub(&y) else { return };
-        // solve `d = 0` for a term of coefficient ±1, preferring a length
+        // solve `d = 0` for a term of coefficient ±1, preferring a length,
+        // then a variable that is neither a size parameter nor a loop
+        // counter (`n - i = m` with `m = max (n - i) 0` is solved for `m`:
+        // solved for `n`, it would hide that `i < n`)
         let pick = d
             .terms
             .iter()
             .filter(|(_, k)| k.unsigned_abs() == 1)
-            .max_by_key(|(t, _)| matches!(t, Term::Dim(..)))
+            .max_by_key(|(t, _)| {
+                let base = matches!(t, Term::Var(v) if self.nonneg.contains(v) || self.counters.contains_key(v));
+                (matches!(t, Term::Dim(..)), !base)
+            })
             .map(|(t, k)| (t.clone(), *k));
         let Some((t, k)) = pick else { return };
         let mut rest = d.clone();
@@ -464,7 +474,12 @@ impl Facts {
     fn term_nonneg(&self, t: &Term) -> bool {
         match t {
             Term::Dim(..) => true,
-            Term::Var(v) => self.nonneg.contains(v) || self.counters.contains_key(v),
+            // (`max x 0`, a size made non-negative, is)
+            Term::Var(v) => {
+                self.nonneg.contains(v)
+                    || self.counters.contains_key(v)
+                    || self.max_zero(&Atom::Var(v.clone())).is_some()
+            }
         }
     }
 

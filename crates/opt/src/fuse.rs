@@ -23,7 +23,10 @@
 //! * **index arithmetic**: an element computed from the index and scalars by
 //!   at most [`CHEAP_COST`] arithmetic operations and no load (a range,
 //!   `map (+ 1) (iota n)`, shared by the maps of a 3-d stencil) is recomputed
-//!   wherever it is read, at any depth: it costs no more than loading it.
+//!   wherever it is read, at any depth: it costs no more than loading it;
+//! * **view element**: an element that is a row or slice of another array
+//!   (`build k (\j -> a[j][s:e])`, the rows of `transpose a[:i, s:]`) is
+//!   address arithmetic, no load, so it too is recomputed wherever it is read.
 //!
 //! `index-slice` rewrites `s[x]`, with `s = b[lo:hi]` and `b` a build, to `b[lo + x]`
 //! so that the read can fuse.
@@ -48,7 +51,7 @@ pub const CHEAP_COST: usize = 6;
 pub const RULES: &[(&str, &str)] = &[
     (
         "index-build",
-        "(build n f)[x] => f x, when the fusion guard allows (single read at the same level, single element-wise read in a loop, a cheap element read at most one loop below, or an element of index arithmetic read anywhere)",
+        "(build n f)[x] => f x, when the fusion guard allows (single read at the same level, single element-wise read in a loop, a cheap element read at most one loop below, or an element of index arithmetic or a view read anywhere)",
     ),
     (
         "index-slice",
@@ -371,6 +374,19 @@ fn index_arithmetic(b: &Body) -> bool {
         })
 }
 
+/// Is a body only views of arrays defined outside it (rows, slices,
+/// aliases and sizes: no load, no arithmetic), ending in one: the element of
+/// a build of rows of slices, which a reader may recompute anywhere?
+fn view_only(b: &Body) -> bool {
+    b.stmts.len() <= CHEAP_COST
+        && matches!(b.result, Atom::Var(_))
+        && b.stmts.iter().all(|st| match &st.exp {
+            Exp::Index(..) => matches!(st.ty, Type::Array(..)),
+            Exp::Slice(..) | Exp::Atom(_) | Exp::Dim(..) => true,
+            _ => false,
+        })
+}
+
 impl Fuse {
     /// Is every use of `y` a read by index at most one loop below `depth` (recursively
     /// for rows), or a size query?
@@ -511,7 +527,10 @@ impl Fuse {
         // (an element computed from the index alone, `i + 1`, costs no more
         // than the load that would read it, at any depth)
         let from_index = !matches!(st.ty, Type::Array(..)) && index_arithmetic(&l.body);
-        if !(same_level || elementwise || cheap || from_index) {
+        // (a row that is a view of another array, `a[k][s:e]`, costs no
+        // load either: the rows of `transpose a[:i, i:]` read in a dot)
+        let view = matches!(st.ty, Type::Array(..)) && view_only(&l.body);
+        if !(same_level || elementwise || cheap || from_index || view) {
             return None;
         }
         let n = n.clone();

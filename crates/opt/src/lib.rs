@@ -16,6 +16,7 @@
 pub mod count;
 pub mod cse;
 pub mod dce;
+pub mod disjoint_reads;
 pub mod facts;
 pub mod fuse;
 pub mod inline;

@@ -23,6 +23,7 @@
 //! the array it read: a slice of `a` may be shorter than `a`), in front of
 //! the new read.
 
+use crate::facts::Facts;
 use crate::util::*;
 use std::collections::HashMap;
 use weir_ir::*;
@@ -38,7 +39,8 @@ pub fn run(prog: &mut Program) -> bool {
             keep_slices: false,
             changed: false,
         };
-        w.body(&mut d.body);
+        let facts = Facts::for_fun(d);
+        w.body(&mut d.body, facts);
         changed |= w.changed;
     }
     changed
@@ -78,28 +80,34 @@ struct Level {
 }
 
 impl Walk {
-    fn body(&mut self, b: &mut Body) {
+    fn body(&mut self, b: &mut Body, mut facts: Facts) {
         let stmts = std::mem::take(&mut b.stmts);
         let mut out: Vec<Stmt> = Vec::with_capacity(stmts.len());
         for mut st in stmts {
             if !self.keep_slices
-                && let Some(done) = self.slice_update(&mut out, &st)
+                && let Some(done) = self.slice_update(&mut out, &st, &mut facts)
             {
                 st = done;
             }
             if let Exp::Loop { .. } = &st.exp {
                 self.nest(&mut st);
             }
+            let inner = facts.enter(&st.exp);
+            let mut inner = inner.into_iter();
             if let Some(f) = slice_nest_fallback(&mut st) {
                 // (the original of a slice update made a nest: kept as it is)
+                let (then_facts, else_facts) = (inner.next(), inner.next());
                 let keep = std::mem::replace(&mut self.keep_slices, true);
-                self.body(f);
+                self.body(f, else_facts.unwrap_or_else(|| facts.clone()));
                 self.keep_slices = keep;
                 if let Exp::If(_, t, _) = &mut st.exp {
-                    self.body(t);
+                    self.body(t, then_facts.unwrap_or_else(|| facts.clone()));
                 }
             } else {
-                weir_ir::visit::for_each_nested_body(&mut st.exp, &mut |nb| self.body(nb));
+                weir_ir::visit::for_each_nested_body(&mut st.exp, &mut |nb| {
+                    let f = inner.next().unwrap_or_else(|| facts.clone());
+                    self.body(nb, f)
+                });
             }
             match &st.exp {
                 Exp::Index(..) | Exp::Slice(..) | Exp::Atom(_) | Exp::Bin(BinOp::Add, ..) => {
@@ -107,6 +115,7 @@ impl Walk {
                 }
                 _ => {}
             }
+            facts.add(&st);
             out.push(st);
         }
         b.stmts = out;
@@ -117,7 +126,7 @@ impl Walk {
     /// read `a`: as an update nest ([`crate::slice_nest`]) where the nest's
     /// reads of `a` all become reads of its state; the `if` replacing `st`
     /// (with the `ok` test appended to `out`), or `None`.
-    fn slice_update(&mut self, out: &mut Vec<Stmt>, st: &Stmt) -> Option<Stmt> {
+    fn slice_update(&mut self, out: &mut Vec<Stmt>, st: &Stmt, facts: &mut Facts) -> Option<Stmt> {
         let (a, prefix, s, e, v) = match &st.exp {
             Exp::Prim(Prim::UpdateSlice {
                 a: Atom::Var(a),
@@ -151,11 +160,21 @@ impl Walk {
         let mut nest = cand.nest;
         let changed = self.changed;
         self.nest(&mut nest);
+        // (reads of `a` where the nest never writes: at the nest, after the
+        // build's statements and the checks, where `ok` holds)
+        let mut at_nest = facts.clone();
+        for s in out[p + 1..].iter().chain(&cand.checks) {
+            at_nest.add(s);
+        }
+        crate::disjoint_reads::rewrite(&mut nest, &at_nest, &mut self.fresh);
         self.changed = changed;
         if reads(&nest.exp, a, &self.defs) {
             return None;
         }
         let build = out.remove(p);
+        for c in &cand.checks {
+            facts.add(c);
+        }
         out.extend(cand.checks);
         let r0 = self.fresh.name("t");
         let orig = Body {

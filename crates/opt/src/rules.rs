@@ -65,6 +65,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("dim-of-stride", dim_of_stride),
     ("involution", involution),
     ("dim-through-index", dim_through_index),
+    ("max-zero-of-size", max_zero_of_size),
     ("check-proved", check_proved),
     ("if-constant", if_constant),
     ("if-same-branches", if_same_branches),
@@ -517,6 +518,25 @@ fn dim_through_index(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
         },
         _ => None,
     }
+}
+
+/// `max n 0` is `n` where `n` is never negative (a size parameter, a
+/// `dim`, a constant): the row count `lower` gives `transpose y` inside a
+/// function whose size parameter `m` names `y`'s columns.
+fn max_zero_of_size(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    let Exp::Math(MathFn::Max, xs) = &s.exp else {
+        return None;
+    };
+    let x = match xs.as_slice() {
+        [x, Atom::Const(Const::I64(0))] | [Atom::Const(Const::I64(0)), x] => x,
+        _ => return None,
+    };
+    let nonneg = match x {
+        Atom::Const(Const::I64(c)) => *c >= 0,
+        Atom::Const(_) => false,
+        Atom::Var(v) => never_negative(cx, v),
+    };
+    nonneg.then(|| Rewrite::Exp(Exp::Atom(x.clone())))
 }
 
 fn check_proved(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
