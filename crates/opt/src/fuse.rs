@@ -387,7 +387,38 @@ fn view_only(b: &Body) -> bool {
         })
 }
 
+/// Does a body compute a row by a reduction per element (a row of a matrix
+/// product: a `build` whose elements each fold or reduce)?
+fn row_of_product(b: &Body) -> bool {
+    b.stmts.iter().any(|st| match &st.exp {
+        Exp::Prim(Prim::Build {
+            f: Fun::Lambda(l), ..
+        }) => l.body.stmts.iter().any(|t| {
+            matches!(
+                t.exp,
+                Exp::Prim(Prim::IReduce { .. } | Prim::IFold { .. }) | Exp::Loop { .. }
+            )
+        }),
+        _ => false,
+    })
+}
+
 impl Fuse {
+    /// Is the row `y` read two or more loop levels below `depth` (each of
+    /// its elements read again for every element of an inner loop: the left
+    /// operand of another product)? A row of a product read so stays
+    /// materialised: each product is then a loop nest of its own, which the
+    /// C backend interchanges and tiles (natural 2mm, `matmul (matmul a b)
+    /// c` with a scaling between: fused, every row of the result streamed
+    /// all of `b` and `c` from memory, 2.8x PolyBench's C at LARGE).
+    fn reread(&self, y: &str, depth: usize) -> bool {
+        self.sites.get(y).is_some_and(|sites| {
+            sites
+                .iter()
+                .any(|s| matches!(s, Site::Index(_, d) if *d >= depth + 2))
+        })
+    }
+
     /// Is every use of `y` a read by index at most one loop below `depth` (recursively
     /// for rows), or a size query?
     fn only_indexed(&self, y: &str, depth: usize, fuel: usize) -> bool {
@@ -520,7 +551,8 @@ impl Fuse {
         let same_level = single && depth == bdepth;
         let elementwise = single
             && depth == bdepth + 1
-            && matches!((x, index), (Atom::Var(v), Some(i)) if v == i);
+            && matches!((x, index), (Atom::Var(v), Some(i)) if v == i)
+            && !(row_of_product(&l.body) && self.reread(&st.var, depth));
         let cheap = cost(&l.body).is_some_and(|c| c <= CHEAP_COST)
             && depth <= bdepth + 1
             && (!matches!(st.ty, Type::Array(..)) || self.only_indexed(&st.var, depth, 8));
