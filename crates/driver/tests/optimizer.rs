@@ -865,3 +865,51 @@ fn blocks_read_by_a_map_leave_no_build() {
     assert_eq!(builds, 2, "only the result's two builds:\n{}", print_def(f));
     assert!(!print_def(f).contains("loop ("), "{}", print_def(f));
 }
+
+/// `max-zero-of-size`: inside a function whose size parameter `m` names
+/// `y`'s columns, the rows of `transpose y` count `m`, not `max m 0` (with
+/// the rule off, the `max` stays, with a check per row of the product).
+#[test]
+fn rows_of_a_transpose_count_the_size_parameter() {
+    let c = weir_driver::compile_source(
+        "m.weir",
+        "def dot [n] (x: [n]f64) (y: [n]f64) : f64 = f64.sum (map2 (*) x y)
+         def matmul [n][k][m] (x: [n][k]f64) (y: [k][m]f64) : [n][m]f64 =
+           map (\\xrow -> map (\\ycol -> dot xrow ycol) (transpose y)) x
+         entry f [n][k][m] (a: [n][k]f64) (b: [k][m]f64) : [n][m]f64 = matmul a b",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let text = print_def(def(&c.optimized, "f"));
+    assert!(!text.contains("max"), "{text}");
+}
+
+/// `sub-offsets`: the rows of a window `a[i-1:i+2, j-1:j+2]` have length 3,
+/// so the sum over each runs a constant count (with the rule off, `(j + 2)
+/// - (j - 1)`).
+#[test]
+fn a_window_has_a_constant_length() {
+    let c = weir_driver::compile_source(
+        "w.weir",
+        "entry f [n][m] (a: [n][m]f64) (i: i64) : [m]f64 =
+           map (\\j -> f64.sum (map f64.sum a[i-1:i+2, j-1:j+2])) (iota m)",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let text = print_def(def(&c.optimized, "f"));
+    assert!(text.contains("0.0f64 3i64"), "{text}");
+}
+
+/// The "view element" guard: the rows of `transpose a[:i, i:]`, views of
+/// `a`, fuse into the dot that reads them two loops down (with the guard
+/// off, the block is a `build` made per row).
+#[test]
+fn rows_that_are_views_fuse_at_any_depth() {
+    let c = weir_driver::compile_source(
+        "v.weir",
+        "def dot [n] (x: [n]f64) (y: [n]f64) : f64 = f64.sum (map2 (*) x y)
+         entry f [n] (a: [n][n]f64) (i: i64) : []f64 =
+           map2 (\\aij col -> aij - dot a[i, :i] col) a[i, i:] (transpose a[:i, i:])",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let f = def(&c.optimized, "f");
+    assert_eq!(builds_in(f), 1, "{}", print_def(f));
+}

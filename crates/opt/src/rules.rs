@@ -53,6 +53,7 @@ pub const RULES: &[(&str, Rule)] = &[
     ("mul-zero-int", mul_zero_int),
     ("div-one", div_one),
     ("sub-self-int", sub_self_int),
+    ("sub-offsets", sub_offsets),
     ("cmp-self-int", cmp_self_int),
     ("bool-identities", bool_identities),
     ("double-negation", double_negation),
@@ -198,6 +199,34 @@ fn sub_self_int(_: &Ctx, s: &Stmt) -> Option<Rewrite> {
         }
         _ => None,
     }
+}
+
+/// `(x + c) - (x + d)` is `c - d` for `i64`s (`x + c` standing also for `x -
+/// c`, `c + x` and `x` itself): exact in wrapping arithmetic. The length of
+/// a window `a[j-1:j+2]`, 3, so its rows have a constant size.
+fn sub_offsets(cx: &Ctx, s: &Stmt) -> Option<Rewrite> {
+    let Exp::Bin(BinOp::Sub, a, b) = &s.exp else {
+        return None;
+    };
+    if s.ty != Type::I64 || a == b {
+        return None;
+    }
+    let (xa, ca) = offset_of(cx, a)?;
+    let (xb, cb) = offset_of(cx, b)?;
+    (xa == xb).then(|| Rewrite::Exp(Exp::Atom(Atom::Const(Const::I64(ca.wrapping_sub(cb))))))
+}
+
+/// An `i64` variable as `x + c`: its base variable and constant offset.
+fn offset_of<'a>(cx: &'a Ctx, a: &'a Atom) -> Option<(&'a Name, i64)> {
+    let Atom::Var(v) = a else { return None };
+    Some(match cx.defs.get(v) {
+        Some(Exp::Bin(BinOp::Add, Atom::Var(x), Atom::Const(Const::I64(c))))
+        | Some(Exp::Bin(BinOp::Add, Atom::Const(Const::I64(c)), Atom::Var(x))) => (x, *c),
+        Some(Exp::Bin(BinOp::Sub, Atom::Var(x), Atom::Const(Const::I64(c)))) => {
+            (x, c.wrapping_neg())
+        }
+        _ => (v, 0),
+    })
 }
 
 /// `x == x` and friends, for integers and booleans (not floats: NaN).
