@@ -106,6 +106,32 @@ fn a_float_sum_vectorises_only_under_fast_math() {
     );
 }
 
+/// An `f64.sum` whose count is an enclosing loop's counter (trisolv's
+/// triangular dot `dot l[i, :i] x[:i]`) vectorises in the default, exact
+/// build: its `omp simd` reduction allows the reordering. gcc 12's
+/// -fsplit-loops split the outer loop at `i = 0` and left the copy scalar
+/// until the count went through `WEIR_OPAQUE` (cgen/emit.rs).
+#[test]
+fn a_triangular_dot_vectorises() {
+    const TRI: &str = "\
+def dot [n] (x: [n]f64) (y: [n]f64) : f64 = f64.sum (map2 (*) x y)
+entry trisolv [n] (l: [n][n]f64) (b: [n]f64) : [n]f64 =
+  loop x = replicate n 0.0 for i < n do
+    x with [i] = (b[i] - dot l[i, :i] x[:i]) / l[i, i]
+";
+    let dir = scratch("tri");
+    let path = dir.join("tri.weir");
+    std::fs::write(&path, TRI).expect("write");
+    let c = weir_driver::compile_file(&path).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let src = c_source(&c, &opts(false), false).unwrap_or_else(|e| panic!("{e}"));
+    // (the program's only float sum; the runtime has none)
+    let asm = assembly(&src, &opts(false), &dir, "tri");
+    assert!(
+        asm.contains("vaddpd") && asm.contains("vmulpd"),
+        "the triangular dot did not vectorise"
+    );
+}
+
 #[test]
 fn fast_math_results_agree_within_the_tolerance() {
     let dir = scratch("run");
