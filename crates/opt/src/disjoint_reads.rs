@@ -114,7 +114,7 @@ fn ranges(ix: &[Atom], counters: &[(Name, Atom)], f: &Facts) -> Option<Vec<(Lin,
     ix.iter()
         .map(|x| {
             let w = f.lin(x)?;
-            if !f.is_exact(&w) {
+            if !f.exact(&w) {
                 return None;
             }
             let (mut lo, mut hi) = (w.clone(), w);
@@ -163,7 +163,7 @@ impl Redirect<'_> {
             // `a` alive inside the nest)
             if let Exp::Dim(Atom::Var(v), 0) = &st.exp
                 && let Some(Exp::Slice(Atom::Var(x), lo, hi)) = facts.def(v)
-                && self.roots_at_a(x, &facts)
+                && self.chain_to_a(x, &facts).is_some()
             {
                 st.exp = Exp::Bin(BinOp::Sub, hi.clone(), lo.clone());
                 self.changed = true;
@@ -191,23 +191,26 @@ impl Redirect<'_> {
         b.stmts = out;
     }
 
-    /// Is `x` `a`, or a row, slice or alias of it?
-    fn roots_at_a(&self, x: &Name, f: &Facts) -> bool {
+    /// The views from `x` up to `a` (rows, slices, aliases; `x`'s first),
+    /// if `x` is `a` or such a view of it.
+    fn chain_to_a(&self, x: &Name, f: &Facts) -> Option<Vec<(Name, Exp)>> {
+        let mut chain = Vec::new();
         let mut cur = x.clone();
-        for _ in 0..32 {
-            if &cur == self.a {
-                return true;
+        while &cur != self.a {
+            if chain.len() > 32 {
+                return None;
             }
-            cur = match f.def(&cur) {
-                Some(
-                    Exp::Index(Atom::Var(y), _)
-                    | Exp::Slice(Atom::Var(y), ..)
-                    | Exp::Atom(Atom::Var(y)),
-                ) => y.clone(),
-                _ => return false,
+            let e = f.def(&cur)?.clone();
+            let next = match &e {
+                Exp::Index(Atom::Var(y), _)
+                | Exp::Slice(Atom::Var(y), ..)
+                | Exp::Atom(Atom::Var(y)) => y.clone(),
+                _ => return None,
             };
+            chain.push((cur, e));
+            cur = next;
         }
-        false
+        Some(chain)
     }
 
     /// For a scalar read of `a` (through rows, slices and aliases) at a
@@ -221,32 +224,20 @@ impl Redirect<'_> {
             return None;
         }
         // the views from `x` up to `a`, and the index read in each dimension
-        let mut chain: Vec<(Name, Exp)> = Vec::new();
+        let chain = self.chain_to_a(x, f)?;
         let mut q = vec![f.lin(j)?];
-        let mut cur = x.clone();
-        while &cur != self.a {
-            if chain.len() > 32 {
-                return None;
-            }
-            let e = f.def(&cur)?.clone();
-            let next = match &e {
-                Exp::Index(Atom::Var(y), i) => {
-                    q.insert(0, f.lin(i)?);
-                    y.clone()
-                }
-                Exp::Slice(Atom::Var(y), lo, _) => {
+        for (_, e) in &chain {
+            match e {
+                Exp::Index(_, i) => q.insert(0, f.lin(i)?),
+                Exp::Slice(_, lo, _) => {
                     let first = q.first_mut()?;
                     *first = first.add(&f.lin(lo)?)?;
-                    y.clone()
                 }
-                Exp::Atom(Atom::Var(y)) => y.clone(),
-                _ => return None,
-            };
-            chain.push((cur, e));
-            cur = next;
+                _ => {}
+            }
         }
         let disjoint = self.written.iter().zip(&q).any(|((lo, hi), qd)| {
-            f.is_exact(qd)
+            f.exact(qd)
                 && (lo
                     .sub(qd)
                     .and_then(|d| d.plus(-1))

@@ -217,15 +217,8 @@ impl Facts {
     /// and counters are far below 2^60, so no sum of such terms wraps.
     /// Arithmetic on a variable of the data (`k + 1`) is not: it may have
     /// wrapped, and its linear form then differs from its value.
-    pub fn is_exact(&self, l: &Lin) -> bool {
-        self.exact(l)
-    }
-
-    fn exact(&self, l: &Lin) -> bool {
-        let base = |t: &Term| match t {
-            Term::Dim(..) => true,
-            Term::Var(v) => self.nonneg.contains(v) || self.counters.contains_key(v),
-        };
+    pub fn exact(&self, l: &Lin) -> bool {
+        let base = |t: &Term| matches!(t, Term::Dim(..)) || self.is_base(t);
         let bounded = |t: &Term| {
             base(t)
                 || (self.nonneg(&Lin::term(t.clone()))
@@ -454,10 +447,7 @@ impl Facts {
             .terms
             .iter()
             .filter(|(_, k)| k.unsigned_abs() == 1)
-            .max_by_key(|(t, _)| {
-                let base = matches!(t, Term::Var(v) if self.nonneg.contains(v) || self.counters.contains_key(v));
-                (matches!(t, Term::Dim(..)), !base)
-            })
+            .max_by_key(|(t, _)| (matches!(t, Term::Dim(..)), !self.is_base(t)))
             .map(|(t, k)| (t.clone(), *k));
         let Some((t, k)) = pick else { return };
         let mut rest = d.clone();
@@ -471,15 +461,16 @@ impl Facts {
     // ---------------------------------------------------------------------
     // Proofs
 
+    /// A size parameter or a loop counter.
+    fn is_base(&self, t: &Term) -> bool {
+        matches!(t, Term::Var(v) if self.nonneg.contains(v) || self.counters.contains_key(v))
+    }
+
     fn term_nonneg(&self, t: &Term) -> bool {
         match t {
             Term::Dim(..) => true,
             // (`max x 0`, a size made non-negative, is)
-            Term::Var(v) => {
-                self.nonneg.contains(v)
-                    || self.counters.contains_key(v)
-                    || self.max_zero(&Atom::Var(v.clone())).is_some()
-            }
+            Term::Var(v) => self.is_base(t) || self.max_zero(&Atom::Var(v.clone())).is_some(),
         }
     }
 

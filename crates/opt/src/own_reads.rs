@@ -161,9 +161,9 @@ impl Walk {
         let changed = self.changed;
         self.nest(&mut nest);
         // (reads of `a` where the nest never writes: at the nest, after the
-        // build's statements and the checks, where `ok` holds)
+        // checks, where `ok` holds; `facts` has the statements in `out`)
         let mut at_nest = facts.clone();
-        for s in out[p + 1..].iter().chain(&cand.checks) {
+        for s in &cand.checks {
             at_nest.add(s);
         }
         crate::disjoint_reads::rewrite(&mut nest, &at_nest, &mut self.fresh);
